@@ -1,0 +1,34 @@
+# The two commands: `make run` and `make test`. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+export PORT
+
+.PHONY: run test install install-test bench stop-db clean
+
+$(VENV)/.installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed requirements-test.txt
+	$(PY) -m pip install -q -r requirements-test.txt
+	touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
+
+run: install
+	$(PY) manage.py runplatform --port $(PORT)
+
+test: install-test
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+stop-db:
+	$(PY) -c "from pathlib import Path; from config.embedded_db import stop_embedded_server as s; print('stopped' if s(Path('.pgdata').resolve()) else 'not running')"
+
+clean: stop-db
+	rm -rf .pgdata .run staticfiles

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class AssistantsConfig(AppConfig):
+    name = "assistants"
+    verbose_name = "Tenants, assistants and conversations"

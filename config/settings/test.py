@@ -1,0 +1,15 @@
+"""Test settings: the same real PostgreSQL + pgvector and a real broker; only speed knobs differ."""
+import os
+
+from .base import *  # noqa: F401,F403
+from .base import BASE_DIR, CELERY_BROKER_URL, DATABASES, broker_transport_options, env
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast user creation in tests
+DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# Each test run gets its own queue (and, without Redis, its own filesystem broker folder), so that parallel runs
+# on one machine never take each other's jobs. The test worker is started with the same values.
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"test-{os.getpid()}")
+RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
+WORKER_HEARTBEAT_SECONDS = 2

@@ -1,0 +1,89 @@
+"""`make run`: migrate, seed the demo, then run the web server, a Celery worker and beat until Ctrl-C."""
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Run web (uvicorn, ASGI), a Celery worker and Celery beat together on this machine."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+
+    def handle(self, *args, port, host, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        call_command("collectstatic", interactive=False, verbosity=0)
+        call_command("seed_demo")
+        python = sys.executable
+        commands = {
+            "web": [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
+                    "--workers", os.environ.get("WEB_CONCURRENCY", "1")],
+            "worker": [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
+                       "--concurrency", os.environ.get("CELERY_CONCURRENCY", "2"), "-n", "worker@%h"],
+            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
+                     "--schedule", str(settings.RUN_DIR / "celerybeat-schedule")],
+        }
+        procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in commands.items()}
+        stopping = False
+
+        def stop(*_):
+            nonlocal stopping
+            stopping = True
+
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
+        base = f"http://{host}:{port}"
+        self._wait_healthy(base, procs, lambda: stopping)
+        if not stopping:
+            self.stdout.write(self.style.SUCCESS(
+                f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
+                f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
+            ))
+        while not stopping:
+            for name, proc in procs.items():
+                if proc.poll() is not None:
+                    self.stderr.write(f"{name} exited with code {proc.returncode}; stopping everything.")
+                    stopping = True
+            time.sleep(0.5)
+        self._shutdown(procs)
+
+    def _wait_healthy(self, base, procs, stopping, timeout=90):
+        deadline = time.time() + timeout
+        while time.time() < deadline and not stopping():
+            if any(p.poll() is not None for p in procs.values()):
+                return
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=3) as resp:
+                    if resp.status == 200:
+                        return
+            except Exception:  # noqa: BLE001 - not up yet
+                pass
+            time.sleep(1)
+
+    def _shutdown(self, procs):
+        self.stdout.write("Stopping web, worker and beat ...")
+        for proc in procs.values():
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.time() + 20
+        for proc in procs.values():
+            try:
+                proc.wait(max(0.1, deadline - time.time()))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        if settings.USING_EMBEDDED_DB:
+            from django.db import connections
+
+            connections.close_all()
+            from config.embedded_db import stop_embedded_server
+
+            stop_embedded_server(settings.EMBEDDED_DB_DIR)
+        self.stdout.write("Stopped.")

@@ -1,0 +1,112 @@
+"""Long-term memory notes about one end user, experiences of an assistant, and the moderation audit log."""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import HnswIndex, VectorField
+
+from core.models import TenantOwnedModel
+
+
+class MemoryNote(TenantOwnedModel):
+    class Kind(models.TextChoices):
+        PROFILE = "profile"
+        PREFERENCE = "preference"
+        PLAN = "plan"
+        BUSINESS_STATUS = "business_status"
+        CONSTRAINT = "constraint"
+        CONCLUSION = "conclusion"
+
+    class Source(models.TextChoices):
+        USER_STATED = "user_stated"
+        AGENT_INFERRED = "agent_inferred"
+        TOOL_RESULT = "tool_result"
+        ADMIN = "admin"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        PENDING_REVIEW = "pending_review"
+        SUPERSEDED = "superseded"
+        EXPIRED = "expired"
+        FORGOTTEN = "forgotten"
+        REJECTED = "rejected"
+        ARCHIVED = "archived"
+
+    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="memory_notes")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    key = models.CharField(max_length=100, blank=True, help_text="Slot within the kind (e.g. budget, city).")
+    content = models.TextField(help_text="The fact as one sentence, in the user's language.")
+    value = models.JSONField(null=True, blank=True, help_text="Structured value, e.g. {'amount': 400000, 'approx': true}.")
+    quote = models.TextField(blank=True, help_text="The user's words the note rests on.")
+    source = models.CharField(max_length=20, choices=Source.choices, default=Source.USER_STATED)
+    confidence = models.FloatField(default=0.8)
+    importance = models.FloatField(default=0.5)
+    pinned = models.BooleanField(default=False, help_text="Pinned notes never decay.")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE, db_index=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    supersedes = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by"
+    )
+    session = models.ForeignKey(
+        "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
+    )
+    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes")
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=200, blank=True)
+    search_text = models.TextField(blank=True, help_text="Terms for keyword recall (words and CJK bigrams).")
+    observed_at = models.DateTimeField(null=True, blank=True, help_text="When the user said it (import keeps history).")
+    last_recalled_at = models.DateTimeField(null=True, blank=True)
+    recall_count = models.PositiveIntegerField(default=0)
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1), name="note_confidence_0_1"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["tenant", "end_user", "status"]),
+            models.Index(fields=["tenant", "end_user", "kind", "key"]),
+            HnswIndex(name="note_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+        ]
+
+    def __str__(self):
+        return f"[{self.kind}] {self.content[:80]}"
+
+
+class PiiRejection(TenantOwnedModel):
+    """A candidate the PII guard refused. Counts and kinds only, never the content."""
+
+    end_user = models.ForeignKey("assistants.EndUser", null=True, on_delete=models.CASCADE, related_name="+")
+    pii_kind = models.CharField(max_length=40)
+    stage = models.CharField(max_length=40, help_text="extraction, summary, embedding, experience ...")
+    count = models.PositiveIntegerField(default=1)
+
+
+class Experience(TenantOwnedModel):
+    """A generalised, scrubbed solution that a user liked; shared by one assistant's users within the tenant."""
+
+    assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE, related_name="experiences")
+    task_summary = models.TextField(help_text="The generalised task, e.g. 'large batch text classification'.")
+    solution = models.TextField()
+    source_message = models.ForeignKey(
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    contributed_by = models.ForeignKey(
+        "assistants.EndUser", null=True, blank=True, on_delete=models.SET_NULL, related_name="experiences",
+    )
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
+    embedding_model = models.CharField(max_length=200, blank=True)
+    use_count = models.PositiveIntegerField(default=0)
+
+
+class AuditLog(TenantOwnedModel):
+    """Who did what to which object, before and after. Written by services; read-only in the admin."""
+
+    actor = models.CharField(max_length=200)
+    action = models.CharField(max_length=60)
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=60)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)

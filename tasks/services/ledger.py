@@ -1,0 +1,69 @@
+"""The job ledger: every background job records its status, progress, result or error in `JobRecord`.
+
+`job_run` wraps the body of a Celery job. With an idempotency key, a job that already succeeded is not run again
+(a redelivered or duplicated message is a no-op); failures are recorded and retried with exponential backoff,
+and the last failure stays in the ledger as `failed` with its error.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from tasks.models import JobRecord
+
+
+def job_record_create(*, kind: str, tenant_id: int | None = None, end_user_id: int | None = None,
+                      idempotency_key: str = "", progress: dict | None = None) -> JobRecord:
+    """A queued ledger row (so a caller can return its id before the worker picks the job up)."""
+    if idempotency_key:
+        try:
+            with transaction.atomic():
+                return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
+                                                idempotency_key=idempotency_key, progress=progress or {})
+        except IntegrityError:
+            return JobRecord.objects.get(kind=kind, idempotency_key=idempotency_key)
+    return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id, progress=progress or {})
+
+
+def job_progress_update(*, job_id: int, progress: dict) -> None:
+    JobRecord.objects.filter(pk=job_id).update(progress=progress, updated_at=timezone.now())
+
+
+def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant_id: int | None = None,
+            end_user_id: int | None = None, idempotency_key: str = "", job_id: int | None = None,
+            retry_countdown: Callable[[int], float] | None = None) -> Any:
+    """Run `body(job)` under the ledger. `task` is the bound Celery task (for retries); None runs inline."""
+    if job_id is not None:
+        job = JobRecord.objects.filter(pk=job_id).first()
+        if job is None:
+            return None  # the ledger row was erased with its user: nothing left to do
+    else:
+        job = job_record_create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
+                                idempotency_key=idempotency_key)
+    if job.status == JobRecord.Status.SUCCEEDED:
+        return job.result
+    now = timezone.now()
+    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.RUNNING, started_at=now,
+                                               attempts=F("attempts") + 1, updated_at=now)
+    job.refresh_from_db()
+    try:
+        result = body(job) or {}
+    except Exception as exc:
+        retries = task.request.retries if task is not None else 0
+        final = task is None or retries >= task.max_retries
+        JobRecord.objects.filter(pk=job.pk).update(
+            status=JobRecord.Status.FAILED if final else JobRecord.Status.QUEUED,
+            error=f"{type(exc).__name__}: {exc}"[:2000],
+            finished_at=timezone.now() if final else None,
+            updated_at=timezone.now(),
+        )
+        if final:
+            raise
+        countdown = retry_countdown(retries) if retry_countdown else min(2 ** retries, 60)
+        raise task.retry(exc=exc, countdown=countdown)
+    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.SUCCEEDED, result=result, error="",
+                                               finished_at=timezone.now(), updated_at=timezone.now())
+    return result

@@ -1,0 +1,131 @@
+"""Shared fixtures: the real Celery worker, the scripted OpenAI-compatible server, and small helpers.
+
+The database is the real PostgreSQL + pgvector (embedded, or DATABASE_URL); pytest-django creates the test
+database on it. Jobs cross a real broker (Redis when CELERY_BROKER_URL is set, kombu's filesystem transport
+otherwise) to a separate worker process that uses the same test database.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from tests.openai_server import ScriptedOpenAI
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: str = "condition"):
+    """Poll `predicate` until it returns a truthy value; fail the test with `message` after `timeout` s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"Timed out after {timeout}s waiting for {message}")
+
+
+@pytest.fixture(scope="session")
+def openai_server():
+    """The scripted model server, one per test session; tests push answers and reset it."""
+    server = ScriptedOpenAI().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def scripted_llm(openai_server, settings):
+    """Point the platform at the scripted server (for code running in the test process)."""
+    openai_server.reset()
+    settings.OPENAI_BASE_URL = openai_server.base_url
+    settings.OPENAI_API_KEY = "test-key"
+    yield openai_server
+    openai_server.reset()
+
+
+class WorkerProcess:
+    def __init__(self, env: dict, log_path: Path):
+        self.env = env
+        self.log_path = log_path
+        self.proc: subprocess.Popen | None = None
+
+    def start(self, timeout: float = 60.0) -> "WorkerProcess":
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "ab")
+        queue = self.env["CELERY_QUEUE"]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
+             "-n", f"{queue}-{time.time_ns()}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
+            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+        )
+        start = self.log_path.stat().st_size if self.log_path.exists() else 0
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"Celery worker exited: {self.log_path.read_text()[-3000:]}")
+            with open(self.log_path, "rb") as fh:
+                fh.seek(start)
+                if b" ready." in fh.read():
+                    return self
+            time.sleep(0.2)
+        raise RuntimeError(f"Celery worker did not start in {timeout}s: {self.log_path.read_text()[-3000:]}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(5)
+
+
+def worker_env(openai_server: ScriptedOpenAI) -> dict:
+    env = dict(os.environ)
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_NAME": connection.settings_dict["NAME"],
+        "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+        "RUN_DIR": str(settings.RUN_DIR),
+        # The worker may call the scripted model; tenants choose it by model name (offline stays the default).
+        "OPENAI_BASE_URL": openai_server.base_url,
+        "OPENAI_API_KEY": "test-key",
+        "PYTHONUNBUFFERED": "1",
+    })
+    return env
+
+
+@pytest.fixture(scope="session")
+def celery_worker(django_db_setup, openai_server):
+    """A real Celery worker process on the real broker and the test database, for the whole session."""
+    worker = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker.log").start()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def new_worker(django_db_setup, openai_server):
+    """Factory for extra workers a test may start and kill (fault tests)."""
+    started = []
+
+    def make() -> WorkerProcess:
+        worker = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker-extra.log").start()
+        started.append(worker)
+        return worker
+
+    yield make
+    for worker in started:
+        worker.stop()

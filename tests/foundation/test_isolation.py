@@ -1,0 +1,53 @@
+"""Tenant and end-user isolation, enforced by the fail-closed scoped manager."""
+import pytest
+
+from assistants.models import ChatSession, EndUser, Message
+from core.exceptions import TenantScopeError
+from core.models import tenant_scope
+from memory.models import MemoryNote
+from tasks.models import TaskState
+from tests.factories import ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def two_tenants():
+    a, b = TenantFactory(slug="acme"), TenantFactory(slug="globex")
+    user_a = EndUserFactory(tenant=a, external_id="same-id")
+    user_b = EndUserFactory(tenant=b, external_id="same-id")
+    session_b = ChatSessionFactory(end_user=user_b)
+    MessageFactory(session=session_b, content="我的预算是 40 万")
+    MemoryNoteFactory(end_user=user_b, content="预算 40 万")
+    TaskState.objects.for_tenant(b).create(tenant=b, end_user=user_b, task_name="项目计划")
+    return a, b, user_a, user_b
+
+
+def test_unscoped_query_fails_closed():
+    TenantFactory()
+    for model in (EndUser, ChatSession, Message, MemoryNote, TaskState):
+        with pytest.raises(TenantScopeError):
+            list(model.objects.all())
+
+
+def test_tenant_a_sees_none_of_tenant_b(two_tenants):
+    a, b, user_a, user_b = two_tenants
+    assert list(EndUser.objects.for_tenant(a)) == [user_a]
+    assert not ChatSession.objects.for_tenant(a).exists()
+    assert not Message.objects.for_tenant(a).exists()
+    assert not MemoryNote.objects.for_tenant(a).exists()
+    assert not TaskState.objects.for_tenant(a).exists()
+    # Looking up tenant B's objects by id, through tenant A's scope, finds nothing.
+    session_b = ChatSession.objects.for_tenant(b).get()
+    assert not ChatSession.objects.for_tenant(a).filter(pk=session_b.pk).exists()
+    with tenant_scope(a):
+        assert not Message.objects.filter(session_id=session_b.pk).exists()
+        assert not EndUser.objects.filter(pk=user_b.pk).exists()
+    with tenant_scope(b):
+        assert Message.objects.filter(session_id=session_b.pk).count() == 1
+
+
+def test_external_id_is_unique_per_tenant_only(two_tenants):
+    a, b, user_a, user_b = two_tenants
+    assert user_a.external_id == user_b.external_id
+    assert user_a.pk != user_b.pk
