@@ -7,6 +7,7 @@ from typing import Iterator
 from django.db import transaction
 
 from assistants.llm import get_chat_model
+from assistants.services.hooks import run_pre_turn_hooks
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from core.exceptions import InvalidInput, NotFound
 
@@ -20,11 +21,12 @@ class TurnContext:
     pinned_facts: dict = field(default_factory=dict)
     memories: list = field(default_factory=list)  # list[memory.services.recall.RecalledItem]
     task: dict | None = None
+    hints: list[str] = field(default_factory=list)  # reply hints from pre-turn hooks (assistants.services.hooks)
     token_count: int = 0
 
     def as_dict(self) -> dict:
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
-                "memories": [m.as_dict() for m in self.memories], "task": self.task,
+                "memories": [m.as_dict() for m in self.memories], "task": self.task, "hints": self.hints,
                 "token_count": self.token_count}
 
 
@@ -70,10 +72,13 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
     with transaction.atomic():
         user_message = Message.objects.for_tenant(tenant).create(
             tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text)
+        hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
     history = list(Message.objects.for_tenant(tenant).filter(session=session).order_by("-id")[:20])[::-1]
     messages = [{"role": "system", "content": session.assistant.system_prompt}]
     messages += [{"role": m.role, "content": m.content} for m in history]
-    context = TurnContext(messages=messages)
+    task = next((h["data"] for h in hook_results if h.get("section") == "task"), None)
+    hints = [h["reply_hint"] for h in hook_results if h.get("reply_hint")]
+    context = TurnContext(messages=messages, task=task, hints=hints)
     yield "context", context
     model = get_chat_model(tenant=tenant, assistant=session.assistant)
     parts = []

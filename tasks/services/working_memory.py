@@ -3,7 +3,7 @@ from __future__ import annotations
 
 
 def task_route_message(*, tenant, session, message) -> dict | None:
-    """Route one user message (continue the task / side question / new task), update the task state, and
-    return the state to show in context, or None when no task is active. Called by the chat turn before the
-    context is assembled, inside the turn's transaction."""
+    """A pre-turn hook (assistants.services.hooks): route one user message (continue the task / side question /
+    new task), update the task state, and return {"section": "task", "data": <state for context section 4>,
+    "reply_hint": ...}, or None when no task is active."""
     return None

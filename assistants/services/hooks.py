@@ -1,0 +1,37 @@
+"""Pre-turn hooks: services of other layers that look at the user's message before the context is built.
+
+Each hook is called as `hook(*, tenant, session, message)` inside the turn, after the user's message is stored,
+and returns None or a dict:
+    {"section": "task" | "memory" | "experience", "data": {...}, "reply_hint": "a sentence for the reply"}
+- section "task": `data` is the task state shown in context section 4 (TurnContext.task).
+- `reply_hint` (optional) is something the reply must say (e.g. "还差预算，请告诉我预算。", "I forgot: ...",
+  "我记得你说过预算大概 10 万，现在是 15 万了吗？"). It goes into the context as a system note, and the
+  offline model says it verbatim.
+A hook that raises is logged and skipped: a broken layer never blocks a reply.
+"""
+from __future__ import annotations
+
+import logging
+
+from django.utils.module_loading import import_string
+
+logger = logging.getLogger(__name__)
+
+PRE_TURN_HOOKS = [
+    "memory.services.commands.memory_turn_hook",  # forget requests, conflict clarification (issue 4)
+    "tasks.services.working_memory.task_route_message",  # working memory (issue 5)
+    "tasks.services.experience.experience_turn_hook",  # experience hints (issue 5)
+]
+
+
+def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
+    results = []
+    for path in PRE_TURN_HOOKS:
+        try:
+            result = import_string(path)(tenant=tenant, session=session, message=message)
+        except Exception:  # noqa: BLE001 - one layer failing must not cost the user a reply
+            logger.exception("pre-turn hook %s failed", path)
+            continue
+        if result:
+            results.append(result)
+    return results
