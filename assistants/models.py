@@ -92,6 +92,9 @@ class EndUser(TenantOwnedModel):
         help_text="Web chat login, if this person uses the web chat.",
     )
     locale = models.CharField(max_length=10, blank=True)
+    erasure_requested_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when erasure starts; from then on nothing new is written for this user.",
+    )
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]

@@ -70,6 +70,10 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
     if not text or not text.strip():
         raise InvalidInput("The message is empty: write something to send.")
     with transaction.atomic():
+        # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
+        end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
+        if end_user is None or end_user.erasure_requested_at is not None:
+            raise NotFound("That user's data is being erased; no new messages are accepted.")
         user_message = Message.objects.for_tenant(tenant).create(
             tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text)
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
