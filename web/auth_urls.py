@@ -2,11 +2,10 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from web.forms import LoginForm
+from web.views.auth import LoginView
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True, authentication_form=LoginForm),
-         name="login"),
+    path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -133,7 +133,7 @@ def test_thumbs_up_then_down_is_recorded_for_the_reply(alice):
 def test_offline_model_notice_is_visible(alice):
     _, client = alice
     start_session(client)
-    assert "No language model is connected" in client.get("/", follow=True).content.decode()
+    assert "no language model is connected" in client.get("/", follow=True).content.decode()
 
 
 def test_used_memories_and_task_strip_come_from_the_reply_context(alice):

@@ -1,0 +1,124 @@
+"""End to end in headless Chromium: log in, chat (streamed), see what is remembered, forget, use it later;
+the Chinese UI; a phone-sized screen. Each page is saved to test-artifacts/screenshots/."""
+from __future__ import annotations
+
+import pytest
+
+from assistants.models import Message
+from assistants.services.tenants import end_user_create_with_login, tenant_create
+from memory.models import MemoryNote
+from tests.conftest import wait_for
+from tests.web.browser import chromium, log_in, needs_chromium, new_page, send, shot  # noqa: F401
+from tests.web.conftest import PASSWORD
+
+pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def person(slug: str, username: str):
+    tenant, _ = tenant_create(slug=slug, name="Browser Co")
+    return end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
+                                      password=PASSWORD, display_name=username.title())
+
+
+def active_notes(end_user):
+    return list(MemoryNote.objects.for_tenant(end_user.tenant).filter(end_user=end_user, status="active"))
+
+
+@pytest.mark.worker
+def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worker, new_page):
+    end_user = person("browser-en", "maya")
+    page = new_page()
+    page.goto(f"{live_server.url}/login/")
+    shot(page, "01-login")
+    log_in(page, live_server.url, "maya", PASSWORD)
+    shot(page, "02-chat-empty")
+    page.click("text=Start a conversation")
+    page.wait_for_selector("#message-box")
+
+    send(page, "I live in Hangzhou.")
+    send(page, "I prefer green tea.")
+    assert page.locator(".msg-user .bubble", has_text="I prefer green tea.").is_visible()
+    assert page.locator(".msg-assistant[data-message-id]").count() == 2
+    assert page.input_value("#message-box") == ""
+    shot(page, "03-chat-conversation")
+
+    # The extraction job (a real worker) turns what was said into notes.
+    wait_for(lambda: len(active_notes(end_user)) >= 2, timeout=60, message="notes from the extraction job")
+    page.click("text=What I remember")
+    page.wait_for_selector(".note")
+    shot(page, "04-memory")
+    notes = page.locator(".note")
+    assert notes.filter(has_text="Hangzhou").count() >= 1
+    tea = notes.filter(has_text="tea")
+    assert tea.count() >= 1
+    for _ in range(tea.count()):
+        page.locator(".note", has_text="tea").first.locator("button", has_text="Forget").click()
+        page.wait_for_load_state()
+    assert page.locator(".note", has_text="tea").count() == 0
+    assert page.locator(".note", has_text="Hangzhou").count() >= 1
+    shot(page, "05-memory-after-forget")
+
+    # A new conversation: the kept fact is used, the forgotten one is not.
+    page.click("text=Chat")
+    page.click("#new-chat")
+    page.wait_for_selector("#empty-state")
+    send(page, "Where do I live, and what do I like to drink?")
+    reply = page.locator(".msg-assistant[data-message-id]").last
+    used = reply.locator("details.used")
+    used.locator("summary").click()
+    shot(page, "06-new-conversation-used-memories")
+    assert "Hangzhou" in used.inner_text()
+    assert "tea" not in (used.inner_text() + reply.locator(".bubble").inner_text()).lower()
+    stored = Message.objects.for_tenant(end_user.tenant).get(pk=int(reply.get_attribute("data-message-id")))
+    contents = " ".join(m["content"] for m in stored.metadata["context"]["memories"])
+    assert "Hangzhou" in contents and "tea" not in contents.lower()
+
+
+def test_chinese_ui_follows_the_browser(live_server, new_page):
+    person("browser-zh", "lin")
+    page = new_page(locale="zh-CN")
+    page.goto(f"{live_server.url}/login/")
+    assert page.locator("h1").inner_text() == "登录"
+    shot(page, "10-zh-login")
+    log_in(page, live_server.url, "lin", PASSWORD)
+    page.click("text=开始对话")
+    page.wait_for_selector("#message-box")
+    send(page, "我喜欢喝绿茶。")
+    assert page.locator("#send-button").inner_text() == "发送"
+    assert page.locator(".topnav a", has_text="我记得的").is_visible()
+    shot(page, "11-zh-chat")
+    page.click("text=我记得的")
+    assert page.locator("h1").inner_text() == "我记得的关于你的事"
+    shot(page, "12-zh-memory")
+    page.select_option("#lang-select", "en")  # switch language: the page reloads in English
+    page.wait_for_selector("h1:has-text('What I remember about you')")
+
+
+def test_phone_sized_screen_and_keyboard(live_server, new_page):
+    person("browser-phone", "sam")
+    page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+    log_in(page, live_server.url, "sam", PASSWORD)
+    shot(page, "20-phone-chat-empty")
+    page.click("text=Start a conversation")
+    page.wait_for_selector("#message-box")
+    # Shift+Enter makes a new line; Enter sends.
+    page.click("#message-box")
+    page.keyboard.type("first line")
+    page.keyboard.press("Shift+Enter")
+    page.keyboard.type("second line")
+    assert page.input_value("#message-box") == "first line\nsecond line"
+    with page.expect_response(lambda r: r.url.endswith("/stream/")):
+        page.keyboard.press("Enter")
+    page.wait_for_selector(".msg-assistant[data-message-id]")
+    assert "second line" in page.locator(".msg-user .bubble").last.inner_text()
+    send(page, "Something a bit longer, to see how a reply wraps on a narrow screen without overflowing it.")
+    # Nothing is wider than the screen; the message box is on screen; the conversation list is folded away.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "21-phone-chat")
+    box = page.locator("#message-box").bounding_box()
+    assert box and box["y"] + box["height"] <= 844 and box["width"] > 200
+    assert page.locator(".sessions-panel").get_attribute("open") is None
+    shot(page, "21-phone-chat")
+    page.click("text=What I remember")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "22-phone-memory")
