@@ -163,9 +163,13 @@
             scrollToEnd(conversation);
           } else if (name === "done") {
             finished = true;
-            if (data.error) { fail(data.error); return; }
+            if (!data.html) { fail(data.error || s.failed); return; }
             var rendered = fromHTML(data.html);
             conversation.replaceChild(rendered, reply);
+            if (data.error) { // the model failed; the reply shown is the fallback: say so, give the text back
+              showError(data.error);
+              if (!box.value) { box.value = text; autosize(box); }
+            }
             if (taskStrip && typeof data.task_html === "string") taskStrip.innerHTML = data.task_html;
             if (data.title) {
               var title = document.getElementById("conv-title");

@@ -8,6 +8,7 @@ from assistants.models import Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
 from tests.conftest import wait_for
+from tests.openai_server import Scripted
 from tests.web.browser import chromium, log_in, needs_chromium, new_page, send, shot  # noqa: F401
 from tests.web.conftest import PASSWORD
 
@@ -122,3 +123,44 @@ def test_phone_sized_screen_and_keyboard(live_server, new_page):
     page.click("text=What I remember")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "22-phone-memory")
+
+
+def use_scripted_model(end_user):
+    tenant = end_user.tenant
+    tenant.chat_model = "scripted-chat"
+    tenant.save(update_fields=["chat_model"])
+
+
+def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(live_server, new_page, scripted_llm):
+    end_user = person("browser-err", "erin")
+    use_scripted_model(end_user)
+    scripted_llm.push("chat", *[Scripted(status=500) for _ in range(6)])  # every retry fails
+    page = new_page()
+    log_in(page, live_server.url, "erin", PASSWORD)
+    page.click("text=Start a conversation")
+    page.fill("#message-box", "Please plan my week.")
+    page.press("#message-box", "Enter")
+    error = page.locator("#chat-error")
+    error.wait_for(state="visible")
+    shot(page, "30-model-error")
+    assert error.inner_text().strip() and "Traceback" not in page.content()
+    assert page.input_value("#message-box") == "Please plan my week."  # nothing the user wrote is lost
+    assert Message.objects.for_tenant(end_user.tenant).filter(role="user", content="Please plan my week.").exists()
+
+
+def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
+    end_user = person("browser-stop", "stan")
+    use_scripted_model(end_user)
+    scripted_llm.push("chat", Scripted(content="This answer arrives far too late.", delay=6))
+    page = new_page()
+    log_in(page, live_server.url, "stan", PASSWORD)
+    page.click("text=Start a conversation")
+    page.fill("#message-box", "Tell me a long story.")
+    page.press("#message-box", "Enter")
+    page.locator("#thinking").wait_for(state="visible")  # a visible "thinking" state while waiting
+    shot(page, "31-thinking")
+    page.click("#stop-button")
+    page.locator(".msg-stopped").wait_for()
+    assert page.locator("#stop-button").is_hidden() and page.locator("#send-button").is_enabled()
+    assert "far too late" not in page.locator("#conversation").inner_text()
+    shot(page, "32-stopped")

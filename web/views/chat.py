@@ -143,10 +143,12 @@ def chat_send(request, session_id: int):
         return render(request, "web/chat.html",
                       _chat_context(request, session, draft=text, error=_generic_failure()), status=502)
     chat_session_auto_title(tenant=request.tenant, session=session, text=text)
-    if result is None or result.error:
+    if result is None or result.error or result.reply_message is None:
+        # The model failed. The user's message is stored (and any fallback reply); the text goes back in the box.
         error = (result.error if result else "") or _generic_failure()
+        status = 200 if result is not None and result.reply_message is not None else 502
         return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=error),
-                      status=502)
+                      status=status)
     return redirect(reverse("web:chat", kwargs={"session_id": session.pk}) + "#composer")
 
 
@@ -198,14 +200,18 @@ def _turn_events(request, session, turn, first, language):
 
 
 def _done_payload(request, session, result) -> dict:
-    if result.error or result.reply_message is None:
-        return {"error": result.error or _generic_failure(), "user_message_id": result.user_message.pk}
+    """The stored reply rendered as on a page load, and `error` when the model failed (a fallback reply may
+    still exist: the chat layer answers offline then)."""
+    payload = {"user_message_id": result.user_message.pk, "error": result.error or None, "title": session.title}
     message = result.reply_message
+    if message is None:
+        payload["error"] = payload["error"] or _generic_failure()
+        return payload
     row = {"message": message, "ctx": reply_context(message.metadata), "rating": None}
-    html = render_to_string("web/_message.html", {"row": row}, request=request)
-    strip = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
-    return {"html": html, "task_html": strip, "reply_id": message.pk, "user_message_id": result.user_message.pk,
-            "title": session.title}
+    payload["html"] = render_to_string("web/_message.html", {"row": row}, request=request)
+    payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
+    payload["reply_id"] = message.pk
+    return payload
 
 
 @require_POST
