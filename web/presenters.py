@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-DONE_STATES = {"completed", "cancelled", "expired"}
+# Only an open task gets the strip; a finished or parked one does not.
+HIDDEN_STATES = {"completed", "cancelled", "expired", "paused"}
 
 
 def _label(field) -> str:
@@ -13,27 +14,31 @@ def _label(field) -> str:
 
 
 def task_progress(task: dict | None) -> dict | None:
-    """{"name", "done", "total", "missing": [labels], "state"} for the progress strip, or None.
-
-    Tolerant of the task layer's shape: required_fields / collected / pending_fields (TaskState), or explicit
-    done/total/missing numbers if the layer supplies them."""
+    """{"name", "done", "total", "missing": [labels], "state"} for the progress strip ("项目计划 3/4 还差预算"),
+    or None. Reads the working-memory layer's context shape (tasks.selectors.task_state_as_context: task, state,
+    progress "3/4", required, collected, pending) and, tolerantly, TaskState's own field names."""
     if not task or not isinstance(task, dict):
         return None
     state = str(task.get("state") or "")
-    if state in DONE_STATES:
+    if state in HIDDEN_STATES:
         return None
-    name = task.get("task_name") or task.get("name") or task.get("title") or _("Task")
-    required = task.get("required_fields") or []
+    name = task.get("task") or task.get("task_name") or task.get("name") or _("Task")
+    required = [_label(f) for f in (task.get("required") or task.get("required_fields") or [])]
     collected = task.get("collected") or {}
-    pending = task.get("pending_fields")
+    pending = task.get("pending", task.get("pending_fields"))
     if pending is None:
-        pending = [f for f in required if _label(f) not in collected]
-    total = task.get("total", len(required) or (len(collected) + len(pending)))
-    done = task.get("done", max(total - len(pending), 0) if required else len(collected))
-    missing = task.get("missing") or [_label(f) for f in pending]
-    labels = task.get("field_labels") or {}
-    missing = [str(labels.get(m, m)) for m in missing if m]
-    return {"name": str(name), "done": int(done), "total": int(total), "missing": missing, "state": state}
+        pending = [f for f in required if f not in collected]
+    missing = [_label(f) for f in pending if _label(f)]
+    total = len(required) or (len(collected) + len(missing))
+    done = total - len(missing) if required else len(collected)
+    progress = str(task.get("progress") or "")
+    if "/" in progress:
+        left, _sep, right = progress.partition("/")
+        if left.strip().isdigit() and right.strip().isdigit():
+            done, total = int(left), int(right)
+    if total <= 0:
+        return None
+    return {"name": str(name), "done": max(int(done), 0), "total": int(total), "missing": missing, "state": state}
 
 
 def reply_context(metadata: dict | None) -> dict:

@@ -105,6 +105,13 @@
       errorBox.hidden = false;
     }
 
+    function showTitle(text) {
+      var title = document.getElementById("conv-title");
+      if (title) title.textContent = text;
+      var current = document.querySelector(".session-link.current .session-title");
+      if (current) current.textContent = text;
+    }
+
     stopButton.addEventListener("click", function () {
       if (controller) controller.abort();
     });
@@ -157,6 +164,7 @@
           });
         }
         return readEvents(response, function (name, data) {
+          if (data.title) showTitle(data.title);
           if (name === "delta") {
             if (!started) { bubble.textContent = ""; started = true; }
             bubble.textContent += data.text;
@@ -171,12 +179,6 @@
               if (!box.value) { box.value = text; autosize(box); }
             }
             if (taskStrip && typeof data.task_html === "string") taskStrip.innerHTML = data.task_html;
-            if (data.title) {
-              var title = document.getElementById("conv-title");
-              if (title) title.textContent = data.title;
-              var current = document.querySelector(".session-link.current .session-title");
-              if (current) current.textContent = data.title;
-            }
             scrollToEnd(conversation);
           } else if (name === "error") {
             fail(data.message || s.failed);

@@ -145,9 +145,10 @@ def test_used_memories_and_task_strip_come_from_the_reply_context(alice):
             {"type": "note", "id": 1, "kind": "preference", "content": "Prefers quiet streets", "score": 0.9},
             {"type": "note", "id": 2, "kind": "profile", "content": "Lives in Hangzhou", "score": 0.8},
         ],
-        "task": {"task_name": "项目计划", "state": "collecting_info",
-                 "required_fields": ["地点", "面积", "时间", "预算"],
-                 "collected": {"地点": {}, "面积": {}, "时间": {}}, "pending_fields": ["预算"]},
+        # The working-memory layer's context shape (tasks.selectors.task_state_as_context).
+        "task": {"id": 7, "task": "项目计划", "state": "collecting_info", "progress": "3/4",
+                 "required": ["地点", "面积", "时间", "预算"],
+                 "collected": {"地点": "杭州", "面积": "80平", "时间": "下月"}, "pending": ["预算"]},
         "hints": [], "token_count": 100,
     }
     Message.objects.for_tenant(end_user.tenant).create(
@@ -158,6 +159,17 @@ def test_used_memories_and_task_strip_come_from_the_reply_context(alice):
     assert "Prefers quiet streets" in page and "Lives in Hangzhou" in page
     assert "The user is planning a bakery." in page
     assert "项目计划" in page and "3/4" in page and "still missing: 预算" in page
+    assert 'class="task-strip"' in page
+
+
+def test_the_task_strip_disappears_when_the_task_is_done(alice):
+    end_user, client = alice
+    session = start_session(client)
+    task = {"task": "项目计划", "state": "completed", "progress": "4/4", "required": ["预算"], "pending": []}
+    Message.objects.for_tenant(end_user.tenant).create(
+        tenant=end_user.tenant, session=session, end_user=end_user, role="assistant", content="Done.",
+        metadata={"context": {"memories": [], "task": task}})
+    assert 'class="task-strip"' not in client.get(reverse("web:chat", args=[session.pk])).content.decode()
 
 
 def test_csrf_is_enforced():

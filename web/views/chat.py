@@ -180,7 +180,7 @@ def _turn_events(request, session, turn, first, language):
             name, payload = event
             if name == "context":
                 context = payload.as_dict() if hasattr(payload, "as_dict") else dict(payload or {})
-                yield sse("context", {"count": len(context.get("memories") or [])})
+                yield sse("context", {"count": len(context.get("memories") or []), "title": session.title})
             elif name == "delta":
                 yield sse("delta", {"text": str(payload)})
             elif name == "done":
