@@ -42,6 +42,7 @@ def test_another_user_gets_404_everywhere_and_changes_nothing(request, alices_th
     for method, url, data in attempts(alices_things):
         response = getattr(client, method)(url, data)
         assert response.status_code == 404, (intruder, url, response.status_code)
+        assert "Alice" not in response.content.decode() and "9000" not in response.content.decode()
     session = ChatSession.all_tenants.get(pk=alices_things["session"].pk)
     assert session.title == "Alice's secret plans"
     assert Message.all_tenants.filter(session=session).count() == 2
