@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import Message
+from assistants.models import EndUser, Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
 from tests.conftest import wait_for
@@ -59,6 +59,15 @@ def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worke
     shot(page, "05-memory-after-forget")
     assert note_card("Hangzhou").count() >= 1
 
+    # Correct the kept note; the corrected wording is what later conversations get.
+    card = note_card("Hangzhou").first
+    card.locator("summary", has_text="Correct").click()
+    shot(page, "05b-memory-correct-form")
+    card.locator("textarea").fill("The user lives in Hangzhou, near West Lake.")
+    with page.expect_navigation():
+        card.locator("button", has_text="Save correction").click()
+    assert note_card("West Lake").count() == 1
+
     # A new conversation: the kept fact is used, the forgotten one is not.
     page.click("text=Chat")
     page.click("#new-chat")
@@ -68,7 +77,7 @@ def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worke
     used = reply.locator("details.used")
     used.locator("summary").click()
     shot(page, "06-new-conversation-used-memories")
-    assert "Hangzhou" in used.inner_text()
+    assert "Hangzhou" in used.inner_text() and "West Lake" in used.inner_text()
     assert "green tea" not in (used.inner_text() + reply.locator(".bubble").inner_text()).lower()
     stored = Message.objects.for_tenant(end_user.tenant).get(pk=int(reply.get_attribute("data-message-id")))
     contents = " ".join(m["content"] for m in stored.metadata["context"]["memories"])
@@ -173,3 +182,31 @@ def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
     assert page.locator("#stop-button").is_hidden() and page.locator("#send-button").is_enabled()
     assert "far too late" not in page.locator("#conversation").inner_text()
     shot(page, "32-stopped")
+
+
+def test_download_my_data_and_delete_my_account(live_server, new_page):
+    end_user = person("browser-gdpr", "gail")
+    page = new_page()
+    log_in(page, live_server.url, "gail", PASSWORD)
+    page.click("text=Start a conversation")
+    send(page, "My favourite colour is teal.")
+    page.click("text=What I remember")
+    with page.expect_download() as download:
+        page.click("text=Download my data")
+    assert download.value.suggested_filename.endswith(".json")
+    assert "favourite colour is teal" in open(download.value.path(), encoding="utf-8").read()
+    page.click("text=Delete my account and all my data")
+    shot(page, "40-delete-account-confirm")
+    page.click("button:has-text('Delete everything')")  # the box is not ticked: the browser refuses
+    assert page.url.endswith("/account/delete/") and page.locator("h1").count() == 1
+    page.check("#confirm-delete")
+    page.click("button:has-text('Delete everything')")
+    page.wait_for_selector("h1:has-text('Your account is being deleted')")
+    shot(page, "41-account-deleted")
+    # Erasure has started (or finished): the end user is marked or already gone.
+    assert not EndUser.all_tenants.filter(pk=end_user.pk, erasure_requested_at__isnull=True).exists()
+    page.goto(f"{live_server.url}/login/")
+    page.fill("#id_username", "gail")
+    page.fill("#id_password", PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".alert-error")  # the login is gone
