@@ -11,6 +11,7 @@ from tests.conftest import wait_for
 from tests.openai_server import Scripted
 from tests.web.browser import chromium, log_in, needs_chromium, new_page, send, shot  # noqa: F401
 from tests.web.conftest import PASSWORD
+from tests.web.layers import needs_chat_layer, needs_long_term_memory, needs_privacy, needs_working_memory
 
 pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -25,6 +26,8 @@ def active_notes(end_user):
     return list(MemoryNote.objects.for_tenant(end_user.tenant).filter(end_user=end_user, status="active"))
 
 
+@needs_chat_layer
+@needs_long_term_memory
 @pytest.mark.worker
 def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worker, new_page):
     end_user = person("browser-en", "maya")
@@ -94,15 +97,7 @@ def test_chinese_ui_follows_the_browser(live_server, new_page):
     page.click("text=开始对话")
     page.wait_for_selector("#message-box")
     send(page, "我喜欢喝绿茶。")
-    # A working-memory task: the progress strip says how far it is and what is missing.
-    send(page, "帮我做个项目计划。项目名称是星火，截止时间是6月30日，团队规模5人。")
-    strip = page.locator(".task-strip")
-    strip.wait_for()
-    assert "项目计划" in strip.inner_text() and "3/4" in strip.inner_text() and "还差预算" in strip.inner_text()
     assert page.locator("#send-button").inner_text() == "发送"
-    # A long conversation scrolls inside its pane: the message box stays on screen.
-    box = page.locator("#message-box").bounding_box()
-    assert box and box["y"] + box["height"] <= page.viewport_size["height"]
     assert page.locator(".topnav a", has_text="我记得的").is_visible()
     shot(page, "11-zh-chat")
     page.click("text=我记得的")
@@ -148,6 +143,7 @@ def use_scripted_model(end_user):
     tenant.save(update_fields=["chat_model"])
 
 
+@needs_chat_layer
 def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(live_server, new_page, scripted_llm):
     end_user = person("browser-err", "erin")
     use_scripted_model(end_user)
@@ -166,6 +162,7 @@ def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(live_ser
     assert Message.objects.for_tenant(end_user.tenant).filter(role="user", content="Please plan my week.").exists()
 
 
+@needs_chat_layer
 def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
     end_user = person("browser-stop", "stan")
     use_scripted_model(end_user)
@@ -184,6 +181,7 @@ def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
     shot(page, "32-stopped")
 
 
+@needs_privacy
 def test_download_my_data_and_delete_my_account(live_server, new_page):
     end_user = person("browser-gdpr", "gail")
     page = new_page()
@@ -210,3 +208,23 @@ def test_download_my_data_and_delete_my_account(live_server, new_page):
     page.fill("#id_password", PASSWORD)
     page.keyboard.press("Enter")
     page.wait_for_selector(".alert-error")  # the login is gone
+
+
+@needs_working_memory
+def test_task_progress_strip(live_server, new_page):
+    person("browser-task", "tao")
+    page = new_page(locale="zh-CN")
+    log_in(page, live_server.url, "tao", PASSWORD)
+    page.click("text=开始对话")
+    send(page, "帮我做个项目计划。项目名称是星火，截止时间是6月30日，团队规模5人。")
+    strip = page.locator(".task-strip")
+    strip.wait_for()
+    assert "项目计划" in strip.inner_text() and "3/4" in strip.inner_text() and "还差预算" in strip.inner_text()
+    send(page, "再补充一点背景：这是公司内部的知识库项目，主要给客服团队用，希望能减少重复提问，提高回答速度。")
+    # A long conversation scrolls inside its pane: the message box stays on screen.
+    box = page.locator("#message-box").bounding_box()
+    assert box and box["y"] + box["height"] <= page.viewport_size["height"]
+    shot(page, "13-zh-task-strip")
+    send(page, "预算是20万。")
+    page.wait_for_function("!document.querySelector('.task-strip') || !document.querySelector('.task-strip')"
+                           ".innerText.includes('还差预算')")

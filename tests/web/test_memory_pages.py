@@ -10,6 +10,7 @@ from django.urls import reverse
 from assistants.services.chat import chat_session_start, chat_turn
 from memory.models import MemoryNote
 from tests.factories import MemoryNoteFactory
+from tests.web.layers import needs_long_term_memory, needs_privacy
 from tests.web.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,7 @@ def test_every_active_note_shows_kind_source_confidence_and_a_link_to_its_messag
     assert "Old forgotten thing" not in page
 
 
+@needs_long_term_memory
 def test_correcting_a_note_changes_what_is_shown_and_re_embeds_it(alice):
     end_user, client = alice
     note = MemoryNoteFactory(end_user=end_user, content="Budget is 100k")
@@ -86,6 +88,7 @@ def test_superseded_history_can_be_expanded(alice):
     assert "1 earlier version" in page and "预算大概10万" in page
 
 
+@needs_privacy
 def test_download_my_data_is_a_json_file_with_my_notes_only(alice, bob_same_tenant):
     end_user, client = alice
     MemoryNoteFactory(end_user=end_user, content="Allergic to peanuts")
@@ -99,6 +102,7 @@ def test_download_my_data_is_a_json_file_with_my_notes_only(alice, bob_same_tena
     assert "Allergic to peanuts" in text and "Bob's private note" not in text
 
 
+@needs_privacy
 def test_delete_account_asks_for_confirmation_then_erases_and_logs_out(alice):
     end_user, client = alice
     page = client.get(reverse("web:account_delete")).content.decode()
