@@ -16,6 +16,22 @@ needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
                                     reason=f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
 
 
+@pytest.fixture(scope="session")
+def collected_static():
+    """The static files, collected as `make run` does. WhiteNoise serves STATIC_ROOT and reads it when the server
+    starts; collecting first makes the live server serve this checkout's CSS and JS whichever static-files
+    handler pytest-django picks (it only adds its finder-based one for "django.contrib.staticfiles" by name)."""
+    from django.core.management import call_command
+
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
+@pytest.fixture
+def site(collected_static, live_server):
+    """The live server (pytest-django's, transactional database) with the static files in place."""
+    return live_server
+
+
 @pytest.fixture(scope="module")
 def chromium():
     from playwright.sync_api import sync_playwright

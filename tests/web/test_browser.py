@@ -9,7 +9,8 @@ from assistants.services.tenants import end_user_create_with_login, tenant_creat
 from memory.models import MemoryNote
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
-from tests.web.browser import chromium, log_in, needs_chromium, new_page, send, shot  # noqa: F401
+from tests.web.browser import (chromium, collected_static, log_in, needs_chromium, new_page, send,  # noqa: F401
+                                shot, site)
 from tests.web.conftest import PASSWORD
 from tests.web.layers import needs_chat_layer, needs_long_term_memory, needs_privacy, needs_working_memory
 
@@ -29,12 +30,12 @@ def active_notes(end_user):
 @needs_chat_layer
 @needs_long_term_memory
 @pytest.mark.worker
-def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worker, new_page):
+def test_remember_forget_and_use_in_a_new_conversation(site, celery_worker, new_page):
     end_user = person("browser-en", "maya")
     page = new_page()
-    page.goto(f"{live_server.url}/login/")
+    page.goto(f"{site.url}/login/")
     shot(page, "01-login")
-    log_in(page, live_server.url, "maya", PASSWORD)
+    log_in(page, site.url, "maya", PASSWORD)
     shot(page, "02-chat-empty")
     page.click("text=Start a conversation")
     page.wait_for_selector("#message-box")
@@ -87,13 +88,13 @@ def test_remember_forget_and_use_in_a_new_conversation(live_server, celery_worke
     assert "Hangzhou" in contents and "green tea" not in contents.lower()
 
 
-def test_chinese_ui_follows_the_browser(live_server, new_page):
+def test_chinese_ui_follows_the_browser(site, new_page):
     person("browser-zh", "lin")
     page = new_page(locale="zh-CN")
-    page.goto(f"{live_server.url}/login/")
+    page.goto(f"{site.url}/login/")
     assert page.locator("h1").inner_text() == "登录"
     shot(page, "10-zh-login")
-    log_in(page, live_server.url, "lin", PASSWORD)
+    log_in(page, site.url, "lin", PASSWORD)
     page.click("text=开始对话")
     page.wait_for_selector("#message-box")
     send(page, "我喜欢喝绿茶。")
@@ -107,10 +108,10 @@ def test_chinese_ui_follows_the_browser(live_server, new_page):
     page.wait_for_selector("h1:has-text('What I remember about you')")
 
 
-def test_phone_sized_screen_and_keyboard(live_server, new_page):
+def test_phone_sized_screen_and_keyboard(site, new_page):
     person("browser-phone", "sam")
     page = new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
-    log_in(page, live_server.url, "sam", PASSWORD)
+    log_in(page, site.url, "sam", PASSWORD)
     shot(page, "20-phone-chat-empty")
     page.click("text=Start a conversation")
     page.wait_for_selector("#message-box")
@@ -144,13 +145,13 @@ def use_scripted_model(end_user):
 
 
 @needs_chat_layer
-def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(live_server, new_page, scripted_llm):
+def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(site, new_page, scripted_llm):
     end_user = person("browser-err", "erin")
     use_scripted_model(end_user)
     # Every call fails (the task router and the chat model both ask the model; each retries).
     scripted_llm.push("chat", *[Scripted(status=500) for _ in range(40)])
     page = new_page()
-    log_in(page, live_server.url, "erin", PASSWORD)
+    log_in(page, site.url, "erin", PASSWORD)
     page.click("text=Start a conversation")
     page.fill("#message-box", "Please plan my week.")
     page.press("#message-box", "Enter")
@@ -163,12 +164,12 @@ def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(live_ser
 
 
 @needs_chat_layer
-def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
+def test_stop_button_ends_a_slow_reply(site, new_page, scripted_llm):
     end_user = person("browser-stop", "stan")
     use_scripted_model(end_user)
     scripted_llm.push("chat", Scripted(content="This answer arrives far too late.", delay=6))
     page = new_page()
-    log_in(page, live_server.url, "stan", PASSWORD)
+    log_in(page, site.url, "stan", PASSWORD)
     page.click("text=Start a conversation")
     page.fill("#message-box", "Tell me a long story.")
     page.press("#message-box", "Enter")
@@ -182,10 +183,10 @@ def test_stop_button_ends_a_slow_reply(live_server, new_page, scripted_llm):
 
 
 @needs_privacy
-def test_download_my_data_and_delete_my_account(live_server, new_page):
+def test_download_my_data_and_delete_my_account(site, new_page):
     end_user = person("browser-gdpr", "gail")
     page = new_page()
-    log_in(page, live_server.url, "gail", PASSWORD)
+    log_in(page, site.url, "gail", PASSWORD)
     page.click("text=Start a conversation")
     send(page, "My favourite colour is teal.")
     page.click("text=What I remember")
@@ -203,7 +204,7 @@ def test_download_my_data_and_delete_my_account(live_server, new_page):
     shot(page, "41-account-deleted")
     # Erasure has started (or finished): the end user is marked or already gone.
     assert not EndUser.all_tenants.filter(pk=end_user.pk, erasure_requested_at__isnull=True).exists()
-    page.goto(f"{live_server.url}/login/")
+    page.goto(f"{site.url}/login/")
     page.fill("#id_username", "gail")
     page.fill("#id_password", PASSWORD)
     page.keyboard.press("Enter")
@@ -211,10 +212,10 @@ def test_download_my_data_and_delete_my_account(live_server, new_page):
 
 
 @needs_working_memory
-def test_task_progress_strip(live_server, new_page):
+def test_task_progress_strip(site, new_page):
     person("browser-task", "tao")
     page = new_page(locale="zh-CN")
-    log_in(page, live_server.url, "tao", PASSWORD)
+    log_in(page, site.url, "tao", PASSWORD)
     page.click("text=开始对话")
     send(page, "帮我做个项目计划。项目名称是星火，截止时间是6月30日，团队规模5人。")
     strip = page.locator(".task-strip")
