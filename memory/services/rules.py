@@ -48,7 +48,7 @@ KIND_MARKERS = (
 )
 
 NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age"}
-_CLAUSE_SPLIT = re.compile(r"(?<=[，,、；;：:])|(?<=[。！!？?\n])")
+_CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
 _NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
 _UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
@@ -105,18 +105,29 @@ def strip_ask_tail(clause: str) -> str:
     return _ASK_TAIL.sub("", clause).strip(" ，,")
 
 
+_CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
+_SIZE = re.compile(r"\d\s*(?:平(?![时常均安])|㎡|m2\b|sq\s?m\b|square\s+(?:meter|metre|feet|foot))", re.I)
+
+
 def to_digits(text: str) -> str:
     """Chinese numerals to Arabic ("四千" -> "4000", "十五万" -> "150000"), leaving the rest of the text."""
     import warnings
 
-    try:
-        import cn2an
+    import cn2an
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return cn2an.transform(text, "cn2an")
-    except Exception:  # noqa: BLE001 - cn2an rejects some mixed strings; the text is then read as it is
-        return text
+    def convert(m):
+        run = m.group()
+        # "一共", "两只", "一家" are words, not amounts: only runs with a place value (十/百/千/万/亿) are numbers
+        if len(run) < 2 or not re.search(r"[十百千万亿]", run):
+            return run
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return str(cn2an.cn2an(run, "smart")).removesuffix(".0")
+        except Exception:  # noqa: BLE001 - cn2an rejects some runs ("十点"): read them as they are
+            return run
+
+    return _CN_NUMERAL_RUN.sub(convert, text)
 
 
 def parse_amount(text: str) -> float | None:
@@ -206,10 +217,10 @@ def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) 
         return (f"用户的店{per_zh}流水{approx_zh}{_money_zh(amount)}。" if chinese
                 else f"The user's revenue is {approx_en}{amount:,.0f}{per_en}.")
     if slot == "staff" and amount is not None:
-        return (f"用户的店有{approx_zh}{_num_str(amount)} 名员工。" if chinese
+        return (f"用户的店有{approx_zh or ' '}{_num_str(amount)} 名员工。" if chinese
                 else f"The user has {approx_en}{_num_str(amount)} employees.")
     if slot == "age" and amount is not None:
-        return f"用户{approx_zh}{_num_str(amount)} 岁。" if chinese else f"The user is {approx_en}{_num_str(amount)} years old."
+        return f"用户{approx_zh or ' '}{_num_str(amount)} 岁。" if chinese else f"The user is {approx_en}{_num_str(amount)} years old."
     if slot == "location" and v.get("place"):
         return f"用户在{v['place']}。" if chinese else f"The user is in {v['place']}."
     if slot == "business" and v.get("type"):
@@ -272,6 +283,8 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 topics = topics_in(clause)
             if _PLACE_ZH.search(clause) or _PLACE_ZH_END.search(clause) or _PLACE_EN.search(clause):
                 topics.append(TOPIC_BY_SLOT["location"])
+            if _SIZE.search(clause) and TOPIC_BY_SLOT["shop_size"] not in topics:
+                topics.append(TOPIC_BY_SLOT["shop_size"])
             if _BUSINESS_ZH.search(clause) or _BUSINESS_EN.search(clause):
                 topics.append(TOPIC_BY_SLOT["business"])
             if not topics and previous_reply and parse_amount(clause) is not None:
@@ -283,8 +296,10 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                         by_slot[t.slot].append(clause)
             else:
                 kind = kind_of(clause)
-                if kind and FIRST_PERSON.search(clause) or (whim and FIRST_PERSON.search(clause)):
+                if (kind and FIRST_PERSON.search(clause)) or whim:
                     generic.append((kind or "plan", clause))
+        if whim and len(generic) > 1:  # one passing idea, said in several clauses
+            generic = [(generic[0][0], ("，" if chinese else ", ").join(c for _, c in generic))]
         for slot, slot_clauses in by_slot.items():
             topic = TOPIC_BY_SLOT[slot]
             joined = ("，" if chinese else ", ").join(
@@ -305,7 +320,7 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 m = _BUSINESS_ZH.search(joined) or _BUSINESS_EN.search(joined)
                 if m:
                     btype = m.group(1)
-                    btype = btype.split("的")[-1] if chinese else re.sub(r"^(?:\d+[\w-]*\s+)", "", btype)
+                    btype = btype.split("的")[-1] if chinese else re.sub(r"^(?:\d+[\w-]*\s+)?(?:(?:square|sq)\s+)?(?:meters?|metres?|feet|foot|sqm|m2)?\s*", "", btype)
                     value = {"type": btype.strip()}
                 if kind == "business_status" and not m:
                     kind = marker or "business_status"

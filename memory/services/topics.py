@@ -22,6 +22,7 @@ class Topic:
     topic_words: tuple[str, ...]  # added to the note's search features (both languages)
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical value -> surface forms
     needs_option: bool = False  # the topic only counts when one of its options is named too
+    exclude: str = ""  # text removed before looking for this topic ("咖啡馆" is a shop, not a drink)
 
 
 TOPICS: tuple[Topic, ...] = (
@@ -40,7 +41,8 @@ TOPICS: tuple[Topic, ...] = (
           ("饮品", "喝什么", "咖啡", "drink", "beverage", "coffee"),
           {"americano": ("美式", "americano"), "latte": ("拿铁", "latte"), "cappuccino": ("卡布奇诺", "cappuccino"),
            "espresso": ("浓缩", "espresso"), "mocha": ("摩卡", "mocha"), "flat_white": ("澳白", "flat white"),
-           "tea": ("喝茶", "绿茶", "红茶", "tea"), "milk_tea": ("奶茶", "milk tea"), "coffee": ("咖啡", "coffee")}),
+           "tea": ("喝茶", "绿茶", "红茶", "tea"), "milk_tea": ("奶茶", "milk tea"), "coffee": ("咖啡", "coffee")},
+          exclude=r"(?:咖啡|奶茶|茶)(?:馆|店|厅|铺|吧|加盟)|coffee ?shops?|tea ?shops?|tea ?houses?|caf[eé]s?\b"),
     Topic("diet", "preference",
           ("吃素", "素食", "吃辣", "不吃辣", "忌口", "饮食", "清淡", "vegetarian", "vegan", "spicy", "diet"),
           ("饮食", "口味", "吃饭", "diet", "food", "eating"),
@@ -141,9 +143,11 @@ def _negated(low: str, pos: int) -> bool:
 
 def topics_in(text: str) -> list[Topic]:
     """Topics a text is about, in lexicon order. Topics that need an option only count when one is named."""
-    low = (text or "").lower()
     found = []
     for topic in TOPICS:
+        low = (text or "").lower()
+        if topic.exclude:
+            low = re.sub(topic.exclude, " ", low)
         if any(_has(low, term) >= 0 for term in topic.terms):
             if topic.needs_option and find_option(topic, low) is None:
                 continue
