@@ -67,3 +67,19 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256) -> dict:
             note.save(update_fields=["embedding", "embedding_model", "updated_at"])
         done += len(notes)
     return {"reembedded": done, "model": model}
+
+
+def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:
+    """Switch the tenant's embedding model and re-embed its notes in the background. Until the job is done, notes
+    of the old model are left out of vector search (never compared across models) and found by keywords."""
+    from django.db import transaction
+
+    from memory.jobs import memory_reembed
+
+    model = (model or "").strip()
+    if tenant.embedding_model == model:
+        return tenant
+    tenant.embedding_model = model
+    tenant.save(update_fields=["embedding_model", "updated_at"])
+    transaction.on_commit(lambda: memory_reembed.delay(tenant.pk))
+    return tenant

@@ -93,15 +93,30 @@ def vector_candidates(*, tenant_id: int, end_user_id: int, vector: list[float], 
     up to `limit` rows of this user instead of the filtered remains of the global nearest neighbours."""
     literal = "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
     with transaction.atomic(), connection.cursor() as cur:
+        settings_sql = "SET LOCAL hnsw.ef_search = 100; "
         if _iterative_scan_supported(cur):
-            cur.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cur.execute("SET LOCAL hnsw.ef_search = 100")
+            settings_sql += "SET LOCAL hnsw.iterative_scan = relaxed_order; "
+        # one round trip: the SETs and the query travel together (client-side binding allows it)
         cur.execute(
-            "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
+            settings_sql + "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
             "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
             "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
             "ORDER BY embedding <=> %s::vector LIMIT %s",
             [literal, tenant_id, end_user_id, model, literal, limit])
+        while cur.description is None and cur.nextset():
+            pass
+        return {row[0]: float(row[1]) for row in cur.fetchall()}
+
+
+def note_similarities(*, tenant_id: int, end_user_id: int, ids: list[int], vector: list[float],
+                      model: str) -> dict[int, float]:
+    """Cosine similarity of the given notes to the query, computed in the database (same model only)."""
+    literal = "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT id, 1 - (embedding <=> %s::vector) FROM memory_memorynote WHERE tenant_id = %s "
+            "AND end_user_id = %s AND id = ANY(%s) AND embedding_model = %s AND embedding IS NOT NULL",
+            [literal, tenant_id, end_user_id, ids, model])
         return {row[0]: float(row[1]) for row in cur.fetchall()}
 
 
@@ -138,11 +153,13 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ex
 
 def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_tokens: int | None = None,
                   include_messages: bool = True, exclude_session_id: int | None = None,
-                  touch: bool = True, assistant=None) -> list[RecalledItem]:
+                  touch: bool = True, assistant=None,
+                  query_embedding: list[float] | None = None) -> list[RecalledItem]:
     """The user's notes (and past messages) most relevant to `query`, best first, within `budget_tokens`.
 
     Filters by tenant and end user inside the SQL. `touch` updates last_recalled_at/recall_count.
-    `exclude_session_id` leaves out messages of the current session (they are in the window already)."""
+    `exclude_session_id` leaves out messages of the current session (they are in the window already).
+    `query_embedding` (optional) is the query already embedded with the policy's model (benchmarks, batch use)."""
     if end_user.tenant_id != tenant.pk:
         return []
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
@@ -156,22 +173,30 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
 
     active = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
         .exclude(expires_at__lte=now)
-    recall_all = active.count() <= policy.recall_all_below
+    few = list(active.values_list("id", flat=True)[:policy.recall_all_below + 1])
+    recall_all = len(few) <= policy.recall_all_below
     sims: dict[int, float] = {}
+    qvec = None
+
+    def query_vector():
+        nonlocal qvec
+        if qvec is None:
+            qvec = query_embedding if query_embedding is not None else \
+                embed_texts(texts=[expanded], model=policy.embedding_model)[1][0]
+        return qvec
+
     if recall_all:
-        ids = list(active.values_list("id", flat=True))
+        ids = few
     else:
-        model, vectors = embed_texts(texts=[expanded], model=policy.embedding_model)
-        sims = vector_candidates(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=vectors[0], model=model)
+        sims = vector_candidates(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=query_vector(),
+                                 model=policy.embedding_model)
         ids = list(sims) + keyword_candidates(tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms)
+    # the vectors stay in the database: parsing them in Python costs more than the whole search
     notes = list(MemoryNote.objects.for_tenant(tenant).filter(pk__in=set(ids), end_user=end_user,
-                                                              status=MemoryNote.Status.ACTIVE))
-    if recall_all and notes and policy.embedding_model:
-        model, vectors = embed_texts(texts=[expanded], model=policy.embedding_model)
-        q = vectors[0]
-        for n in notes:
-            if n.embedding is not None and n.embedding_model == model:
-                sims[n.pk] = float(sum(a * b for a, b in zip(q, n.embedding)))
+                                                              status=MemoryNote.Status.ACTIVE).defer("embedding"))
+    if recall_all and notes:
+        sims = note_similarities(tenant_id=tenant.pk, end_user_id=end_user.pk, ids=[n.pk for n in notes],
+                                 vector=query_vector(), model=policy.embedding_model)
     through = MemoryNote.source_messages.through
     provenance: dict[int, list[int]] = {}
     for note_id, message_id in through.objects.filter(memorynote_id__in=[n.pk for n in notes]) \

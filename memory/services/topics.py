@@ -11,6 +11,7 @@ their budget, shop, revenue, job, family ...), not a list of example sentences. 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 
@@ -96,10 +97,25 @@ TOPIC_BY_SLOT = {t.slot: t for t in TOPICS}
 _LATIN = re.compile(r"[a-z]")
 
 
+@lru_cache(maxsize=4096)
+def _word_rx(term: str) -> re.Pattern:
+    return re.compile(rf"(?<![a-z]){re.escape(term)}(?![a-z])")
+
+
+@lru_cache(maxsize=4096)
+def _form_rx(form: str) -> re.Pattern:
+    return _word_rx(form) if _LATIN.match(form) else re.compile(re.escape(form))
+
+
+@lru_cache(maxsize=64)
+def _exclude_rx(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
 def _has(text: str, term: str) -> int:
     """Position of `term` in lower-cased `text` (-1 if absent); English terms match whole words only."""
     if _LATIN.match(term):
-        m = re.search(rf"(?<![a-z]){re.escape(term)}(?![a-z])", text)
+        m = _word_rx(term).search(text)
         return m.start() if m else -1
     return text.find(term)
 
@@ -111,8 +127,7 @@ def find_option(topic: Topic, text: str, after: int = -1) -> tuple[str, bool] | 
     hits = []
     for option, forms in topic.options.items():
         for form in forms:
-            for m in re.finditer(re.escape(form) if not _LATIN.match(form) else rf"(?<![a-z]){re.escape(form)}(?![a-z])",
-                                 low):
+            for m in _form_rx(form).finditer(low):
                 hits.append((m.start(), option, _negated(low, m.start())))
     if not hits:
         return None
@@ -147,7 +162,7 @@ def topics_in(text: str) -> list[Topic]:
     for topic in TOPICS:
         low = (text or "").lower()
         if topic.exclude:
-            low = re.sub(topic.exclude, " ", low)
+            low = _exclude_rx(topic.exclude).sub(" ", low)
         if any(_has(low, term) >= 0 for term in topic.terms):
             if topic.needs_option and find_option(topic, low) is None:
                 continue

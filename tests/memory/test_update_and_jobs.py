@@ -159,17 +159,21 @@ def test_reembed_job_switches_models_and_vectors_are_never_mixed(celery_worker, 
     person = make_person(recall_all_below=0)
     person.say("我平时上下班都是坐地铁")
     [note] = person.notes()
-    person.tenant.embedding_model = "scripted-embedder"
-    person.tenant.save()
+    from memory.services.forgetting import memory_embedding_model_set
     from memory.services.recall import vector_candidates
+
     from memory.services.embeddings import embed_texts
-    model, [vec] = embed_texts(texts=["地铁"], model="offline-hash-ngram-v1")
-    assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=vec,
-                             model="scripted-embedder") == {}
-    jobs.memory_reembed.delay(person.tenant.pk)
+
+    _, [offline_vec] = embed_texts(texts=["地铁"], model="offline-hash-ngram-v1")
+    assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
+                             model="offline-hash-ngram-v1")
+    memory_embedding_model_set(tenant=person.tenant, model="scripted-embedder")  # enqueues the re-embedding
     wait_for(lambda: JobRecord.objects.filter(kind="memory_reembed", status="succeeded").exists(), timeout=60,
              message="re-embedding")
     note.refresh_from_db()
+    # an offline query vector is never compared with the new model's vectors
+    assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
+                             model="offline-hash-ngram-v1") == {}
     assert note.embedding_model == "scripted-embedder"
 
 
@@ -189,3 +193,46 @@ def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):
     with pytest.raises(Exception):
         memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile",
                            content="电话 13800138000")
+
+
+def test_episodic_recall_finds_what_extraction_missed(make_person):
+    person = make_person(recall_all_below=0)
+    said = person.say("上周供应商老刘报价，牛肉每斤 38 块")
+    assert person.notes() == []  # no durable fact about the user in it
+    other = make_person(tenant=person.tenant, recall_all_below=0)
+    other.say("上周供应商老刘报价，牛肉每斤 38 块")
+    person.new_session()
+    items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="牛肉报价是多少来着",
+                          exclude_session_id=person.session.pk)
+    [item] = items
+    assert (item.type, item.id, item.session_id) == ("message", said.user_message.pk, said.session.pk)
+    assert item.message_ids == [said.user_message.pk] and "38" in item.content
+    # the current session's messages are in the window already: not recalled twice
+    assert memory_recall(tenant=person.tenant, end_user=person.end_user, query="牛肉报价",
+                         exclude_session_id=said.session.pk) == []
+
+
+def test_recall_respects_budget_top_k_and_counts_recalls(make_person):
+    person = make_person(recall_all_below=0)
+    for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆", "我对花生过敏"]:
+        person.say(text)
+    items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我的预算和通勤", k=2)
+    assert 1 <= len([i for i in items if i.type == "note"]) <= 2
+    assert memory_recall(tenant=person.tenant, end_user=person.end_user, query="预算", budget_tokens=5) == []
+    hit = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="预算") if i.type == "note"]
+    note = MemoryNote.objects.for_tenant(person.tenant).get(pk=hit[0].id)
+    assert note.key == "budget" and note.recall_count >= 1 and note.last_recalled_at is not None
+
+
+def test_older_facts_rank_lower_by_decay(make_person):
+    person = make_person(recall_all_below=0)
+    fresh = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻电影。")
+    old = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻小说。")
+    from memory.services.notes import _index
+    for n in (fresh, old):
+        _index(n, embedding_model="offline-hash-ngram-v1")
+        n.save()
+    MemoryNote.all_tenants.filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=60))
+    MemoryNote.all_tenants.filter(pk=fresh.pk).update(observed_at=timezone.now())
+    items = [i.id for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我喜欢看科幻")]
+    assert items.index(fresh.pk) < items.index(old.pk)
