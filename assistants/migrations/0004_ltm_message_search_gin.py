@@ -1,5 +1,5 @@
-"""Episodic recall (issue 4): a GIN index over the user's messages' search terms (filled by the extraction job),
-with the same 'simple' tsvector expression memory.services.recall queries."""
+"""Episodic recall (issue 4): a stored 'simple' tsvector of the user's messages' search terms (filled by the
+extraction job) with a GIN index, queried by memory.services.recall. A GENERATED column: Django never writes it."""
 from django.db import migrations
 
 
@@ -8,8 +8,9 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.RunSQL(
-            "CREATE INDEX IF NOT EXISTS message_search_vector_gin ON assistants_message "
-            "USING gin (to_tsvector('simple'::regconfig, search_vector))",
-            "DROP INDEX IF EXISTS message_search_vector_gin",
+            "ALTER TABLE assistants_message ADD COLUMN search_tsv tsvector "
+            "GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, search_vector)) STORED; "
+            "CREATE INDEX message_search_tsv_gin ON assistants_message USING gin (search_tsv)",
+            "DROP INDEX IF EXISTS message_search_tsv_gin; ALTER TABLE assistants_message DROP COLUMN IF EXISTS search_tsv",
         ),
     ]

@@ -30,6 +30,7 @@ from memory.services.pii import pii_redact
 from memory.services.topics import query_topics, topic_words_for
 
 CANDIDATES = 50
+EXACT_SCAN_MAX = 20_000  # a user with more active notes than this is searched through the HNSW index
 MESSAGE_WEIGHT = 0.8  # a past message is evidence, a note is a checked fact
 MIN_RELEVANCE = 0.12
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -88,10 +89,27 @@ def _iterative_scan_supported(cur) -> bool:
 
 def vector_candidates(*, tenant_id: int, end_user_id: int, vector: list[float], model: str,
                       limit: int = CANDIDATES) -> dict[int, float]:
-    """Nearest active notes of one user by cosine similarity, through the HNSW index. The tenant and user filter
-    is in the WHERE clause; with pgvector >= 0.8 the index scan is iterative, so a filtered search still returns
-    up to `limit` rows of this user instead of the filtered remains of the global nearest neighbours."""
+    """Nearest active notes of one user by cosine similarity. The tenant and user filter is in the WHERE clause.
+    Up to EXACT_SCAN_MAX notes the ranking is exact; above, it goes through the HNSW index, iteratively with
+    pgvector >= 0.8 so that a filtered search still returns up to `limit` rows of this user instead of the
+    filtered remains of the global nearest neighbours."""
     literal = "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
+    with connection.cursor() as cur:
+        cur.execute("SELECT count(*) FROM (SELECT 1 FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s "
+                    "AND status = 'active' LIMIT %s) AS few", [tenant_id, end_user_id, EXACT_SCAN_MAX + 1])
+        exact = cur.fetchone()[0] <= EXACT_SCAN_MAX
+    if exact:
+        # Exact ranking over this user's notes (btree on tenant/user, then sort): at a few thousand vectors it
+        # costs milliseconds and misses nothing, where a filtered HNSW scan measurably loses neighbours
+        # (docs/memory.md, benchmark). "+ 0" keeps the planner off the HNSW index.
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
+                "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
+                "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
+                "ORDER BY (embedding <=> %s::vector) + 0 LIMIT %s",
+                [literal, tenant_id, end_user_id, model, literal, limit])
+            return {row[0]: float(row[1]) for row in cur.fetchall()}
     with transaction.atomic(), connection.cursor() as cur:
         settings_sql = "SET LOCAL hnsw.ef_search = 100; "
         if _iterative_scan_supported(cur):
@@ -129,8 +147,8 @@ def keyword_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], li
             "SELECT id FROM memory_memorynote "
             "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' "
             "AND (expires_at IS NULL OR expires_at > now()) "
-            "AND to_tsvector('simple'::regconfig, search_text) @@ to_tsquery('simple', %s) "
-            "ORDER BY ts_rank(to_tsvector('simple'::regconfig, search_text), to_tsquery('simple', %s)) DESC "
+            "AND search_tsv @@ to_tsquery('simple', %s) "
+            "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %s)) DESC "
             "LIMIT %s", [tenant_id, end_user_id, query, query, limit])
         return [row[0] for row in cur.fetchall()]
 
@@ -144,8 +162,8 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ex
         cur.execute(
             "SELECT id, session_id, content, created_at, search_vector FROM assistants_message "
             "WHERE tenant_id = %s AND end_user_id = %s AND role = 'user' AND session_id <> %s "
-            "AND to_tsvector('simple'::regconfig, search_vector) @@ to_tsquery('simple', %s) "
-            "ORDER BY ts_rank(to_tsvector('simple'::regconfig, search_vector), to_tsquery('simple', %s)) DESC, "
+            "AND search_tsv @@ to_tsquery('simple', %s) "
+            "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %s)) DESC, "
             "created_at DESC LIMIT %s",
             [tenant_id, end_user_id, exclude_session_id or -1, query, query, limit])
         return cur.fetchall()
