@@ -219,18 +219,23 @@ def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "") -> 
 
 
 def _forget_messages(*, tenant, end_user, query: str) -> None:
+    """The user's messages on the forgotten topic leave episodic recall (their text stays in the session history
+    until the user's data is erased; that is the privacy layer's job)."""
+    from django.db.models import Q
+
     from assistants.models import Message
 
-    slots = query_topics(query)
     words = set()
-    for slot in slots:
+    for slot in query_topics(query):
         topic = TOPIC_BY_SLOT[slot]
         words |= set(topic.terms) | {f for forms in topic.options.values() for f in forms}
     if not words:
         return
-    for message in Message.objects.for_tenant(tenant).filter(end_user=end_user, role="user").exclude(search_vector=""):
-        if any(w in message.content.lower() for w in words):
-            Message.objects.for_tenant(tenant).filter(pk=message.pk).update(search_vector="")
+    on_topic = Q()
+    for word in words:
+        on_topic |= Q(content__icontains=word)
+    Message.objects.for_tenant(tenant).filter(on_topic, end_user=end_user, role="user") \
+        .exclude(search_vector="").update(search_vector="")
 
 
 def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:

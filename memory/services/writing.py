@@ -75,7 +75,7 @@ def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
 
 def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
     """Write one checked candidate for the message's user. Returns the outcome counted in the job result:
-    written, refreshed, superseded or pending_review."""
+    written, refreshed, superseded, pending_review or unchanged."""
     end_user = message.end_user
     if (message.metadata or {}).get("memory_answer"):
         candidate.change, candidate.unclear = True, False  # the user is answering our question: it is settled
@@ -91,7 +91,8 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
                 old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
                 old.save(update_fields=["value", "updated_at"])
             memory_note_refresh(note=old, confidence=candidate.confidence, message=message)
-        return "refreshed"
+            return "refreshed"
+        return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
     if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
         status, reason = MemoryNote.Status.PENDING_REVIEW, "conflict"
     if status != MemoryNote.Status.ACTIVE:

@@ -76,3 +76,22 @@ def test_identifiers_are_found(text, kind):
                                   "营业额 1200000 元", "my shop is 120 sqm"])
 def test_amounts_and_dates_are_not_identifiers(text):
     assert pii_find(text) == []
+
+
+@pytest.mark.parametrize("text, target", [
+    ("忘掉我之前说的咖啡偏好", "咖啡偏好"), ("请忘记我的通勤习惯", "我的通勤习惯"), ("把我之前说的预算忘掉吧", "预算"),
+    ("删掉我说过的住址", "住址"), ("别再记我喝咖啡的事了", "我喝咖啡的事了"), ("forget that I drink coffee", "I drink coffee"),
+    ("Please forget my budget", "my budget"), ("delete what I said about my commute", "my commute"),
+])
+def test_forget_requests_are_recognised(text, target):
+    from memory.services.commands import forget_target
+
+    assert forget_target(text) == target
+
+
+@pytest.mark.parametrize("text", ["我忘了带钥匙", "我忘记密码了怎么办", "帮我删除这个文件", "I forget things easily",
+                                  "remove the onions from the recipe", "我老是忘记吃早饭"])
+def test_ordinary_sentences_are_not_forget_requests(text):
+    from memory.services.commands import forget_target
+
+    assert forget_target(text) is None
