@@ -58,11 +58,12 @@ def is_positive_feedback(text: str) -> bool:
 
 # --- generalisation and scrubbing -----------------------------------------------------------------------------
 _QUANTITY = re.compile(r"(\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:多)?\s*(万|千|百)?\s*"
-                       r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|items?|records?|rows?|messages?|"
+                       r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|(?:[a-z]+\s+){0,2}?(?:items?|records?|rows?|messages?|"
                        r"conversations?|chats?|emails?|tickets?|reviews?|comments?|documents?|files?|images?|"
-                       r"photos?|orders?|customers?|users?|people|lines?|pages?)", re.IGNORECASE)
-_NAME_INTRO = re.compile(r"(?:我叫|我的名字是|我是|本人|姓名[:：]?)\s*([\u4e00-\u9fff]{2,4})|"
-                         r"\b(?:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+                       r"photos?|orders?|customers?|users?|people|lines?|pages?))", re.IGNORECASE)
+_NAME_INTRO = re.compile(r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"
+                         r"([\u4e00-\u9fff]{2,4}?)(?=[，,。.!！\s]|$|[^\u4e00-\u9fff])|"
+                         r"\b(?i:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
 _TITLED_NAME = re.compile(r"([\u4e00-\u9fff]{1,3})(?:先生|女士|小姐|总|经理|老师|医生|博士)|"
                           r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+")
 _PLACE = re.compile(r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|街道|路|街|商圈)|"
@@ -136,6 +137,14 @@ def user_facts(*, tenant, end_user) -> list[str]:
             collect(item.get("value") if isinstance(item, dict) else item)
     for value in MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("value", flat=True):
         collect(value)
+    # Names the user introduced themselves with ("我叫王小明", "I'm Jane Miller"), and their parts.
+    texts = Message.objects.for_tenant(tenant).filter(end_user=end_user, role=Message.Role.USER).order_by(
+        "-id").values_list("content", flat=True)[:300]
+    for text in texts:
+        for m in _NAME_INTRO.finditer(text or ""):
+            name = (m.group(1) or m.group(2) or "").strip()
+            facts.append(name)
+            facts.extend(name.split() if " " in name else ([name[1:]] if len(name) >= 3 else []))
     for collected in TaskState.objects.for_tenant(tenant).filter(end_user=end_user).values_list("collected",
                                                                                                  flat=True):
         for item in (collected or {}).values():
@@ -164,15 +173,32 @@ def experience_scrub(text: str, *, facts: list[str]) -> tuple[str, dict[str, int
     return text, counts
 
 
+_TASK_KINDS = [  # what is being done, in general terms (rules, both languages)
+    (re.compile(r"分类|归类|分成几类|分成.{0,4}类|打标签|贴标签|\bclassif|\bcategori[sz]|\bsort\w* .{0,20}(?:into|by)|"
+                r"\blabel", re.IGNORECASE), "分类", "classification"),
+    (re.compile(r"摘要|总结|概括|\bsummar", re.IGNORECASE), "摘要", "summarisation"),
+    (re.compile(r"翻译|\btranslat", re.IGNORECASE), "翻译", "translation"),
+    (re.compile(r"提取|抽取|\bextract", re.IGNORECASE), "信息抽取", "extraction"),
+    (re.compile(r"清洗|去重|\bclean|\bdedup", re.IGNORECASE), "清洗", "cleaning"),
+    (re.compile(r"统计|分析|\banaly[sz]", re.IGNORECASE), "分析", "analysis"),
+]
+_MATERIAL = re.compile(r"(文本|图像|texts|images)", re.IGNORECASE)
+_CJK_UNIT = re.compile(r"[\u4e00-\u9fff]")
+
+
 def experience_generalise_offline(text: str) -> str:
     """Rules: quantities become magnitudes ("1000 条客服对话" -> "大批量文本"), amounts and dates become
-    placeholders, specific material becomes its general kind, and it is named as a kind of task."""
+    placeholders, specific material becomes its general kind, and a recognised kind of work names the task
+    ("大批量文本分类任务"); otherwise the rewritten request is kept."""
     zh = language_of(text) == "zh"
 
     def quantity(m):
         base = number_value(m.group(1)) or 0
         base *= {"万": 1e4, "千": 1e3, "百": 1e2}.get(m.group(2) or "", 1)
-        return _magnitude(base, zh) + ("" if zh else " ")
+        unit = m.group(3)
+        if base < 2:
+            return m.group(0)  # "一个", "one file": not a quantity worth generalising
+        return _magnitude(base, zh) + ("" if _CJK_UNIT.match(unit) else " " + unit)
 
     out = _MONEY.sub("[金额]" if zh else "[amount]", text)
     out = _DATE.sub("[日期]" if zh else "[date]", out)
@@ -180,14 +206,37 @@ def experience_generalise_offline(text: str) -> str:
     for pattern, generic in _GENERIC_NOUNS:
         out = pattern.sub(generic, out)
     out = re.sub(r"\d[\d,.]*", "若干" if zh else "some", out)
+    out = re.sub(r"批量(?:处理)?\s*(大批量|批量|少量)", r"\1", out)
+    out = re.sub(r"(大批量|批量|少量)处理", r"\1", out)
+    magnitude = re.search(r"大批量|批量|少量|large batches of|batches of|a few", out)
+    material = _MATERIAL.search(out)
+    kind = next((k for k in _TASK_KINDS if k[0].search(text)), None)
+    if kind is not None and material is not None:
+        if zh:
+            return f"{magnitude.group(0) if magnitude else ''}{material.group(1)}{kind[1]}任务"
+        size = {"large batches of": "large-batch ", "batches of": "batch ", "a few": "small "}.get(
+            magnitude.group(0) if magnitude else "", "")
+        return f"{size}{material.group(1).lower().rstrip('s')} {kind[2]} task"
     out = re.sub(r"^(?:请|帮我|帮忙|麻烦你?|我想|我要|我需要|能不能|可以)+", "", out.strip())
     out = re.sub(r"^(?:please\s+|can you\s+|could you\s+|help me\s+|i want to\s+|i need to\s+)+", "", out,
                  flags=re.IGNORECASE)
-    out = re.sub(r"\s+", " " if not zh else "", out).strip(" ，,。.!！?？")
-    out = re.sub(r"(大批量|批量|少量)处理", r"\1", out) if zh else out
+    out = re.sub(r"\s+", "" if zh else " ", out).strip(" ，,。.!！?？")
     if zh:
         return out if out.endswith("任务") else out + "任务"
     return out if out.lower().endswith("task") else "task: " + out
+
+
+def _embedding_text(text: str) -> str:
+    """What is embedded for similarity: the generalised form without the words every summary shares."""
+    previous = None
+    while previous != text:  # drop (nested) parenthesised details
+        previous, text = text, re.sub(r"（[^（）]*）|\([^()]*\)", "", text)
+    core = experience_generalise_offline(text)
+    core = re.sub(r"任务$|^task:\s*|\s*task$", "", core, flags=re.IGNORECASE)
+    core = re.sub(r"^(?:我想|我要|我需要|想|要)?(?:做|搞|弄|写|定|制定|出|整)(?:一个|一份|一下|个|份)?", "", core)
+    core = re.sub(r"^(?:make|do|create|write|draw up|put together|prepare|build)\s+(?:me\s+)?(?:a|an|the|some)?\s*",
+                  "", core, flags=re.IGNORECASE)
+    return core.strip() or text
 
 
 def _task_generalised(state: TaskState, zh_hint: bool) -> tuple[str, str]:
@@ -300,7 +349,7 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     for kind, count in {**counts_a, **{k: counts_a.get(k, 0) + v for k, v in counts_b.items()}}.items():
         PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=message.end_user, pii_kind=kind,
                                                        stage="experience", count=count)
-    model_name, vectors = embed_texts(texts=[task_summary], model=policy.embedding_model)
+    model_name, vectors = embed_texts(texts=[_embedding_text(task_summary)], model=policy.embedding_model)
     experience = Experience.objects.for_tenant(tenant).create(
         tenant=tenant, assistant=assistant, task_summary=task_summary[:2000], solution=solution[:8000],
         source_message=message, contributed_by=message.end_user, embedding=vectors[0], embedding_model=model_name)
@@ -323,7 +372,7 @@ def experience_recall(*, tenant, assistant, text: str, limit: int = 3,
     if not base.exists():
         return []
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    model_name, vectors = embed_texts(texts=[text], model=policy.embedding_model)
+    model_name, vectors = embed_texts(texts=[_embedding_text(text)], model=policy.embedding_model)
     rows = (base.filter(embedding_model=model_name)
             .annotate(distance=CosineDistance("embedding", vectors[0]))
             .filter(distance__lte=1 - min_similarity).order_by("distance")[:limit])
