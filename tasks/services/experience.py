@@ -403,6 +403,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
         use_count=F("use_count") + 1)
     scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh])
     best = fresh[0]
-    hint = (f"参考以往类似任务（{best['task_summary']}）的经验：{best['solution']}" if zh
-            else f"From a similar earlier task ({best['task_summary']}): {best['solution']}")
+    solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
+    solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
+    hint = (f"参考以往类似任务（{best['task_summary']}）的经验：{solution}" if zh
+            else f"From a similar earlier task ({best['task_summary']}): {solution}")
     return {"section": "experience", "data": {"experiences": fresh}, "reply_hint": hint}

@@ -186,12 +186,20 @@ def _ask(state: TaskState, zh: bool) -> str:
     return f"I still need the {_join(pending, False)}."
 
 
+def _next_step(state: TaskState, zh: bool) -> str:
+    completion = (state.task_type.completion_prompt if state.task_type_id else "").strip()
+    if not completion:
+        return ""
+    return (f"下一步：{completion.rstrip('。')}。" if zh else f"Next: {completion.rstrip('.')}. ")
+
+
 def _hint_finished(state: TaskState, zh: bool) -> str:
+    """One line (hints are lines of the context): the collected values, what will be produced, and the question."""
     if zh:
-        return (f"{_label(state, zh)}的信息已齐全（{task_state_progress(state)}）。\n{state.result}\n"
-                f"请确认是否就按这个来，或告诉我要修改的地方。")
-    return (f"I have everything for the {_label(state, zh)} ({task_state_progress(state)}).\n{state.result}\n"
-            f"Please confirm, or tell me what to change.")
+        return (f"{_label(state, zh)}的信息已齐全（{task_state_progress(state)}）：{_recap(state, zh)}。"
+                f"{_next_step(state, zh)}请确认是否就按这个来，或告诉我要修改的地方。")
+    return (f"I have everything for the {_label(state, zh)} ({task_state_progress(state)}): {_recap(state, zh)}. "
+            f"{_next_step(state, zh)}Please confirm, or tell me what to change.")
 
 
 def _hint_progress(state: TaskState, zh: bool, filled: list[str]) -> str:
@@ -340,8 +348,8 @@ def _route_message(*, tenant, session, message) -> dict | None:
 
     if route.kind == "confirm" and current.state == TaskState.State.WAITING_CONFIRM:
         state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.COMPLETED, message=message)
-        hint = (f"好的，{state.task_name}已确认完成。\n{state.result}" if zh
-                else f"Done: the {_label(state, zh)} is confirmed.\n{state.result}")
+        hint = (f"好的，{state.task_name}已确认完成：{_recap(state, zh)}。" if zh
+                else f"Done: the {_label(state, zh)} is confirmed ({_recap(state, zh)}).")
         return _result(state, "confirm", hint)
 
     if route.kind == "continue":
