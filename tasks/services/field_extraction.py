@@ -82,7 +82,7 @@ _QUOTED = re.compile(r"[「“\"《『']([^」”\"》』']{1,60})[」”\"》�
 _NAME_ZH = re.compile(r"(?:名称|名字|名)\s*(?:是|为|叫|定为|就叫|改成|改为|换成|[:：])\s*([^，,。；;！!？?\n]{1,40})")
 _NAME_CALLED_ZH = re.compile(r"(?:叫做|叫作|就叫|名叫|叫)\s*([^，,。；;！!？?\n]{1,40})")
 _NAME_EN = re.compile(
-    r"(?:\bname\s*(?:is|:|=|will be|should be)|\bcalled|\bnamed|\btitled|\b(?:call|name)\s+it)\s+[\"']?([^,.;!?\"'\n]{1,60})",
+    r"(?:\bname\s*(?:is|:|=|will be|should be)|\b(?:called|named|titled)(?:\s+it)?|\b(?:call|name)\s+it)\s+[\"']?([^,.;!?\"'\n]{1,60})",
     re.IGNORECASE)
 
 
@@ -205,7 +205,7 @@ _EXTRACTORS = {"name": _extract_name, "date": _extract_date, "count": _extract_c
                "place": _extract_place}
 
 _KIND_HINTS = [
-    ("amount", r"预算|经费|费用|金额|价格|成本|资金|薪|budget|cost|price|amount|fund|spend|salary|fee"),
+    ("amount", r"预算|经费|费用|花费|开销|金额|价格|成本|资金|薪|budget|cost|price|amount|fund|spend|salary|fee"),
     ("date", r"时间|日期|截止|期限|deadline|date|due|when|上线|交付|完成于|时候"),
     ("count", r"人数|规模|数量|多少人|人手|team size|headcount|size|count|number of|people|guests|participants"),
     ("place", r"地点|城市|地址|位置|地区|place|city|location|venue|where|address"),

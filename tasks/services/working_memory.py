@@ -204,7 +204,7 @@ def _hint_finished(state: TaskState, zh: bool) -> str:
 
 def _hint_progress(state: TaskState, zh: bool, filled: list[str]) -> str:
     if state.state == TaskState.State.WAITING_CONFIRM:
-        prefix = (f"已更新{_recap(state, zh, filled)}。" if zh else f"Updated {_recap(state, zh, filled)}. ") \
+        prefix = (f"已记下{_recap(state, zh, filled)}。" if zh else f"Noted {_recap(state, zh, filled)}. ") \
             if filled else ""
         return prefix + _hint_finished(state, zh)
     progress = task_state_progress(state)
