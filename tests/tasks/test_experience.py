@@ -214,8 +214,8 @@ def test_the_model_generalises_and_its_answer_is_still_scrubbed(make_tenant, new
 def test_thumbs_up_is_learned_by_the_real_worker(celery_worker, tenant, user, session):
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     feedback_record(tenant=tenant, end_user=user, message_id=reply.pk, rating="up")
-    exp = wait_for(lambda: Experience.objects.for_tenant(tenant).filter(source_message=reply).first(),
-                   message="the experience learned by the worker")
-    assert exp.task_summary == "大批量文本分类任务"
-    job = JobRecord.objects.get(kind="experience_learn", tenant=tenant)
-    assert job.status == "succeeded" and job.result["saved"] is True
+    job = wait_for(lambda: JobRecord.objects.filter(kind="experience_learn", tenant=tenant,
+                                                    status="succeeded").first(), message="the learning job")
+    assert job.result["saved"] is True
+    exp = Experience.objects.for_tenant(tenant).get(source_message=reply)
+    assert exp.task_summary == "大批量文本分类任务" and exp.pk == job.result["experience_id"]
