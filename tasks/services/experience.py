@@ -35,11 +35,13 @@ logger = logging.getLogger(__name__)
 
 HINTED_KEY = "experience_hinted"
 
-_POSITIVE_ZH = re.compile(r"很好|非常好|太好了|太棒了|很棒|真棒|完美|满意|好极了|非常感谢|就按这个|就照这个|按你说的(?:来|做|办)|"
-                          r"就这么(?:办|做|定)|就这样(?:吧|定了)")
+# Praise opens the message ("很好，…", "Perfect, …"); agreement to go ahead may stand anywhere ("…就按这个来").
+_OPENER = r"^\s*(?:嗯|哇|哦|噢|好|oh|wow|ok|okay)?[\s,，!！.。~]*"
+_POSITIVE_ZH = re.compile(_OPENER + r"(?:很好|非常好|太好了|太棒了|很棒|真棒|完美|很满意|非常满意|好极了|非常感谢)|"
+                          r"就按这个|就照这个|按你说的(?:来|做|办)|就这么(?:办|做|定)|就这样(?:吧|定了)")
 _POSITIVE_EN = re.compile(
-    r"\b(?:great|perfect|excellent|awesome|amazing|fantastic|brilliant|love it|well done|spot on|"
-    r"exactly what i (?:needed|wanted)|works for me|(?:let'?s )?go with (?:this|that|it)|sounds great|looks great)\b",
+    _OPENER + r"(?:great|perfect|excellent|awesome|amazing|fantastic|brilliant|love it|well done|spot on|"
+    r"sounds great|looks great)\b|\b(?:exactly what i (?:needed|wanted)|works for me|(?:let'?s )?go with (?:this|that|it))\b",
     re.IGNORECASE)
 _NEGATION_BEFORE = re.compile(r"(?:不|没|别|未|not\s+|n't\s+|never\s+|hardly\s+)(?:太|很|那么|是|so\s+|that\s+|very\s+|really\s+)?$",
                               re.IGNORECASE)

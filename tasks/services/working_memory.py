@@ -28,7 +28,7 @@ from tasks.models import TaskState, TaskType
 from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_state_as_context,
                              task_state_current, task_state_progress, task_state_resumable, task_types_for)
 from tasks.services.field_extraction import Extracted, language_of
-from tasks.services.routing import Route, router_for
+from tasks.services.routing import Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
 
 OFFER_KEY = "task_offer"
@@ -295,7 +295,10 @@ def _route_message(*, tenant, session, message) -> dict | None:
         offered = earlier
 
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    router = router_for(chat_model=policy.chat_model)
+    # The model is asked only when a task is involved (one is open, offered, or named): a turn with no task in
+    # sight costs no extra model call.
+    involved = current is not None or offered is not None or mentioned_task_type(text, task_types) is not None
+    router = router_for(chat_model=policy.chat_model if involved else "offline")
     route = router.route(text=text, current=current, task_types=task_types, offered=offered,
                          same_session=current is not None and current.session_id == session.pk)
 

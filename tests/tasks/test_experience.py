@@ -132,7 +132,8 @@ def test_english_praise_and_generalisation(tenant, user, session, django_capture
 @pytest.mark.parametrize("text,positive", [
     ("很好，就按这个来", True), ("太棒了，就这么办", True), ("这个方案不太满意", False), ("不是很好", False),
     ("great, let's go with this", True), ("Perfect, thanks!", True), ("not great, try again", False),
-    ("你们周末上班吗", False), ("what about the budget?", False),
+    ("你们周末上班吗", False), ("what about the budget?", False), ("你好，我很好", False),
+    ("I had a great weekend", False), ("嗯，很好，就这么办", True), ("OK, that works for me", True),
 ])
 def test_explicit_feedback_detection(text, positive):
     assert is_positive_feedback(text) is positive

@@ -29,12 +29,16 @@ def route(tenant, session, text):
 
 @pytest.mark.django_db
 def test_the_model_classifies_and_extracts_what_rules_cannot(model_tenant, model_session, scripted_llm):
+    # No task open, offered or named: the model is not asked at all.
+    assert route(model_tenant, model_session, "我们准备搞个新东西") is None
+    assert scripted_llm.chat_requests() == []
+
     scripted_llm.push("chat", {"route": "new_task", "task_type": "项目计划", "fields": {}})
-    result = route(model_tenant, model_session, "我们准备搞个新东西，得排一下计划")
+    result = route(model_tenant, model_session, "那就得排一下项目计划了")
     assert result["data"]["task"] == "项目计划" and result["data"]["route"] == "new_task"
     request = scripted_llm.chat_requests()[-1]
     assert request["model"] == "scripted-chat" and request["response_format"]["type"] == "json_schema"
-    assert "我们准备搞个新东西" in request["messages"][-1]["content"]
+    assert "排一下项目计划" in request["messages"][-1]["content"]
 
     scripted_llm.push("chat", {"route": "continue", "task_type": "项目计划", "fields": {"预算": "二十来万"}})
     result = route(model_tenant, model_session, "钱的话二十来万吧")
