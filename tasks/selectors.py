@@ -29,6 +29,7 @@ def task_state_current(*, tenant, end_user, assistant, lock: bool = False) -> Ta
     """The task in progress (at most one is open; the others are paused), not past its TTL. `lock` takes the row
     lock (inside a transaction) so that two messages to the same task are applied one after the other."""
     qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant).filter(state__in=OPEN_STATES))
+    qs = qs.select_related("task_type")
     if lock:
         qs = qs.select_for_update(of=("self",))
     return qs.order_by("-updated_at", "-id").first()
