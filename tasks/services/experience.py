@@ -312,12 +312,12 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
 
     state = None
     task_data = (metadata.get("context") or {}).get("task") or {}
-    if task_data.get("id"):
+    if task_data.get("id") and task_data.get("route") not in ("side_question", "offer"):
         state = TaskState.objects.for_tenant(tenant).filter(pk=task_data["id"], end_user=message.end_user).first()
         if state is not None and state.state in (TaskState.State.CANCELLED, TaskState.State.EXPIRED):
             return {"saved": False, "reason": f"the task was {state.state}"}
-        if state is not None and state.state not in (TaskState.State.COMPLETED, TaskState.State.WAITING_CONFIRM):
-            state = None  # a reply in the middle of collecting fields is not a solution yet
+        if task_data.get("state") not in (TaskState.State.COMPLETED, TaskState.State.WAITING_CONFIRM):
+            return {"saved": False, "reason": "the reply was a step of an unfinished task, not a solution"}
     question = _previous_user_message(message)
     task_text = question.content if question is not None else ""
     assistant = message.session.assistant

@@ -87,6 +87,10 @@ def test_failures_are_never_saved(tenant, user, session, django_capture_on_commi
         r = say(tenant, session, text)
     say(tenant, session, "算了，取消项目计划")
     assert _thumbs_up(tenant, user, r.reply_message, django_capture_on_commit_callbacks)["saved"] is False
+    # a step in the middle of collecting fields is not a solution either
+    say(tenant, session, "帮我做一个项目计划")
+    r = say(tenant, session, "项目名称是松涛")
+    assert _thumbs_up(tenant, user, r.reply_message, django_capture_on_commit_callbacks)["saved"] is False
     assert not Experience.objects.for_tenant(tenant).exists()
 
 
