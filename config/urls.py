@@ -6,4 +6,5 @@ from core.views import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
 ]
