@@ -99,6 +99,8 @@ class TenantAPIView(APIView):
     def end_user(self, external_id: str, *, create: bool = False) -> EndUser:
         """The tenant's end user with this external_id. Reads of an unknown id are a 404; writes create it."""
         if not _valid_external_id(external_id):
+            if not create:  # such a user cannot exist
+                raise NotFound("There is no user with that id.", code="user_not_found")
             raise InvalidInput("The user id must be 1 to 200 characters with no control characters.",
                                details={"user": external_id[:200]})
         if create:
