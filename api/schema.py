@@ -55,9 +55,22 @@ def api_doc(*, summary: str, responses: dict, description: str = "", body: bool 
     return extend_schema(summary=summary, description=description, responses=all_responses, **kwargs)
 
 
+PATH_PARAMETERS = {
+    "external_id": ({"type": "string", "minLength": 1, "maxLength": 200},
+                    "Your id for the end user (created on first write; unknown on a read: 404)."),
+    "id": ({"type": "integer", "minimum": 1}, "The object's id, within your tenant."),
+}
+
+
 def reject_unknown_fields_hook(result, generator, request, public):
-    """Request bodies are StrictSerializers: say so in the schema."""
+    """Request bodies are StrictSerializers: say so in the schema. Path parameters get their description."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if name.endswith("Request") and component.get("type") == "object":
             component["additionalProperties"] = False
+    for item in result.get("paths", {}).values():
+        for operation in item.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                known = PATH_PARAMETERS.get(parameter.get("name")) if parameter.get("in") == "path" else None
+                if known:
+                    parameter["schema"], parameter["description"] = dict(known[0]), known[1]
     return result
