@@ -56,7 +56,7 @@ def test_search_returns_scored_notes_from_recall(acme, notes):
     assert acme.api.get("/api/v1/users/alice/memories/", {"k": 0, "q": "x"}).status_code == 400
 
 
-def test_add_a_note(acme):
+def test_add_a_note(acme, globex):
     response = acme.api.post("/api/v1/users/erin/memories/", {
         "kind": "profile", "key": "diet", "content": "The user is vegetarian.", "source": "tool_result",
         "confidence": 0.95})
@@ -66,6 +66,8 @@ def test_add_a_note(acme):
     assert (note.end_user.external_id, note.kind, note.source, note.content) == (
         "erin", "profile", "tool_result", "The user is vegetarian.")
     assert body["user"] == "erin" and body["confidence"] == 0.95
+    assert globex.api.get("/api/v1/users/erin/memories/").status_code == 404  # globex has no erin
+    assert globex.api.get(f"/api/v1/memories/{body['id']}/").status_code == 404
 
 
 @pytest.mark.parametrize("body", [

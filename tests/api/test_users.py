@@ -25,6 +25,8 @@ def test_recall_shape_isolation_and_no_turn(acme, globex):
     for item in body["results"]:  # items appear once recall (issue 4) is in
         assert {"type", "id", "kind", "content", "score", "session", "message_ids", "created_at"} <= set(item)
         assert "90" not in item["content"] and "70" not in item["content"]
+    other = globex.api.get("/api/v1/users/alice/recall/", {"q": "预算", "k": 5}).json()
+    assert all("40" not in item["content"] and "90" not in item["content"] for item in other["results"])
     from assistants.models import Message
 
     assert not Message.objects.for_tenant(acme.tenant).exists()  # no turn was added
