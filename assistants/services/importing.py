@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
@@ -65,10 +65,15 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
                 search_vector=_message_terms(item["content"]), metadata={"imported": True})
         for item in messages
     ], batch_size=1000)
-    # created_at is auto_now_add, so the original times are written afterwards (bulk_update does not touch it).
+    # created_at is auto_now_add, so the original times are written afterwards, in one statement (bulk_update's
+    # CASE WHEN per row took seconds for thousands of messages). Raw SQL: it carries the tenant filter itself.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Message._meta.db_table} AS m SET created_at = v.ts "
+            "FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, ts) WHERE m.id = v.id AND m.tenant_id = %s",
+            [[row.pk for row in rows], [item["created_at"] for item in messages], tenant.pk])
     for row, item in zip(rows, messages):
         row.created_at = item["created_at"]
-    Message.objects.for_tenant(tenant).bulk_update(rows, ["created_at"], batch_size=1000)
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(
         created_at=messages[0]["created_at"], last_activity_at=messages[-1]["created_at"])
     session.refresh_from_db()
