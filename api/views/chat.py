@@ -21,7 +21,7 @@ from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
-from core.exceptions import ApplicationError, InvalidInput, NotFound
+from core.exceptions import ApplicationError, InvalidInput
 
 logger = logging.getLogger(__name__)
 _END = object()

@@ -1,8 +1,7 @@
 """Long-term memory of a user: list and search notes, add, correct, forget, history, forget by query."""
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -10,7 +9,7 @@ from api.fields import Bool, Number, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
-from core.exceptions import Conflict, InvalidInput
+from core.exceptions import Conflict
 from memory.models import MemoryNote
 from memory.services.notes import (memory_forget_matching, memory_note_create, memory_note_forget,
                                    memory_note_history, memory_note_update)
