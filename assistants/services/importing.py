@@ -23,9 +23,10 @@ COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what
 
 
 def _message_terms(text: str) -> str:
-    from memory.services.embeddings import text_features
+    """The keyword terms recall searches past messages by (the same function the chat turn's messages get)."""
+    from memory.services.extraction import message_search_text
 
-    return " ".join(dict.fromkeys(text_features(text)))
+    return message_search_text(text)
 
 
 @transaction.atomic
