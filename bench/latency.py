@@ -60,20 +60,23 @@ class NoteStore:
             plan.append(self.typical[-1])
             self._fill += 1
         index_defs = _drop_vector_indexes()
-        chunks = [plan[offset:offset + 5000] for offset in range(0, len(plan), 5000)]
-        seeds = [self.rng.randrange(1 << 30) for _ in chunks]
-        import multiprocessing
+        try:
+            chunks = [plan[offset:offset + 5000] for offset in range(0, len(plan), 5000)]
+            seeds = [self.rng.randrange(1 << 30) for _ in chunks]
+            import multiprocessing
 
-        # Embedding is pure Python: texts are generated and embedded in worker processes while this one COPYs.
-        with multiprocessing.get_context("fork").Pool(max(1, min(4, (os.cpu_count() or 1)))) as pool:
-            for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in zip(seeds, chunks)])):
-                self._insert(users, made)
-                log(f"  loaded {self.total}/{size} notes")
-        with connection.cursor() as cursor:
-            cursor.execute("SET maintenance_work_mem = '1GB'")
-            for definition in index_defs:
-                cursor.execute(definition)
-            cursor.execute("ANALYZE memory_memorynote")
+            # Embedding is pure Python: texts are made and embedded in worker processes while this one COPYs.
+            with multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1))) as pool:
+                for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in
+                                                                        zip(seeds, chunks)])):
+                    self._insert(users, made)
+                    log(f"  loaded {self.total}/{size} notes")
+        finally:  # the index comes back even when loading fails
+            with connection.cursor() as cursor:
+                cursor.execute("SET maintenance_work_mem = '1GB'")
+                for definition in index_defs:
+                    cursor.execute(definition)
+                cursor.execute("ANALYZE memory_memorynote")
         return time.monotonic() - start
 
     def _insert(self, users, made) -> None:

@@ -70,6 +70,11 @@ class Processes:
         self.procs: dict[str, subprocess.Popen] = {}
         self.base_url: str | None = None
         self.run_dir = Path(os.environ["RUN_DIR"])
+        # kombu's filesystem transport keeps exchange files in ./control (some are tracked by git): put back what
+        # was there, so a bench run leaves the work tree as it found it.
+        self.control = ROOT / "control"
+        self.control_before = {p: p.read_bytes() for p in self.control.glob("*.exchange")} \
+            if self.control.exists() else {}
 
     def start_worker(self, timeout: float = 90) -> None:
         logfile = self.run_dir / "worker.log"
@@ -131,6 +136,12 @@ class Processes:
                 proc.wait(20)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        if self.control.exists():
+            for path in self.control.glob("*.exchange"):
+                if path in self.control_before:
+                    path.write_bytes(self.control_before[path])
+                elif path.name.startswith(os.environ.get("CELERY_QUEUE", "bench-")):
+                    path.unlink()
 
 
 def machine_info() -> dict:
