@@ -26,8 +26,10 @@ def import_conversation(*, client, tenant, external_id: str, messages: list[dict
                                    {"title": title, "messages": [_wire(m) for m in messages]})
         if status not in (200, 201, 202):
             raise RuntimeError(f"import failed with HTTP {status}: {str(body)[:300]}")
-        return {"session_id": _find(body, "session_id", "session", "id"), "message_ids": _message_ids(body),
-                "path": "api"}
+        ids = _message_ids(body)
+        _store_metadata(tenant, ids, messages)
+        return {"session_id": _find(body, "session_id", "session", "id"), "message_ids": ids,
+                "path": "api (POST /api/v1/users/<id>/sessions/)"}
     return _import_direct(tenant=tenant, external_id=external_id, messages=messages, title=title)
 
 
@@ -35,9 +37,20 @@ def _wire(message: dict) -> dict:
     out = {"role": message["role"], "content": message["content"]}
     if message.get("created_at"):
         out["created_at"] = message["created_at"].isoformat()
-    if message.get("metadata"):
-        out["metadata"] = message["metadata"]
-    return out
+    return out  # the endpoint takes role, content and created_at only (metadata is added below)
+
+
+def _store_metadata(tenant, ids: list[int], messages: list[dict]) -> None:
+    """Merge each message's bench metadata (e.g. LoCoMo's dia_id) into the imported rows."""
+    from assistants.models import Message
+
+    wanted = {mid: m["metadata"] for mid, m in zip(ids, messages) if m.get("metadata")}
+    if not wanted:
+        return
+    rows = list(Message.objects.for_tenant(tenant).filter(pk__in=list(wanted)))
+    for row in rows:
+        row.metadata = {**(row.metadata or {}), **wanted[row.pk]}
+    Message.objects.for_tenant(tenant).bulk_update(rows, ["metadata"], batch_size=1000)
 
 
 def _find(body, *names):

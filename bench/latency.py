@@ -19,8 +19,12 @@ from bench.corpus import note_text, query_text
 
 TYPICAL_NOTES = 100
 HEAVY_MAX = 10_000
-BARE_SQL = ("SELECT id FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' "
-            "AND embedding IS NOT NULL ORDER BY embedding <=> %s::vector LIMIT %s")
+# The vector statement recall rests on, with nothing around it: same filters, same index settings (iterative
+# scan so that a per-user filter still returns k rows; ef_search as recall sets it).
+BARE_SQL = ("SELECT id, 1 - (embedding <=> %s::vector) FROM memory_memorynote WHERE tenant_id = %s "
+            "AND end_user_id = %s AND status = 'active' AND embedding_model = %s AND embedding IS NOT NULL "
+            "AND (expires_at IS NULL OR expires_at > now()) ORDER BY embedding <=> %s::vector LIMIT %s")
+BARE_SETTINGS = ("SET LOCAL hnsw.iterative_scan = relaxed_order", "SET LOCAL hnsw.ef_search = 100")
 
 
 def _vector_literal(vec) -> str:
@@ -100,13 +104,14 @@ def _embed_chunk(args):
     """(seed, n) -> (model, texts, vectors as pgvector text, keyword terms); runs in a worker process."""
     from django.conf import settings
 
-    from memory.services.embeddings import embed_texts, text_features
+    from memory.services import embeddings
 
+    terms = getattr(embeddings, "search_terms", None) or embeddings.text_features  # what the write path stores
     seed, n = args
     rng = random.Random(seed)
     texts = [note_text(rng) for _ in range(n)]
-    model, vectors = embed_texts(texts=texts, model=settings.LLM_EMBEDDING_MODEL)
-    return model, texts, [_vector_text(v) for v in vectors], [" ".join(text_features(t)) for t in texts]
+    model, vectors = embeddings.embed_texts(texts=texts, model=settings.LLM_EMBEDDING_MODEL)
+    return model, texts, [_vector_text(v) for v in vectors], [" ".join(dict.fromkeys(terms(t))) for t in texts]
 
 
 def copy_notes(notes) -> None:
@@ -163,9 +168,36 @@ def _drop_vector_indexes() -> list[str]:
     return [definition for _, definition in rows]
 
 
+def _bare_query(tenant_id, user_id, literal, model, k):
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        if _pgvector_at_least((0, 8)):
+            for statement in BARE_SETTINGS:
+                cursor.execute(statement)
+        cursor.execute(BARE_SQL, [literal, tenant_id, user_id, model, literal, k])
+        return cursor.fetchall()
+
+
+_PGVECTOR: tuple | None = None
+
+
+def _pgvector_at_least(version: tuple) -> bool:
+    global _PGVECTOR
+    if _PGVECTOR is None:
+        import re
+
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+            row = cursor.fetchone()
+        _PGVECTOR = tuple(int(p) for p in re.findall(r"\d+", row[0])[:2]) if row else (0, 0)
+    return _PGVECTOR >= version
+
+
 def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from django.conf import settings
-    from django.db import connection
 
     from memory.services.embeddings import embed_texts
     from memory.services.recall import memory_recall
@@ -179,11 +211,9 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
         users = [pick() for _ in texts]
         embed_ms, recall_ms, bare_ms, empty = [], [], [], 0
         for i, (text, user) in enumerate(zip(texts, users)):
-            ms, (_, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
+            ms, (model, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
             literal = _vector_literal(vectors[0])
-            with connection.cursor() as cursor:
-                bms, _ = timed_ms(lambda: (cursor.execute(BARE_SQL, [store.tenant.pk, user.pk, literal, 10]),
-                                           cursor.fetchall()))
+            bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, 10)
             rms, items = timed_ms(memory_recall, tenant=store.tenant, end_user=user, query=text, k=10, touch=False)
             empty += not items
             if i >= min(10, queries // 10):  # the first queries warm caches and connections

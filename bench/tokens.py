@@ -27,8 +27,7 @@ def token_counter():
     """The platform's own counter when the chat layer exposes one, else a documented over-estimate."""
     import importlib
 
-    for module, name in (("assistants.services.tokens", "count_tokens"), ("assistants.services.context", "count_tokens"),
-                         ("assistants.tokens", "count_tokens"), ("assistants.services.tokens", "token_count")):
+    for module, name in (("assistants.services.tokens", "token_count"), ("assistants.services.tokens", "count_tokens")):
         try:
             fn = getattr(importlib.import_module(module), name)
         except (ImportError, AttributeError):
