@@ -184,7 +184,9 @@ def score_tenant(*, tenant, rows, message_to_row, session_rows) -> dict:
         "language_kept_pct": pct(lang_kept, len(lang_checked)),
         "chinese_kept_pct": pct(sum(1 for n, r in zh_checked if has_cjk(n.content)), len(zh_checked)),
         "targets": {"pii_leaks == 0": len(leaked) == 0,
-                    "duplicate_rate <= 2%": (pct(duplicates, restatements) or 0) <= 2 if restatements else None},
+                    # no note at all for the repeated facts is not "no duplicates": the target is then unmeasured
+                    "duplicate_rate <= 2%": pct(duplicates, restatements) <= 2
+                    if restatements and any(active_by_fact[f] for f in repeat_facts) else None},
         "missed_facts": misses[:40], "false_positive_utterances": false_pos[:40],
         "leaked_utterances": sorted({r["id"] for r in rows if set(r["pii"]) & set(leaked)}),
     }
