@@ -28,7 +28,8 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
              f"profile `{results.get('profile')}`, {results.get('finished_at', '')}, "
              f"{_fmt(results.get('seconds'))} s in all.  ",
              f"Machine: {machine.get('cpus')} CPUs ({machine.get('cpu_model') or 'unknown CPU'}), "
-             f"{machine.get('memory_gib')} GiB, load average at start {machine.get('load_average_at_start')}; "
+             f"{machine.get('memory_gib')} GiB, load average at start "
+             f"{' / '.join(f'{x:.1f}' for x in machine.get('load_average_at_start') or []) or '?'} (1/5/15 min); "
              f"PostgreSQL {db.get('postgres')} + pgvector {db.get('pgvector')}"
              f"{' (embedded)' if db.get('embedded') else ''}; model `{results.get('settings', {}).get('chat_model')}`, "
              f"embedder `{results.get('settings', {}).get('embedding_model')}`; broker "

@@ -72,6 +72,9 @@ def parse_args(argv=None):
                              "LLM_EMBEDDING_MODEL) instead of the offline model and embedder")
     parser.add_argument("--no-docs", action="store_true", help="write the JSON only (no markdown, no plots)")
     parser.add_argument("--db-name", default="bench", help="the database to (re)create for the run")
+    parser.add_argument("--note", action="append", default=[], help="a remark to keep with the results")
+    parser.add_argument("--report-only", action="store_true",
+                        help="regenerate docs/benchmarks.md and the plots from bench/results/latest.json")
     return parser.parse_args(argv)
 
 
@@ -82,8 +85,22 @@ def log(text: str) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     sys.path.insert(0, str(ROOT))
+    if args.report_only:
+        from bench.report import write_markdown, write_plots
+
+        latest = json.loads((RESULTS / "latest.json").read_text())
+        latest["notes"] = list(dict.fromkeys(latest.get("notes", []) + args.note))
+        (RESULTS / "latest.json").write_text(json.dumps(latest, indent=1, ensure_ascii=False, default=str))
+        write_plots(latest, PLOTS)
+        write_markdown(latest, DOC)
+        log(f"tables and plots regenerated from {RESULTS / 'latest.json'}")
+        return 0
     from bench.platform import Processes, configure_environment, database_info, git_info, machine_info, reset_database
 
+    import signal
+
+    # SIGTERM (a CI timeout, `kill`) unwinds like Ctrl-C, so the worker and the web server are stopped too.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     configure_environment(db_name=args.db_name, use_endpoint=args.endpoint)
     import django
 
@@ -134,7 +151,7 @@ def main(argv=None) -> int:
             outcome["commit"] = results["git"]["short"]
             results["workloads"][name] = outcome
             log(f"--- {name} done in {outcome['seconds']} s")
-        results["notes"] = ctx.notes
+        results["notes"] = args.note + ctx.notes
     finally:
         procs.stop()
     results["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
