@@ -183,7 +183,8 @@ def write_results(results: dict, *, carry_over: bool, docs: bool) -> Path:
         previous = json.loads(latest_path.read_text())
         merged = dict(previous.get("workloads", {}))
         merged.update(results["workloads"])
-        latest = {**results, "workloads": merged}
+        notes = list(dict.fromkeys(previous.get("notes", []) + results.get("notes", [])))
+        latest = {**results, "workloads": merged, "notes": notes}
     latest_path.write_text(json.dumps(latest, indent=1, ensure_ascii=False, default=str))
     log(f"results: {path.relative_to(ROOT)} and {latest_path.relative_to(ROOT)}")
     if docs:
