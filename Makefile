@@ -32,3 +32,9 @@ stop-db:
 
 clean: stop-db
 	rm -rf .pgdata .run staticfiles
+
+# Benchmarks and memory-quality evaluation (docs/benchmarks.md). BENCH_ARGS="--profile full" for the full profile;
+# the dense MiniLM baseline runs when requirements-bench-dense.txt is installed.
+BENCH_ARGS ?=
+bench: install-test
+	$(PY) -m bench $(BENCH_ARGS)

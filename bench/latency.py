@@ -1,0 +1,251 @@
+"""Workload 1: recall latency against store size, with the bare pgvector query it rests on, in the same run.
+
+The store grows in steps (quick: 1k, 10k, 100k notes; full: also 1M) inside one tenant: users with 100 notes
+each, plus one heavy user with min(10k, N/10) notes (10k from 100k notes on). Notes are bulk-loaded (seeding
+through the write path would take hours at 1M) with the offline embedder's vectors and keyword terms, and the
+HNSW index is rebuilt with its own definition after each load. At each step the same queries run through
+`memory_recall(k=10, touch=False)` and through the bare SQL (cosine distance, tenant + user + active filter,
+ORDER BY embedding <=> q LIMIT 10), for a typical user and for the heavy user. The query embedding is timed
+separately (it is inside memory_recall, not inside the bare query).
+"""
+from __future__ import annotations
+
+import os
+import random
+import time
+
+from bench.common import BenchContext, bench_tenant, percentiles, timed_ms
+from bench.corpus import note_text, query_text
+
+TYPICAL_NOTES = 100
+HEAVY_MAX = 10_000
+# The vector statement recall rests on, with nothing around it: same filters, same index settings (iterative
+# scan so that a per-user filter still returns k rows; ef_search as recall sets it).
+BARE_SQL = ("SELECT id, 1 - (embedding <=> %s::vector) FROM memory_memorynote WHERE tenant_id = %s "
+            "AND end_user_id = %s AND status = 'active' AND embedding_model = %s AND embedding IS NOT NULL "
+            "AND (expires_at IS NULL OR expires_at > now()) ORDER BY embedding <=> %s::vector LIMIT %s")
+BARE_SETTINGS = ("SET LOCAL hnsw.iterative_scan = relaxed_order", "SET LOCAL hnsw.ef_search = 100")
+
+
+def _vector_literal(vec) -> str:
+    return "[" + ",".join(f"{v:.6f}" for v in vec) + "]"
+
+
+class NoteStore:
+    """A tenant whose store grows: typical users of TYPICAL_NOTES notes and one heavy user."""
+
+    def __init__(self, rng: random.Random):
+        from assistants.services.tenants import end_user_get_or_create
+
+        self.rng = rng
+        self.tenant, _ = bench_tenant("bench-recall")
+        self.heavy = end_user_get_or_create(tenant=self.tenant, external_id="heavy-user")
+        self.typical = []
+        self.total = 0
+        self.heavy_count = 0
+        self._fill = 0  # notes in the last typical user
+
+    def grow_to(self, size: int, log) -> float:
+        """Add notes until the store holds `size`; returns seconds spent (load + index)."""
+        from django.db import connection
+
+        from assistants.services.tenants import end_user_get_or_create
+
+        start = time.monotonic()
+        heavy_target = min(HEAVY_MAX, size // 10)
+        plan = []  # end users, one entry per note to add
+        plan += [self.heavy] * max(0, heavy_target - self.heavy_count)
+        self.heavy_count = max(self.heavy_count, heavy_target)
+        while self.total + len(plan) < size:
+            if not self.typical or self._fill >= TYPICAL_NOTES:
+                self.typical.append(end_user_get_or_create(tenant=self.tenant,
+                                                           external_id=f"user-{len(self.typical):06d}"))
+                self._fill = 0
+            plan.append(self.typical[-1])
+            self._fill += 1
+        index_defs = _drop_vector_indexes()
+        try:
+            chunks = [plan[offset:offset + 5000] for offset in range(0, len(plan), 5000)]
+            seeds = [self.rng.randrange(1 << 30) for _ in chunks]
+            import multiprocessing
+
+            # Embedding is pure Python: texts are made and embedded in worker processes while this one COPYs.
+            with multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1))) as pool:
+                for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in
+                                                                        zip(seeds, chunks)])):
+                    self._insert(users, made)
+                    log(f"  loaded {self.total}/{size} notes")
+        finally:  # the index comes back even when loading fails
+            with connection.cursor() as cursor:
+                cursor.execute("SET maintenance_work_mem = '1GB'")
+                for definition in index_defs:
+                    cursor.execute(definition)
+                cursor.execute("ANALYZE memory_memorynote")
+        return time.monotonic() - start
+
+    def _insert(self, users, made) -> None:
+        from django.utils import timezone
+
+        from memory.models import MemoryNote
+
+        model, texts, vectors, features = made
+        now = timezone.now()
+        kinds = [k for k, _ in MemoryNote.Kind.choices]
+        notes = [MemoryNote(tenant=self.tenant, end_user=user, kind=self.rng.choice(kinds), key="", content=text,
+                            quote=text, source=MemoryNote.Source.USER_STATED, confidence=0.8, importance=0.5,
+                            embedding=vec, embedding_model=model, search_text=terms,
+                            observed_at=now, created_at=now, updated_at=now)
+                 for user, text, vec, terms in zip(users, texts, vectors, features)]
+        copy_notes(notes)
+        self.total += len(users)
+
+
+def _embed_chunk(args):
+    """(seed, n) -> (model, texts, vectors as pgvector text, keyword terms); runs in a worker process."""
+    from django.conf import settings
+
+    from memory.services import embeddings
+
+    terms = getattr(embeddings, "search_terms", None) or embeddings.text_features  # what the write path stores
+    seed, n = args
+    rng = random.Random(seed)
+    texts = [note_text(rng) for _ in range(n)]
+    model, vectors = embeddings.embed_texts(texts=texts, model=settings.LLM_EMBEDDING_MODEL)
+    return model, texts, [_vector_text(v) for v in vectors], [" ".join(dict.fromkeys(terms(t))) for t in texts]
+
+
+def copy_notes(notes) -> None:
+    """COPY model instances into their table: every concrete column, each value prepared by its own field (so
+    columns another layer adds with a default are filled too). Ten times faster than bulk_create here."""
+    from django.db import connection
+
+    import json
+
+    from django.db import models as djm
+    from pgvector.django import VectorField
+
+    model = type(notes[0])
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    columns = ", ".join(f'"{f.column}"' for f in fields)
+
+    def converter(field):
+        if isinstance(field, VectorField):
+            return _vector_text
+        if isinstance(field, djm.JSONField):
+            return lambda v: json.dumps(v)
+        return lambda v: v  # psycopg adapts str, numbers, bools, datetimes and None itself
+
+    plan = [(f.attname, converter(f)) for f in fields]
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(f'COPY "{model._meta.db_table}" ({columns}) FROM STDIN') as copy:
+            for note in notes:
+                copy.write_row([convert(getattr(note, attname)) for attname, convert in plan])
+
+
+_FLOAT_TEXT: dict[float, str] = {}
+
+
+def _vector_text(vec) -> str | None:
+    """pgvector's text form. Memoised per value: the offline embedder's vectors are sparse, so most are 0."""
+    if vec is None or isinstance(vec, str):
+        return vec
+    cache = _FLOAT_TEXT
+    if len(cache) > 200_000:
+        cache.clear()
+    return "[" + ",".join([cache.get(x) or cache.setdefault(x, format(x, ".6g")) for x in vec]) + "]"
+
+
+def _drop_vector_indexes() -> list[str]:
+    """Drop the vector indexes of the notes table (bulk load is much faster without them); return their DDL."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memory_memorynote' "
+                       "AND (indexdef ILIKE '%% USING hnsw%%' OR indexdef ILIKE '%% USING ivfflat%%')")
+        rows = cursor.fetchall()
+        for name, _ in rows:
+            cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
+    return [definition for _, definition in rows]
+
+
+def _bare_query(tenant_id, user_id, literal, model, k):
+    from django.db import connection, transaction
+
+    with transaction.atomic(), connection.cursor() as cursor:
+        if _pgvector_at_least((0, 8)):
+            for statement in BARE_SETTINGS:
+                cursor.execute(statement)
+        cursor.execute(BARE_SQL, [literal, tenant_id, user_id, model, literal, k])
+        return cursor.fetchall()
+
+
+_PGVECTOR: tuple | None = None
+
+
+def _pgvector_at_least(version: tuple) -> bool:
+    global _PGVECTOR
+    if _PGVECTOR is None:
+        import re
+
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+            row = cursor.fetchone()
+        _PGVECTOR = tuple(int(p) for p in re.findall(r"\d+", row[0])[:2]) if row else (0, 0)
+    return _PGVECTOR >= version
+
+
+def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
+    from django.conf import settings
+
+    from memory.services.embeddings import embed_texts
+    from memory.services.recall import memory_recall
+
+    out = {}
+    groups = {"typical user (100 notes)": lambda: rng.choice(store.typical)}
+    if store.heavy_count > TYPICAL_NOTES:
+        groups[f"heavy user ({store.heavy_count} notes)"] = lambda: store.heavy
+    for label, pick in groups.items():
+        texts = [query_text(rng) for _ in range(queries)]
+        users = [pick() for _ in texts]
+        embed_ms, recall_ms, bare_ms, empty = [], [], [], 0
+        for i, (text, user) in enumerate(zip(texts, users)):
+            ms, (model, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
+            literal = _vector_literal(vectors[0])
+            bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, 10)
+            rms, items = timed_ms(memory_recall, tenant=store.tenant, end_user=user, query=text, k=10, touch=False)
+            empty += not items
+            if i >= min(10, queries // 10):  # the first queries warm caches and connections
+                embed_ms.append(ms)
+                bare_ms.append(bms)
+                recall_ms.append(rms)
+        recall, bare = percentiles(recall_ms), percentiles(bare_ms)
+        out[label] = {"recall_ms": recall, "bare_sql_ms": bare, "query_embedding_ms": percentiles(embed_ms),
+                      "p95_ratio_recall_to_bare": round(recall["p95"] / bare["p95"], 2) if bare["p95"] else None,
+                      "empty_results": empty}
+    return out
+
+
+def run_recall_latency(ctx: BenchContext, *, sizes=(1_000, 10_000, 100_000), queries: int = 200,
+                       seed: int = 7, keep_store: dict | None = None) -> dict:
+    """`keep_store`, when given a dict, receives the grown NoteStore (the chat-turn workload reuses it)."""
+    rng = random.Random(seed)
+    store = NoteStore(rng)
+    steps = []
+    for size in sizes:
+        ctx.log(f"recall latency: growing the store to {size} notes")
+        load_s = store.grow_to(size, ctx.log)
+        ctx.log(f"recall latency: measuring at {store.total} notes")
+        steps.append({"notes": store.total, "load_seconds": round(load_s, 1), "users": len(store.typical) + 1,
+                      **measure(store, queries=queries, rng=rng)})
+    if keep_store is not None:
+        keep_store["store"] = store
+    last = steps[-1]
+    worst = max((g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g),
+                key=lambda g: g["recall_ms"]["p95"] or 0)
+    return {"steps": steps, "queries_per_step": queries,
+            "targets": {"p95 <= 25 ms at largest size": {"notes": last["notes"], "p95": worst["recall_ms"]["p95"],
+                                                          "met": (worst["recall_ms"]["p95"] or 1e9) <= 25},
+                        "within 1.5x of bare SQL": {"ratio": worst["p95_ratio_recall_to_bare"],
+                                                    "met": (worst["p95_ratio_recall_to_bare"] or 1e9) <= 1.5}}}

@@ -1,0 +1,192 @@
+"""Workload 5: what gets written to long-term memory, on the labelled set bench/data/write_quality.jsonl.
+
+Each user's utterances are sent in order through the chat turn (one session per user), the extraction jobs run
+on the real worker, then every note of the tenant is attributed to the utterance it came from (its source
+messages; a one-utterance session otherwise) and scored against the labels:
+- precision: durable notes that come from an utterance labelled `write` / all durable notes written;
+- recall: facts labelled `write` with at least one note / all such facts (a repeated fact counts once);
+- PII leaks: labelled identifiers found (NFKC-normalised, separators ignored) in any note field, session summary
+  or pinned fact of the tenant, in any status. Target: 0;
+- whims stored as durable: whim or small-talk utterances that left a durable note (a note with no expiry or one
+  more than 14 days away; a short-TTL whim note is allowed);
+- duplicate rate: extra active notes beyond one per repeated fact / restatements. Target <= 2%;
+- language kept: notes whose language (CJK or not) matches the utterance's;
+- corrections applied: the corrected fact has no active note left; hedges marked: confidence < 0.8 or an
+  approximate value.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+
+from bench.common import BenchContext, bench_tenant, has_cjk
+
+DATA = Path(__file__).resolve().parent / "data" / "write_quality.jsonl"
+DURABLE_AFTER = timedelta(days=14)
+
+
+def load_dataset(path: Path = DATA, limit_per_category: int | None = None) -> list[dict]:
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    if not limit_per_category:
+        return rows
+    kept, seen = [], defaultdict(int)
+    users_kept = set()
+    for row in rows:  # keep whole users (a correction or repeat group stays complete)
+        bucket = (row["lang"], row["category"])
+        if row["user"] in users_kept or seen[bucket] < limit_per_category:
+            if row["user"] not in users_kept:
+                seen[bucket] += 1
+                users_kept.add(row["user"])
+            kept.append(row)
+    return kept
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"[^0-9a-z@.+_]", "", unicodedata.normalize("NFKC", text or "").lower())
+
+
+def _needle(value: str) -> str:
+    flat = _flat(value)
+    return flat if "@" in flat else re.sub(r"[^0-9a-z]", "", flat)
+
+
+def pii_leaks(values: list[str], haystacks: list[str]) -> list[str]:
+    """The identifiers of `values` that appear in any haystack (formatting ignored)."""
+    flats = [_flat(h) for h in haystacks if h]
+    alnum = [re.sub(r"[^0-9a-z]", "", f) for f in flats]
+    leaked = []
+    for value in values:
+        needle = _needle(value)
+        pool = flats if "@" in needle else alnum
+        if needle and any(needle in h for h in pool):
+            leaked.append(value)
+    return leaked
+
+
+def run_write_quality(ctx: BenchContext, *, path: Path = DATA, limit_per_category: int | None = None) -> dict:
+    from assistants.services.chat import chat_session_start, chat_turn
+    from assistants.services.tenants import end_user_get_or_create
+
+    rows = load_dataset(path, limit_per_category)
+    tenant, _key = bench_tenant("bench-write")
+    by_user = defaultdict(list)
+    for row in rows:
+        by_user[row["user"]].append(row)
+    message_to_row, session_rows = {}, defaultdict(list)
+    started = time.monotonic()
+    for user, items in by_user.items():
+        end_user = end_user_get_or_create(tenant=tenant, external_id=user)
+        session = chat_session_start(tenant=tenant, end_user=end_user)
+        for row in items:
+            result = chat_turn(tenant=tenant, session=session, text=row["text"])
+            message_to_row[result.user_message.pk] = row
+            session_rows[session.pk].append(row)
+            if len(items) > 1:
+                ctx.wait_idle()  # a person's next message comes after the last one's jobs (corrections, repeats)
+    ctx.wait_idle()
+    turns_s = time.monotonic() - started
+    return {"utterances": len(rows), "seconds": round(turns_s, 1),
+            **score_tenant(tenant=tenant, rows=rows, message_to_row=message_to_row, session_rows=session_rows)}
+
+
+def score_tenant(*, tenant, rows, message_to_row, session_rows) -> dict:
+    from assistants.models import ChatSession
+    from memory.models import MemoryNote
+
+    Status = MemoryNote.Status
+    notes = list(MemoryNote.objects.for_tenant(tenant).prefetch_related("source_messages"))
+    written = [n for n in notes if n.status != Status.REJECTED]
+
+    def attribute(note):
+        for message in note.source_messages.all():
+            if message.pk in message_to_row:
+                return message_to_row[message.pk]
+        candidates = session_rows.get(note.session_id, [])
+        if len(candidates) == 1:
+            return candidates[0]
+        for row in candidates:
+            if note.quote and (note.quote in row["text"] or row["text"] in note.quote):
+                return row
+        return None
+
+    def is_durable(note):
+        if note.status not in (Status.ACTIVE, Status.PENDING_REVIEW, Status.SUPERSEDED):
+            return False
+        return note.expires_at is None or note.expires_at - note.created_at > DURABLE_AFTER
+
+    attributed = [(n, attribute(n)) for n in written]
+    durable = [(n, r) for n, r in attributed if is_durable(n)]
+    true_pos = [(n, r) for n, r in durable if r is not None and r["write"]]
+    facts = {r["fact"] for r in rows if r["write"]}
+    fact_of = {r["id"]: r["fact"] for r in rows}
+    facts_found = {r["fact"] for n, r in attributed if r is not None and r["write"]}
+    kind_right = sum(1 for n, r in true_pos if n.kind == r["kind"])
+
+    # PII: every field a note, summary or pinned fact could carry it in.
+    haystacks = []
+    for note in notes:
+        haystacks += [note.content, note.quote, note.key, note.search_text, json.dumps(note.value, ensure_ascii=False)]
+    for session in ChatSession.objects.for_tenant(tenant):
+        haystacks += [session.summary, json.dumps(session.pinned_facts, ensure_ascii=False)]
+    pii_values = [v for r in rows for v in r["pii"]]
+    leaked = pii_leaks(pii_values, haystacks)
+
+    whims_durable = [r["id"] for n, r in durable if r is not None and r["category"] in ("whim", "smalltalk")]
+    whim_rows = [r for r in rows if r["category"] in ("whim", "smalltalk")]
+
+    active_by_fact = defaultdict(set)
+    for note, row in attributed:
+        if row is not None and note.status in (Status.ACTIVE, Status.PENDING_REVIEW):
+            active_by_fact[row["fact"]].add(note.pk)
+    repeat_facts = defaultdict(int)
+    for r in rows:
+        if r["category"] == "repeat":
+            repeat_facts[r["fact"]] += 1
+    restatements = sum(count - 1 for count in repeat_facts.values())
+    duplicates = sum(max(0, len(active_by_fact[f]) - 1) for f in repeat_facts)
+
+    corrections = [r for r in rows if r.get("supersedes")]
+    corrected = sum(1 for r in corrections if not active_by_fact[fact_of[r["supersedes"]]]
+                    and active_by_fact[r["fact"]])
+
+    hedged_facts = [r for r in rows if r["hedged"]]
+    hedge_marked = 0
+    for r in hedged_facts:
+        for note, row in attributed:
+            if row is r and (note.confidence < 0.8 or (isinstance(note.value, dict) and note.value.get("approx"))):
+                hedge_marked += 1
+                break
+
+    lang_checked = [(n, r) for n, r in attributed if r is not None and n.content]
+    lang_kept = sum(1 for n, r in lang_checked if has_cjk(n.content) == (r["lang"] == "zh"))
+    zh_checked = [(n, r) for n, r in lang_checked if r["lang"] == "zh"]
+
+    def pct(a, b):
+        return round(100 * a / b, 1) if b else None
+
+    misses = sorted(f for f in facts if f not in facts_found)
+    false_pos = sorted({(r["id"] if r else "unattributed") for n, r in durable if r is None or not r["write"]})
+    return {
+        "notes_written": len(written), "durable_notes": len(durable),
+        "precision_pct": pct(len(true_pos), len(durable)), "recall_pct": pct(len(facts_found & facts), len(facts)),
+        "kind_accuracy_pct": pct(kind_right, len(true_pos)),
+        "pii_values": len(pii_values), "pii_leaks": len(leaked),
+        "whims_stored_durable": len(whims_durable), "whim_and_smalltalk_utterances": len(whim_rows),
+        "whims_stored_durable_pct": pct(len(whims_durable), len(whim_rows)),
+        "restatements": restatements, "duplicates": duplicates, "duplicate_rate_pct": pct(duplicates, restatements),
+        "corrections": len(corrections), "corrections_applied_pct": pct(corrected, len(corrections)),
+        "hedged": len(hedged_facts), "hedges_marked_pct": pct(hedge_marked, len(hedged_facts)),
+        "language_kept_pct": pct(lang_kept, len(lang_checked)),
+        "chinese_kept_pct": pct(sum(1 for n, r in zh_checked if has_cjk(n.content)), len(zh_checked)),
+        "targets": {"pii_leaks == 0": len(leaked) == 0,
+                    # no note at all for the repeated facts is not "no duplicates": the target is then unmeasured
+                    "duplicate_rate <= 2%": pct(duplicates, restatements) <= 2
+                    if restatements and any(active_by_fact[f] for f in repeat_facts) else None},
+        "missed_facts": misses[:40], "false_positive_utterances": false_pos[:40],
+        "leaked_utterances": sorted({r["id"] for r in rows if set(r["pii"]) & set(leaked)}),
+    }
