@@ -201,9 +201,12 @@ _FACT = re.compile(r"\d|[零一二两三四五六七八九十百千]+\s*(?:万|�
                    r"是|要|想|打算|准备|喜欢|不喜欢|住在|来自|"
                    r"\bdecid|\bsettled|\bwill\b|\bmust\b|\bgoing with\b|\binstead\b|\bchange|\bbudget|\ballerg|\bdeadline|"
                    r"\bnamed?\b|\bcalled\b|\bprefer|\bplan|\bneed|\bwant|\bam\b|\bis\b|\bare\b|\$|%", re.I)
-_STRONG = re.compile(r"\d|[零一二两三四五六七八九十]+\s*(?:万|千|成|人|天|月|年|平)|万|元|平米|预算|面积|品类|决定|定了|定为|确定|"
-                     r"就按|改成|换成|砍到|不超|别超|必须|一定|过敏|截止|叫|名字|\bdecid|\bsettled|\bmust\b|\binstead\b|"
-                     r"\bbudget|\ballerg|\bdeadline|\bnamed?\b|\bcalled\b|\$|%", re.I)
+_UNIT = (r"(?:\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|百|元|块|成|平|㎡|%|％|个?人|名|位|员工|天|周|个月|月|年|号|日|"
+         r"岁|公里|米|公斤|斤|小时|分钟|点|k\b|K\b|sq|square|people|persons|employees|staff|guests|days?\b|weeks?\b|"
+         r"months?\b|years?\b|hours?\b|dollars|euros|pounds|yuan|percent|am\b|pm\b)")
+_STRONG = re.compile(_UNIT + r"|[$€£¥]\s?\d|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|预算|面积|品类|决定|定了|定为|确定|就按|改成|"
+                     r"换成|砍到|不超|别超|必须|一定要|过敏|截止|叫做|名字|店名|\bdecid|\bsettled|\bmust\b|\binstead\b|"
+                     r"\bbudget|\ballerg|\bdeadline|\bnamed\b|\bcalled\b", re.I)
 _QUESTION = re.compile(r"[?？]$|吗[?？。]?$|^(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b", re.I)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
 MAX_LINE_TOKENS = 80
@@ -287,7 +290,10 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
         def redundant(line):
             return line_priority(line) == 2 and any(v and v in line for v in pinned_values)
 
-        for test in (lambda ln: line_priority(ln) == 0, lambda ln: line_priority(ln) == 1, redundant,
+        def superseded(line):
+            return bool(re.search(r"已改为|later changed to", line))
+
+        for test in (lambda ln: line_priority(ln) == 0, lambda ln: line_priority(ln) == 1, superseded, redundant,
                      lambda ln: True):
             i = 0
             while total(lines) > max_tokens and i < len(lines):

@@ -78,7 +78,7 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
     if token_count(text) + MESSAGE_OVERHEAD <= budget:
         return text, False
     template = sections.TRUNCATED_NOTE_ZH if is_chinese(text[:2000]) else sections.TRUNCATED_NOTE_EN
-    note = template.format(chars=len(text))
+    note = template.format(chars=f"{len(text):,}")
     room = max(16, budget - MESSAGE_OVERHEAD - token_count(note) - 4)
     return token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note, True
 
