@@ -24,8 +24,9 @@ def section(messages: list[dict], header: str) -> str:
 
 
 def verbatim(messages: list[dict]) -> list[str]:
-    """The conversation messages sent as they are (user/assistant roles)."""
-    return [m["content"] for m in messages if m["role"] in ("user", "assistant")]
+    """The user's messages sent as they are (the window and the new message). Assistant replies are left out:
+    the offline model's replies quote the summary, which would hide whether a user message itself was sent."""
+    return [m["content"] for m in messages if m["role"] == "user"]
 
 
 def all_messages(session: ChatSession) -> list[Message]:
