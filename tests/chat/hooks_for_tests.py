@@ -11,3 +11,10 @@ def task_hook(*, tenant, session, message):
 
 def broken_hook(*, tenant, session, message):
     raise RuntimeError("this layer is broken")
+
+
+def sql_failing_hook(*, tenant, session, message):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT * FROM no_such_table_for_this_test")

@@ -123,3 +123,13 @@ def test_a_message_over_the_limit_is_rejected_with_the_limit_in_one_sentence(set
     assert "200,000 characters" in info.value.message and "100,000" in info.value.message
     assert all_messages(session) == []  # nothing half-stored
     assert say(session, "a normal message").reply  # the session still works
+
+
+@pytest.mark.django_db
+def test_a_hook_whose_sql_fails_does_not_cost_the_user_a_reply(monkeypatch):
+    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", ["tests.chat.hooks_for_tests.sql_failing_hook"] +
+                        hooks.PRE_TURN_HOOKS)
+    session = make_session()
+    result = say(session, "我的预算是 12 万")
+    assert result.reply.startswith("（离线模型）") and "12 万" in result.reply
+    assert [m.role for m in all_messages(session)] == ["user", "assistant"]
