@@ -206,7 +206,11 @@ _UNIT = (r"(?:\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千]+)\s*(
          r"months?\b|years?\b|hours?\b|dollars|euros|pounds|yuan|percent|am\b|pm\b)")
 _STRONG = re.compile(_UNIT + r"|[$€£¥]\s?\d|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|预算|面积|品类|决定|定了|定为|确定|就按|改成|"
                      r"换成|砍到|不超|别超|必须|一定要|过敏|截止|叫做|名字|店名|\bdecid|\bsettled|\bmust\b|\binstead\b|"
-                     r"\bbudget|\ballerg|\bdeadline|\bnamed\b|\bcalled\b", re.I)
+                     r"\bbudget|\ballerg|\bdeadline|\bnamed?\b|\bcalled\b|"
+                     # who the user is and what they like: 我是/我叫/我喜欢/I am a/I prefer ...
+                     r"我是|我叫|我姓|我喜欢|我不喜欢|我爱|我讨厌|我不吃|我只吃|我住在|我来自|我在.{1,8}工作|我的.{1,8}是|"
+                     r"\bI(?:'m| am) an? |\bI (?:prefer|like|love|hate|don't eat|never|always|live|work)\b|"
+                     r"\bmy \w+(?: \w+)? (?:is|are)\b", re.I)
 _QUESTION = re.compile(r"[?？]$|吗[?？。]?$|^(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b", re.I)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
 MAX_LINE_TOKENS = 80

@@ -35,7 +35,7 @@ _NUM = rf"(?:\d+(?:[.,]\d+)*|[{_CN_NUM}]+)"
 _ZH_MONEY = rf"{_NUM}\s*(?:百万|千万|万|千|亿|w|W)(?:\s*(?:元|块钱?|人民币|rmb|RMB))?|{_NUM}\s*(?:元|块钱?)"
 _EN_MONEY = (r"(?:\$|€|£|¥|USD\s?|US\$|RMB\s?|CNY\s?)\s?\d[\d,]*(?:\.\d+)?\s*(?:k|K|m|M|million|thousand|grand)?\b"
              r"|\b\d[\d,]*(?:\.\d+)?\s*(?:k|K|thousand|million|grand)?\s*(?:dollars|usd|USD|euros?|pounds|yuan|rmb|RMB)\b"
-             r"|\b\d+(?:\.\d+)?\s*(?:k|K)\b")
+             r"|\b\d+(?:\.\d+)?\s*(?:k|K|grand|thousand|million)\b")
 MONEY_RE = re.compile(rf"{_ZH_MONEY}|{_EN_MONEY}")
 _BUDGET_WORDS = re.compile(r"预算|经费|资金|本钱|总投入|投资额|能投|budget|afford|funds|capital|can spend|to spend|"
                            r"总共有|一共有|手头有", re.I)
