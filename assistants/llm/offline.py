@@ -79,6 +79,8 @@ def parse_ratio(text: str) -> float | None:
 def format_money(amount: float, unit: str) -> str:
     if unit == "zh":
         return f"{amount / 1e4:g} 万"
+    if unit == "¥":
+        return f"{amount:g} 元"
     return f"{unit}{amount:,.0f}"
 
 
@@ -136,14 +138,14 @@ def _budget_plan(pinned: list[str], chinese: bool) -> str:
         if parts:
             text += "；".join(parts) + f"；其余 {format_money(amount - used, unit)} 留给租金押金、设备、首批物料和流动资金。"
         else:
-            text += f"建议先留出三到六个月的流动资金，其余 {total} 以内的开支逐项列清楚再花。"
+            text += f"先把各项开支逐项列出来，合计控制在 {total} 以内，并留出一部分应急。"
         return text
     text = f"Working from your budget of {total}: "
     if parts:
         text += "; ".join(parts) + f"; the remaining {format_money(amount - used, unit)} covers rent and deposit, " \
                                   "equipment, first stock and working capital."
     else:
-        text += "keep three to six months of running costs in reserve and list every other expense within it."
+        text += f"list every expense item by item, keep the total within {total}, and hold some back for surprises."
     return text
 
 

@@ -55,7 +55,8 @@ _ZH_CITY = re.compile(rf"({'|'.join(_ZH_CITIES)})|(?:在|去|到|搬到|定在|�
 _ZH_DISTRICT = re.compile(r"(?:在|看中|选在|位于|搬到|定在|去|到|中|换到|改到|放在)([\u4e00-\u9fff]{2,4}?(?:新区|区|县|镇|商圈|街道))")
 _EN_PLACE = re.compile(r"\b(?:in|to|at|near|based\s+in|located\s+in)\s+((?:[A-Z][a-zA-Z'\-]+)(?:\s[A-Z][a-zA-Z'\-]+){0,2})")
 _EN_PLACE_CONTEXT = re.compile(r"\b(?:open|opening|live|living|based|located|move|moving|shop|store|restaurant|"
-                               r"cafe|business|rent|lease|space|site|city|town|place)\b", re.I)
+                               r"cafe|business|rent|lease|space|site|city|town|place|stay|staying|trip|travel|travelling|traveling|visit|"
+                               r"visiting|fly|flying|going)\b", re.I)
 _EN_NOT_PLACES = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                   "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
                   "Sunday", "English", "Chinese", "The", "My", "Our", "I"}
