@@ -74,11 +74,20 @@ class OpenAIChatModel:
     def complete_json(self, messages: list[dict], schema: type[T], *, attempts: int = 2) -> T:
         """A structured answer validated with pydantic. A malformed or schema-violating answer is asked for once
         more, then raises ModelError(reason="malformed")."""
-        response_format = {"type": "json_schema",
-                           "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}}
+        formats = [{"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}},
+                   {"type": "json_object"}, None]
         last_error = ""
         for _ in range(max(1, attempts)):
-            text = self.complete(messages, response_format=response_format)
+            # Not every OpenAI-compatible server knows json_schema: on a 4xx, step down to json_object, then none.
+            while True:
+                extra = {"response_format": formats[0]} if formats[0] else {}
+                try:
+                    text = self.complete(messages, **extra)
+                    break
+                except ModelError as exc:
+                    if exc.reason != "refused" or len(formats) == 1:
+                        raise
+                    formats.pop(0)
             text = text.strip()
             if text.startswith("```"):
                 text = text.strip("`").removeprefix("json").strip()

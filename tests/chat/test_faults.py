@@ -172,3 +172,17 @@ def test_offline_is_the_default_and_a_missing_endpoint_falls_back_to_it(settings
     assert get_chat_model(tenant=session.tenant, assistant=session.assistant).offline
     settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = "http://127.0.0.1:9/v1", "k"
     assert get_chat_model(tenant=session.tenant, assistant=session.assistant).name == "qwen-max"
+
+
+@pytest.mark.django_db
+def test_a_server_without_json_schema_support_still_gets_a_summary(scripted_llm, fast_failures):
+    session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1)
+    for text in ("预算 40 万", "想开面馆", "店面 60 平米"):
+        scripted_llm.push("chat", "ok")
+        say(session, text)
+    scripted_llm.push("chat", Scripted(status=400), {"summary_lines": ["用户预算 40 万，想开面馆"]})
+    assert session_compact(tenant_id=session.tenant_id, session_id=session.pk)["compacted"] == 4
+    formats = [r.get("response_format", {}).get("type") for r in scripted_llm.chat_requests()[-2:]]
+    assert formats == ["json_schema", "json_object"]
+    session.refresh_from_db()
+    assert session.summary == "- 用户预算 40 万，想开面馆"
