@@ -9,6 +9,7 @@ from assistants.llm import sections
 from assistants.models import ChatSession
 from assistants.services.compaction import session_compact
 from tests.chat.helpers import make_session, say, section, verbatim
+from tasks.models import JobRecord
 from tests.conftest import wait_for
 
 FILLER_ZH = ["外卖平台的抽成一般怎么算？", "今天跑了一天市场，有点累", "你觉得装修风格选什么好？", "菜单要不要加凉菜？",
@@ -47,6 +48,10 @@ def test_a_fact_from_turn_5_survives_100_turns_through_the_worker_chinese(celery
     assert "店名最后定为老陈手擀面" in section(messages, sections.SUMMARY)
     assert "老陈手擀面" in result.reply
     assert result.context.token_count <= 8000 - 1000
+    # Leave the shared worker idle for the tests after this one: every job this session queued has finished.
+    wait_for(lambda: JobRecord.objects.filter(kind="memory_extract", tenant_id=session.tenant_id,
+                                              status=JobRecord.Status.SUCCEEDED).count() >= 100,
+             timeout=120, message="the session's extraction jobs to drain")
 
 
 @pytest.mark.django_db
