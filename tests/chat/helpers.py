@@ -35,3 +35,13 @@ def all_messages(session: ChatSession) -> list[Message]:
 
 def summary_and_digest(messages: list[dict]) -> str:
     return section(messages, sections.SUMMARY)
+
+
+def add_turns(session: ChatSession, texts: list[str]) -> None:
+    """Stored turns (user message + a short reply) without running the chat turn, so that no extraction job is
+    queued: tests that script the model server exactly must not share it with other jobs."""
+    from tests.factories import MessageFactory
+
+    for text in texts:
+        MessageFactory(session=session, role=Message.Role.USER, content=text)
+        MessageFactory(session=session, role=Message.Role.ASSISTANT, content="ok")

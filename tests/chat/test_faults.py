@@ -12,7 +12,7 @@ from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_turn_stream
 from assistants.services.compaction import session_compact
 from tasks.models import JobRecord
-from tests.chat.helpers import all_messages, make_session, say
+from tests.chat.helpers import add_turns, all_messages, make_session, say
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
 
@@ -118,9 +118,7 @@ def test_a_model_summary_is_validated_capped_and_scrubbed_of_identifiers(scripte
 @pytest.mark.django_db(transaction=True)
 def test_two_compactions_at_once_do_not_corrupt_the_summary(scripted_llm):
     session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1)
-    for text in ("one", "two", "three"):
-        scripted_llm.push("chat", "ok")
-        say(session, text)
+    add_turns(session, ["one", "two", "three"])
     scripted_llm.push("chat", Scripted(content={"summary_lines": ["version A"]}, delay=1),
                       Scripted(content={"summary_lines": ["version B"]}, delay=1))
     results = []
@@ -147,9 +145,7 @@ def test_two_compactions_at_once_do_not_corrupt_the_summary(scripted_llm):
 @pytest.mark.django_db(transaction=True)
 def test_a_compaction_job_that_meets_a_model_fault_retries_later_and_succeeds(scripted_llm, celery_worker):
     session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1000)
-    for text in ("预算 40 万", "想开面馆", "店面 60 平米"):
-        scripted_llm.push("chat", "ok")
-        say(session, text)
+    add_turns(session, ["预算 40 万", "想开面馆", "店面 60 平米"])
     # The worker's client retries twice itself (LLM_MAX_RETRIES=2): three 500s fail the first job attempt.
     scripted_llm.push("chat", Scripted(status=500), Scripted(status=500), Scripted(status=500),
                       {"summary_lines": ["用户预算 40 万，想开面馆"]})
