@@ -9,7 +9,9 @@ def session_compact(self, tenant_id: int, session_id: int):
     """Merge the messages that left the window into the session's rolling summary (issue 3)."""
     from assistants.services.compaction import session_compact as compact
 
-    return job_run(self, kind="session_compact", tenant_id=tenant_id,
+    # Keyed by the Celery task id, which a retry keeps: one ledger row per enqueued job, attempts counted on it.
+    key = f"session_compact:{self.request.id}" if self.request.id else ""
+    return job_run(self, kind="session_compact", tenant_id=tenant_id, idempotency_key=key,
                    body=lambda job: compact(tenant_id=tenant_id, session_id=session_id))
 
 

@@ -1,7 +1,21 @@
-"""Chat models: any OpenAI-compatible endpoint, or the offline provider. (Interface fixed; issue 3 fills it.)"""
+"""Chat models: any OpenAI-compatible endpoint, or the offline provider.
+
+get_chat_model(tenant=, assistant=) resolves the model name (assistant > tenant > LLM_CHAT_MODEL). The offline
+provider is used when that name is "offline" or no OPENAI_BASE_URL / OPENAI_API_KEY is configured.
+"""
 from __future__ import annotations
 
 from typing import Iterator, Protocol
+
+from django.conf import settings
+
+from assistants.llm.errors import ModelError
+from assistants.llm.offline import OfflineChatModel
+from assistants.llm.openai_chat import OpenAIChatModel
+
+__all__ = ["ChatModel", "ModelError", "OfflineChatModel", "OpenAIChatModel", "get_chat_model"]
+
+OFFLINE_NAME = "offline"
 
 
 class ChatModel(Protocol):
@@ -13,21 +27,11 @@ class ChatModel(Protocol):
     def stream(self, messages: list[dict]) -> Iterator[str]: ...
 
 
-class OfflineChatModel:
-    """Deterministic replies built from the assembled context, for machines with no model."""
-
-    name = "offline"
-    offline = True
-
-    def complete(self, messages: list[dict]) -> str:
-        last = next((m["content"] for m in reversed(messages) if m["role"] == "user"), "")
-        return f"(offline model) You said: {last[:200]}"
-
-    def stream(self, messages: list[dict]) -> Iterator[str]:
-        text = self.complete(messages)
-        for i in range(0, len(text), 16):
-            yield text[i:i + 16]
-
-
 def get_chat_model(*, tenant, assistant=None) -> ChatModel:
-    return OfflineChatModel()
+    from assistants.services.policy import memory_policy_for
+
+    name = memory_policy_for(tenant=tenant, assistant=assistant).chat_model or OFFLINE_NAME
+    if name == OFFLINE_NAME or not (settings.OPENAI_BASE_URL and settings.OPENAI_API_KEY):
+        return OfflineChatModel()
+    temperature = assistant.temperature if assistant is not None else 0.3
+    return OpenAIChatModel(name=name, temperature=temperature)

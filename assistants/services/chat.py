@@ -4,12 +4,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from django.db import transaction
+import logging
 
-from assistants.llm import get_chat_model
-from assistants.services.hooks import run_pre_turn_hooks
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from assistants.llm import ModelError, OfflineChatModel, get_chat_model
+from assistants.llm.sections import is_chinese
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
+from assistants.services.hooks import run_pre_turn_hooks
+from assistants.services.pinned import session_pinned_update
+from assistants.services.policy import memory_policy_for
+from assistants.services.tokens import token_count
 from core.exceptions import InvalidInput, NotFound
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -23,11 +33,14 @@ class TurnContext:
     task: dict | None = None
     hints: list[str] = field(default_factory=list)  # reply hints from pre-turn hooks (assistants.services.hooks)
     token_count: int = 0
+    window_message_ids: list[int] = field(default_factory=list)  # the stored messages sent verbatim
+    truncated: bool = False  # the new user message was cut for the model (it is stored intact)
 
     def as_dict(self) -> dict:
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
                 "memories": [m.as_dict() for m in self.memories], "task": self.task, "hints": self.hints,
-                "token_count": self.token_count}
+                "token_count": self.token_count, "window_message_ids": self.window_message_ids,
+                "truncated": self.truncated}
 
 
 @dataclass
@@ -63,35 +76,103 @@ def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
     return result
 
 
+def _enqueue(job, *args) -> None:
+    """Send a background job; a broker outage is logged, never turned into a failed reply."""
+    try:
+        job.delay(*args)
+    except Exception:  # noqa: BLE001
+        logger.exception("could not enqueue %s%s", getattr(job, "name", job), args)
+
+
+def _error_sentence(exc: Exception, chinese: bool) -> str:
+    reason = getattr(exc, "reason", "error")
+    zh = {"timeout": "没有及时回答", "rate_limited": "当前请求太多（限流）", "server_error": "出现了服务器错误",
+          "unreachable": "无法连接", "empty": "返回了空回答", "malformed": "返回了无法读取的回答",
+          "refused": "拒绝了请求"}
+    en = {"timeout": "did not answer in time", "rate_limited": "is rate limited right now",
+          "server_error": "failed with a server error", "unreachable": "could not be reached",
+          "empty": "returned an empty answer", "malformed": "returned an answer that could not be read",
+          "refused": "refused the request"}
+    if chinese:
+        return f"语言模型{zh.get(reason, '出错了')}，这条回复来自离线模型；你的消息已经保存。"
+    return f"The language model {en.get(reason, 'failed')}, so this reply comes from the offline model; your message is saved."
+
+
+def _compaction_due(*, tenant, session: ChatSession, policy) -> bool:
+    unsummarised = Message.objects.for_tenant(tenant).filter(session=session)
+    if session.summary_through_id:
+        unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
+    return unsummarised.count() - 2 * policy.window_turns >= max(1, policy.summary_trigger_messages)
+
+
 def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iterator[tuple[str, object]]:
-    """The same turn, as events: ("context", TurnContext), ("delta", str)..., then ("done", TurnResult)."""
+    """The same turn, as events: ("context", TurnContext), ("delta", str)..., then ("done", TurnResult).
+
+    The user's message is committed before the model is called, so no model fault can lose it; a fault gives a
+    reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
+    after commit and never block the reply."""
+    from assistants import jobs as assistant_jobs
+    from assistants.services.context import context_build
+    from memory import jobs as memory_jobs
+
     if session.tenant_id != tenant.pk:
         raise NotFound("That session does not exist.")
     if not text or not text.strip():
         raise InvalidInput("The message is empty: write something to send.")
+    limit = settings.MAX_MESSAGE_CHARS
+    if len(text) > limit:
+        raise InvalidInput(f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "
+                           f"shorten it or send it in parts.", code="message_too_long",
+                           details={"length": len(text), "limit": limit})
     with transaction.atomic():
         # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
         end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
         if end_user is None or end_user.erasure_requested_at is not None:
             raise NotFound("That user's data is being erased; no new messages are accepted.")
         user_message = Message.objects.for_tenant(tenant).create(
-            tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text)
+            tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text,
+            token_count=token_count(text))
+        session_pinned_update(tenant=tenant, session=session, message=user_message)
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
-    history = list(Message.objects.for_tenant(tenant).filter(session=session).order_by("-id")[:20])[::-1]
-    messages = [{"role": "system", "content": session.assistant.system_prompt}]
-    messages += [{"role": m.role, "content": m.content} for m in history]
-    task = next((h["data"] for h in hook_results if h.get("section") == "task"), None)
-    hints = [h["reply_hint"] for h in hook_results if h.get("reply_hint")]
-    context = TurnContext(messages=messages, task=task, hints=hints)
+        transaction.on_commit(lambda: _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk))
+    session.refresh_from_db(fields=["summary", "summary_through", "summary_version", "pinned_facts"])
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    try:
+        context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
+                                hook_results=hook_results)
+    except Exception:  # noqa: BLE001 - a context bug must not lose the turn: fall back to prompt + message
+        logger.exception("context assembly failed for session %s", session.pk)
+        context = TurnContext(messages=[{"role": "system", "content": session.assistant.system_prompt},
+                                        {"role": "user", "content": text[:20000]}])
     yield "context", context
+
+    chinese = is_chinese(text[:2000])
+    error = None
+    parts: list[str] = []
     model = get_chat_model(tenant=tenant, assistant=session.assistant)
-    parts = []
-    for delta in model.stream(messages):
-        parts.append(delta)
-        yield "delta", delta
+    model_name = model.name
+    try:
+        for delta in model.stream(context.messages):
+            parts.append(delta)
+            yield "delta", delta
+    except Exception as exc:  # noqa: BLE001 - ModelError, or anything else the provider raised
+        if not isinstance(exc, ModelError):
+            logger.exception("chat model %s failed", model_name)
+        error = _error_sentence(exc, chinese)
+        fallback = OfflineChatModel().complete(context.messages)
+        text_out = ("\n\n" if parts else "") + fallback
+        parts.append(text_out)
+        yield "delta", text_out
+        model_name = f"{model_name}->offline"
     reply = "".join(parts)
+    metadata = {"context": context.as_dict(), "model": "offline" if model.offline else model_name}
+    if error:
+        metadata["error"] = error
     reply_message = Message.objects.for_tenant(tenant).create(
         tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=reply,
-        metadata={"context": context.as_dict(), "model": model.name})
+        token_count=token_count(reply), metadata=metadata)
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
+    if _compaction_due(tenant=tenant, session=session, policy=policy):
+        transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
-                             reply=reply, context=context)
+                             reply=reply, context=context, error=error)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from django.db import transaction
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
@@ -28,7 +29,9 @@ def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
     results = []
     for path in PRE_TURN_HOOKS:
         try:
-            result = import_string(path)(tenant=tenant, session=session, message=message)
+            # A savepoint per hook: a hook whose SQL fails must not abort the turn's transaction.
+            with transaction.atomic():
+                result = import_string(path)(tenant=tenant, session=session, message=message)
         except Exception:  # noqa: BLE001 - one layer failing must not cost the user a reply
             logger.exception("pre-turn hook %s failed", path)
             continue

@@ -156,6 +156,9 @@ LLM_CHAT_MODEL = env("LLM_CHAT_MODEL", default="offline")
 LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="offline-hash-ngram-v1")
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+# Token counts (cl100k, shipped offline) are multiplied by this; raise it for a model whose tokenizer is less
+# efficient than cl100k, so that the context budget stays an upper bound (docs/chat.md "Token counting").
+LLM_TOKEN_SAFETY_FACTOR = env.float("LLM_TOKEN_SAFETY_FACTOR", default=1.0)
 # Vector column width. Fixed by the HNSW index; OpenAI-compatible embedders are asked for this many dimensions.
 EMBEDDING_DIMENSIONS = 384
 

@@ -1,0 +1,99 @@
+"""Any OpenAI-compatible endpoint (OpenAI, Qwen/DashScope, DeepSeek, Ollama, vLLM) through the `openai` client.
+
+Timeouts and retries with exponential backoff (honouring Retry-After) are the client's own: LLM_TIMEOUT_SECONDS,
+LLM_MAX_RETRIES. Every failure surfaces as ModelError with a reason, never as a raw client exception.
+"""
+from __future__ import annotations
+
+import json
+from typing import Iterator, TypeVar
+
+import openai
+from django.conf import settings
+from pydantic import BaseModel, ValidationError
+
+from assistants.llm.errors import ModelError
+
+T = TypeVar("T", bound=BaseModel)
+
+
+def _translate(exc: Exception) -> ModelError:
+    if isinstance(exc, ModelError):
+        return exc
+    if isinstance(exc, openai.APITimeoutError):
+        return ModelError("The language model did not answer in time.", reason="timeout")
+    if isinstance(exc, openai.RateLimitError):
+        return ModelError("The language model is rate limited right now.", reason="rate_limited")
+    if isinstance(exc, openai.APIConnectionError):
+        return ModelError("The language model could not be reached.", reason="unreachable")
+    if isinstance(exc, openai.APIStatusError):
+        if exc.status_code >= 500:
+            return ModelError(f"The language model failed with a server error ({exc.status_code}).", reason="server_error")
+        return ModelError(f"The language model refused the request ({exc.status_code}).", reason="refused")
+    return ModelError(f"The language model returned an answer that could not be read ({type(exc).__name__}).",
+                      reason="malformed")
+
+
+class OpenAIChatModel:
+    offline = False
+
+    def __init__(self, *, name: str, temperature: float = 0.3):
+        self.name = name
+        self.temperature = temperature
+        self.client = openai.OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY,
+                                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES)
+
+    def complete(self, messages: list[dict], **kwargs) -> str:
+        try:
+            response = self.client.chat.completions.create(model=self.name, messages=messages,
+                                                           temperature=self.temperature, **kwargs)
+            text = (response.choices[0].message.content or "") if response.choices else ""
+        except Exception as exc:  # noqa: BLE001 - every client failure becomes one ModelError
+            raise _translate(exc) from exc
+        if not text.strip():
+            raise ModelError("The language model returned an empty answer.", reason="empty")
+        return text
+
+    def stream(self, messages: list[dict]) -> Iterator[str]:
+        got_text = False
+        try:
+            stream = self.client.chat.completions.create(model=self.name, messages=messages,
+                                                         temperature=self.temperature, stream=True)
+            for chunk in stream:
+                if not chunk.choices:
+                    continue
+                delta = chunk.choices[0].delta.content or ""
+                if delta:
+                    got_text = got_text or bool(delta.strip())
+                    yield delta
+        except Exception as exc:  # noqa: BLE001
+            raise _translate(exc) from exc
+        if not got_text:
+            raise ModelError("The language model returned an empty answer.", reason="empty")
+
+    def complete_json(self, messages: list[dict], schema: type[T], *, attempts: int = 2) -> T:
+        """A structured answer validated with pydantic. A malformed or schema-violating answer is asked for once
+        more, then raises ModelError(reason="malformed")."""
+        formats = [{"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}},
+                   {"type": "json_object"}, None]
+        last_error = ""
+        for _ in range(max(1, attempts)):
+            # Not every OpenAI-compatible server knows json_schema: on a 4xx, step down to json_object, then none.
+            while True:
+                extra = {"response_format": formats[0]} if formats[0] else {}
+                try:
+                    text = self.complete(messages, **extra)
+                    break
+                except ModelError as exc:
+                    if exc.reason != "refused" or len(formats) == 1:
+                        raise
+                    formats.pop(0)
+            text = text.strip()
+            if text.startswith("```"):
+                text = text.strip("`").removeprefix("json").strip()
+            try:
+                return schema.model_validate_json(text)
+            except (ValidationError, json.JSONDecodeError, ValueError) as exc:
+                last_error = str(exc).splitlines()[0]
+        raise ModelError(f"The language model's structured answer did not match the schema ({last_error}).",
+                         reason="malformed")

@@ -1,0 +1,182 @@
+"""Context assembly: exactly what is sent to the model for one turn, in this order (issue 3):
+
+1. the assistant's system prompt, byte-identical, never compressed;
+2. pinned session facts;
+3. long-term memories recalled for this user and this message (memory.services.recall.memory_recall);
+4. the task in progress (pre-turn hook section "task") and the reply hints;
+5. the rolling summary of everything up to ChatSession.summary_through, as its own system message;
+6. every message after summary_through verbatim (the window; compaction moves old ones into the summary), then
+   the new user message.
+
+Each section stays under its budget from memory_policy_for(); the whole stays under
+context_limit_tokens - reply_reserve_tokens. When unsummarised messages do not fit the window budget (compaction
+has not caught up), the oldest of them are not dropped silently: an extractive digest of them is added after the
+summary, so there is never a gap between summary and window.
+"""
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+
+from assistants.llm import sections
+from assistants.llm.offline import offline_summary_merge
+from assistants.llm.sections import is_chinese
+from assistants.models import ChatSession, Message
+from assistants.services.pinned import pinned_label
+from assistants.services.policy import MemoryPolicy
+from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
+
+logger = logging.getLogger(__name__)
+
+TRUNCATE_TAIL_SHARE = 0.2  # share of a truncated message's budget kept from its end
+
+
+def _section(header: str, lines: list[str]) -> str:
+    return header + "\n" + "\n".join(f"- {ln}" for ln in lines)
+
+
+def _fit_lines(header: str, lines: list[str], budget: int) -> list[str]:
+    """The longest prefix of `lines` whose section fits `budget` tokens (a too-long line is cut)."""
+    kept: list[str] = []
+    for line in lines:
+        candidate = kept + [line]
+        if token_count(_section(header, candidate)) + MESSAGE_OVERHEAD <= budget:
+            kept = candidate
+            continue
+        room = budget - MESSAGE_OVERHEAD - token_count(_section(header, kept + [""]))
+        if room > 8:
+            kept.append(token_truncate(line, room - 2) + "…")
+        break
+    return kept
+
+
+def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
+    lines = []
+    for key, entry in (pinned_facts or {}).items():
+        value = str(entry.get("value", "")).replace("\n", "；" if chinese else "; ")
+        if value:
+            lines.append(f"{pinned_label(key, chinese=chinese)}: {value}")
+    return lines
+
+
+def _recall(*, tenant, session, text: str, budget: int) -> list:
+    try:
+        from memory.services.recall import memory_recall
+
+        return list(memory_recall(tenant=tenant, end_user=session.end_user, query=text, budget_tokens=budget,
+                                  exclude_session_id=session.id) or [])
+    except Exception:  # noqa: BLE001 - a broken recall must not cost the user a reply
+        logger.exception("memory_recall failed; continuing without long-term memories")
+        return []
+
+
+def _user_content(message: Message, budget: int) -> tuple[str, bool]:
+    """The user's message as sent to the model: whole, or its head and tail with a note when over `budget`."""
+    text = message.content
+    if token_count(text) + MESSAGE_OVERHEAD <= budget:
+        return text, False
+    template = sections.TRUNCATED_NOTE_ZH if is_chinese(text[:2000]) else sections.TRUNCATED_NOTE_EN
+    note = template.format(chars=f"{len(text):,}")
+    room = max(16, budget - MESSAGE_OVERHEAD - token_count(note) - 4)
+    return token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note, True
+
+
+def context_build(*, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy,
+                  hook_results: list[dict] | None = None):
+    """Assemble the TurnContext for `user_message` (already stored) in `session`."""
+    from assistants.services.chat import TurnContext
+
+    hook_results = hook_results or []
+    chinese = is_chinese(user_message.content[:2000])
+    total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens
+    system = {"role": "system", "content": session.assistant.system_prompt}
+    remaining = total_budget - token_count_messages([system])  # includes the reply priming once
+
+    # The new user message first: it must be sent whatever else is cut.
+    user_content, truncated = _user_content(user_message, min(policy.budget_window_tokens, max(remaining, 0)))
+    user = {"role": "user", "content": user_content}
+    remaining -= token_count(user_content) + MESSAGE_OVERHEAD
+
+    # 2. Pinned facts
+    pinned = _fit_lines(sections.PINNED, pinned_lines(session.pinned_facts, chinese=chinese),
+                        min(policy.budget_pinned_tokens, remaining))
+    pinned_msg = {"role": "system", "content": _section(sections.PINNED, pinned)} if pinned else None
+    remaining -= token_count_messages([pinned_msg]) - REPLY_PRIMING if pinned_msg else 0
+
+    # 4. Task state and reply hints (hints first: the reply must say them)
+    task = next((h.get("data") for h in hook_results if h.get("section") == "task"), None)
+    hints = [h["reply_hint"] for h in hook_results if h.get("reply_hint")]
+    task_budget = min(policy.budget_task_tokens, remaining)
+    hint_lines = _fit_lines(sections.HINTS, hints, task_budget)
+    hints_msg = {"role": "system", "content": _section(sections.HINTS, hint_lines)} if hint_lines else None
+    task_budget -= token_count(hints_msg["content"]) + MESSAGE_OVERHEAD if hints_msg else 0
+    task_msg = None
+    if task:
+        task_text = json.dumps(task, ensure_ascii=False, default=str)
+        task_lines = _fit_lines(sections.TASK, [task_text], task_budget)
+        task_msg = {"role": "system", "content": _section(sections.TASK, task_lines)} if task_lines else None
+    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hints_msg, task_msg) if m)
+
+    # 6. The window: every message after summary_through (except the new one), newest first, within budget.
+    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id)
+    if session.summary_through_id:
+        unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
+    unsummarised = list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))
+    summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
+    memories_budget = min(policy.budget_memories_tokens, max(remaining - summary_budget, 0))
+    window_budget = min(policy.budget_window_tokens - (token_count(user_content) + MESSAGE_OVERHEAD),
+                        max(remaining - summary_budget - memories_budget, 0))
+    window, overflow, used = [], [], 0
+    for row in unsummarised:
+        cost = (row["token_count"] or token_count(row["content"])) + MESSAGE_OVERHEAD
+        if not overflow and used + cost <= window_budget:
+            window.append(row)
+            used += cost
+        else:
+            overflow.append(row)
+    window.reverse()
+    overflow.reverse()
+    remaining -= used
+
+    # 5. Summary, plus a digest of unsummarised messages that did not fit (no gap, no overlap).
+    summary_text = session.summary or ""
+    summary_msgs = []
+    if summary_text or overflow:
+        summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
+        body = summary_text
+        if overflow:
+            digest = offline_summary_merge(
+                old_summary="", messages=[{"role": r["role"], "content": r["content"],
+                                           "offline": (r["metadata"] or {}).get("model") == "offline"} for r in overflow],
+                max_tokens=max(summary_budget // 2, 16), pinned_facts=session.pinned_facts)
+            if digest:
+                body_budget = summary_budget - token_count(sections.UNCOMPACTED) - MESSAGE_OVERHEAD - 8
+                body = (summary_text + "\n" if summary_text else "") + sections.UNCOMPACTED + "\n" + digest
+                body = token_truncate(body, max(body_budget, 0))
+        if body:
+            content = token_truncate(sections.SUMMARY + "\n" + body, max(summary_budget - MESSAGE_OVERHEAD, 0))
+            if content.strip() and content.strip() != sections.SUMMARY:
+                summary_msgs.append({"role": "system", "content": content})
+    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in summary_msgs)
+
+    # 3. Long-term memories, within what is left.
+    memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
+    memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget) \
+        if memories_budget > 32 else []
+    memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
+    memories = memories[:len(memory_lines)]
+    memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None
+
+    messages = [system]
+    messages += [m for m in (pinned_msg, memories_msg, task_msg, hints_msg) if m]
+    messages += summary_msgs
+    messages += [{"role": r["role"], "content": r["content"]} for r in window]
+    messages.append(user)
+    count = token_count_messages(messages)
+    if count > total_budget and len(messages) > 2:
+        logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
+    return TurnContext(messages=messages, summary=summary_text, pinned_facts=dict(session.pinned_facts or {}),
+                       memories=memories, task=task, hints=hints, token_count=count,
+                       window_message_ids=[r["id"] for r in window], truncated=truncated)
