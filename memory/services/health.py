@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count, Exists, F, Func, OuterRef, Q, Sum, Value
+from django.db.models import TextField, Count, Exists, F, Func, OuterRef, Q, Sum, Value
 from django.db.models.functions import Lower, TruncWeek
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -35,7 +35,8 @@ class MemoryHealth:
 
 
 def _normalised(expr):
-    return Func(Lower(expr), Value(_NOISE), Value(""), Value("g"), function="regexp_replace")
+    return Func(Lower(expr), Value(_NOISE), Value(""), Value("g"), function="regexp_replace",
+                output_field=TextField())
 
 
 def memory_health_get(*, tenant) -> MemoryHealth:
