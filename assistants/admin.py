@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from assistants.admin_scoping import (
-    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, staff_tenant_ids,
+    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin,
 )
 from assistants.models import (
     ApiKey, Assistant, ChatSession, EndUser, ErasureReceipt, Feedback, Message, Tenant, TenantStaff,

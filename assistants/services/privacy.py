@@ -35,6 +35,7 @@ ERASE_JOB_KIND = "user_erase"
 # Ledger rows whose idempotency key is "<prefix>:<message id>" carry one message's outcome; they are erased with
 # the message. Jobs that may hold a user's text should also set JobRecord.end_user (job_run(end_user_id=...)).
 JOB_KEY_PREFIXES_BY_MESSAGE = ("extract",)
+# Services acting for an end user write the audit actor as "user:<external_id>"; erasure replaces it with this.
 ERASED_ACTOR = "erased user"
 
 
@@ -99,8 +100,9 @@ def _scrub_audit_log(tenant_id: int, user: EndUser) -> int:
     """The audit log keeps who did what and when to which note id; the note's content (before/after) goes."""
     notes = AuditLog.objects.unscoped().filter(tenant_id=tenant_id, object_type="memory.MemoryNote",
                                                object_id__in=_user_note_ids(tenant_id, user.pk))
+    ext = user.external_id
     by_user = AuditLog.objects.unscoped().filter(tenant_id=tenant_id).filter(
-        Q(actor=user.external_id) | Q(actor__endswith=f":{user.external_id}"))
+        Q(actor=ext) | Q(actor=f"user:{ext}") | Q(actor=f"end_user:{ext}"))
     by_user.update(actor=ERASED_ACTOR)
     return notes.exclude(before=None, after=None).update(before=None, after=None)
 

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from assistants.models import ApiKey, ChatSession, ErasureReceipt, Feedback, Message, TenantStaff
+from assistants.models import ApiKey, ErasureReceipt, Feedback, Message, TenantStaff
 from assistants.services.staff import tenant_staff_add
 from assistants.services.tenants import end_user_create_with_login
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
