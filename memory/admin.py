@@ -8,8 +8,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.db.models import Q
-from django.http import HttpResponseRedirect
-from django.urls import reverse
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseRedirect
+from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
@@ -161,6 +162,38 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             key=data.get("key", ""), content=data["content"], confidence=data["confidence"],
             expires_at=data.get("expires_at"), pinned=data.get("pinned", False))
         obj.__dict__.update(note.__dict__)
+
+    ONE_NOTE_ACTIONS = {"approve": (moderation.memory_note_approve, "Approved", {}),
+                        "reject": (moderation.memory_note_reject, "Rejected", {}),
+                        "expire": (moderation.memory_note_expire_now, "Expired", {}),
+                        "pin": (moderation.memory_note_pin, "Pinned", {"pinned": True}),
+                        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False})}
+
+    def get_urls(self):
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return [path("<path:object_id>/moderate/<slug:verb>/", self.admin_site.admin_view(self.moderate_view),
+                     name="%s_%s_moderate" % info)] + super().get_urls()
+
+    def moderate_view(self, request, object_id, verb):
+        """The buttons on a note's page: POST only, the same services and audit as the list actions."""
+        note = self.get_object(request, object_id)
+        if note is None or verb not in self.ONE_NOTE_ACTIONS:
+            raise Http404("No such note or action.")
+        if request.method != "POST" or not self.has_change_permission(request, note):
+            raise PermissionDenied
+        service, verb_done, extra = self.ONE_NOTE_ACTIONS[verb]
+        self._moderate(request, self.get_queryset(request).filter(pk=note.pk), service, verb_done, **extra)
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return HttpResponseRedirect(reverse("admin:%s_%s_change" % info, args=[note.pk]))
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and self.has_change_permission(request, obj):
+            info = self.model._meta.app_label, self.model._meta.model_name
+            context["moderation_buttons"] = [
+                (label, reverse("admin:%s_%s_moderate" % info, args=[obj.pk, verb]))
+                for verb, label in (("approve", "Approve"), ("reject", "Reject"), ("expire", "Expire now"),
+                                    ("pin", "Pin"), ("unpin", "Unpin"))]
+        return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _moderate(self, request, queryset, service, verb, **extra):
         done, refused = 0, []

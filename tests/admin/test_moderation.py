@@ -145,3 +145,21 @@ def test_health_figures_match_the_data():
     assert sum(w["count"] for w in health.superseded_per_week) == 1
     assert health.superseded_per_week[-1]["count"] == 1
     assert health.pii_rejections == 3 and health.pending_reviews == 1
+
+
+def test_buttons_on_the_note_page_moderate_that_note(admin_client_root, world):
+    pending = world["acme"]["person"]["notes"][2]
+    page = admin_client_root.get(reverse("admin:memory_reviewinboxnote_change", args=[pending.pk])).content.decode()
+    approve_url = reverse("admin:memory_reviewinboxnote_moderate", args=[pending.pk, "approve"])
+    assert approve_url in page
+    assert admin_client_root.get(approve_url).status_code == 403  # POST only
+    pending.refresh_from_db()
+    assert pending.status == "pending_review"
+    response = admin_client_root.post(approve_url)
+    assert response.status_code == 302
+    pending.refresh_from_db()
+    assert pending.status == "active" and audit_rows(pending)[-1].action == "approve"
+    pin_url = reverse("admin:memory_memorynote_moderate", args=[pending.pk, "pin"])
+    admin_client_root.post(pin_url)
+    pending.refresh_from_db()
+    assert pending.pinned

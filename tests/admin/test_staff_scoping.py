@@ -108,3 +108,15 @@ def test_staff_without_tenant_link_sees_nothing(client, world):
     client.force_login(staff)
     response = client.get(url(MemoryNote, "changelist"))
     assert response.status_code == 403 or not list(response.context["cl"].result_list)
+
+
+def test_staff_cannot_moderate_another_tenants_note_by_url(staff_client_a, world):
+    note_b = world["globex"]["person"]["notes"][1]
+    response = staff_client_a.post(reverse("admin:memory_memorynote_moderate", args=[note_b.pk, "expire"]))
+    assert response.status_code == 404
+    note_b.refresh_from_db()
+    assert note_b.status == MemoryNote.Status.ACTIVE
+    note_a = world["acme"]["person"]["notes"][1]
+    assert staff_client_a.post(reverse("admin:memory_memorynote_moderate", args=[note_a.pk, "expire"])).status_code == 302
+    note_a.refresh_from_db()
+    assert note_a.status == MemoryNote.Status.EXPIRED
