@@ -274,3 +274,19 @@ def test_erase_user_command_says_why_when_the_user_is_unknown(world):
     with pytest.raises(CommandError, match="no tenant"):
         call_command("erase_user", "nope", "u-1")
 
+
+
+@pytest.mark.django_db
+def test_writers_in_other_layers_can_check_the_erasure_guard(world):
+    from django.db import transaction
+
+    from assistants.services.privacy import end_user_lock_for_write
+
+    a = world["acme"]
+    user = a["person"]["user"]
+    with transaction.atomic():
+        assert end_user_lock_for_write(tenant_id=a["tenant"].pk, end_user_id=user.pk) == user
+        assert end_user_lock_for_write(tenant_id=world["globex"]["tenant"].pk, end_user_id=user.pk) is None
+    user_erase_request(tenant=a["tenant"], end_user=user, requested_by="dpo", enqueue=False)
+    with transaction.atomic():
+        assert end_user_lock_for_write(tenant_id=a["tenant"].pk, end_user_id=user.pk) is None

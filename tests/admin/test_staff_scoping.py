@@ -120,3 +120,15 @@ def test_staff_cannot_moderate_another_tenants_note_by_url(staff_client_a, world
     assert staff_client_a.post(reverse("admin:memory_memorynote_moderate", args=[note_a.pk, "expire"])).status_code == 302
     note_a.refresh_from_db()
     assert note_a.status == MemoryNote.Status.EXPIRED
+
+
+def test_add_tenant_staff_command_gives_a_working_scoped_login(client, world, capsys):
+    from django.core.management import call_command
+
+    call_command("add_tenant_staff", "globex", "support-globex", "--password", "pw-654321")
+    assert "now staff of tenant 'globex'" in capsys.readouterr().out
+    assert client.login(username="support-globex", password="pw-654321")
+    index = client.get(reverse("admin:index")).content.decode()
+    assert "Memory notes" in index and "Review inbox" in index and "Periodic tasks" not in index
+    rows = client.get(url(EndUser, "changelist")).context["cl"].result_list
+    assert {u.tenant_id for u in rows} == {world["globex"]["tenant"].pk}
