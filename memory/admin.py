@@ -256,14 +256,20 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
 
     @admin.display(description="why it waits")
     def why_waiting(self, obj):
-        reasons = []
+        labels = {"agent_inferred": "inferred by the assistant",
+                  "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
+                  "conflict": f"would supersede note {obj.supersedes_id or '?'}"}
+        found = []
+        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists (issue 4)
+        if stored:
+            found.append(stored)
         if obj.source == MemoryNote.Source.AGENT_INFERRED:
-            reasons.append("inferred by the assistant")
+            found.append("agent_inferred")
         if obj.confidence < obj.tenant.review_confidence_threshold:
-            reasons.append(f"confidence below {obj.tenant.review_confidence_threshold}")
+            found.append("low_confidence")
         if obj.supersedes_id:
-            reasons.append(f"would supersede note {obj.supersedes_id}")
-        return "; ".join(reasons) or "-"
+            found.append("conflict")
+        return "; ".join(dict.fromkeys(labels.get(r, r.replace("_", " ")) for r in found)) or "-"
 
     def changelist_view(self, request, extra_context=None):
         extra_context = {**(extra_context or {}),

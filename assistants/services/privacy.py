@@ -29,6 +29,7 @@ from django.utils import timezone
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from core.exceptions import NotFound
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
+from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import JobRecord, SessionScratch, TaskState
 
 ERASE_JOB_KIND = "user_erase"
@@ -98,7 +99,7 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
 
 def _scrub_audit_log(tenant_id: int, user: EndUser) -> int:
     """The audit log keeps who did what and when to which note id; the note's content (before/after) goes."""
-    notes = AuditLog.objects.unscoped().filter(tenant_id=tenant_id, object_type="memory.MemoryNote",
+    notes = AuditLog.objects.unscoped().filter(tenant_id=tenant_id, object_type__in=NOTE_OBJECT_TYPES,
                                                object_id__in=_user_note_ids(tenant_id, user.pk))
     ext = user.external_id
     by_user = AuditLog.objects.unscoped().filter(tenant_id=tenant_id).filter(
@@ -128,7 +129,7 @@ def user_erase_preview(*, tenant, end_user) -> dict:
     counts = {name: factory().count() for name, factory in _erasure_steps(tenant.pk, end_user.pk, None)}
     counts.update(_session_extras(ChatSession.objects.for_tenant(tenant).filter(end_user=end_user)))
     counts["audit_log_entries_scrubbed"] = AuditLog.objects.for_tenant(tenant).filter(
-        object_type="memory.MemoryNote", object_id__in=_user_note_ids(tenant.pk, end_user.pk)).count()
+        object_type__in=NOTE_OBJECT_TYPES, object_id__in=_user_note_ids(tenant.pk, end_user.pk)).count()
     counts["web_login"] = 1 if end_user.user_id else 0
     counts["end_user"] = 1
     return counts
@@ -148,7 +149,6 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
     202 {"job": id}). Asking again returns the same job (queued again unless it already succeeded).
     `enqueue=False` leaves running it to the caller (the erase_user command runs it in its own process)."""
     from assistants.jobs import user_erase as user_erase_job
-    from memory.services.moderation import audit_log_write
     from tasks.services.ledger import job_record_create
 
     if end_user.tenant_id != tenant.pk:

@@ -14,7 +14,9 @@ from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, MemoryNote
 from memory.services.embeddings import embed_texts, text_features
 
-NOTE_OBJECT_TYPE = "memory.MemoryNote"
+NOTE_OBJECT_TYPE = "memory_note"  # the same as memory.services.notes writes
+# Older or other writers may name notes like this; erasure scrubs both.
+NOTE_OBJECT_TYPES = (NOTE_OBJECT_TYPE, "memory.MemoryNote")
 AUDITED_FIELDS = ("status", "kind", "key", "content", "confidence", "pinned", "expires_at", "supersedes_id",
                   "embedding_model")
 EDITABLE_FIELDS = ("content", "kind", "key", "confidence", "expires_at")

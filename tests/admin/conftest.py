@@ -48,7 +48,7 @@ def populate_user(tenant, assistant, external_id, *, words="面馆", with_login=
     pending.source_messages.add(m3)
     forgotten = MemoryNoteFactory(end_user=user, kind="plan", content="", status=MemoryNote.Status.FORGOTTEN)
     AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor="admin:someone", action="edit",
-                                               object_type="memory.MemoryNote", object_id=str(new.pk),
+                                               object_type="memory_note", object_id=str(new.pk),
                                                before={"content": f"{words}预算 30 万"},
                                                after={"content": f"{words}预算 40 万"})
     task_type = TaskType.objects.for_tenant(tenant).get_or_create(

@@ -18,7 +18,7 @@ CHANGELIST = "admin:memory_memorynote_changelist"
 
 
 def audit_rows(note):
-    return list(AuditLog.objects.unscoped().filter(object_type="memory.MemoryNote", object_id=str(note.pk))
+    return list(AuditLog.objects.unscoped().filter(object_type="memory_note", object_id=str(note.pk))
                 .exclude(actor="admin:someone").order_by("id"))
 
 
