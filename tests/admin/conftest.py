@@ -51,6 +51,9 @@ def populate_user(tenant, assistant, external_id, *, words="面馆", with_login=
                                                object_type="memory_note", object_id=str(new.pk),
                                                before={"content": f"{words}预算 30 万"},
                                                after={"content": f"{words}预算 40 万"})
+    AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=f"user:{external_id}", action="forget",
+                                               object_type="memory.MemoryNote", object_id=str(forgotten.pk),
+                                               before={"content": f"{words}开业计划"}, after={"content": ""})
     task_type = TaskType.objects.for_tenant(tenant).get_or_create(
         tenant=tenant, assistant=assistant, name="开店计划",
         defaults={"required_fields": [{"name": "预算"}, {"name": "城市"}]})[0]

@@ -99,6 +99,8 @@ def test_no_row_about_the_user_remains_in_any_model(world):
     assert not get_user_model().objects.filter(pk=login_id).exists()
     scrubbed = AuditLog.objects.unscoped().get(object_id=str(person["notes"][1].pk), actor="admin:someone")
     assert scrubbed.before is None and scrubbed.after is None
+    by_user = AuditLog.objects.unscoped().get(object_id=str(person["notes"][3].pk), action="forget")
+    assert by_user.actor == "erased user" and by_user.before is None  # the user's own "forget" in chat
     assert everything_of(world["globex"]["tenant"].pk) == others_b
     assert rows_about(a["bystander"]["user"].pk) == bystander_before
     assert counts["assistants.EndUser"] == 1
