@@ -117,12 +117,13 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
     if broker_url.startswith("filesystem://"):
         folder = run_dir / "broker"
-        for sub in ("in", "processed"):
+        for sub in ("in", "processed", "control"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
         return {
             "data_folder_in": str(folder / "in"),
             "data_folder_out": str(folder / "in"),
             "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),  # kombu's default is ./control in the working directory
             "store_processed": False,
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
