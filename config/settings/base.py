@@ -184,3 +184,9 @@ LOGGING = {
 }
 
 DEMO_PASSWORD = env("DEMO_PASSWORD", default="demo-pass-123")
+
+# --- Working and experience memory (docs/working-memory.md) -------------------------------------------------
+# Cosine similarity an experience needs to be recalled as a hint. Both sides are generalised first (numbers to
+# magnitudes, material to its kind); with the offline lexical embedder the same kind of task then scores 0.7-1.0,
+# a neighbouring one (text translation vs text classification) about 0.55, unrelated requests below 0.1.
+EXPERIENCE_MIN_SIMILARITY = env.float("EXPERIENCE_MIN_SIMILARITY", default=0.6)
