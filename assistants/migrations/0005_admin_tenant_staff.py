@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('assistants', '0003_enduser_erasure_requested_at'),
+        ('assistants', '0004_ltm_message_search_gin'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memory', '0001_initial'),
+        ('memory', '0003_ltm_forgetting_schedule'),
     ]
 
     operations = [
