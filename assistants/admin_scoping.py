@@ -71,6 +71,7 @@ class TenantScopedAdmin(admin.ModelAdmin):
     tenant_lookup = "tenant_id"
     form = TenantConsistentForm
     list_per_page = 50
+    ordering = ("-pk",)  # newest first, and a stable order for pagination
 
     def get_queryset(self, request):
         qs = _base_queryset(self.model)
