@@ -6,4 +6,6 @@ from core.views import healthz
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("", include("web.auth_urls")),
+    path("", include("web.urls")),
 ]

@@ -31,6 +31,7 @@ INSTALLED_APPS = [
     "assistants",
     "memory",
     "tasks",
+    "web",
 ]
 
 MIDDLEWARE = [
