@@ -183,3 +183,20 @@ class ErasureReceipt(TenantOwnedModel):
     counts = models.JSONField(default=dict)
     job = models.ForeignKey("tasks.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)
+
+
+class TenantStaff(TimeStampedModel):
+    """Links a Django staff account to the tenant whose data it may see and change in the admin.
+
+    A staff account without a link sees nothing (the admin fails closed); superusers see every tenant.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tenant_memberships")
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="staff")
+
+    class Meta:
+        verbose_name = "tenant staff member"
+        constraints = [models.UniqueConstraint(fields=["user", "tenant"], name="uniq_tenant_staff")]
+
+    def __str__(self):
+        return f"{self.user} @ {self.tenant}"

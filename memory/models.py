@@ -115,3 +115,13 @@ class AuditLog(TenantOwnedModel):
     object_id = models.CharField(max_length=60)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+
+
+class ReviewInboxNote(MemoryNote):
+    """The admin's review inbox: notes waiting as `pending_review` (not recalled until a moderator approves)."""
+
+    class Meta:
+        proxy = True
+        default_manager_name = "all_tenants"  # as on every tenant-owned model: Django internals use it
+        verbose_name = "note awaiting review"
+        verbose_name_plural = "review inbox"

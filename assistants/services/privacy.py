@@ -1,17 +1,301 @@
-"""Privacy: erase everything about one end user (with a receipt), and export it. (Interface fixed; issue 7.)"""
+"""Privacy: erase everything about one end user (with a receipt), and export it. (Interface fixed; issue 7.)
+
+Erasure, step by step (docs/admin.md has the guarantees and the tests that prove them):
+1. `user_erase_request` locks the EndUser row (the same lock `chat_turn_stream` takes) and sets
+   `erasure_requested_at`; from that commit on no chat turn is accepted for the user. It creates the ledger row
+   and queues the job after commit.
+2. The job (`user_erase`) deletes the user's rows kind by kind, in batches of ERASURE_BATCH_SIZE, one transaction
+   per batch; each batch adds its counts to the job's `progress` in the same transaction, so a job killed at any
+   point resumes with exact counts when it is run again.
+3. A last transaction locks the user again, sweeps every kind once more (a job or turn that was already past
+   its own check may have written a row meanwhile), deletes the web-chat login and the EndUser row and writes
+   the ErasureReceipt. A writer that comes later finds no user (its insert fails on the foreign key).
+Experiences the user contributed are deleted, not kept: the experience store may only hold generalised,
+scrubbed solutions, but erasure does not rely on that.
+"""
 from __future__ import annotations
 
+import hashlib
+import json
+from typing import Callable
 
-def user_erase_request(*, tenant, end_user, requested_by: str):
-    """Queue the erasure job and return its JobRecord (the API answers 202 {"job": id})."""
-    raise NotImplementedError("issue 7")
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models, transaction
+from django.db.models import CharField, Q, Value
+from django.db.models.functions import Cast, Concat
+from django.utils import timezone
+
+from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
+from core.exceptions import NotFound
+from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
+from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
+from tasks.models import JobRecord, SessionScratch, TaskState
+
+ERASE_JOB_KIND = "user_erase"
+# Ledger rows whose idempotency key is "<prefix>:<message id>" carry one message's outcome; they are erased with
+# the message. Jobs that may hold a user's text should also set JobRecord.end_user (job_run(end_user_id=...)).
+JOB_KEY_PREFIXES_BY_MESSAGE = ("extract",)
+# Services acting for an end user write the audit actor as "user:<external_id>"; erasure replaces it with this.
+ERASED_ACTOR = "erased user"
+
+
+def user_id_hash(external_id: str) -> str:
+    """What the receipt keeps instead of the id: sha256 of the external id, so a data-protection officer can
+    check that a given id was erased without the receipt naming anyone."""
+    return hashlib.sha256(external_id.encode()).hexdigest()
+
+
+def end_user_lock_for_write(*, tenant_id: int, end_user_id: int) -> EndUser | None:
+    """For any writer about a user (jobs, hooks): lock the user's row and return it, or None when the user is
+    gone or being erased, in which case write nothing. Call it inside `transaction.atomic()` and write in the
+    same transaction: erasure takes the same lock, so the write either lands before erasure (and is erased) or
+    sees the flag."""
+    user = EndUser.objects.unscoped().select_for_update().filter(pk=end_user_id, tenant_id=tenant_id).first()
+    if user is None or user.erasure_requested_at is not None:
+        return None
+    return user
+
+
+# --- What belongs to one user -------------------------------------------------------------------------------------
+
+
+def _user_messages(tenant_id, user_id):
+    return Message.objects.unscoped().filter(Q(end_user_id=user_id) | Q(session__end_user_id=user_id),
+                                             tenant_id=tenant_id)
+
+
+def _user_note_ids(tenant_id, user_id):
+    return MemoryNote.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).annotate(
+        sid=Cast("id", CharField())).values("sid")
+
+
+def _user_jobs(tenant_id, user_id, job_id):
+    keyed = Q()
+    for prefix in JOB_KEY_PREFIXES_BY_MESSAGE:
+        keys = _user_messages(tenant_id, user_id).annotate(
+            k=Concat(Value(f"{prefix}:"), Cast("id", CharField()), output_field=CharField())).values("k")
+        keyed |= Q(tenant_id=tenant_id, idempotency_key__in=keys)
+    return JobRecord.objects.filter(Q(end_user_id=user_id) | keyed).exclude(pk=job_id)
+
+
+def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tuple[str, Callable]]:
+    """(name, queryset factory) in the order they are deleted: dependents before what they point to."""
+    unscoped = lambda model: model.objects.unscoped().filter(tenant_id=tenant_id)  # noqa: E731
+    return [
+        ("job_records", lambda: _user_jobs(tenant_id, user_id, job_id)),
+        ("experiences", lambda: unscoped(Experience).filter(
+            Q(contributed_by_id=user_id) | Q(source_message__end_user_id=user_id))),
+        ("feedback", lambda: unscoped(Feedback).filter(Q(end_user_id=user_id) | Q(message__end_user_id=user_id))),
+        ("memory_notes", lambda: unscoped(MemoryNote).filter(end_user_id=user_id)),
+        ("pii_rejections", lambda: unscoped(PiiRejection).filter(end_user_id=user_id)),
+        ("session_scratch", lambda: unscoped(SessionScratch).filter(
+            Q(end_user_id=user_id) | Q(session__end_user_id=user_id))),
+        ("task_states", lambda: unscoped(TaskState).filter(end_user_id=user_id)),
+        ("messages", lambda: _user_messages(tenant_id, user_id)),
+        ("sessions", lambda: unscoped(ChatSession).filter(end_user_id=user_id)),
+    ]
+
+
+def _scrub_audit_log(tenant_id: int, user: EndUser) -> int:
+    """The audit log keeps who did what and when to which note id; the note's content (before/after) goes."""
+    notes = AuditLog.objects.unscoped().filter(tenant_id=tenant_id, object_type__in=NOTE_OBJECT_TYPES,
+                                               object_id__in=_user_note_ids(tenant_id, user.pk))
+    ext = user.external_id
+    by_user = AuditLog.objects.unscoped().filter(tenant_id=tenant_id).filter(
+        Q(actor=ext) | Q(actor=f"user:{ext}") | Q(actor=f"end_user:{ext}"))
+    by_user.update(actor=ERASED_ACTOR)
+    return notes.exclude(before=None, after=None).update(before=None, after=None)
+
+
+def _session_extras(sessions) -> dict:
+    """Summaries and pinned facts live on the session row; counted separately for the receipt."""
+    rows = list(sessions.values_list("summary", "pinned_facts"))
+    return {"summaries": sum(1 for summary, _ in rows if summary),
+            "pinned_facts": sum(len(pinned or {}) for _, pinned in rows)}
+
+
+def _add(counts: dict, more: dict) -> dict:
+    for key, value in more.items():
+        if value:
+            counts[key] = counts.get(key, 0) + value
+    return counts
+
+
+def user_erase_preview(*, tenant, end_user) -> dict:
+    """What erasure would delete, as counts per kind (for the admin's confirmation page)."""
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    counts = {name: factory().count() for name, factory in _erasure_steps(tenant.pk, end_user.pk, None)}
+    counts.update(_session_extras(ChatSession.objects.for_tenant(tenant).filter(end_user=end_user)))
+    counts["audit_log_entries_scrubbed"] = AuditLog.objects.for_tenant(tenant).filter(
+        object_type__in=NOTE_OBJECT_TYPES, object_id__in=_user_note_ids(tenant.pk, end_user.pk)).count()
+    counts["web_login"] = 1 if end_user.user_id else 0
+    counts["end_user"] = 1
+    return counts
+
+
+# --- Erasure ------------------------------------------------------------------------------------------------------
+
+
+def _mark(user: EndUser) -> None:
+    if user.erasure_requested_at is None:
+        user.erasure_requested_at = timezone.now()
+        user.save(update_fields=["erasure_requested_at", "updated_at"])
+
+
+def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True):
+    """Stop all writes for the user now and queue the erasure job; returns its JobRecord (the API answers
+    202 {"job": id}). Asking again returns the same job (queued again unless it already succeeded).
+    `enqueue=False` leaves running it to the caller (the erase_user command runs it in its own process)."""
+    from assistants.jobs import user_erase as user_erase_job
+    from tasks.services.ledger import job_record_create
+
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    with transaction.atomic():
+        user = EndUser.objects.for_tenant(tenant).select_for_update().filter(pk=end_user.pk).first()
+        if user is None:
+            raise NotFound("That user does not exist (already erased?).")
+        _mark(user)
+        audit_log_write(tenant=tenant, actor=requested_by, action="erase_request",
+                        object_type="assistants.EndUser", object_id=user.pk)
+        job = job_record_create(kind=ERASE_JOB_KIND, tenant_id=tenant.pk, end_user_id=user.pk,
+                                idempotency_key=f"erase:{tenant.pk}:{user.pk}",
+                                progress={"step": "queued", "requested_by": requested_by, "counts": {}})
+        if enqueue and job.status != JobRecord.Status.SUCCEEDED:
+            args = (tenant.pk, user.pk, requested_by, job.pk)
+            transaction.on_commit(lambda: user_erase_job.delay(*args))
+    end_user.erasure_requested_at = user.erasure_requested_at
+    return job
+
+
+def _lock_user(tenant_id, user_id) -> EndUser | None:
+    return EndUser.objects.unscoped().select_for_update().filter(pk=user_id, tenant_id=tenant_id).first()
+
+
+def _lock_progress(job_id) -> dict:
+    if job_id is None:
+        return {}
+    job = JobRecord.objects.select_for_update().filter(pk=job_id).first()
+    return dict(job.progress or {}) if job else {}
+
+
+def _save_progress(job_id, progress) -> None:
+    if job_id is not None:
+        JobRecord.objects.filter(pk=job_id).update(progress=progress, updated_at=timezone.now())
+
+
+def _finished(tenant_id, job_id) -> dict:
+    receipt = (ErasureReceipt.objects.unscoped().filter(tenant_id=tenant_id, job_id=job_id).first()
+               if job_id is not None else None)
+    return dict(receipt.counts) if receipt else {}
 
 
 def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: int | None = None) -> dict:
-    """Delete every row about the user; return counts per table; write the ErasureReceipt. Idempotent."""
-    raise NotImplementedError("issue 7")
+    """Delete every row about the user; return counts per table; write the ErasureReceipt. Idempotent: run it
+    again after a crash and it finishes, with counts that add up to what was there."""
+    batch = max(1, int(getattr(settings, "ERASURE_BATCH_SIZE", 500)))
+    local = {"counts": {}}  # progress when there is no ledger row
+
+    def progress_of(job_progress):
+        return job_progress if job_id is not None else local
+
+    with transaction.atomic():
+        user = _lock_user(tenant_id, end_user_id)
+        if user is None:
+            return _finished(tenant_id, job_id)
+        _mark(user)
+        progress = progress_of(_lock_progress(job_id))
+        progress.setdefault("counts", {})
+        scrubbed = _scrub_audit_log(tenant_id, user)
+        _add(progress["counts"], {"memory.AuditLog (content scrubbed)": scrubbed})
+        progress.update(step="started", requested_by=requested_by)
+        _save_progress(job_id, progress)
+
+    for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):
+        while True:
+            with transaction.atomic():
+                if _lock_user(tenant_id, end_user_id) is None:
+                    return _finished(tenant_id, job_id)
+                progress = progress_of(_lock_progress(job_id))
+                qs = factory()
+                pks = list(qs.order_by().values_list("pk", flat=True)[:batch])
+                if not pks:
+                    break
+                chunk = qs.model._base_manager.filter(pk__in=pks)
+                if name == "sessions":
+                    _add(progress["counts"], _session_extras(chunk))
+                _total, deleted = chunk.delete()
+                _add(progress["counts"], deleted)
+                progress["step"] = name
+                _save_progress(job_id, progress)
+
+    with transaction.atomic():
+        user = _lock_user(tenant_id, end_user_id)
+        if user is None:
+            return _finished(tenant_id, job_id)
+        progress = progress_of(_lock_progress(job_id))
+        counts = progress["counts"]
+        _add(counts, {"memory.AuditLog (content scrubbed)": _scrub_audit_log(tenant_id, user)})
+        for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):  # the final sweep
+            qs = factory()
+            if name == "sessions":
+                _add(counts, _session_extras(qs))
+            _add(counts, qs.model._base_manager.filter(pk__in=qs.values("pk")).delete()[1])
+        login = user.user
+        if login is not None and not (login.is_staff or login.is_superuser):
+            user.user = None
+            user.save(update_fields=["user"])
+            _add(counts, login.delete()[1])
+        hashed = user_id_hash(user.external_id)
+        _add(counts, user.delete()[1])
+        ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
+                                                 requested_by=requested_by[:200], counts=counts, job_id=job_id,
+                                                 completed_at=timezone.now())
+        progress["step"] = "done"
+        _save_progress(job_id, progress)
+    return counts
+
+
+# --- Export -------------------------------------------------------------------------------------------------------
+
+
+def _row(obj, exclude=("tenant", "embedding", "search_text", "search_vector")) -> dict:
+    data = {}
+    for f in obj._meta.concrete_fields:
+        if f.name in exclude:
+            continue
+        data[f.attname if isinstance(f, models.ForeignKey) else f.name] = getattr(obj, f.attname)
+    return data
 
 
 def user_export(*, tenant, end_user) -> dict:
     """Everything held about one end user, as one JSON-serialisable document."""
-    raise NotImplementedError("issue 7")
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    scoped = lambda model: model.objects.for_tenant(tenant)  # noqa: E731
+    notes = list(scoped(MemoryNote).filter(end_user=end_user).prefetch_related("source_messages").order_by("id"))
+    sessions = []
+    for session in scoped(ChatSession).filter(end_user=end_user).order_by("id"):
+        entry = _row(session)
+        entry["messages"] = [_row(m) for m in scoped(Message).filter(session=session).order_by("id")]
+        entry["scratch"] = [_row(s) for s in scoped(SessionScratch).filter(session=session).order_by("id")]
+        sessions.append(entry)
+    login = end_user.user
+    document = {
+        "format": "assistant-platform user export v1",
+        "exported_at": timezone.now(),
+        "tenant": tenant.slug,
+        "profile": {**_row(end_user, exclude=("tenant", "user")),
+                    "web_login": {"username": login.get_username(), "email": login.email} if login else None},
+        "sessions": sessions,
+        "memory_notes": [{**_row(n), "source_message_ids": [m.pk for m in n.source_messages.all()]}
+                         for n in notes],
+        "task_states": [_row(t) for t in scoped(TaskState).filter(end_user=end_user).order_by("id")],
+        "feedback": [_row(f) for f in scoped(Feedback).filter(end_user=end_user).order_by("id")],
+        "experiences_contributed": [_row(e) for e in scoped(Experience).filter(contributed_by=end_user)
+                                    .order_by("id")],
+        "pii_rejections": [_row(p) for p in scoped(PiiRejection).filter(end_user=end_user).order_by("id")],
+    }
+    return json.loads(json.dumps(document, cls=DjangoJSONEncoder))

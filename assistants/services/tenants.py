@@ -77,3 +77,15 @@ def end_user_create_with_login(*, tenant: Tenant, external_id: str, username: st
     end_user.display_name = display_name or end_user.display_name
     end_user.save(update_fields=["user", "display_name", "updated_at"])
     return end_user
+
+
+@transaction.atomic
+def api_key_revoke(*, tenant: Tenant, key: ApiKey) -> ApiKey:
+    """Revoke a key: it stops authenticating at once. Revoking twice keeps the first time."""
+    locked = ApiKey.objects.for_tenant(tenant).select_for_update().get(pk=key.pk)
+    if locked.revoked_at is None:
+        from django.utils import timezone
+
+        locked.revoked_at = timezone.now()
+        locked.save(update_fields=["revoked_at", "updated_at"])
+    return locked

@@ -165,6 +165,8 @@ EMBEDDING_DIMENSIONS = 384
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
 MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
+# Rows deleted per transaction by the per-user erasure job (progress is written to the job ledger after each).
+ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
 REST_FRAMEWORK = {

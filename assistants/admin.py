@@ -1,0 +1,336 @@
+"""Admin for tenants (with their memory policy), end users (erase, export), assistants, API keys, sessions."""
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.http import Http404, JsonResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from assistants.admin_scoping import (
+    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin,
+)
+from assistants.models import (
+    ApiKey, Assistant, ChatSession, EndUser, ErasureReceipt, Feedback, Message, Tenant, TenantStaff,
+)
+from assistants.services.privacy import user_erase_preview, user_erase_request, user_export
+from assistants.services.tenants import api_key_create, api_key_revoke
+from core.exceptions import ApplicationError
+from memory.models import MemoryNote
+from memory.services.health import memory_health_get
+
+TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+
+
+def actor_of(request) -> str:
+    return f"admin:{request.user.get_username()}"
+
+
+def short(text, n=80) -> str:
+    return Truncator(text or "").chars(n)
+
+
+# --- Tenants ------------------------------------------------------------------------------------------------
+
+
+class TenantForm(TenantConsistentForm):
+    class Meta:
+        model = Tenant
+        fields = "__all__"
+
+    def clean_ttl_days_by_kind(self):
+        value = self.cleaned_data["ttl_days_by_kind"]
+        if not isinstance(value, dict):
+            raise forms.ValidationError('Write the TTLs as {"kind": days, ...}, e.g. {"plan": 30}.')
+        known = set(MemoryNote.Kind.values) | {"whim"}
+        for kind, days in value.items():
+            if kind not in known:
+                raise forms.ValidationError(f"'{kind}' is not a note kind; use one of: {', '.join(sorted(known))}.")
+            if not isinstance(days, int) or isinstance(days, bool) or days < 1:
+                raise forms.ValidationError(f"The TTL of '{kind}' must be a whole number of days, at least 1.")
+        return value
+
+    def clean(self):
+        data = super().clean()
+        for name in ("review_confidence_threshold", "decay_rate_per_day", "decay_floor", "archive_importance_floor"):
+            value = data.get(name)
+            if value is not None and not 0 <= value <= 1:
+                self.add_error(name, "Use a number between 0 and 1.")
+        return data
+
+
+class TenantStaffInline(admin.TabularInline):
+    model = TenantStaff
+    extra = 0
+    raw_id_fields = ("user",)
+    verbose_name_plural = "staff who may moderate this tenant in the admin"
+
+
+@admin.register(Tenant)
+class TenantAdmin(TenantScopedAdmin):
+    tenant_lookup = "pk"
+    form = TenantForm
+    list_display = ("slug", "name", "health_link", "created_at")
+    search_fields = ("slug", "name")
+    readonly_fields = ("health_link", "created_at", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("slug", "name", "health_link")}),
+        ("Short-term memory: window and token budgets", {"fields": (
+            "window_turns", "context_limit_tokens", "budget_pinned_tokens", "budget_memories_tokens",
+            "budget_task_tokens", "budget_summary_tokens", "budget_window_tokens", "reply_reserve_tokens",
+            "summary_trigger_messages")}),
+        ("Long-term memory: TTL per kind, review, recall", {"fields": (
+            "ttl_days_by_kind", "review_confidence_threshold", "inferred_policy", "recall_all_below",
+            "recall_top_k")}),
+        ("Personal identifiers (PII)", {"fields": ("pii_policy",)}),
+        ("Decay and forgetting", {"fields": (
+            "decay_rate_per_day", "decay_floor", "unrecalled_days_before_decay", "archive_importance_floor",
+            "task_ttl_days")}),
+        ("Models", {"fields": ("chat_model", "embedding_model")}),
+        ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
+    )
+
+    def get_inlines(self, request, obj):
+        return [TenantStaffInline] if request.user.is_superuser else []
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields + ["slug"] if not request.user.is_superuser else fields
+
+    @admin.display(description="memory health")
+    def health_link(self, obj):
+        if not obj or not obj.pk:
+            return "-"
+        return format_html('<a href="{}">Memory health dashboard</a>',
+                           reverse("admin:assistants_tenant_health", args=[obj.pk]))
+
+    def get_urls(self):
+        return [path("<path:object_id>/health/", self.admin_site.admin_view(self.health_view),
+                     name="assistants_tenant_health")] + super().get_urls()
+
+    def health_view(self, request, object_id):
+        tenant = self.get_object(request, object_id)
+        if tenant is None or not self.has_view_permission(request, tenant):
+            raise Http404("No such tenant.")
+        context = {**self.admin_site.each_context(request), "title": f"Memory health: {tenant}",
+                   "tenant": tenant, "health": memory_health_get(tenant=tenant), "opts": self.model._meta,
+                   "inbox_url": reverse("admin:memory_reviewinboxnote_changelist") + f"?tenant__id__exact={tenant.pk}"}
+        return TemplateResponse(request, "admin/assistants/tenant/health.html", context)
+
+
+@admin.register(TenantStaff)
+class TenantStaffAdmin(SuperuserOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("user", "tenant", "created_at")
+    list_filter = ("tenant",)
+    raw_id_fields = ("user",)
+
+
+# --- End users: erasure and export ---------------------------------------------------------------------------
+
+
+class ErasureFilter(admin.SimpleListFilter):
+    title = "erasure"
+    parameter_name = "erasure"
+
+    def lookups(self, request, model_admin):
+        return (("requested", "Erasure in progress"), ("none", "No erasure requested"))
+
+    def queryset(self, request, queryset):
+        if self.value() == "requested":
+            return queryset.filter(erasure_requested_at__isnull=False)
+        if self.value() == "none":
+            return queryset.filter(erasure_requested_at__isnull=True)
+        return queryset
+
+
+@admin.register(EndUser)
+class EndUserAdmin(TenantScopedAdmin):
+    list_display = ("external_id", "display_name", "tenant", "erasure_requested_at", "created_at")
+    list_filter = (TENANT_FILTER, ErasureFilter)
+    search_fields = ("external_id", "display_name")
+    readonly_fields = ("erasure_requested_at", "created_at", "updated_at")
+    raw_id_fields = ("user",)
+    actions = ("erase_users", "export_user")
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields += ["tenant", "external_id"]
+        return fields + ["user"] if not request.user.is_superuser else fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # an end user leaves through "Erase all data of this user", which leaves a receipt
+
+    @admin.action(description="Erase all data of this user", permissions=["change"])
+    def erase_users(self, request, queryset):
+        users = list(queryset.select_related("tenant"))
+        if request.POST.get("confirm") == "yes":
+            jobs = []
+            for user in users:
+                try:
+                    jobs.append(user_erase_request(tenant=user.tenant, end_user=user,
+                                                   requested_by=actor_of(request)))
+                except ApplicationError as exc:
+                    self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
+            if jobs:
+                ledger = reverse("admin:tasks_jobrecord_changelist") + "?kind=user_erase"
+                self.message_user(request, format_html(
+                    "Erasure queued for {} user(s): job(s) {}. Progress is in the <a href=\"{}\">job ledger</a>; "
+                    "each finished erasure leaves an erasure receipt.",
+                    len(jobs), ", ".join(str(j.pk) for j in jobs), ledger), messages.SUCCESS)
+            return None
+        previews = [(user, user_erase_preview(tenant=user.tenant, end_user=user)) for user in users]
+        totals: dict[str, int] = {}
+        for _user, counts in previews:
+            for kind, n in counts.items():
+                totals[kind] = totals.get(kind, 0) + n
+        context = {**self.admin_site.each_context(request), "title": "Erase all data of these users?",
+                   "previews": previews, "totals": sorted(totals.items()), "opts": self.model._meta,
+                   "queryset": users, "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                   "action": "erase_users"}
+        return TemplateResponse(request, "admin/assistants/enduser/erase_confirmation.html", context)
+
+    @admin.action(description="Export all data of this user (JSON)", permissions=["view"])
+    def export_user(self, request, queryset):
+        users = list(queryset.select_related("tenant")[:2])
+        if len(users) != 1:
+            self.message_user(request, "Select exactly one user to export.", messages.ERROR)
+            return None
+        user = users[0]
+        response = JsonResponse(user_export(tenant=user.tenant, end_user=user),
+                                json_dumps_params={"ensure_ascii": False, "indent": 2})
+        response["Content-Disposition"] = f'attachment; filename="export-{user.tenant.slug}-{user.pk}.json"'
+        return response
+
+
+@admin.register(Assistant)
+class AssistantAdmin(TenantScopedAdmin):
+    list_display = ("name", "tenant", "chat_model", "created_at")
+    list_filter = (TENANT_FILTER,)
+    search_fields = ("name",)
+
+
+# --- API keys -----------------------------------------------------------------------------------------------
+
+
+class ApiKeyAddForm(TenantConsistentForm):
+    class Meta:
+        model = ApiKey
+        fields = ("tenant", "name")
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(TenantScopedAdmin):
+    list_display = ("name", "prefix", "tenant", "revoked_at", "last_used_at", "created_at")
+    list_filter = (TENANT_FILTER, ("revoked_at", admin.EmptyFieldListFilter))
+    search_fields = ("name", "prefix")
+    readonly_fields = ("prefix", "revoked_at", "last_used_at", "created_at")
+    fields = ("tenant", "name", "prefix", "revoked_at", "last_used_at", "created_at")
+    actions = ("revoke_keys",)
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = ApiKeyAddForm
+            kwargs["fields"] = ("tenant", "name")
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        return ("tenant", "name") if obj is None else self.fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields + (("tenant",) if obj is not None else ())
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        key, raw = api_key_create(tenant=form.cleaned_data["tenant"], name=form.cleaned_data["name"])
+        obj.pk, obj.prefix, obj.hashed_key, obj.created_at = key.pk, key.prefix, key.hashed_key, key.created_at
+        obj._state.adding = False
+        self.message_user(request, f"The new API key, shown only this once (copy it now): {raw}", messages.WARNING)
+
+    @admin.action(description="Revoke the selected keys", permissions=["change"])
+    def revoke_keys(self, request, queryset):
+        keys = list(queryset.select_related("tenant"))
+        for key in keys:
+            api_key_revoke(tenant=key.tenant, key=key)
+        self.message_user(request, f"Revoked {len(keys)} key(s); they no longer authenticate.", messages.SUCCESS)
+
+
+# --- Sessions and messages (read-only history) --------------------------------------------------------------
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    fields = ("created_at", "role", "content", "token_count")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ("created_at", "id")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(ChatSession)
+class ChatSessionAdmin(TenantScopedAdmin):
+    list_display = ("__str__", "end_user", "assistant", "tenant", "last_activity_at")
+    list_filter = (TENANT_FILTER,)
+    search_fields = ("title", "end_user__external_id")
+    autocomplete_fields = ("end_user", "assistant")
+    readonly_fields = ("summary", "summary_through", "summary_version", "pinned_facts_display", "last_activity_at",
+                       "created_at")
+    exclude = ("pinned_facts",)
+    inlines = (MessageInline,)
+
+    @admin.display(description="pinned facts")
+    def pinned_facts_display(self, obj):
+        facts = obj.pinned_facts or {}
+        if not facts:
+            return "-"
+        return format_html("<pre>{}</pre>", json.dumps(facts, ensure_ascii=False, indent=2))
+
+
+@admin.register(Message)
+class MessageAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    list_display = ("id", "role", "short_content", "session", "end_user", "tenant", "created_at")
+    list_filter = (TENANT_FILTER, "role")
+    search_fields = ("content",)
+    list_select_related = ("session", "end_user", "tenant")
+
+    @admin.display(description="content")
+    def short_content(self, obj):
+        return short(obj.content)
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    list_display = ("id", "rating", "message", "end_user", "tenant", "created_at")
+    list_filter = (TENANT_FILTER, "rating")
+
+
+@admin.register(ErasureReceipt)
+class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    list_display = ("id", "tenant", "user_id_hash", "requested_by", "job", "completed_at")
+    list_filter = (TENANT_FILTER,)
+    search_fields = ("user_id_hash", "requested_by")
+    fields = ("tenant", "user_id_hash", "requested_by", "counts_display", "job", "created_at", "completed_at")
+    readonly_fields = fields
+
+    @admin.display(description="rows deleted per table")
+    def counts_display(self, obj):
+        return format_html_join("", "<div><code>{}</code>: {}</div>", sorted((obj.counts or {}).items()))

@@ -1,0 +1,20 @@
+from django.core.management.base import BaseCommand, CommandError
+
+from assistants.models import Tenant
+from assistants.services.staff import tenant_staff_add
+
+
+class Command(BaseCommand):
+    help = "Give a Django account (created if needed) admin access to one tenant's data only."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tenant", help="The tenant's slug.")
+        parser.add_argument("username")
+        parser.add_argument("--password", default="", help="Set this password (otherwise keep or leave unusable).")
+
+    def handle(self, *args, tenant, username, password, **options):
+        tenant_obj = Tenant.objects.filter(slug=tenant).first()
+        if tenant_obj is None:
+            raise CommandError(f"There is no tenant '{tenant}'.")
+        user = tenant_staff_add(tenant=tenant_obj, username=username, password=password or None)
+        self.stdout.write(f"'{user.get_username()}' is now staff of tenant '{tenant_obj.slug}' in the admin.")

@@ -1,0 +1,30 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from assistants.models import EndUser, Tenant
+from assistants.services.privacy import user_export
+
+
+class Command(BaseCommand):
+    help = "Print everything held about one end user as one JSON document (a data access request)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("tenant", help="The tenant's slug.")
+        parser.add_argument("external_id", help="The integrator's id of the end user.")
+        parser.add_argument("--output", "-o", default="", help="Write to this file instead of standard output.")
+
+    def handle(self, *args, tenant, external_id, output, **options):
+        tenant_obj = Tenant.objects.filter(slug=tenant).first()
+        if tenant_obj is None:
+            raise CommandError(f"There is no tenant '{tenant}'.")
+        end_user = EndUser.objects.for_tenant(tenant_obj).filter(external_id=external_id).first()
+        if end_user is None:
+            raise CommandError(f"Tenant '{tenant}' has no user '{external_id}'.")
+        text = json.dumps(user_export(tenant=tenant_obj, end_user=end_user), ensure_ascii=False, indent=2)
+        if output:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+            self.stdout.write(f"Wrote the export of '{external_id}' to {output}.")
+        else:
+            self.stdout.write(text)

@@ -1,0 +1,312 @@
+"""Admin for long-term memory: note moderation, the review inbox, experiences, PII rejections, the audit log."""
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.db.models import Q
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
+
+from assistants.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, staff_tenant_ids
+from core.exceptions import ApplicationError
+from memory.models import AuditLog, Experience, MemoryNote, PiiRejection, ReviewInboxNote
+from memory.services import moderation
+from memory.services.health import pii_rejection_summary
+from memory.services.notes import memory_note_history
+
+TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+
+
+def actor_of(request) -> str:
+    return f"admin:{request.user.get_username()}"
+
+
+class ConfidenceRangeFilter(admin.SimpleListFilter):
+    title = "confidence"
+    parameter_name = "confidence"
+    RANGES = {"lt0.3": (0, 0.3), "0.3-0.5": (0.3, 0.5), "0.5-0.8": (0.5, 0.8), "gte0.8": (0.8, 1.01)}
+
+    def lookups(self, request, model_admin):
+        return (("lt0.3", "below 0.3"), ("0.3-0.5", "0.3 to 0.5"), ("0.5-0.8", "0.5 to 0.8"),
+                ("gte0.8", "0.8 and above"))
+
+    def queryset(self, request, queryset):
+        bounds = self.RANGES.get(self.value())
+        if bounds is None:
+            return queryset
+        return queryset.filter(confidence__gte=bounds[0], confidence__lt=bounds[1])
+
+
+class ExpiresSoonFilter(admin.SimpleListFilter):
+    title = "expiry"
+    parameter_name = "expires"
+
+    def lookups(self, request, model_admin):
+        return (("7d", "Expires within 7 days"), ("never", "Never expires"))
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        if self.value() == "7d":
+            return queryset.filter(expires_at__gte=now, expires_at__lte=now + timedelta(days=7))
+        if self.value() == "never":
+            return queryset.filter(expires_at__isnull=True)
+        return queryset
+
+
+class RecallFilter(admin.SimpleListFilter):
+    title = "recall"
+    parameter_name = "recalled"
+
+    def lookups(self, request, model_admin):
+        return (("never", "Never recalled"), ("yes", "Recalled at least once"))
+
+    def queryset(self, request, queryset):
+        never = Q(recall_count=0, last_recalled_at__isnull=True)
+        if self.value() == "never":
+            return queryset.filter(never)
+        if self.value() == "yes":
+            return queryset.exclude(never)
+        return queryset
+
+
+class NoteForm(TenantConsistentForm):
+    class Meta:
+        model = MemoryNote
+        fields = ("tenant", "end_user", "kind", "key", "content", "confidence", "expires_at", "pinned")
+
+    def clean_content(self):
+        content = (self.cleaned_data.get("content") or "").strip()
+        if not content:
+            raise forms.ValidationError("A note needs some content: write the fact in one sentence.")
+        return content
+
+    def clean_confidence(self):
+        value = self.cleaned_data.get("confidence")
+        if value is not None and not 0 <= value <= 1:
+            raise forms.ValidationError("Confidence is a number between 0 and 1.")
+        return value
+
+
+@admin.register(MemoryNote)
+class MemoryNoteAdmin(TenantScopedAdmin):
+    form = NoteForm
+    list_display = ("id", "short_content", "kind", "source", "status", "confidence", "pinned", "end_user",
+                    "tenant", "expires_at", "recall_count", "created_at")
+    list_display_links = ("id", "short_content")
+    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", "status",
+                   ConfidenceRangeFilter, ExpiresSoonFilter, RecallFilter, "pinned")
+    search_fields = ("content", "key", "end_user__external_id")
+    list_select_related = ("end_user", "tenant")
+    autocomplete_fields = ("end_user",)
+    actions = ("approve", "reject", "edit", "expire_now", "pin", "unpin")
+    change_fields = ("kind", "key", "content", "confidence", "expires_at")
+    info_fields = ("tenant", "end_user", "status", "source", "pinned", "importance", "quote", "value",
+                   "provenance", "supersede_chain", "observed_at", "last_recalled_at", "recall_count",
+                   "embedding_model", "created_at", "updated_at")
+
+    @admin.display(description="content")
+    def short_content(self, obj):
+        return Truncator(obj.content).chars(90)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return NoteForm.Meta.fields
+        return self.change_fields + self.info_fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else self.info_fields
+
+    @admin.display(description="provenance (the messages it came from)")
+    def provenance(self, obj):
+        parts = [format_html('<div><a href="{}">message {}</a> ({}): {}</div>',
+                             reverse("admin:assistants_message_change", args=[m.pk]), m.pk, m.role,
+                             Truncator(m.content).chars(120))
+                 for m in obj.source_messages.all().order_by("id")]
+        if obj.session_id:
+            parts.append(format_html('<div><a href="{}">session {}</a></div>',
+                                     reverse("admin:assistants_chatsession_change", args=[obj.session_id]),
+                                     obj.session_id))
+        return format_html_join("", "{}", ((p,) for p in parts)) if parts else "- (no source message recorded)"
+
+    @admin.display(description="supersede chain (oldest first)")
+    def supersede_chain(self, obj):
+        try:
+            chain = memory_note_history(tenant=obj.tenant, note=obj)
+        except MemoryNote.DoesNotExist:
+            chain = [obj]
+        if len(chain) == 1:
+            return "- (not superseded, supersedes nothing)"
+        return format_html_join("", '<div>{}<a href="{}">note {}</a> [{}] {}</div>', (
+            ("→ " if i else "", reverse("admin:memory_memorynote_change", args=[n.pk]), n.pk, n.status,
+             Truncator(n.content).chars(80) + (" (this note)" if n.pk == obj.pk else ""))
+            for i, n in enumerate(chain)))
+
+    def save_model(self, request, obj, form, change):
+        data = form.cleaned_data
+        if change:
+            changes = {f: data[f] for f in form.changed_data if f in moderation.EDITABLE_FIELDS}
+            if changes:
+                saved = moderation.memory_note_edit(tenant=obj.tenant, note=obj, actor=actor_of(request), **changes)
+                obj.__dict__.update(saved.__dict__)
+            return
+        note = moderation.memory_note_admin_create(
+            tenant=data["tenant"], end_user=data["end_user"], actor=actor_of(request), kind=data["kind"],
+            key=data.get("key", ""), content=data["content"], confidence=data["confidence"],
+            expires_at=data.get("expires_at"), pinned=data.get("pinned", False))
+        obj.__dict__.update(note.__dict__)
+
+    ONE_NOTE_ACTIONS = {"approve": (moderation.memory_note_approve, "Approved", {}),
+                        "reject": (moderation.memory_note_reject, "Rejected", {}),
+                        "expire": (moderation.memory_note_expire_now, "Expired", {}),
+                        "pin": (moderation.memory_note_pin, "Pinned", {"pinned": True}),
+                        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False})}
+
+    def get_urls(self):
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return [path("<path:object_id>/moderate/<slug:verb>/", self.admin_site.admin_view(self.moderate_view),
+                     name="%s_%s_moderate" % info)] + super().get_urls()
+
+    def moderate_view(self, request, object_id, verb):
+        """The buttons on a note's page: POST only, the same services and audit as the list actions."""
+        note = self.get_object(request, object_id)
+        if note is None or verb not in self.ONE_NOTE_ACTIONS:
+            raise Http404("No such note or action.")
+        if request.method != "POST" or not self.has_change_permission(request, note):
+            raise PermissionDenied
+        service, verb_done, extra = self.ONE_NOTE_ACTIONS[verb]
+        self._moderate(request, self.get_queryset(request).filter(pk=note.pk), service, verb_done, **extra)
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return HttpResponseRedirect(reverse("admin:%s_%s_change" % info, args=[note.pk]))
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and self.has_change_permission(request, obj):
+            info = self.model._meta.app_label, self.model._meta.model_name
+            context["moderation_buttons"] = [
+                (label, reverse("admin:%s_%s_moderate" % info, args=[obj.pk, verb]))
+                for verb, label in (("approve", "Approve"), ("reject", "Reject"), ("expire", "Expire now"),
+                                    ("pin", "Pin"), ("unpin", "Unpin"))]
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    def _moderate(self, request, queryset, service, verb, **extra):
+        done, refused = 0, []
+        for note in queryset.select_related("tenant"):
+            try:
+                service(tenant=note.tenant, note=note, actor=actor_of(request), **extra)
+                done += 1
+            except ApplicationError as exc:
+                refused.append(exc.message)
+        if done:
+            self.message_user(request, f"{verb} {done} note(s).", messages.SUCCESS)
+        for reason in refused[:10]:
+            self.message_user(request, reason, messages.WARNING)
+
+    @admin.action(description="Approve (make recallable)", permissions=["change"])
+    def approve(self, request, queryset):
+        self._moderate(request, queryset, moderation.memory_note_approve, "Approved")
+
+    @admin.action(description="Reject", permissions=["change"])
+    def reject(self, request, queryset):
+        self._moderate(request, queryset, moderation.memory_note_reject, "Rejected")
+
+    @admin.action(description="Edit (opens the note; the new text is re-embedded)", permissions=["change"])
+    def edit(self, request, queryset):
+        notes = list(queryset[:2])
+        if len(notes) != 1:
+            self.message_user(request, "Select exactly one note to edit.", messages.ERROR)
+            return None
+        info = self.model._meta.app_label, self.model._meta.model_name
+        return HttpResponseRedirect(reverse("admin:%s_%s_change" % info, args=[notes[0].pk]))
+
+    @admin.action(description="Expire now", permissions=["change"])
+    def expire_now(self, request, queryset):
+        self._moderate(request, queryset, moderation.memory_note_expire_now, "Expired")
+
+    @admin.action(description="Pin (never decays or expires)", permissions=["change"])
+    def pin(self, request, queryset):
+        self._moderate(request, queryset, moderation.memory_note_pin, "Pinned", pinned=True)
+
+    @admin.action(description="Unpin", permissions=["change"])
+    def unpin(self, request, queryset):
+        self._moderate(request, queryset, moderation.memory_note_pin, "Unpinned", pinned=False)
+
+
+@admin.register(ReviewInboxNote)
+class ReviewInboxAdmin(MemoryNoteAdmin):
+    """Notes waiting as pending_review; PII rejections are listed above them as counts and kinds only."""
+
+    list_display = ("id", "short_content", "why_waiting", "kind", "source", "confidence", "end_user", "tenant",
+                    "created_at")
+    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source",
+                   ConfidenceRangeFilter)
+    actions = ("approve", "reject", "edit", "pin")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(status=MemoryNote.Status.PENDING_REVIEW)
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description="why it waits")
+    def why_waiting(self, obj):
+        labels = {"agent_inferred": "inferred by the assistant",
+                  "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
+                  "conflict": f"would supersede note {obj.supersedes_id or '?'}"}
+        found = []
+        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists (issue 4)
+        if stored:
+            found.append(stored)
+        if obj.source == MemoryNote.Source.AGENT_INFERRED:
+            found.append("agent_inferred")
+        if obj.confidence < obj.tenant.review_confidence_threshold:
+            found.append("low_confidence")
+        if obj.supersedes_id:
+            found.append("conflict")
+        return "; ".join(dict.fromkeys(labels.get(r, r.replace("_", " ")) for r in found)) or "-"
+
+    def changelist_view(self, request, extra_context=None):
+        extra_context = {**(extra_context or {}),
+                         "pii_rejections": pii_rejection_summary(tenant_ids=staff_tenant_ids(request))}
+        return super().changelist_view(request, extra_context)
+
+
+@admin.register(Experience)
+class ExperienceAdmin(TenantScopedAdmin):
+    list_display = ("id", "task_summary", "assistant", "tenant", "use_count", "created_at")
+    list_filter = (TENANT_FILTER,)
+    search_fields = ("task_summary", "solution")
+    exclude = ("embedding",)
+    readonly_fields = ("source_message", "contributed_by", "embedding_model", "use_count")
+
+
+@admin.register(PiiRejection)
+class PiiRejectionAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    """Counts and kinds only: the rejected text is never stored."""
+
+    list_display = ("created_at", "pii_kind", "stage", "count", "end_user", "tenant")
+    list_filter = (TENANT_FILTER, "pii_kind", "stage")
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    list_display = ("created_at", "actor", "action", "object_type", "object_id", "tenant")
+    list_filter = (TENANT_FILTER, "action", "object_type")
+    search_fields = ("actor", "object_id")
+    fields = ("created_at", "tenant", "actor", "action", "object_type", "object_id", "before_display",
+              "after_display")
+    readonly_fields = fields
+
+    @admin.display(description="before")
+    def before_display(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.before, ensure_ascii=False, indent=2))
+
+    @admin.display(description="after")
+    def after_display(self, obj):
+        return format_html("<pre>{}</pre>", json.dumps(obj.after, ensure_ascii=False, indent=2))
