@@ -34,6 +34,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.middleware.DatabaseUnavailableMiddleware",  # outermost: a database outage is a 503 sentence, not a 500
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -126,7 +127,8 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
             "store_processed": False,
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
-    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+            "socket_connect_timeout": 2}  # an unreachable broker fails fast (core.dispatch keeps the job)
 
 
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
@@ -138,6 +140,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishing gives up after about a second; core.dispatch then keeps the job in the ledger and beat re-sends it,
+# so a broker outage never blocks a chat turn for long (docs/reliability.md).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
@@ -181,3 +187,10 @@ LOGGING = {
 }
 
 DEMO_PASSWORD = env("DEMO_PASSWORD", default="demo-pass-123")
+
+# --- Periodic jobs (django-celery-beat's DatabaseScheduler loads these and keeps them editable in the admin) --
+CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
+# Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
+CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
+    "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
+}

@@ -35,7 +35,7 @@ _CN_ID = re.compile(r"(?<!\d)\d{6}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[1
 _CARD = re.compile(rf"(?<!\d)\d(?:{_SEP}?\d){{12,18}}(?!\d)")
 _PASSPORT = re.compile(r"(?<![A-Za-z0-9])[EeGg]\d{8}(?!\d)")
 _PASSPORT_CTX = re.compile(r"(?:passport|护照)[^A-Za-z0-9]{0,12}([A-Za-z]{1,2}\d{6,9})", re.IGNORECASE)
-_INTL_PHONE = re.compile(rf"(?<![\w+])\+\d{{1,3}}(?:{_SEP}\(?\d{{1,4}}\)?){{2,5}}(?!\d)")
+_INTL_PHONE = re.compile(rf"(?<![A-Za-z0-9+])\+\d{{1,3}}(?:{_SEP}\(?\d{{1,4}}\)?){{2,5}}(?!\d)")
 
 _ID_WEIGHTS = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
 _ID_CHECK = "10X98765432"
