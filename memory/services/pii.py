@@ -66,8 +66,7 @@ def pii_find(text: str) -> list[PiiMatch]:
     found: list[PiiMatch] = []
 
     def add(kind, start, end):
-        if not any(m.start < end and start < m.end for m in found):
-            found.append(PiiMatch(kind, start, end))
+        found.append(PiiMatch(kind, start, end))
 
     for m in _EMAIL.finditer(norm):
         add("email", m.start(), m.end())
@@ -87,7 +86,16 @@ def pii_find(text: str) -> list[PiiMatch]:
     for m in _INTL_PHONE.finditer(norm):
         if len(re.sub(r"\D", "", m.group())) >= 8:
             add("phone", m.start(), m.end())
-    return sorted(found, key=lambda m: m.start)
+    # Overlapping candidates are merged into one span (the earliest names the kind): skipping the second
+    # could leave part of an identifier behind, e.g. "+1 000 000 0000 (130 0000 0000)".
+    merged: list[PiiMatch] = []
+    for m in sorted(found, key=lambda m: (m.start, -m.end)):
+        if merged and m.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = PiiMatch(last.kind, last.start, max(last.end, m.end))
+        else:
+            merged.append(m)
+    return merged
 
 
 def pii_redact(text: str) -> tuple[str, dict[str, int]]:

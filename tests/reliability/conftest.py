@@ -89,6 +89,8 @@ def producer_on(broker_url: str):
         app._pool = None
         app.amqp._producer_pool = None
 
+    saved_env = os.environ.get("CELERY_BROKER_URL")
+    os.environ["CELERY_BROKER_URL"] = broker_url  # Celery reads this variable before its own setting
     app.conf.broker_url = broker_url
     app.conf.broker_transport_options = {"visibility_timeout": VISIBILITY_TIMEOUT, "socket_connect_timeout": 2}
     reset_pools()
@@ -96,6 +98,10 @@ def producer_on(broker_url: str):
         yield app
     finally:
         app.conf.broker_url, app.conf.broker_transport_options = saved
+        if saved_env is None:
+            os.environ.pop("CELERY_BROKER_URL", None)
+        else:
+            os.environ["CELERY_BROKER_URL"] = saved_env
         reset_pools()
 
 
