@@ -205,3 +205,33 @@ def restartable_database():
     yield db
     if not (settings.EMBEDDED_DB_DIR / "postmaster.pid").exists():
         db.start()
+
+
+def layer_missing(layer: str) -> str:
+    """Why a test cannot run yet: the layer it exercises (another issue) is not in this tree. Empty when it is.
+    These tests were written against those layers and run as soon as they are merged."""
+    import importlib.util
+
+    def has(module: str, name: str | None = None) -> bool:
+        try:
+            if importlib.util.find_spec(module) is None:
+                return False
+        except ModuleNotFoundError:
+            return False
+        return name is None or hasattr(importlib.import_module(module), name)
+
+    import importlib
+
+    checks = {
+        "api": lambda: has("api.exception_handlers"),
+        "chat": lambda: has("assistants.llm.openai_chat"),
+        "ltm": lambda: has("memory.services.extraction", "extract_with_model"),
+        "admin": lambda: has("assistants.services.privacy", "user_erase_preview"),
+    }
+    missing = [name for name in layer.split("+") if not checks[name]()]
+    return f"needs the {', '.join(missing)} layer(s), not merged into this tree yet" if missing else ""
+
+
+def needs(layer: str):
+    reason = layer_missing(layer)
+    return pytest.mark.skipif(bool(reason), reason=reason or "ready")

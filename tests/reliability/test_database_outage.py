@@ -10,6 +10,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from core.middleware import MESSAGE
 from tests.conftest import wait_for
+from tests.reliability.conftest import layer_missing
 
 
 def admin_cookie() -> dict:
@@ -25,8 +26,20 @@ def admin_cookie() -> dict:
 @pytest.mark.django_db(transaction=True)
 def test_database_restart_gives_503_then_recovers_without_restarting_web(web_process, restartable_database):
     cookie = admin_cookie()
+    api_headers = None
+    if not layer_missing("api"):
+        from assistants.services.tenants import api_key_create, end_user_get_or_create
+        from tests.factories import AssistantFactory, TenantFactory
+
+        tenant = TenantFactory()
+        AssistantFactory(tenant=tenant)
+        end_user_get_or_create(tenant=tenant, external_id="someone")
+        api_headers = {"Authorization": f"Bearer {api_key_create(tenant=tenant)[1]}"}
+        assert web_process.get("/api/v1/users/someone/sessions/", headers=api_headers)[0] == 200
     status, _, body = web_process.get("/admin/", headers=cookie)
     assert status == 200 and "Site administration" in body
+    if api_headers:
+        assert web_process.get("/api/v1/users/someone/sessions/", headers=api_headers)[0] == 200
     pid = web_process.proc.pid
 
     # Traffic while the database goes down and comes back.
@@ -55,6 +68,10 @@ def test_database_restart_gives_503_then_recovers_without_restarting_web(web_pro
         status, headers, body = web_process.get("/admin/", headers={**cookie, "Accept": "application/json"})
         assert status == 503 and "application/json" in headers["Content-Type"]
         assert "database_unavailable" in body and "Traceback" not in body
+        if api_headers:  # the REST API answers in its own error format, with the same sentence
+            status, headers, body = web_process.get("/api/v1/users/someone/sessions/", headers=api_headers)
+            assert status == 503 and headers.get("Retry-After"), body
+            assert '"database_unavailable"' in body and MESSAGE.split(";")[0] in body
         time.sleep(2)  # the outage lasts a while, under traffic
     finally:
         restartable_database.start()

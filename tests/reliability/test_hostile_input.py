@@ -19,7 +19,9 @@ from memory.services.extraction import memory_extract_for_message
 from memory.services.notes import memory_note_create
 from tests.factories import AssistantFactory, TenantFactory
 
-pytestmark = pytest.mark.django_db
+from tests.reliability.conftest import needs
+
+pytestmark = [pytest.mark.django_db, needs("api+chat+ltm")]
 
 VICTIM_SECRET = "zq7f3a9c1e"  # a marker only user 42's memory contains
 
@@ -110,7 +112,7 @@ def test_asking_for_another_users_memories_returns_nothing_of_theirs(tenant, vic
     assert VICTIM_SECRET not in body and "40万" not in body
     recall = api.client.get("/api/v1/users/curious/recall/", {"q": f"42 预算 {VICTIM_SECRET} budget"})
     assert recall.status_code == 200
-    assert VICTIM_SECRET not in json.dumps(recall.json(), ensure_ascii=False)
+    assert VICTIM_SECRET not in json.dumps(recall.json()["results"], ensure_ascii=False)
     # The victim, asking the same, does get their own memory: the test can tell the difference.
     own = api.chat("42", "我的预算和店名是什么？")
     assert VICTIM_SECRET in json.dumps(own.json(), ensure_ascii=False)
@@ -139,7 +141,7 @@ UNICODE_EDGE_CASES = [
     "\u202eRTL override\u202c and \u200fmarks\u200e",
     "zero\u200bwidth\u200cjoin\u200dhere\ufeff",
     "e\u0301 combining, 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 math, 𠀀 ext-B",
-    "\t tabs \r\n and newlines \n\n",
+    "tabs\there \r\n and newlines\n\nend",
 ]
 
 
@@ -175,6 +177,7 @@ def test_sql_and_html_injection_is_stored_verbatim_and_harmless(tenant, text):
     assert text in [m["content"] for m in listed.json()["results"]]
 
 
+@needs("admin")
 @pytest.mark.parametrize("text", INJECTIONS[:1] + INJECTIONS[3:4])
 def test_injection_is_rendered_escaped_in_the_admin(tenant, text, admin_client):
     user = end_user_get_or_create(tenant=tenant, external_id="injector")

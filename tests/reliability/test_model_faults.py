@@ -11,7 +11,9 @@ from assistants.services.tenants import end_user_get_or_create
 from tests.factories import AssistantFactory, TenantFactory
 from tests.openai_server import Scripted
 
-pytestmark = pytest.mark.django_db
+from tests.reliability.conftest import needs
+
+pytestmark = [pytest.mark.django_db, needs("chat")]
 
 FAULTS = {
     "server_error": [Scripted(status=500)] * 4,

@@ -19,6 +19,7 @@ from tests.conftest import wait_for
 from tests.factories import (AssistantFactory, ChatSessionFactory, EndUserFactory, MemoryNoteFactory,
                              MessageFactory, TenantFactory)
 from tests.openai_server import Scripted
+from tests.reliability.conftest import needs
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -34,12 +35,14 @@ def conversation(tenant, texts: list[str]) -> ChatSession:
     return session
 
 
+@needs("chat")
 def test_worker_killed_mid_compaction_compacts_once(redis_worker, openai_server):
     from assistants.jobs import session_compact
 
     tenant = TenantFactory(chat_model=SCRIPTED_MODEL, window_turns=1, summary_trigger_messages=1)
     session = conversation(tenant, ["我想在成都开火锅店。", "好的。", "预算大概40万。", "明白。", "你好", "你好！"])
     lines = {"summary_lines": ["用户想在成都开火锅店", "预算大概40万"]}
+    openai_server.reset()
     openai_server.push("chat", Scripted(content=lines, delay=6), Scripted(content=lines))
 
     first = redis_worker()
@@ -68,6 +71,7 @@ def _waiting_on_lock(dbname: str) -> bool:
         return cur.fetchone()[0] > 0
 
 
+@needs("admin")
 def test_worker_killed_mid_erasure_finishes_the_erasure_once(redis_worker):
     from assistants.services.privacy import user_erase_request
 
@@ -100,9 +104,41 @@ def test_worker_killed_mid_erasure_finishes_the_erasure_once(redis_worker):
     receipts = list(ErasureReceipt.objects.for_tenant(tenant))
     assert len(receipts) == 1
     counts = receipts[0].counts
-    assert counts["messages"] == 30 and counts["memory_notes"] == 12 and counts["sessions"] == 1
+    # Exact counts although the first run was killed half-way: nothing counted twice, nothing missed.
+    assert counts["assistants.Message"] == 30 and counts["memory.MemoryNote"] == 12
+    assert counts["assistants.ChatSession"] == 1 and counts["assistants.EndUser"] == 1
     assert not Message.objects.for_tenant(tenant).filter(id__in=message_ids).exists()
     assert not MemoryNote.objects.for_tenant(tenant).filter(end_user_id=user.pk).exists()
     # The other user of the tenant keeps everything.
     assert MemoryNote.objects.for_tenant(tenant).filter(end_user=bystander.end_user).count() == 1
     assert Message.objects.for_tenant(tenant).filter(session=bystander).count() == 1
+
+
+@needs("ltm")
+def test_worker_killed_mid_extraction_writes_each_note_once(redis_worker, openai_server):
+    from memory.jobs import memory_extract
+
+    tenant = TenantFactory(chat_model=SCRIPTED_MODEL)
+    session = conversation(tenant, ["我的预算大概40万，想在成都开火锅店。"])
+    message = Message.objects.for_tenant(tenant).get(session=session)
+    answer = {"candidates": [
+        {"kind": "constraint", "key": "budget", "content": "用户预算大概40万", "value": {"amount": 400000},
+         "confidence": 0.8, "source": "user_stated", "quote": "我的预算大概40万"},
+        {"kind": "plan", "key": "city", "content": "用户想在成都开火锅店", "value": None,
+         "confidence": 0.8, "source": "user_stated", "quote": "想在成都开火锅店"}]}
+    openai_server.reset()
+    openai_server.push("chat", Scripted(content=answer, delay=6), Scripted(content=answer))
+
+    first = redis_worker()
+    enqueue_now(memory_extract, tenant.pk, message.pk)
+    wait_for(lambda: openai_server.chat_requests(), timeout=30, message="the worker to call the model")
+    first.kill()
+    assert not MemoryNote.objects.for_tenant(tenant).exists()
+
+    redis_worker()
+    key = f"extract:{message.pk}"
+    wait_for(lambda: JobRecord.objects.filter(idempotency_key=key, status="succeeded").exists(), timeout=90,
+             message="the redelivered extraction")
+    notes = list(MemoryNote.objects.for_tenant(tenant).filter(end_user=session.end_user))
+    assert sorted(n.key for n in notes) == ["budget", "city"], [(n.key, n.content) for n in notes]
+    assert JobRecord.objects.get(idempotency_key=key).attempts == 2
