@@ -80,8 +80,10 @@ else:
 if env("DATABASE_NAME", default=""):  # lets a test's Celery worker use the test database
     DATABASES["default"]["NAME"] = env("DATABASE_NAME")
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
-# Persistent connections with a health check: survives a database restart without restarting the process.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+# One connection per request by default: under ASGI every request runs its sync code in its own thread, so
+# persistent connections pile up (measured: `make load` hit "too many clients" with 60 s). A sync deployment
+# (WSGI, the worker) may set DATABASE_CONN_MAX_AGE=60; the health check then survives a database restart.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

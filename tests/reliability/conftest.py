@@ -175,8 +175,7 @@ class WebProcess:
 @pytest.fixture
 def web_process(django_db_setup, openai_server):
     env = worker_env(openai_server)
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.local", "DATABASE_CONN_MAX_AGE": "60",
-                "DJANGO_DEBUG": "true"})
+    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "true"})
     web = WebProcess(free_port(), env, ROOT / "test-artifacts" / "web-reliability.log").start()
     yield web
     web.stop()
