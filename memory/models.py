@@ -57,6 +57,11 @@ class MemoryNote(TenantOwnedModel):
     observed_at = models.DateTimeField(null=True, blank=True, help_text="When the user said it (import keeps history).")
     last_recalled_at = models.DateTimeField(null=True, blank=True)
     recall_count = models.PositiveIntegerField(default=0)
+    review_reason = models.CharField(
+        max_length=40, blank=True,
+        help_text="Why a note waits in review: agent_inferred, low_confidence, conflict (asked in chat).")
+    importance_decayed_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day).")
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [

@@ -10,6 +10,7 @@ from django.utils.text import slugify
 
 from assistants.models import ApiKey, Assistant, EndUser, Tenant
 from core.exceptions import Conflict, InvalidInput
+from tasks.services.task_types import task_types_install_examples
 
 API_KEY_PREFIX = "mk_"
 
@@ -43,7 +44,9 @@ def tenant_create(*, slug: str, name: str = "", assistant_name: str = "Assistant
     if Tenant.objects.filter(slug=slug).exists():
         raise Conflict(f"A tenant with the slug '{slug}' already exists.")
     tenant = Tenant.objects.create(slug=slug, name=name or slug)
-    Assistant.objects.for_tenant(tenant).create(tenant=tenant, name=assistant_name, system_prompt=DEFAULT_SYSTEM_PROMPT)
+    assistant = Assistant.objects.for_tenant(tenant).create(tenant=tenant, name=assistant_name,
+                                                            system_prompt=DEFAULT_SYSTEM_PROMPT)
+    task_types_install_examples(tenant=tenant, assistant=assistant)
     _key, raw = api_key_create(tenant=tenant, name="default")
     return tenant, raw
 

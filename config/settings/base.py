@@ -120,12 +120,13 @@ CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="filesystem://")
 def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
     if broker_url.startswith("filesystem://"):
         folder = run_dir / "broker"
-        for sub in ("in", "processed"):
+        for sub in ("in", "processed", "control"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
         return {
             "data_folder_in": str(folder / "in"),
             "data_folder_out": str(folder / "in"),
             "processed_folder": str(folder / "processed"),
+            "control_folder": str(folder / "control"),  # kombu's default is ./control in the working directory
             "store_processed": False,
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
@@ -189,6 +190,12 @@ LOGGING = {
 }
 
 DEMO_PASSWORD = env("DEMO_PASSWORD", default="demo-pass-123")
+
+# --- Working and experience memory (docs/working-memory.md) -------------------------------------------------
+# Cosine similarity an experience needs to be recalled as a hint. Both sides are generalised first (numbers to
+# magnitudes, material to its kind); with the offline lexical embedder the same kind of task then scores 0.7-1.0,
+# a neighbouring one (text translation vs text classification) about 0.55, unrelated requests below 0.1.
+EXPERIENCE_MIN_SIMILARITY = env.float("EXPERIENCE_MIN_SIMILARITY", default=0.6)
 
 # --- Periodic jobs (django-celery-beat's DatabaseScheduler loads these and keeps them editable in the admin) --
 CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})

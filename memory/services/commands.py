@@ -1,6 +1,144 @@
-"""Memory commands inside a chat turn: "forget ...", conflict clarification. (Interface fixed; issue 4.)"""
+"""Memory commands inside a chat turn (a pre-turn hook, see assistants.services.hooks):
+
+- "忘掉我之前说的咖啡偏好" / "forget that I drink coffee": the matching notes are forgotten now, and the reply
+  says what was forgotten;
+- a statement that changes a known fact unclearly ("预算大概 15 万吧" after "预算大概 10 万") makes the reply ask
+  ("我记得你说过预算约 10 万元，现在是 15 万了吗？"); the extraction job holds the new value for review;
+- the user's answer to that question settles it: yes -> the new note replaces the old, no -> it is rejected.
+"""
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+
+from assistants.models import Message
+from assistants.services.policy import memory_policy_for
+from memory.models import MemoryNote
+from memory.services.notes import memory_forget_matching, memory_note_update
+from memory.services.rules import is_chinese, read_message
+from memory.services.writing import existing_note, is_unclear_change, same_fact
+
+_ZH_SAID = r"(?:(?:我)?(?:之前|以前|刚才|上次|曾经)?(?:说的|说过的|提到的|提过的|讲的|告诉你的))"
+FORGET_PATTERNS = [
+    # 忘掉/忘记/别记 + what: "忘掉我之前说的咖啡偏好", "别再记我的住址"
+    re.compile(rf"^(?:请|麻烦|帮我)?(?:你)?(?:忘掉|忘记|别再?记(?:住|着)?|不要再?记(?:住|着)?)(?:掉)?{_ZH_SAID}?(?:关于)?(?P<t>.+)$"),
+    # 删掉/删除/清除 only with a reference to what was said or remembered: "删掉我说过的预算"
+    re.compile(rf"^(?:请|麻烦|帮我)?(?:删掉|删除|清除|清掉)(?:{_ZH_SAID}|你记(?:住)?的|(?:关于)?.*?的记忆)(?:关于)?(?P<t>.+)$"),
+    # the 把 form: "把我之前说的咖啡偏好忘掉吧"
+    re.compile(rf"^(?:请|麻烦|帮我)?把{_ZH_SAID}?(?:关于)?(?P<t>.+?)(?:忘掉|忘了|忘记|删掉|删了|删除)(?:吧|吗)?$"),
+    re.compile(r"^(?:please\s+|can you\s+|could you\s+)*(?:forget|stop remembering|don't remember)\s+"
+               r"(?:that\s+|about\s+|what\s+i\s+(?:said|told you)\s+(?:about\s+)?)?(?P<t>.+)$", re.IGNORECASE),
+    re.compile(r"^(?:please\s+|can you\s+|could you\s+)*(?:delete|erase|remove)\s+(?:what\s+i\s+(?:said|told you)|"
+               r"(?:the\s+)?(?:note|memory|memories)|everything you know)\s+(?:about\s+)?(?P<t>.+)$", re.IGNORECASE),
+]
+YES = re.compile(r"^(?:是的?|对的?|没错|嗯+|对呀|是啊|确实|现在是|改了|yes|yeah|yep|right|correct|that's right|sure)",
+                 re.IGNORECASE)
+NO = re.compile(r"^(?:不是|不对|没有|没变|还是|不|否|no\b|nope|not really|still)", re.IGNORECASE)
+
+
+def forget_target(text: str) -> str | None:
+    """What a forget request names ("咖啡偏好", "I drink coffee"), or None if the message is not one."""
+    text = (text or "").strip().rstrip("。.!！?？")
+    for pattern in FORGET_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            target = m.group("t").strip(" ，,。.!！吧吗")
+            return target or None
+    return None
+
+
+def is_memory_command(text: str) -> bool:
+    return forget_target(text) is not None
+
+
+def _describe(value: dict | None, content: str, chinese: bool) -> str:
+    if isinstance(value, dict) and "amount" in value:
+        n = value["amount"]
+        if chinese:
+            return f"{n / 10000:g} 万" if n >= 10000 else f"{n:g}"
+        return f"{n:,.0f}"
+    if isinstance(value, dict) and value.get("option"):
+        return str(value["option"])
+    if isinstance(value, dict) and (value.get("place") or value.get("type")):
+        return str(value.get("place") or value.get("type"))
+    return content.rstrip("。.")
+
+
+def _settle(*, tenant, session, message) -> dict | None:
+    """The user's answer to our last question about an unclear change."""
+    previous = Message.objects.for_tenant(tenant).filter(session=session, id__lt=message.pk,
+                                                         role=Message.Role.USER).order_by("-id").first()
+    if previous is None:
+        return None
+    text = message.content.strip()
+    if not (YES.search(text) or NO.search(text)):
+        return None
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    if policy.chat_model == "offline" and not MemoryNote.objects.for_tenant(tenant).filter(
+            source_messages=previous).exists():
+        # the extraction job of the question's message may not have run yet; offline it is cheap and idempotent
+        from memory.services.extraction import memory_extract_for_message
+
+        memory_extract_for_message(tenant_id=tenant.pk, message_id=previous.pk)
+    pending = MemoryNote.objects.for_tenant(tenant).filter(
+        end_user=session.end_user, status=MemoryNote.Status.PENDING_REVIEW, review_reason="conflict",
+        source_messages=previous).first()
+    text = message.content.strip()
+    chinese = is_chinese(text)
+    answer = "yes" if YES.search(text) else "no" if NO.search(text) else None
+    if pending is None or answer is None:
+        return None
+    actor = f"user:{session.end_user.external_id}"
+    Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
+        metadata={**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}})
+    message.metadata = {**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
+    if answer == "yes":
+        memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.ACTIVE,
+                           confidence=max(pending.confidence, 0.85))
+        hint = (f"好的，我记下了：{pending.content}" if chinese else f"Got it, I've updated my notes: {pending.content}")
+    else:
+        memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.REJECTED)
+        hint = "好的，那我还按原来的记。" if chinese else "OK, I'll keep what I had."
+    return {"section": "memory", "data": {"settled": pending.pk, "answer": answer}, "reply_hint": hint}
+
+
+def _ask(*, tenant, session, message) -> dict | None:
+    """Ask when this message changes a known fact unclearly."""
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    chinese = is_chinese(message.content)
+    for candidate in read_message(message.content):
+        if candidate.whim or not candidate.key:
+            continue
+        old = existing_note(tenant=tenant, end_user=session.end_user, candidate=candidate,
+                            embedding_model=policy.embedding_model)
+        if old is None or same_fact(old, candidate) or not is_unclear_change(old, candidate, policy):
+            continue
+        was = _describe(old.value, old.content, chinese)
+        now = _describe(candidate.value, candidate.content, chinese)
+        hint = (f"我记得你说过{old.content.rstrip('。').replace('用户', '你')}，现在是 {now} 了吗？" if chinese
+                else f"I remember you said {was}; is it {now} now?")
+        return {"section": "memory", "data": {"conflict": old.pk, "key": candidate.key}, "reply_hint": hint}
+    return None
 
 
 def memory_turn_hook(*, tenant, session, message) -> dict | None:
     """See assistants.services.hooks for the contract."""
-    return None
+    target = forget_target(message.content)
+    if target:
+        with transaction.atomic():
+            forgotten = memory_forget_matching(tenant=tenant, end_user=session.end_user, query=target,
+                                               actor=f"user:{session.end_user.external_id}")
+        chinese = is_chinese(message.content)
+        if forgotten:
+            items = "；".join(f["content"].rstrip("。") for f in forgotten) if chinese else \
+                "; ".join(f["content"].rstrip(".") for f in forgotten)
+            hint = f"好的，我已经忘掉了：{items}。" if chinese else f"Done, I have forgotten: {items}."
+        else:
+            hint = (f"我没有找到关于“{target}”的记忆，没有可以忘掉的。" if chinese
+                    else f"I have no memory about “{target}”, so there was nothing to forget.")
+        return {"section": "memory", "data": {"forgotten": forgotten}, "reply_hint": hint}
+    settled = _settle(tenant=tenant, session=session, message=message)
+    if settled:
+        return settled
+    return _ask(tenant=tenant, session=session, message=message)

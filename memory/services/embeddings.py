@@ -33,6 +33,45 @@ def text_features(text: str) -> list[str]:
     return feats
 
 
+# Function words that would make every Chinese/English text look alike to keyword search.
+_STOP_BIGRAMS = {"一下", "我的", "帮我", "我们", "你们", "他们", "什么", "怎么", "这个", "那个", "一个", "就是", "还是",
+                 "可以", "的事", "说的", "我又", "又来", "来了", "上次", "之前", "以前", "细说", "说说", "介绍", "绍一",
+                 "我是", "是我", "我在", "我想", "我要", "一些", "有点", "的话", "都是", "平时", "我平", "时上"}
+_STOP_WORDS = {"the", "a", "an", "and", "or", "to", "of", "in", "on", "at", "for", "is", "are", "am", "was", "be",
+               "i", "me", "my", "you", "your", "we", "it", "that", "this", "what", "how", "do", "does", "did",
+               "about", "tell", "please", "can", "could", "with", "have", "has", "again", "last", "time", "said"}
+
+
+def _stem(word: str) -> str:
+    # A crude, symmetric suffix strip (the same on both sides of the match): drinks/drink, commuting/commute.
+    for suffix in ("ing", "es", "ed", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def search_terms(text: str) -> list[str]:
+    """Keyword terms for full-text recall: CJK bigrams (and lone CJK characters), stemmed English words;
+    function words left out. Stored space-separated in search_text and matched with a 'simple' tsvector."""
+    terms: list[str] = []
+    for token in _TOKEN.findall((text or "").lower()):
+        if _CJK.match(token):
+            if len(token) == 1:
+                terms.append(token)
+            terms.extend(b for b in (token[i:i + 2] for i in range(len(token) - 1)) if b not in _STOP_BIGRAMS)
+        elif token.isalpha():
+            if token not in _STOP_WORDS and len(token) > 1:
+                terms.append(_stem(token))
+        else:
+            terms.append(token)
+    seen, out = set(), []
+    for t in terms:
+        if t not in seen:
+            seen.add(t)
+            out.append(t)
+    return out
+
+
 def _offline_vector(text: str, dims: int) -> list[float]:
     vec = [0.0] * dims
     for feat in text_features(text):
@@ -43,12 +82,34 @@ def _offline_vector(text: str, dims: int) -> list[float]:
     return [v / norm for v in vec] if norm else vec
 
 
+SENTENCE_TRANSFORMERS_PREFIX = "st:"
+_st_models: dict = {}
+
+
 def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, list[list[float]]]:
-    """Embed `texts` with `model` (default: LLM_EMBEDDING_MODEL). Returns (model name, vectors)."""
+    """Embed `texts` with `model` (default: LLM_EMBEDDING_MODEL). Returns (model name, vectors).
+
+    Models: OFFLINE_MODEL (lexical, no download); "st:<name>" a local sentence-transformers model if the package
+    is installed (its dimension must be EMBEDDING_DIMENSIONS, e.g. st:sentence-transformers/all-MiniLM-L6-v2);
+    any other name goes to the OpenAI-compatible endpoint at OPENAI_BASE_URL. Personal identifiers are redacted
+    before any text is embedded or sent anywhere."""
+    from memory.services.pii import pii_redact
+
     model = model or settings.LLM_EMBEDDING_MODEL
     dims = settings.EMBEDDING_DIMENSIONS
+    texts = [pii_redact(t)[0] for t in texts]
     if model == OFFLINE_MODEL:
         return model, [_offline_vector(t, dims) for t in texts]
+    if model.startswith(SENTENCE_TRANSFORMERS_PREFIX):
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:  # pragma: no cover - optional dependency
+            raise RuntimeError(f"Embedding model {model} needs the sentence-transformers package.") from exc
+        name = model[len(SENTENCE_TRANSFORMERS_PREFIX):]
+        if name not in _st_models:
+            _st_models[name] = SentenceTransformer(name)
+        vectors = _st_models[name].encode(texts, normalize_embeddings=True)
+        return model, [list(map(float, v)) for v in vectors]
     from openai import OpenAI
 
     client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",

@@ -1,7 +1,233 @@
-"""Extraction of long-term notes from a user message. (Interface fixed; issue 4 fills it.)"""
+"""Extraction of long-term notes from a user message, with the write rules enforced in code.
+
+Candidates come from the offline rules (memory.services.rules) when the tenant's chat model is "offline", or
+from the model (structured JSON over the OpenAI-compatible API, validated with pydantic) otherwise. Whatever
+their origin, every candidate then passes the same checks:
+1. only what the user explicitly said is `user_stated`: a candidate whose quote is not in the user's message is
+   `agent_inferred`, and is dropped or kept for review with low confidence (Tenant.inferred_policy);
+2. durable only: a passing whim is dropped;
+3. no personal identifier reaches a note (or its embedding): dropped or redacted (Tenant.pii_policy), counted in
+   the result and in PiiRejection (kinds only);
+4. hedges are kept as hedges: value.approx and a lower confidence.
+Garbage from the model (not JSON, wrong fields) is never stored: the job fails and is retried by the ledger.
+Idempotent per message: a message that already gave notes gives none again.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from django.db import transaction
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from assistants.models import Message
+from assistants.services.policy import memory_policy_for
+from core.models import tenant_scope
+from memory.models import MemoryNote
+from memory.services.embeddings import search_terms
+from memory.services.notes import pii_reject
+from memory.services.pii import pii_find, pii_redact
+from memory.services.rules import (CHANGE, HEDGE, WHIM, Candidate, is_chinese, read_message, render,
+                                   third_person)
+from memory.services.topics import TOPIC_BY_SLOT, topics_in
+from memory.services.writing import candidate_apply
+
+INFERRED_CONFIDENCE = 0.3
+HEDGED_CONFIDENCE = 0.6
+
+
+class ExtractionOutputInvalid(ValueError):
+    """The model's answer was not the JSON we asked for. Nothing is stored; the job is retried."""
+
+
+class ModelCandidate(BaseModel):
+    kind: str
+    key: str = ""
+    content: str = Field(min_length=2, max_length=400)
+    value: dict | None = None
+    confidence: float = Field(ge=0.0, le=1.0)
+    source: str = "user_stated"
+    quote: str = Field(default="", max_length=1000)
+    durable: bool = True
+
+    @field_validator("kind")
+    @classmethod
+    def known_kind(cls, v: str) -> str:
+        v = v.strip().lower()
+        if v not in MemoryNote.Kind.values:
+            raise ValueError(f"unknown kind {v!r}")
+        return v
+
+
+class ModelAnswer(BaseModel):
+    # Required: an answer without "candidates" ({"notes": [...]}) is garbage to retry, not "nothing to note".
+    candidates: list[ModelCandidate] = Field(max_length=20)
+
+
+EXTRACTION_PROMPT = """You extract long-term memory notes about the USER from their latest message.
+Return JSON only: {"candidates": [{"kind": one of profile|preference|plan|business_status|constraint|conclusion,
+"key": a short snake_case slot (budget, city, commute, drink, shop_size, revenue ...), "content": ONE sentence about
+the user in the user's language, "value": structured value or null (e.g. {"amount": 100000, "approx": true}),
+"confidence": 0..1, "source": "user_stated" or "agent_inferred", "quote": the user's exact words it rests on,
+"durable": false for passing whims}]}.
+Rules: only what the user explicitly said; facts still useful in six months; never phone numbers, ID, bank card,
+e-mail or passport numbers; keep hedges ("about", "大概") as approx with lower confidence; no candidates -> [].
+"""
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[\s，,。.!！?？、；;：:\"'“”‘’]+", "", (text or "").lower())
+
+
+def _strip_fences(text: str) -> str:
+    text = (text or "").strip()
+    m = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
+    return m.group(1) if m else text
+
+
+def extract_with_model(*, model: str, text: str, previous_reply: str = "") -> list[Candidate]:
+    """Ask the chat model for candidates; validate strictly. Raises ExtractionOutputInvalid on garbage and lets
+    HTTP errors propagate (the job ledger retries both with backoff)."""
+    from django.conf import settings
+    from openai import OpenAI
+
+    client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
+                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=0)
+    messages = [{"role": "system", "content": EXTRACTION_PROMPT}]
+    if previous_reply:
+        messages.append({"role": "assistant", "content": previous_reply[:2000]})
+    messages.append({"role": "user", "content": text})
+    response = client.chat.completions.create(model=model, messages=messages, temperature=0,
+                                              response_format={"type": "json_object"})
+    raw = _strip_fences(response.choices[0].message.content or "")
+    try:
+        answer = ModelAnswer.model_validate(json.loads(raw))
+    except (json.JSONDecodeError, ValidationError) as exc:
+        raise ExtractionOutputInvalid(f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}") from exc
+    out = []
+    for c in answer.candidates:
+        out.append(Candidate(kind=c.kind, key=re.sub(r"[^a-z0-9_:]+", "_", c.key.strip().lower())[:100],
+                             content=c.content.strip(), value=c.value, confidence=c.confidence,
+                             source="agent_inferred" if c.source.strip().lower() != "user_stated" else "user_stated",
+                             quote=c.quote.strip(), whim=not c.durable, extra={"from_model": True}))
+    return out
+
+
+def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple[list[Candidate], dict, dict]:
+    """The write rules, whatever produced the candidates. Returns (kept, dropped counts, pii counts)."""
+    dropped: dict[str, int] = {}
+    pii: dict[str, int] = {}
+    chinese = is_chinese(text)
+    message = _compact(text)
+    kept = []
+
+    def drop(reason):
+        dropped[reason] = dropped.get(reason, 0) + 1
+
+    for c in candidates:
+        # 1. user_stated only when the quote is the user's own words
+        if c.source == "user_stated" and (not c.quote or _compact(c.quote) not in message):
+            c.source = "agent_inferred"
+        # 3. personal identifiers, checked on everything that would be stored or embedded
+        blob = " ".join([c.content, c.quote, json.dumps(c.value, ensure_ascii=False) if c.value else ""])
+        found = pii_find(blob)
+        if found:
+            for m in found:
+                pii[m.kind] = pii.get(m.kind, 0) + 1
+            if policy.pii_policy != "redact":
+                drop("pii")
+                continue
+            c.content, _ = pii_redact(c.content)
+            c.quote, _ = pii_redact(c.quote)
+            c.value = None
+        # 2. durable only
+        if c.whim or WHIM.search(c.quote or c.content):
+            drop("whim")
+            continue
+        if c.source == "agent_inferred":
+            if policy.inferred_policy != "review":
+                drop("inferred")
+                continue
+            c.confidence = min(c.confidence, INFERRED_CONFIDENCE)
+        # 4. hedges
+        if HEDGE.search(c.quote or ""):
+            c.hedged = True
+        if c.hedged:
+            c.confidence = min(c.confidence, HEDGED_CONFIDENCE)
+            if isinstance(c.value, dict) and "amount" in c.value:
+                c.value["approx"] = True
+        if c.quote and CHANGE.search(c.quote):
+            c.change = True
+        if c.extra.get("from_model"):
+            if not c.key:  # a model that gives no slot: the lexicon's, so that supersede still works
+                topics = topics_in(c.quote or c.content)
+                c.key = topics[0].slot if topics else ""
+            slot = c.key.split(":")[-1]
+            # Chinese stays Chinese: a note in the wrong language is rewritten from the user's words.
+            if c.source == "user_stated" and is_chinese(c.content) != chinese:
+                c.content = render(slot if slot in TOPIC_BY_SLOT else "", c.kind, c.value, c.quote, chinese)
+        kept.append(c)
+    # one message stating two different values for one slot is a contradiction: ask rather than guess
+    by_key: dict[tuple, list[Candidate]] = {}
+    for c in kept:
+        if c.key:
+            by_key.setdefault((c.kind, c.key), []).append(c)
+    for group in by_key.values():
+        if len({json.dumps(g.value, sort_keys=True) for g in group}) > 1 and not any(g.change for g in group):
+            for g in group:
+                g.unclear = True
+    return kept, dropped, pii
+
+
+def message_search_text(text: str) -> str:
+    """Search terms of a message for episodic recall; identifiers never become terms."""
+    return " ".join(search_terms(pii_redact(text)[0]))
 
 
 def memory_extract_for_message(*, tenant_id: int, message_id: int) -> dict:
     """Write the durable, explicitly stated, PII-free facts of one message as notes. Idempotent per message.
-    Returns counts for the job ledger: {"written": n, "refreshed": n, "superseded": n, "dropped": {...}}."""
-    return {"written": 0}
+    Returns counts for the job ledger: {"written": n, "refreshed": n, "superseded": n, "pending_review": n,
+    "dropped": {...}, "pii": {...}}."""
+    from assistants.models import Tenant
+    from memory.services.commands import is_memory_command
+
+    tenant = Tenant.objects.get(pk=tenant_id)
+    with tenant_scope(tenant):
+        message = Message.objects.for_tenant(tenant).select_related("session", "end_user", "session__assistant") \
+            .filter(pk=message_id).first()
+        result = {"written": 0, "refreshed": 0, "superseded": 0, "pending_review": 0, "dropped": {}, "pii": {}}
+        if message is None or message.role != Message.Role.USER:
+            return dict(result, skipped="not a user message")
+        if message.end_user.erasure_requested_at is not None:
+            return dict(result, skipped="user erasure in progress")
+        if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+            return dict(result, skipped="already extracted")
+        if is_memory_command(message.content):
+            return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
+        if not message.search_vector:
+            Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
+                search_vector=message_search_text(message.content))
+        policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
+        previous = Message.objects.for_tenant(tenant).filter(session=message.session, id__lt=message.pk,
+                                                             role=Message.Role.ASSISTANT).order_by("-id").first()
+        previous_reply = previous.content if previous else ""
+        if policy.chat_model == "offline":
+            candidates = read_message(message.content, previous_reply=previous_reply)
+        else:
+            candidates = extract_with_model(model=policy.chat_model, text=message.content,
+                                            previous_reply=previous_reply)
+        kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
+        for match in pii_find(message.content):  # every identifier in the message was kept out of memory
+            pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content)
+                                                              if m.kind == match.kind))
+        result["dropped"], result["pii"] = dropped, pii
+        with transaction.atomic():
+            if pii:
+                pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
+            for candidate in kept:
+                outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy)
+                result[outcome] = result.get(outcome, 0) + 1
+        return result
+
+
+__all__ = ["memory_extract_for_message", "candidates_check", "extract_with_model", "third_person"]

@@ -1,33 +1,169 @@
-"""Writing, correcting and forgetting notes directly (API, web chat, admin). (Interface fixed; issue 4 adds
-embedding, supersede and audit.)"""
+"""Writing, correcting and forgetting notes: directly (API, web chat, admin) and from extraction.
+
+Every write goes through the same guards: no personal identifier reaches a note or its embedding, the content
+is embedded with the tenant's embedding model, search terms (with the slot's topic words) are refreshed, and a
+note about the same user, kind and slot (or a near-identical one) is refreshed or superseded instead of piled
+up. Changes made by an actor (admin, API, the user in chat) leave an AuditLog row; forgetting does not copy the
+forgotten content into the log.
+"""
 from __future__ import annotations
 
-from django.db import transaction
+from datetime import timedelta
 
-from memory.models import MemoryNote
+from django.db import transaction
+from django.utils import timezone
+
+from assistants.services.policy import memory_policy_for
+from core.exceptions import InvalidInput, NotFound
+from memory.models import AuditLog, MemoryNote, PiiRejection
+from memory.services.embeddings import embed_texts, search_terms
+from memory.services.pii import pii_find, pii_redact
+from memory.services.topics import TOPIC_BY_SLOT, query_topics, topic_words_for
 
 FORGOTTEN_CONTENT = ""
+EDITABLE_FIELDS = {"content", "kind", "key", "confidence", "expires_at", "pinned", "importance", "status", "value"}
+IMPORTANCE_BY_KIND = {"profile": 0.7, "constraint": 0.7, "business_status": 0.6, "preference": 0.5, "plan": 0.5,
+                      "conclusion": 0.5}
+HIGH_CONFIDENCE = 0.8
+
+
+def _slot(key: str) -> str:
+    return (key or "").split(":")[-1]
+
+
+def note_index_text(*, content: str, kind: str, key: str) -> str:
+    """What is embedded and keyword-indexed for a note: its content plus its slot's topic words."""
+    return f"{content} {topic_words_for(_slot(key))}".strip()
+
+
+def _index(note: MemoryNote, *, embedding_model: str) -> None:
+    text = note_index_text(content=note.content, kind=note.kind, key=note.key)
+    note.search_text = " ".join(search_terms(text))
+    model, vectors = embed_texts(texts=[text], model=embedding_model)
+    note.embedding, note.embedding_model = vectors[0], model
+
+
+def _ttl(policy, kind: str):
+    days = (policy.ttl_days_by_kind or {}).get(kind)
+    return timezone.now() + timedelta(days=float(days)) if days else None
+
+
+def _audit(*, tenant, actor: str, action: str, note: MemoryNote, before: dict | None, after: dict | None) -> None:
+    if actor:
+        AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor[:200], action=action,
+                                                   object_type="memory_note", object_id=str(note.pk),
+                                                   before=before, after=after)
+
+
+def _snapshot(note: MemoryNote) -> dict:
+    return {"kind": note.kind, "key": note.key, "content": note.content, "status": note.status,
+            "confidence": note.confidence, "value": note.value}
+
+
+def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
+    """Record what the PII guard refused: kinds and counts, never the content."""
+    for kind, count in counts.items():
+        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=kind,
+                                                       stage=stage, count=count)
+
+
+def _clean_text(*, tenant, end_user, text: str, stage: str) -> str:
+    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy."""
+    if not pii_find(text):
+        return text
+    redacted, counts = pii_redact(text)
+    pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage=stage)
+    if tenant.pii_policy == "redact":
+        return redacted
+    raise InvalidInput("A note cannot hold a personal identifier (phone, ID, card, e-mail or passport number).")
 
 
 @transaction.atomic
 def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = "", source: str = "admin",
-                       confidence: float = 0.9, actor: str = "") -> MemoryNote:
-    return MemoryNote.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, kind=kind, key=key,
-                                                        content=content, source=source, confidence=confidence)
+                       confidence: float = 0.9, actor: str = "", value: dict | None = None, quote: str = "",
+                       status: str = MemoryNote.Status.ACTIVE, session=None, message=None,
+                       supersedes: MemoryNote | None = None, review_reason: str = "",
+                       assistant=None) -> MemoryNote:
+    """Create one note (TTL by kind from the policy, embedded, keyword-indexed). A note that supersedes another
+    marks the other `superseded` when it is active itself."""
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    if kind not in MemoryNote.Kind.values:
+        raise InvalidInput(f"'{kind}' is not a note kind: use one of {', '.join(MemoryNote.Kind.values)}.")
+    content = (content or "").strip()
+    if not content:
+        raise InvalidInput("A note needs a content sentence.")
+    if not 0 <= float(confidence) <= 1:
+        raise InvalidInput("Confidence must be between 0 and 1.")
+    content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note")
+    quote = _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note") if quote else ""
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    now = timezone.now()
+    note = MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key[:100], content=content, value=value,
+                      quote=quote, source=source, confidence=float(confidence), status=status,
+                      importance=IMPORTANCE_BY_KIND.get(kind, 0.5), expires_at=_ttl(policy, kind),
+                      supersedes=supersedes, session=session, observed_at=now, review_reason=review_reason)
+    _index(note, embedding_model=policy.embedding_model)
+    note.save()
+    if message is not None:
+        note.source_messages.add(message)
+    if supersedes is not None and status == MemoryNote.Status.ACTIVE:
+        _mark_superseded(supersedes)
+    _audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=_snapshot(note))
+    return note
+
+
+def _mark_superseded(old: MemoryNote) -> None:
+    MemoryNote.all_tenants.filter(pk=old.pk).update(status=MemoryNote.Status.SUPERSEDED, updated_at=timezone.now())
+    old.status = MemoryNote.Status.SUPERSEDED
 
 
 @transaction.atomic
 def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) -> MemoryNote:
-    """Correct a note (content, kind, key, confidence, expires_at, pinned); the content is re-embedded."""
+    """Correct a note (content, kind, key, confidence, expires_at, pinned, importance, status, value); a new
+    content is re-embedded and re-indexed."""
+    if note.tenant_id != tenant.pk:
+        raise NotFound("That note does not exist.")
+    unknown = set(changes) - EDITABLE_FIELDS
+    if unknown:
+        raise InvalidInput(f"These fields cannot be changed: {', '.join(sorted(unknown))}.")
+    if "confidence" in changes and not 0 <= float(changes["confidence"]) <= 1:
+        raise InvalidInput("Confidence must be between 0 and 1.")
+    if "kind" in changes and changes["kind"] not in MemoryNote.Kind.values:
+        raise InvalidInput(f"'{changes['kind']}' is not a note kind.")
+    if "status" in changes and changes["status"] not in MemoryNote.Status.values:
+        raise InvalidInput(f"'{changes['status']}' is not a note status.")
+    if note.status == MemoryNote.Status.FORGOTTEN and "content" in changes:
+        raise InvalidInput("A forgotten note cannot be edited: create a new one.")
+    before = _snapshot(note)
+    if "content" in changes:
+        changes["content"] = _clean_text(tenant=tenant, end_user=note.end_user, text=str(changes["content"]),
+                                         stage="note").strip()
+        if not changes["content"]:
+            raise InvalidInput("A note needs a content sentence.")
     for name, value in changes.items():
         setattr(note, name, value)
+    if {"content", "kind", "key"} & set(changes):
+        _index(note, embedding_model=memory_policy_for(tenant=tenant).embedding_model)
     note.save()
+    if changes.get("status") == MemoryNote.Status.ACTIVE and note.supersedes_id:
+        old = MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
+        if old:
+            _mark_superseded(old)
+    _audit(tenant=tenant, actor=actor, action="update", note=note, before=before, after=_snapshot(note))
     return note
 
 
 @transaction.atomic
 def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNote:
-    """Forget one note: status forgotten, content and embedding removed (not just hidden)."""
+    """Forget one note: status forgotten, content, quote, value, embedding and search terms removed (not just
+    hidden). The user's messages it came from leave episodic recall too."""
+    if note.tenant_id != tenant.pk:
+        raise NotFound("That note does not exist.")
+    before = {"kind": note.kind, "key": note.key, "status": note.status}  # never the forgotten content
+    from assistants.models import Message
+
+    Message.objects.for_tenant(tenant).filter(memory_notes=note).update(search_vector="")
     note.status = MemoryNote.Status.FORGOTTEN
     note.content = FORGOTTEN_CONTENT
     note.quote = ""
@@ -35,27 +171,98 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     note.embedding = None
     note.search_text = ""
     note.save()
+    _audit(tenant=tenant, actor=actor, action="forget", note=note, before=before,
+           after={"kind": note.kind, "key": note.key, "status": note.status})
     return note
 
 
+FORGETTABLE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW]
+
+
+def memory_notes_matching(*, tenant, end_user, query: str) -> list[MemoryNote]:
+    """The user's active or pending notes a forget request names: by slot ("咖啡偏好" -> drink) or by the
+    request's words (a note sharing most of the request's terms)."""
+    slots = query_topics(query)
+    terms = set(search_terms(query)) - {"偏好", "习惯", "prefer", "preference", "忘掉", "忘记", "forget"}
+    notes = list(MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status__in=FORGETTABLE))
+    matched = []
+    for note in notes:
+        slot = _slot(note.key)
+        note_terms = set((note.search_text or "").split())
+        option_hit = False
+        if slot in slots:
+            topic = TOPIC_BY_SLOT[slot]
+            words = set(topic.terms) | {f for forms in topic.options.values() for f in forms}
+            option_hit = any(w in query.lower() for w in words)
+        overlap = len(terms & note_terms) / len(terms) if terms else 0.0
+        if option_hit or overlap >= 0.5:
+            matched.append(note)
+    return matched
+
+
+@transaction.atomic
 def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "") -> list[dict]:
     """Forget the active notes that match `query`; returns what was forgotten as [{id, kind, content}] (the
-    content as it was, for the confirmation; it is no longer stored)."""
-    return []
+    content as it was, for the confirmation; it is no longer stored). The user's past messages that match the
+    request leave episodic recall as well."""
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    query = (query or "").strip()
+    if not query:
+        raise InvalidInput("Say what to forget, e.g. 'my coffee preference'.")
+    forgotten = []
+    for note in memory_notes_matching(tenant=tenant, end_user=end_user, query=query):
+        forgotten.append({"id": note.pk, "kind": note.kind, "content": note.content})
+        memory_note_forget(tenant=tenant, note=note, actor=actor or f"user:{end_user.external_id}")
+    _forget_messages(tenant=tenant, end_user=end_user, query=query)
+    return forgotten
+
+
+def _forget_messages(*, tenant, end_user, query: str) -> None:
+    """The user's messages on the forgotten topic leave episodic recall (their text stays in the session history
+    until the user's data is erased; that is the privacy layer's job)."""
+    from django.db.models import Q
+
+    from assistants.models import Message
+
+    words = set()
+    for slot in query_topics(query):
+        topic = TOPIC_BY_SLOT[slot]
+        words |= set(topic.terms) | {f for forms in topic.options.values() for f in forms}
+    if not words:
+        return
+    on_topic = Q()
+    for word in words:
+        on_topic |= Q(content__icontains=word)
+    Message.objects.for_tenant(tenant).filter(on_topic, end_user=end_user, role="user") \
+        .exclude(search_vector="").update(search_vector="")
 
 
 def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
-    """The supersede chain through `note`, oldest first."""
+    """The supersede chain through `note`, oldest first ("美式 → 拿铁，因为胃不好")."""
     chain = [note]
     current = note
-    while current.supersedes_id:
+    seen = {note.pk}
+    while current.supersedes_id and current.supersedes_id not in seen:
         current = MemoryNote.objects.for_tenant(tenant).get(pk=current.supersedes_id)
+        seen.add(current.pk)
         chain.insert(0, current)
     current = note
     while True:
-        nxt = MemoryNote.objects.for_tenant(tenant).filter(supersedes=current).first()
+        nxt = MemoryNote.objects.for_tenant(tenant).filter(supersedes=current).exclude(pk__in=seen).order_by("id").first()
         if nxt is None:
             break
+        seen.add(nxt.pk)
         chain.append(nxt)
         current = nxt
     return chain
+
+
+def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None) -> MemoryNote:
+    """The user said a known fact again: bump updated_at and confidence (never lower it), keep one note."""
+    note.confidence = max(note.confidence, min(1.0, confidence))
+    note.observed_at = timezone.now()
+    note.save(update_fields=["confidence", "observed_at", "updated_at"])
+    if message is not None:
+        note.source_messages.add(message)
+    return note

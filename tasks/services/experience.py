@@ -1,6 +1,412 @@
-"""Experience memory: solutions users liked, generalised and scrubbed. (Interface fixed; issue 5.)"""
+"""Experience memory (seed 004): solutions users liked, generalised and scrubbed, shared by one assistant's users
+within one tenant, and recalled as a hint when a new task resembles one.
+
+Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
+"很好，就按这个来" / "great, let's go with this" that `experience_turn_hook` detects. The learning job
+(`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a reply that
+carries a model error, an empty reply, a task that was cancelled or expired), generalises the task and its
+solution (the tenant's model with structured output; offline: rules that replace numbers with magnitudes and drop
+names, places, dates and the user's own facts), scrubs them (PII rules of long-term memory plus names and the
+user's facts, always, whatever the model returned), embeds the task summary and stores an Experience.
+Recall is pgvector cosine distance in SQL, filtered by tenant, assistant and embedding model.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from pgvector.django import CosineDistance
+from pydantic import BaseModel, Field
+
+from assistants.models import ChatSession, Feedback, Message
+from assistants.services.policy import memory_policy_for
+from memory.models import Experience, MemoryNote, PiiRejection
+from memory.services.embeddings import embed_texts
+from memory.services.pii import pii_redact
+from tasks.models import TaskState
+from tasks.services.field_extraction import field_kind, language_of, number_value
+from tasks.services.scratch import scratch_get, scratch_put
+from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
+
+logger = logging.getLogger(__name__)
+
+HINTED_KEY = "experience_hinted"
+
+# Praise opens the message ("很好，…", "Perfect, …"); agreement to go ahead may stand anywhere ("…就按这个来").
+_OPENER = r"^\s*(?:嗯|哇|哦|噢|好|oh|wow|ok|okay)?[\s,，!！.。~]*"
+_POSITIVE_ZH = re.compile(_OPENER + r"(?:很好|非常好|太好了|太棒了|很棒|真棒|完美|很满意|非常满意|好极了|非常感谢)|"
+                          r"就按这个|就照这个|按你说的(?:来|做|办)|就这么(?:办|做|定)|就这样(?:吧|定了)")
+_POSITIVE_EN = re.compile(
+    _OPENER + r"(?:great|perfect|excellent|awesome|amazing|fantastic|brilliant|love it|well done|spot on|"
+    r"sounds great|looks great)\b|\b(?:exactly what i (?:needed|wanted)|works for me|(?:let'?s )?go with (?:this|that|it))\b",
+    re.IGNORECASE)
+_NEGATION_BEFORE = re.compile(r"(?:不|没|别|未|not\s+|n't\s+|never\s+|hardly\s+)(?:太|很|那么|是|so\s+|that\s+|very\s+|really\s+)?$",
+                              re.IGNORECASE)
+
+
+def is_positive_feedback(text: str) -> bool:
+    """An explicit, unnegated statement that the previous answer was good ("很好，就按这个来", "perfect, go with
+    this"); "不太满意" and "not great" are not."""
+    text = text or ""
+    for pattern in (_POSITIVE_ZH, _POSITIVE_EN):
+        for m in pattern.finditer(text):
+            if not _NEGATION_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+                return True
+    return False
+
+
+# --- generalisation and scrubbing -----------------------------------------------------------------------------
+_QUANTITY = re.compile(r"(\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:多)?\s*(万|千|百)?\s*"
+                       r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|(?:[a-z]+\s+){0,2}?(?:items?|records?|rows?|messages?|"
+                       r"conversations?|chats?|emails?|tickets?|reviews?|comments?|documents?|files?|images?|"
+                       r"photos?|orders?|customers?|users?|people|lines?|pages?))", re.IGNORECASE)
+_NAME_INTRO = re.compile(r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"
+                         r"([\u4e00-\u9fff]{2,4}?)(?=[，,。.!！\s]|$|[^\u4e00-\u9fff])|"
+                         r"\b(?i:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+_TITLED_NAME = re.compile(r"([\u4e00-\u9fff]{1,3})(?:先生|女士|小姐|总|经理|老师|医生|博士)|"
+                          r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+")
+_PLACE = re.compile(r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|街道|路|街|商圈)|"
+                    r"(?:在|位于)([\u4e00-\u9fff]{2,4})(?=开|办|做|的|，|,|。|$)|"
+                    r"\b(?:in|at|near)\s+(?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?")
+_MONEY = re.compile(r"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|m|million|thousand)?|"
+                    r"(?:\d[\d,]*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|亿)?\s*(?:元|块|人民币|美元)|"
+                    r"\d[\d,]*(?:\.\d+)?\s*(?:万|亿)|\b\d[\d,]*(?:\.\d+)?\s*(?:k|million|thousand)?\s*"
+                    r"(?:dollars|usd|euros?|rmb|yuan)\b|\b\d+(?:\.\d+)?k\b", re.IGNORECASE)
+_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}[日号]?)?|\d{1,2}月(?:\d{1,2}[日号]|底|初|中旬|下旬|上旬)?|"
+                   r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+                   r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?", re.IGNORECASE)
+_GENERIC_NOUNS = [  # specific material -> the general kind of task it is (rules, both languages)
+    (re.compile(r"客服对话|聊天记录|对话记录|用户评论|评论|留言|工单|邮件|反馈|问卷回答|文章|新闻"), "文本"),
+    (re.compile(r"照片|图片|截图|图像"), "图像"),
+    (re.compile(r"\b(?:customer[- ]service conversations?|support tickets?|chat logs?|reviews?|comments?|emails?|"
+                r"feedback|articles?|tickets?|conversations?)\b", re.IGNORECASE), "texts"),
+    (re.compile(r"\b(?:photos?|pictures?|screenshots?|images?)\b", re.IGNORECASE), "images"),
+]
+
+
+def _magnitude(number: float, zh: bool) -> str:
+    if number >= 1000:
+        return "大批量" if zh else "large batches of"
+    if number >= 50:
+        return "批量" if zh else "batches of"
+    return "少量" if zh else "a few"
+
+
+def _count_bucket(number: float, zh: bool) -> str:
+    if number <= 10:
+        return "小团队（10 人以内）" if zh else "a small team (up to 10)"
+    if number <= 50:
+        return "中等团队（11-50 人）" if zh else "a mid-size team (11-50)"
+    return "大团队（50 人以上）" if zh else "a large team (over 50)"
+
+
+def _amount_bucket(number: float, zh: bool) -> str:
+    if number >= 1e6:
+        return "百万级" if zh else "millions"
+    if number >= 1e5:
+        return "十万级" if zh else "hundreds of thousands"
+    if number >= 1e4:
+        return "万级" if zh else "tens of thousands"
+    return "万以下" if zh else "under ten thousand"
+
+
+def user_facts(*, tenant, end_user) -> list[str]:
+    """The user's own facts, which must not travel to other users: their names and ids, pinned session facts,
+    long-term note values and task field values."""
+    facts: list[str] = []
+    if end_user is None:
+        return facts
+    facts += [end_user.display_name, end_user.external_id]
+    if end_user.user_id:
+        facts += [end_user.user.username, end_user.user.first_name, end_user.user.last_name]
+
+    def collect(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                collect(v)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                collect(v)
+        elif isinstance(value, str):
+            facts.append(value)
+
+    for pinned in ChatSession.objects.for_tenant(tenant).filter(end_user=end_user).values_list("pinned_facts",
+                                                                                               flat=True):
+        for item in (pinned or {}).values():
+            collect(item.get("value") if isinstance(item, dict) else item)
+    for value in MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("value", flat=True):
+        collect(value)
+    # Names the user introduced themselves with ("我叫王小明", "I'm Jane Miller"), and their parts.
+    texts = Message.objects.for_tenant(tenant).filter(end_user=end_user, role=Message.Role.USER).order_by(
+        "-id").values_list("content", flat=True)[:300]
+    for text in texts:
+        for m in _NAME_INTRO.finditer(text or ""):
+            name = (m.group(1) or m.group(2) or "").strip()
+            facts.append(name)
+            facts.extend(name.split() if " " in name else ([name[1:]] if len(name) >= 3 else []))
+    for collected in TaskState.objects.for_tenant(tenant).filter(end_user=end_user).values_list("collected",
+                                                                                                 flat=True):
+        for item in (collected or {}).values():
+            collect(item.get("value") if isinstance(item, dict) else item)
+    return sorted({f.strip() for f in facts if f and len(f.strip()) >= 2}, key=len, reverse=True)
+
+
+def experience_scrub(text: str, *, facts: list[str]) -> tuple[str, dict[str, int]]:
+    """`text` without personal identifiers (memory.services.pii), the user's facts, names or places."""
+    zh = language_of(text) == "zh"
+    text, counts = pii_redact(text or "")
+    for fact in facts:
+        if fact in text:
+            text = text.replace(fact, "[用户信息]" if zh else "[user detail]")
+            counts["user_fact"] = counts.get("user_fact", 0) + 1
+
+    def sub(pattern, placeholder, kind):
+        nonlocal text
+        text, n = pattern.subn(placeholder, text)
+        if n:
+            counts[kind] = counts.get(kind, 0) + n
+
+    sub(_NAME_INTRO, "[姓名]" if zh else "[name]", "name")
+    sub(_TITLED_NAME, "[姓名]" if zh else "[name]", "name")
+    sub(_PLACE, "[地点]" if zh else "[place]", "place")
+    return text, counts
+
+
+_TASK_KINDS = [  # what is being done, in general terms (rules, both languages)
+    (re.compile(r"分类|归类|分成几类|分成.{0,4}类|打标签|贴标签|\bclassif|\bcategori[sz]|\bsort\w* .{0,20}(?:into|by)|"
+                r"\blabel", re.IGNORECASE), "分类", "classification"),
+    (re.compile(r"摘要|总结|概括|\bsummar", re.IGNORECASE), "摘要", "summarisation"),
+    (re.compile(r"翻译|\btranslat", re.IGNORECASE), "翻译", "translation"),
+    (re.compile(r"提取|抽取|\bextract", re.IGNORECASE), "信息抽取", "extraction"),
+    (re.compile(r"清洗|去重|\bclean|\bdedup", re.IGNORECASE), "清洗", "cleaning"),
+    (re.compile(r"统计|分析|\banaly[sz]", re.IGNORECASE), "分析", "analysis"),
+]
+_MATERIAL = re.compile(r"(文本|图像|texts|images)", re.IGNORECASE)
+_CJK_UNIT = re.compile(r"[\u4e00-\u9fff]")
+
+
+def experience_generalise_offline(text: str) -> str:
+    """Rules: quantities become magnitudes ("1000 条客服对话" -> "大批量文本"), amounts and dates become
+    placeholders, specific material becomes its general kind, and a recognised kind of work names the task
+    ("大批量文本分类任务"); otherwise the rewritten request is kept."""
+    zh = language_of(text) == "zh"
+
+    def quantity(m):
+        base = number_value(m.group(1)) or 0
+        base *= {"万": 1e4, "千": 1e3, "百": 1e2}.get(m.group(2) or "", 1)
+        unit = m.group(3)
+        if base < 2:
+            return m.group(0)  # "一个", "one file": not a quantity worth generalising
+        return _magnitude(base, zh) + ("" if _CJK_UNIT.match(unit) else " " + unit)
+
+    out = _MONEY.sub("[金额]" if zh else "[amount]", text)
+    out = _DATE.sub("[日期]" if zh else "[date]", out)
+    out = _QUANTITY.sub(quantity, out)
+    for pattern, generic in _GENERIC_NOUNS:
+        out = pattern.sub(generic, out)
+    out = re.sub(r"\d[\d,.]*", "若干" if zh else "some", out)
+    out = re.sub(r"批量(?:处理)?\s*(大批量|批量|少量)", r"\1", out)
+    out = re.sub(r"(大批量|批量|少量)处理", r"\1", out)
+    magnitude = re.search(r"大批量|批量|少量|large batches of|batches of|a few", out)
+    material = _MATERIAL.search(out)
+    kind = next((k for k in _TASK_KINDS if k[0].search(text)), None)
+    if kind is not None and material is not None:
+        if zh:
+            return f"{magnitude.group(0) if magnitude else ''}{material.group(1)}{kind[1]}任务"
+        size = {"large batches of": "large-batch ", "batches of": "batch ", "a few": "small "}.get(
+            magnitude.group(0) if magnitude else "", "")
+        return f"{size}{material.group(1).lower().rstrip('s')} {kind[2]} task"
+    out = re.sub(r"^(?:请|帮我|帮忙|麻烦你?|我想|我要|我需要|能不能|可以)+", "", out.strip())
+    out = re.sub(r"^(?:please\s+|can you\s+|could you\s+|help me\s+|i want to\s+|i need to\s+)+", "", out,
+                 flags=re.IGNORECASE)
+    out = re.sub(r"\s+", "" if zh else " ", out).strip(" ，,。.!！?？")
+    if zh:
+        return out if out.endswith("任务") else out + "任务"
+    return out if out.lower().endswith("task") else "task: " + out
+
+
+def _embedding_text(text: str) -> str:
+    """What is embedded for similarity: the generalised form without the words every summary shares."""
+    previous = None
+    while previous != text:  # drop (nested) parenthesised details
+        previous, text = text, re.sub(r"（[^（）]*）|\([^()]*\)", "", text)
+    core = experience_generalise_offline(text)
+    core = re.sub(r"任务$|^task:\s*|\s*task$", "", core, flags=re.IGNORECASE)
+    core = re.sub(r"^(?:我想|我要|我需要|想|要)?(?:做|搞|弄|写|定|制定|出|整)(?:一个|一份|一下|个|份)?", "", core)
+    core = re.sub(r"^(?:make|do|create|write|draw up|put together|prepare|build)\s+(?:me\s+)?(?:a|an|the|some)?\s*",
+                  "", core, flags=re.IGNORECASE)
+    return core.strip() or text
+
+
+def _task_generalised(state: TaskState, zh_hint: bool) -> tuple[str, str]:
+    """A finished task described by its kind and generalised field values (never the user's values)."""
+    zh = language_of(state.task_name) == "zh" or zh_hint
+    parts = []
+    for f in state.required_fields:
+        item = state.collected.get(f["name"])
+        if not item:
+            continue
+        kind = field_kind(f)
+        normalized = item.get("normalized")
+        if kind == "count" and normalized:
+            parts.append(f"{f['name']}：{_count_bucket(float(normalized), zh)}" if zh
+                         else f"{f['name']}: {_count_bucket(float(normalized), zh)}")
+        elif kind == "amount" and normalized:
+            parts.append(f"{f['name']}：{_amount_bucket(float(normalized), zh)}" if zh
+                         else f"{f['name']}: {_amount_bucket(float(normalized), zh)}")
+    summary = state.task_name + (("（" + "，".join(parts) + "）") if zh and parts else
+                                 (" (" + ", ".join(parts) + ")") if parts else "")
+    completion = state.task_type.completion_prompt if state.task_type_id else ""
+    fields = ("、" if zh else ", ").join(f["name"] for f in state.required_fields)
+    if zh:
+        solution = f"先收集{fields}，信息齐全后{completion or '生成结果'}，请用户确认后执行。"
+    else:
+        solution = f"Collect the {fields} first; once complete, {completion or 'produce the result'}; " \
+                   f"ask the user to confirm."
+    return summary, solution
+
+
+class ExperienceDraft(BaseModel):
+    """The generalised task and solution the model must answer with."""
+
+    task_summary: str = Field(description="The kind of task, generalised: no names, numbers, places or "
+                                          "personal facts (e.g. 'large batch text classification').")
+    solution: str = Field(description="How it was solved, generalised the same way, in a few sentences.")
+
+
+_GENERALISE_SYSTEM = (
+    "Generalise a task a user was helped with and the solution they liked, so that it can help other users. "
+    "Replace concrete numbers by magnitudes, drop names of people, companies and places, dates, contact details "
+    "and anything personal about the user. Keep the language of the input. Answer with JSON only."
+)
+
+
+def _previous_user_message(message: Message) -> Message | None:
+    return (Message.objects.for_tenant(message.tenant_id)
+            .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
+            .order_by("-id").first())
+
+
+@transaction.atomic
+def experience_learn(*, tenant_id: int, message_id: int) -> dict:
+    """Learn from one assistant reply that got positive feedback (the body of the experience_learn job).
+    Idempotent: one experience per reply; nothing is saved without a thumbs-up or for a failure."""
+    message = (Message.objects.for_tenant(tenant_id).select_for_update(of=("self",))
+               .select_related("session__assistant", "end_user", "tenant")
+               .filter(pk=message_id, role=Message.Role.ASSISTANT).first())
+    if message is None:
+        return {"saved": False, "reason": "the reply no longer exists"}
+    tenant = message.tenant
+    feedback = Feedback.objects.for_tenant(tenant).filter(message=message).order_by("-updated_at").first()
+    if feedback is None or feedback.rating != Feedback.Rating.UP:
+        return {"saved": False, "reason": "no positive feedback"}
+    existing = Experience.objects.for_tenant(tenant).filter(source_message=message).first()
+    if existing is not None:
+        return {"saved": False, "reason": "already learned", "experience_id": existing.pk}
+    metadata = message.metadata or {}
+    if metadata.get("error") or not (message.content or "").strip():
+        return {"saved": False, "reason": "the reply was a failure"}
+
+    state = None
+    task_data = (metadata.get("context") or {}).get("task") or {}
+    if task_data.get("id") and task_data.get("route") not in ("side_question", "offer"):
+        state = TaskState.objects.for_tenant(tenant).filter(pk=task_data["id"], end_user=message.end_user).first()
+        if state is not None and state.state in (TaskState.State.CANCELLED, TaskState.State.EXPIRED):
+            return {"saved": False, "reason": f"the task was {state.state}"}
+        if task_data.get("state") not in (TaskState.State.COMPLETED, TaskState.State.WAITING_CONFIRM):
+            return {"saved": False, "reason": "the reply was a step of an unfinished task, not a solution"}
+    question = _previous_user_message(message)
+    task_text = question.content if question is not None else ""
+    assistant = message.session.assistant
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    zh = language_of(task_text + message.content) == "zh"
+
+    if state is not None:
+        task_summary, solution = _task_generalised(state, zh)
+        source = "task"
+    else:
+        task_summary, solution, source = "", message.content, "reply"
+        if policy.chat_model not in ("", OFFLINE_MODEL):
+            try:
+                draft = structured_complete(
+                    model=policy.chat_model, system=_GENERALISE_SYSTEM, schema=ExperienceDraft,
+                    user=f"Task: {task_text}\nSolution the user liked: {message.content}")
+                task_summary, solution, source = draft.task_summary, draft.solution, "model"
+            except StructuredCallFailed as exc:
+                logger.warning("experience generalisation by the model failed, using the rules: %s", exc)
+        if source != "model":
+            task_summary = experience_generalise_offline(task_text or message.content[:200])
+            solution = experience_generalise_offline(message.content) if len(message.content) < 80 else \
+                message.content
+    facts = user_facts(tenant=tenant, end_user=message.end_user)
+    task_summary, counts_a = experience_scrub(task_summary, facts=facts)
+    solution, counts_b = experience_scrub(solution, facts=facts)
+    if source != "model":
+        # The offline solution keeps the reply's wording; numbers that are not magnitudes go too.
+        solution = _MONEY.sub("[金额]" if zh else "[amount]", solution)
+        solution = _DATE.sub("[日期]" if zh else "[date]", solution)
+    for kind, count in {**counts_a, **{k: counts_a.get(k, 0) + v for k, v in counts_b.items()}}.items():
+        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=message.end_user, pii_kind=kind,
+                                                       stage="experience", count=count)
+    model_name, vectors = embed_texts(texts=[_embedding_text(task_summary)], model=policy.embedding_model)
+    experience = Experience.objects.for_tenant(tenant).create(
+        tenant=tenant, assistant=assistant, task_summary=task_summary[:2000], solution=solution[:8000],
+        source_message=message, contributed_by=message.end_user, embedding=vectors[0], embedding_model=model_name)
+    return {"saved": True, "experience_id": experience.pk, "source": source}
+
+
+def experience_forget_for_message(*, tenant, message) -> int:
+    """A thumbs-down after a thumbs-up: the experience learned from that reply is removed."""
+    deleted, _ = Experience.objects.for_tenant(tenant).filter(source_message=message).delete()
+    return deleted
+
+
+def experience_recall(*, tenant, assistant, text: str, limit: int = 3,
+                      min_similarity: float | None = None) -> list[dict]:
+    """Experiences of this assistant (this tenant only) similar to `text`, best first. Cosine distance is computed
+    in SQL over vectors of the same embedding model."""
+    if min_similarity is None:
+        min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
+    base = Experience.objects.for_tenant(tenant).filter(assistant=assistant, embedding__isnull=False)
+    if not base.exists():
+        return []
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    model_name, vectors = embed_texts(texts=[_embedding_text(text)], model=policy.embedding_model)
+    rows = (base.filter(embedding_model=model_name)
+            .annotate(distance=CosineDistance("embedding", vectors[0]))
+            .filter(distance__lte=1 - min_similarity).order_by("distance")[:limit])
+    return [{"id": e.pk, "task_summary": e.task_summary, "solution": e.solution,
+             "similarity": round(1 - float(e.distance), 3)} for e in rows]
 
 
 def experience_turn_hook(*, tenant, session, message) -> dict | None:
-    """See assistants.services.hooks for the contract."""
-    return None
+    """See assistants.services.hooks for the contract. Records explicit positive feedback on the previous reply
+    (which triggers learning), and recalls similar experiences of this assistant as a hint."""
+    from assistants.services.feedback import feedback_record
+
+    text = message.content or ""
+    zh = language_of(text) == "zh"
+    if is_positive_feedback(text):
+        previous = (Message.objects.for_tenant(tenant)
+                    .filter(session=session, role=Message.Role.ASSISTANT, id__lt=message.pk).order_by("-id").first())
+        if previous is not None:
+            feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
+                            comment=f"explicit: {text[:500]}")
+        return None
+    found = experience_recall(tenant=tenant, assistant=session.assistant, text=text)
+    hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
+    fresh = [e for e in found if e["id"] not in hinted]
+    if not fresh:
+        return None
+    Experience.objects.for_tenant(tenant).filter(pk__in=[e["id"] for e in fresh]).update(
+        use_count=F("use_count") + 1)
+    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh])
+    best = fresh[0]
+    solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
+    solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
+    hint = (f"参考以往类似任务（{best['task_summary']}）的经验：{solution}" if zh
+            else f"From a similar earlier task ({best['task_summary']}): {solution}")
+    return {"section": "experience", "data": {"experiences": fresh}, "reply_hint": hint}

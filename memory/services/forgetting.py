@@ -1,0 +1,86 @@
+"""Passive forgetting and maintenance, run by Celery beat (schedules in the admin, django-celery-beat):
+expire notes past `expires_at`; lower the importance of notes nobody recalled for `unrecalled_days_before_decay`
+days (at most once a day) and archive them below `archive_importance_floor`; re-embed notes when a tenant
+switches embedding models (vectors of two models are never compared, so until then those notes are found by
+keywords only)."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db.models import Q
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from assistants.models import Tenant
+from assistants.services.policy import memory_policy_for
+from core.dispatch import enqueue_on_commit
+from memory.models import MemoryNote
+from memory.services.embeddings import embed_texts
+from memory.services.notes import note_index_text
+
+DECAY_FACTOR = 0.8  # importance multiplier per daily run once a note has gone unrecalled too long
+LIVE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW]
+
+
+def memory_expire_notes(*, tenant: Tenant, now=None) -> dict:
+    """Active or pending notes past their expiry become `expired` (out of recall)."""
+    now = now or timezone.now()
+    count = MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE, expires_at__lte=now, pinned=False) \
+        .update(status=MemoryNote.Status.EXPIRED, updated_at=now)
+    return {"expired": count}
+
+
+def memory_decay_notes(*, tenant: Tenant, now=None) -> dict:
+    """Lower the importance of active notes not recalled for the policy's number of days; archive below the
+    floor. Pinned notes never decay. Idempotent within a day (importance_decayed_at)."""
+    now = now or timezone.now()
+    policy = memory_policy_for(tenant=tenant)
+    cutoff = now - timedelta(days=policy.unrecalled_days_before_decay)
+    stale = MemoryNote.objects.for_tenant(tenant).filter(status=MemoryNote.Status.ACTIVE, pinned=False) \
+        .annotate(last_use=Coalesce("last_recalled_at", "created_at")).filter(last_use__lte=cutoff) \
+        .filter(Q(importance_decayed_at__isnull=True) | Q(importance_decayed_at__lte=now - timedelta(hours=23)))
+    decayed = archived = 0
+    for note in stale:
+        note.importance = round(note.importance * DECAY_FACTOR, 4)
+        note.importance_decayed_at = now
+        if note.importance < policy.archive_importance_floor:
+            note.status = MemoryNote.Status.ARCHIVED
+            archived += 1
+        decayed += 1
+        note.save(update_fields=["importance", "importance_decayed_at", "status", "updated_at"])
+    return {"decayed": decayed, "archived": archived}
+
+
+def memory_reembed_notes(*, tenant: Tenant, batch: int = 256) -> dict:
+    """Embed every live note of the tenant that was embedded with another model than the tenant's current one."""
+    policy = memory_policy_for(tenant=tenant)
+    model = policy.embedding_model
+    done = 0
+    while True:
+        notes = list(MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE).exclude(embedding_model=model)
+                     .exclude(content="").order_by("id")[:batch])
+        if not notes:
+            break
+        used, vectors = embed_texts(texts=[note_index_text(content=n.content, kind=n.kind, key=n.key) for n in notes],
+                                    model=model)
+        for note, vector in zip(notes, vectors):
+            note.embedding, note.embedding_model = vector, used
+            note.save(update_fields=["embedding", "embedding_model", "updated_at"])
+        done += len(notes)
+    return {"reembedded": done, "model": model}
+
+
+def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:
+    """Switch the tenant's embedding model and re-embed its notes in the background. Until the job is done, notes
+    of the old model are left out of vector search (never compared across models) and found by keywords."""
+    from django.db import transaction
+
+    from memory.jobs import memory_reembed
+
+    model = (model or "").strip()
+    if tenant.embedding_model == model:
+        return tenant
+    tenant.embedding_model = model
+    tenant.save(update_fields=["embedding_model", "updated_at"])
+    enqueue_on_commit(memory_reembed, tenant.pk)
+    return tenant

@@ -1,0 +1,355 @@
+"""The offline, rule-based reading of a user's message: which clauses state durable facts about the user, of what
+kind and slot, with what value, hedged or not, changed or not, a passing whim or not.
+
+General patterns in Chinese and English (amounts with Chinese numerals and 万/千/k, sizes, durations and
+periods, places, "我是/I am", "我喜欢/I prefer", "我不喜欢/I don't like", changes "改成/换成/not X anymore",
+plans, constraints), not lookups of example sentences. The model-backed extractor goes through the same code
+checks afterwards (memory.services.extraction), so these helpers are also the judges of a model's candidates.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from memory.services.topics import TOPIC_BY_SLOT, Topic, find_option, topics_in
+
+CJK = re.compile(r"[\u3400-\u9fff]")
+
+HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|也许|或许|好像|\d\s*[万千元块]?上下|约\s*\d|约莫|吧[。！!，,]?\s*$|"
+                   r"\b(?:about|around|roughly|approximately|approx\.?|circa)\s+[$¥€£]?\d|\bmaybe\b|\bprobably\b|"
+                   r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d", re.IGNORECASE)
+CHANGE = re.compile(r"改成|换成|改为|换为|改喝|改吃|改用|改坐|换了|改了|不再|已经不|现在改|现在换|其实是|更正|纠正|"
+                    r"不是.{1,12}了|\bswitched to\b|\bchanged to\b|\bnow (?:i )?(?:prefer|drink|take|use|live|work)\b|"
+                    r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b",
+                    re.IGNORECASE)
+WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉挺火|好像挺火|挺火的|随便问问|随便看看|突发奇想|一时兴起|"
+                  r"心血来潮|有点想|想试试|考虑要不要|\bthinking about maybe\b|\bmaybe (?:try|trying|start)|"
+                  r"\bmight try\b|\blately\b|\bbeen looking into\b|\bjust curious\b|\bjust wondering\b|\bon a whim\b|"
+                  r"\bsomeday\b|\btoy(?:ing)? with the idea\b", re.IGNORECASE)
+QUESTION = re.compile(r"[?？]\s*$|[吗呢么嘛][。！!]?\s*$|^(?:请|麻烦|帮我|能不能|可不可以|能否|你觉得|你说)|帮我|介绍一下|"
+                      r"说说|讲讲|细说|告诉我|推荐|怎么|如何|为什么|为啥|多少钱|哪些|哪个|有没有|是不是|"
+                      r"^(?:can|could|would|will|should|do|does|did|is|are|what|how|why|when|where|which|who|tell|"
+                      r"please|help|recommend|explain|describe|remind|let's|shall)\b", re.IGNORECASE)
+FIRST_PERSON = re.compile(r"我|俺|咱|本人|\bI\b|\bI'm\b|\bmy\b|\bme\b|\bwe\b|\bour\b", re.IGNORECASE)
+REASON = re.compile(r"^(?:因为|由于|毕竟|because|since|as )", re.IGNORECASE)
+
+KIND_MARKERS = (
+    ("conclusion", re.compile(r"决定|定了|就选|最后选|最终选|拍板|\bdecided\b|\bsettled on\b|\bwe'll go with\b|"
+                              r"\bgoing with\b", re.IGNORECASE)),
+    ("plan", re.compile(r"打算|计划|准备|下一步|下个月|明年|将来|想要?[加开做搬换学买]|\bplan(?:ning)? to\b|"
+                        r"\bgoing to\b|\bi will\b|\bi'll\b|\bnext (?:month|year|week)\b|\bintend to\b", re.IGNORECASE)),
+    ("constraint", re.compile(r"必须|不能|只能|不可以|最多|至少|不超过|过敏|\bmust\b|\bcan't\b|\bcannot\b|\bonly\b|"
+                              r"\bat most\b|\bat least\b|\bno more than\b|\ballergic\b", re.IGNORECASE)),
+    ("preference", re.compile(r"喜欢|爱[吃喝看玩]|偏好|偏爱|习惯|平时|一般|通常|总是|经常|每天|不喜欢|讨厌|受不了|不吃|不喝|"
+                              r"\blike\b|\blove\b|\bprefer\b|\busually\b|\balways\b|\boften\b|\bhate\b|"
+                              r"\bdon't like\b|\bdislike\b|\bnever\b|\benjoy\b|\bfavou?rite\b", re.IGNORECASE)),
+    ("profile", re.compile(r"^(?:我|本人)(?:是|叫|今年|住|在.{1,8}(?:工作|上班|读书))|^我的.{1,8}(?:是|为)|\bmy \w+(?: \w+)? is\b|"
+                           r"\b(?:i am|i'm|i work|i live|my name)\b", re.IGNORECASE)),
+)
+
+NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age"}
+_CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
+_SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
+_NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
+_UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
+_PERIOD = (("day", re.compile(r"每天|每日|日流水|日营业|一天|天流水|\bdaily\b|\ba day\b|\bper day\b", re.I)),
+           ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
+           ("year", re.compile(r"每年|一年|年营业|年收入|\byearly\b|\bannual|\ba year\b|\bper year\b", re.I)))
+_PLACE_ZH = re.compile(r"(?:住在|在|搬到|来自|老家是?)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|工作|上班|读书|生活|做|经营|有)")
+_PLACE_ZH_END = re.compile(r"(?:住在|搬到了?|来自|老家(?:是|在)?)([\u4e00-\u9fff]{2,8})$")
+_PLACE_EN = re.compile(r"\b(?:in|live in|living in|based in|moved to)\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})")
+_BUSINESS_ZH = re.compile(r"(?:开了|开|经营|有|做)(?:一)?[家个间](.{0,14}?(?:店|馆|厅|铺|公司|工作室|超市|摊|坊|吧))")
+_BUSINESS_EN = re.compile(r"\b(?:run|own|opened|have|started|manage)\s+(?:a|an|my)\s+((?:[\w'-]+\s+){0,3}?(?:shop|restaurant|"
+                          r"store|cafe|café|bakery|business|company|studio|bar|salon|gym|stall|diner))\b", re.I)
+
+
+@dataclass
+class Candidate:
+    """One fact the extractor proposes. `quote` is the user's own words it rests on."""
+
+    kind: str
+    key: str
+    content: str
+    value: dict | None
+    confidence: float
+    source: str = "user_stated"
+    quote: str = ""
+    hedged: bool = False
+    change: bool = False
+    whim: bool = False
+    unclear: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def is_chinese(text: str) -> bool:
+    return bool(CJK.search(text or ""))
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_SPLIT.split(text or "") if s and s.strip()]
+
+
+def split_clauses(sentence: str) -> list[str]:
+    return [c.strip(" ，,、；;：:") for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip(" ，,、；;：:")]
+
+
+_ASK_TAIL = re.compile(r"(?:你|您)(?:觉得|看|说|认为|怎么看).*$|(?:do you think|what do you think).*$", re.I)
+
+
+def is_question(clause: str) -> bool:
+    return bool(QUESTION.search(clause.strip()))
+
+
+def strip_ask_tail(clause: str) -> str:
+    """"我下一步想加外卖你觉得呢" -> "我下一步想加外卖": the statement before a tag question still counts."""
+    return _ASK_TAIL.sub("", clause).strip(" ，,")
+
+
+_CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
+_SIZE = re.compile(r"\d\s*(?:平(?![时常均安])|㎡|m2\b|sq\s?m\b|square\s+(?:meter|metre|feet|foot))", re.I)
+
+
+def to_digits(text: str) -> str:
+    """Chinese numerals to Arabic ("四千" -> "4000", "十五万" -> "150000"), leaving the rest of the text."""
+    import warnings
+
+    import cn2an
+
+    def convert(m):
+        run = m.group()
+        # "一共", "两只", "一家" are words, not amounts: only runs with a place value (十/百/千/万/亿) are numbers
+        if len(run) < 2 or not re.search(r"[十百千万亿]", run):
+            return run
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return str(cn2an.cn2an(run, "smart")).removesuffix(".0")
+        except Exception:  # noqa: BLE001 - cn2an rejects some runs ("十点"): read them as they are
+            return run
+
+    return _CN_NUMERAL_RUN.sub(convert, text)
+
+
+def parse_amount(text: str) -> float | None:
+    """The first amount in `text`, units applied: "10 万" -> 100000, "4k" -> 4000, "四千" -> 4000."""
+    digits = to_digits(text).replace(",", "")
+    for m in _NUM.finditer(digits):
+        number = float(m.group(1))
+        unit = (m.group(2) or "").lower()
+        # a year or a percentage is not an amount
+        after = digits[m.end(1):m.end(1) + 2]
+        if after.startswith(("年", "%", "岁", "号", "点")):
+            continue
+        return number * _UNIT.get(unit, 1.0)
+    return None
+
+
+def period_of(text: str) -> str | None:
+    return next((name for name, rx in _PERIOD if rx.search(text)), None)
+
+
+def kind_of(text: str) -> str | None:
+    return next((kind for kind, rx in KIND_MARKERS if rx.search(text)), None)
+
+
+def _num_str(n: float) -> str:
+    return f"{int(n)}" if float(n).is_integer() else f"{n:g}"
+
+
+def _money_zh(n: float) -> str:
+    if n >= 10000 and (n / 10000) * 10 == int((n / 10000) * 10):
+        return f"{_num_str(n / 10000)} 万元"
+    return f"{_num_str(n)} 元"
+
+
+def third_person(text: str, chinese: bool) -> str:
+    """The user's words as a note about the user: "我平时坐地铁" -> "用户平时坐地铁"."""
+    text = text.strip(" ，,。.!！")
+    if chinese:
+        out = re.sub(r"我们|咱们", "用户", text)
+        out = re.sub(r"我|俺|本人", "用户", out)
+        if "用户" not in out:
+            out = "用户" + out
+        return out + "。"
+    out = re.sub(r"\bI'm\b|\bI am\b", "the user is", text, flags=re.I)
+    out = re.sub(r"\bI've\b", "the user has", out, flags=re.I)
+    out = re.sub(r"\bI don't\b|\bI do not\b", "the user does not", out, flags=re.I)
+    out = re.sub(r"\bI\b", "the user", out)
+    out = re.sub(r"\bmy\b", "the user's", out, flags=re.I)
+    out = re.sub(r"\bme\b", "the user", out, flags=re.I)
+
+    def agree(m):
+        verb = m.group(3)
+        if verb in {"is", "has", "does", "was", "can", "will", "would", "should", "must", "might"} or verb.endswith("ed"):
+            return m.group(0)
+        if verb == "have":
+            verb = "has"
+        elif re.search(r"(?:s|sh|ch|x|o)$", verb):
+            verb += "es"
+        elif re.search(r"[^aeiou]y$", verb):
+            verb = verb[:-1] + "ies"
+        else:
+            verb += "s"
+        return f"{m.group(1)}{m.group(2) or ''}{verb}"
+
+    out = re.sub(r"(the user )((?:usually |always |often |never |now |also |still |mostly |really )?)([a-z]+)", agree, out)
+    if not out.lower().startswith("the user"):
+        out = "The user: " + out
+    return out[0].upper() + out[1:] + "."
+
+
+def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) -> str:
+    """One sentence for the note, in the user's language: templated for structured slots, else the user's words
+    in the third person."""
+    v = value or {}
+    approx_zh = "约 " if v.get("approx") else ""
+    approx_en = "about " if v.get("approx") else ""
+    amount = v.get("amount")
+    if slot == "budget" and amount is not None:
+        return (f"用户的预算{approx_zh or '为 '}{_money_zh(amount)}。" if chinese
+                else f"The user's budget is {approx_en}{amount:,.0f}.")
+    if slot == "shop_size" and amount is not None:
+        return (f"用户的店面面积{approx_zh or ' '}{_num_str(amount)} 平米。" if chinese
+                else f"The user's shop is {approx_en}{_num_str(amount)} square meters.")
+    if slot == "revenue" and amount is not None:
+        per_zh = {"day": "每天", "month": "每月", "year": "每年"}.get(v.get("period"), "")
+        per_en = {"day": " per day", "month": " per month", "year": " per year"}.get(v.get("period"), "")
+        return (f"用户的店{per_zh}流水{approx_zh}{_money_zh(amount)}。" if chinese
+                else f"The user's revenue is {approx_en}{amount:,.0f}{per_en}.")
+    if slot == "staff" and amount is not None:
+        return (f"用户的店有{approx_zh or ' '}{_num_str(amount)} 名员工。" if chinese
+                else f"The user has {approx_en}{_num_str(amount)} employees.")
+    if slot == "age" and amount is not None:
+        return f"用户{approx_zh or ' '}{_num_str(amount)} 岁。" if chinese else f"The user is {approx_en}{_num_str(amount)} years old."
+    if slot == "location" and v.get("place"):
+        return f"用户在{v['place']}。" if chinese else f"The user is in {v['place']}."
+    if slot == "business" and v.get("type"):
+        place = f"在{v['place']}" if v.get("place") else ""
+        return f"用户{place}经营一家{v['type']}。" if chinese else f"The user runs a {v['type']}."
+    return third_person(quote, chinese)
+
+
+def _slot_value(topic: Topic, text: str, change_at: int) -> dict | None:
+    if topic.slot in NUMERIC_SLOTS:
+        amount = parse_amount(_near(text, topic))
+        if amount is None:
+            return None
+        value = {"amount": amount}
+        if topic.slot == "revenue":
+            period = period_of(text)
+            if period:
+                value["period"] = period
+        return value
+    if topic.options:
+        found = find_option(topic, text, after=change_at)
+        if found:
+            option, negated = found
+            return {"option": option, "negated": True} if negated else {"option": option}
+    return None
+
+
+def _near(text: str, topic: Topic) -> str:
+    """The part of `text` from the topic's term on (the amount usually follows it: "预算 40 万", "60 平米" is the
+    exception: the number precedes the unit, so the whole clause is kept)."""
+    if topic.slot in {"shop_size", "age", "staff"}:
+        return text
+    low = text.lower()
+    positions = [low.find(t) for t in topic.terms if low.find(t) >= 0]
+    if not positions:
+        return text
+    tail = text[min(positions):]
+    return tail if re.search(r"\d|[一二三四五六七八九十两百千万]", tail) else text
+
+
+def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
+    """Candidate facts in one user message (offline rules). Whims are returned marked, so that what is dropped
+    can be counted; questions and requests yield nothing."""
+    chinese = is_chinese(text)
+    out: list[Candidate] = []
+    for sentence in split_sentences(text):
+        clauses = [c for c in split_clauses(sentence)]
+        if not clauses:
+            continue
+        whim = bool(WHIM.search(sentence))
+        change_m = CHANGE.search(sentence)
+        reason = " ，".join(c for c in clauses if REASON.search(c))
+        by_slot: dict[str, list[str]] = {}
+        generic: list[tuple[str, str]] = []
+        statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses) if c and not is_question(c)]
+        for clause in statement_clauses:
+            if REASON.search(clause) and not FIRST_PERSON.search(clause):
+                topics = [t for t in topics_in(clause) if t.kind == "constraint"]
+            else:
+                topics = topics_in(clause)
+            if _PLACE_ZH.search(clause) or _PLACE_ZH_END.search(clause) or _PLACE_EN.search(clause):
+                topics.append(TOPIC_BY_SLOT["location"])
+            if _SIZE.search(clause) and TOPIC_BY_SLOT["shop_size"] not in topics:
+                topics.append(TOPIC_BY_SLOT["shop_size"])
+            if _BUSINESS_ZH.search(clause) or _BUSINESS_EN.search(clause):
+                topics.append(TOPIC_BY_SLOT["business"])
+            if not topics and previous_reply and parse_amount(clause) is not None:
+                topics = [t for t in topics_in(previous_reply) if t.slot in NUMERIC_SLOTS][:1]
+            if topics:
+                for t in topics:
+                    by_slot.setdefault(t.slot, [])
+                    if clause not in by_slot[t.slot]:
+                        by_slot[t.slot].append(clause)
+            else:
+                kind = kind_of(clause)
+                if (kind and FIRST_PERSON.search(clause)) or whim:
+                    generic.append((kind or "plan", clause))
+        if whim and len(generic) > 1:  # one passing idea, said in several clauses
+            generic = [(generic[0][0], ("，" if chinese else ", ").join(c for _, c in generic))]
+        for slot, slot_clauses in by_slot.items():
+            topic = TOPIC_BY_SLOT[slot]
+            joined = ("，" if chinese else ", ").join(
+                REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
+            quote = joined
+            cm = CHANGE.search(joined)
+            value = _slot_value(topic, joined, cm.start() if cm else -1)
+            kind = topic.kind
+            marker = kind_of(joined)
+            if marker in {"plan", "conclusion"} and slot not in NUMERIC_SLOTS:
+                kind = marker
+            if slot == "location":
+                m = _PLACE_ZH.search(joined) or _PLACE_ZH_END.search(joined) or _PLACE_EN.search(joined)
+                if not m:
+                    continue
+                value = {"place": m.group(1).strip(" ,")}
+            elif slot == "business":
+                m = _BUSINESS_ZH.search(joined) or _BUSINESS_EN.search(joined)
+                if m:
+                    btype = m.group(1)
+                    btype = btype.split("的")[-1] if chinese else re.sub(r"^(?:\d+[\w-]*\s+)?(?:(?:square|sq)\s+)?(?:meters?|metres?|feet|foot|sqm|m2)?\s*", "", btype)
+                    value = {"type": btype.strip()}
+                if kind == "business_status" and not m:
+                    kind = marker or "business_status"
+            elif slot in NUMERIC_SLOTS and value is None:
+                continue
+            elif topic.options and value is None and not FIRST_PERSON.search(joined):
+                continue
+            hedged = bool(HEDGE.search(joined))
+            if value is not None and hedged and "amount" in value:
+                value["approx"] = True
+            if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not change_m:
+                if not any(FIRST_PERSON.search(c) for c in clauses):
+                    continue
+            content_quote = joined + (("，" if chinese else ", ") + reason
+                                      if reason and not any(REASON.search(c) for c in slot_clauses) else "")
+            if slot == "business" and value and "business" in by_slot and "location" in by_slot:
+                loc = _PLACE_ZH.search(sentence) or _PLACE_EN.search(sentence)
+                if loc and chinese:
+                    value = dict(value, place=loc.group(1))
+            content = render(slot, kind, value, content_quote if slot not in NUMERIC_SLOTS else joined, chinese)
+            confidence = 0.9 if change_m else 0.85
+            if hedged:
+                confidence = 0.6
+            out.append(Candidate(kind=kind, key=slot if kind == topic.kind else f"{kind}:{slot}", content=content,
+                                 value=value, confidence=confidence, quote=quote, hedged=hedged,
+                                 change=bool(change_m), whim=whim))
+        for kind, clause in generic:
+            hedged = bool(HEDGE.search(clause))
+            out.append(Candidate(kind=kind, key="", content=third_person(clause, chinese), value=None,
+                                 confidence=0.6 if hedged else 0.75, quote=clause, hedged=hedged,
+                                 change=bool(change_m), whim=whim))
+    return out

@@ -1,0 +1,80 @@
+"""Session scratch (seed 003's session memory): intermediate results within one chat session, keyed by the call
+that produced them, reused instead of recomputed, and dropped with the session's TTL.
+
+A key is "<call>:<sha256 of the canonical JSON of its arguments>", so the same call with the same arguments in
+the same session is computed once; another session (or another user, or another tenant) never sees it.
+Expired entries are ignored on read and deleted by the periodic expiry job (tasks.jobs.task_states_expire).
+The TTL is the tenant's (or assistant's) task_ttl_days unless the caller gives one.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import timedelta
+from typing import Any, Callable
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from assistants.services.policy import memory_policy_for
+from tasks.models import SessionScratch
+
+
+def scratch_key(*, call: str, args: Any = None) -> str:
+    digest = hashlib.sha256(json.dumps(args, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+    return f"{call[:130]}:{digest[:64]}"
+
+
+def _ttl(*, tenant, session, ttl: timedelta | None) -> timedelta:
+    if ttl is not None:
+        return ttl
+    return timedelta(days=memory_policy_for(tenant=tenant, assistant=session.assistant).task_ttl_days)
+
+
+def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
+    row = (SessionScratch.objects.for_tenant(tenant).filter(session=session, key=key)
+           .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())).first())
+    return default if row is None else row.value
+
+
+def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None) -> SessionScratch:
+    if session.tenant_id != tenant.pk:
+        raise ValueError("The session belongs to another tenant.")
+    expires_at = timezone.now() + _ttl(tenant=tenant, session=session, ttl=ttl)
+    for _attempt in range(2):  # a concurrent first write of the same key: the second attempt updates it
+        try:
+            with transaction.atomic():
+                row, _ = SessionScratch.objects.for_tenant(tenant).update_or_create(
+                    tenant=tenant, session=session, key=key,
+                    defaults={"end_user_id": session.end_user_id, "value": value, "expires_at": expires_at})
+                return row
+        except IntegrityError:
+            continue
+    raise IntegrityError(f"Could not write scratch key {key!r}.")
+
+
+def scratch_delete(*, tenant, session, key: str) -> None:
+    SessionScratch.objects.for_tenant(tenant).filter(session=session, key=key).delete()
+
+
+_MISSING = object()
+
+
+def scratch_get_or_compute(*, tenant, session, call: str, args: Any, compute: Callable[[], Any],
+                           ttl: timedelta | None = None) -> Any:
+    """The cached result of `call(args)` in this session, or `compute()` stored under that key (JSON values)."""
+    key = scratch_key(call=call, args=args)
+    cached = scratch_get(tenant=tenant, session=session, key=key, default=_MISSING)
+    if cached is not _MISSING:
+        return cached
+    value = compute()
+    scratch_put(tenant=tenant, session=session, key=key, value=value, ttl=ttl)
+    return value
+
+
+def scratch_expire(*, now=None) -> int:
+    """Delete every expired scratch entry (all tenants; called by the periodic expiry job)."""
+    now = now or timezone.now()
+    deleted, _ = SessionScratch.objects.unscoped().filter(expires_at__lte=now).delete()
+    return deleted
