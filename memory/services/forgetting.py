@@ -73,8 +73,6 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256) -> dict:
 def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:
     """Switch the tenant's embedding model and re-embed its notes in the background. Until the job is done, notes
     of the old model are left out of vector search (never compared across models) and found by keywords."""
-    from django.db import transaction
-
     from memory.jobs import memory_reembed
 
     model = (model or "").strip()
