@@ -4,7 +4,6 @@ from __future__ import annotations
 from django.db import transaction
 
 from assistants.models import Feedback, Message
-from core.dispatch import enqueue_on_commit
 from core.exceptions import InvalidInput, NotFound
 
 
@@ -24,7 +23,7 @@ def feedback_record(*, tenant, end_user, message_id: int, rating: str, comment: 
         from tasks.jobs import experience_learn
 
         tenant_id, key = tenant.pk, f"experience:{message.pk}:{feedback.pk}:{feedback.updated_at.timestamp():.6f}"
-        enqueue_on_commit(experience_learn, tenant_id, message.pk, key)
+        transaction.on_commit(lambda: experience_learn.delay(tenant_id, message.pk, key))
     else:
         from tasks.services.experience import experience_forget_for_message
 
