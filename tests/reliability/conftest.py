@@ -83,8 +83,10 @@ def producer_on(broker_url: str):
 
     saved = app.conf.broker_url, app.conf.broker_transport_options
 
-    def reset_pools():
-        if app._pool is not None:
+    def reset_pools(close: bool = False):
+        # kombu keeps one pool per broker URL for the process: close only the throwaway broker's pool (its URL
+        # is never used again), never the default broker's, which later tests reuse.
+        if close and app._pool is not None:
             app._pool.force_close_all()
         app._pool = None
         app.amqp._producer_pool = None
@@ -97,6 +99,7 @@ def producer_on(broker_url: str):
     try:
         yield app
     finally:
+        reset_pools(close=True)
         app.conf.broker_url, app.conf.broker_transport_options = saved
         if saved_env is None:
             os.environ.pop("CELERY_BROKER_URL", None)
