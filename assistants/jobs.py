@@ -21,3 +21,13 @@ def user_erase(self, tenant_id: int, end_user_id: int, requested_by: str, job_id
     return job_run(self, kind="user_erase", job_id=job_id,
                    body=lambda job: erase(tenant_id=tenant_id, end_user_id=end_user_id,
                                           requested_by=requested_by, job_id=job.pk))
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def session_import(self, tenant_id: int, session_id: int, job_id: int):
+    """Extraction and compaction of an imported conversation, with progress in the ledger (API import)."""
+    from assistants.services.importing import session_import_process
+
+    return job_run(self, kind="session_import", job_id=job_id,
+                   body=lambda job: session_import_process(tenant_id=tenant_id, session_id=session_id,
+                                                           job_id=job.pk))

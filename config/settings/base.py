@@ -22,20 +22,24 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
-    "django.contrib.staticfiles",
+    "api.apps.SlimStaticFilesConfig",  # django.contrib.staticfiles minus unused Swagger/ReDoc extras
     "django.contrib.postgres",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI files served by us: /api/docs/ works with no CDN and no internet
     "django_celery_beat",
     "core",
     "assistants",
     "memory",
     "tasks",
+    "web",
+    "api",
 ]
 
 MIDDLEWARE = [
     "core.middleware.DatabaseUnavailableMiddleware",  # outermost: a database outage is a 503 sentence, not a 500
     "django.middleware.security.SecurityMiddleware",
+    "api.middleware.api_guard_middleware",  # /api/: 413 before a large body is read, JSON for any crash
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -173,12 +177,40 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": None,
+    # One error shape for every API error: {"error": {"code", "message", "details"}} (docs/api.md).
+    "EXCEPTION_HANDLER": "api.exception_handlers.api_exception_handler",
 }
+# --- REST API (api/, docs/api.md) ---------------------------------------------------------------------------
+# Largest request body /api/ accepts (413 above it). Imports of thousands of messages fit in the default.
+API_MAX_REQUEST_BYTES = env.int("API_MAX_REQUEST_BYTES", default=5 * 1024 * 1024)
+# Requests per API key (DRF rate syntax "n/second|minute|hour|day"); 429 with Retry-After above it.
+API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="600/minute")
+# How long an Idempotency-Key on POST /api/v1/chat/ replays the first result.
+API_IDEMPOTENCY_TTL_HOURS = env.int("API_IDEMPOTENCY_TTL_HOURS", default=24)
+API_PAGE_SIZE = env.int("API_PAGE_SIZE", default=50)
+# Most messages one history import may carry (POST /api/v1/users/<id>/sessions/).
+API_IMPORT_MAX_MESSAGES = env.int("API_IMPORT_MAX_MESSAGES", default=10_000)
 SPECTACULAR_SETTINGS = {
     "TITLE": "Assistant memory platform API",
-    "DESCRIPTION": "Multi-tenant assistants with short-term, long-term and working memory.",
+    "DESCRIPTION": "Multi-tenant assistants with short-term, long-term and working memory. See docs/api.md.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI from drf-spectacular-sidecar's bundled files, never a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "ENUM_NAME_OVERRIDES": {
+        "NoteKindEnum": "memory.models.MemoryNote.Kind",
+        "NoteStatusEnum": "memory.models.MemoryNote.Status",
+        "NoteSourceEnum": "memory.models.MemoryNote.Source",
+        "TaskStateEnum": "tasks.models.TaskState.State",
+        "JobStatusEnum": "tasks.models.JobRecord.Status",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.reject_unknown_fields_hook",
+    ],
 }
 
 LOGGING = {

@@ -1,0 +1,142 @@
+"""TenantAPIView: the one base class of every /api/v1/ endpoint.
+
+It owns authentication (the tenant's API key), permission, per-key throttling, parsing (JSON, size-limited),
+rendering and pagination, and it resolves the tenant from the key and holds `tenant_scope(tenant)` for the
+request. Subclasses say which model they read (`model`) and build on `get_queryset()`, which always starts from
+that tenant's rows: they cannot override it (nor the security attributes), so no endpoint can forget the tenant.
+Another tenant's object, or another user's where a user is given, answers 404 exactly like a missing one.
+"""
+from __future__ import annotations
+
+from django.db import models
+from rest_framework.renderers import JSONRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.authentication import ApiKeyAuthentication, ApiKeyRateThrottle, HasApiKey
+from api.fields import MAX_ID
+from api.pagination import ApiPagination
+from api.parsers import LimitedJSONParser
+from assistants.models import EndUser
+from assistants.services.tenants import end_user_get_or_create
+from core.exceptions import Conflict, InvalidInput, NotFound
+from core.models import tenant_scope
+
+SEALED = ("get_queryset", "initial", "get_authenticators", "get_permissions", "get_throttles",
+          "authentication_classes", "permission_classes", "throttle_classes", "finalize_response")
+
+
+def _valid_external_id(external_id: str) -> bool:
+    if not external_id or len(external_id) > 200 or any(ord(c) < 32 for c in external_id):
+        return False
+    try:
+        external_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class UnicodeJSONRenderer(JSONRenderer):
+    ensure_ascii = False  # Chinese stays readable in responses
+
+
+class TenantAPIView(APIView):
+    authentication_classes = [ApiKeyAuthentication]
+    permission_classes = [HasApiKey]
+    throttle_classes = [ApiKeyRateThrottle]
+    parser_classes = [LimitedJSONParser]
+    renderer_classes = [UnicodeJSONRenderer]
+    pagination_class = ApiPagination
+    model: type[models.Model] | None = None
+    not_found_message = "Nothing with that id exists."
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        overridden = [name for name in SEALED if name in cls.__dict__]
+        if overridden:
+            raise TypeError(f"{cls.__name__} may not override {', '.join(overridden)}: TenantAPIView owns the "
+                            f"tenant, authentication, permissions and throttling of every endpoint.")
+
+    # --- tenant resolution (sealed) -------------------------------------------------------------------------
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)  # authenticates, checks the permission and the throttle
+        self.api_key = request.auth
+        self.tenant = request.auth.tenant
+        self._scope = tenant_scope(self.tenant)
+        self._scope.__enter__()
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        scope = getattr(self, "_scope", None)
+        if scope is not None:
+            self._scope = None
+            scope.__exit__(None, None, None)
+        if isinstance(response, Response) and response.status_code >= 400:
+            # Errors are JSON even when the client asked for a stream.
+            request.accepted_renderer = UnicodeJSONRenderer()
+            request.accepted_media_type = "application/json"
+        return super().finalize_response(request, response, *args, **kwargs)
+
+    def get_queryset(self):
+        """This tenant's rows of `model`. The only way a subclass reaches the database through the view."""
+        objects = getattr(self.model, "objects", None)
+        if hasattr(objects, "for_tenant"):
+            return objects.for_tenant(self.tenant)
+        return self.model._default_manager.filter(tenant=self.tenant)  # JobRecord: tenant is a plain column
+
+    # --- helpers for subclasses ------------------------------------------------------------------------------
+    @property
+    def actor(self) -> str:
+        return f"api-key:{self.api_key.name} ({self.api_key.prefix})"
+
+    def get_object(self, pk, queryset=None, message: str | None = None):
+        if not isinstance(pk, int) or pk < 1 or pk > MAX_ID:
+            raise NotFound(message or self.not_found_message)
+        found = (queryset if queryset is not None else self.get_queryset()).filter(pk=pk).first()
+        if found is None:
+            raise NotFound(message or self.not_found_message)
+        return found
+
+    def end_user(self, external_id: str, *, create: bool = False) -> EndUser:
+        """The tenant's end user with this external_id. Reads of an unknown id are a 404; writes create it."""
+        if not _valid_external_id(external_id):
+            if not create:  # such a user cannot exist
+                raise NotFound("There is no user with that id.", code="user_not_found")
+            raise InvalidInput("The user id must be 1 to 200 characters with no control characters.",
+                               details={"user": external_id[:200]})
+        if create:
+            user = end_user_get_or_create(tenant=self.tenant, external_id=external_id)
+        else:
+            user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
+            if user is None:
+                raise NotFound(f"There is no user '{external_id}'.", code="user_not_found")
+        if user.erasure_requested_at is not None:
+            if create:
+                raise Conflict(f"User '{external_id}' is being erased; nothing new is accepted for them.",
+                               code="user_being_erased")
+        return user
+
+    def optional_user(self, request) -> EndUser | None:
+        """?user=<external_id> on id-addressed endpoints: the object must also belong to that user."""
+        external_id = request.query_params.get("user")
+        if external_id is None:
+            return None
+        if not _valid_external_id(external_id):
+            raise NotFound(self.not_found_message)
+        user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
+        if user is None:
+            raise NotFound(self.not_found_message)
+        return user
+
+    def validated(self, serializer_class, data=None, **kwargs) -> dict:
+        serializer = serializer_class(data=self.request.data if data is None else data, **kwargs)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+    def query(self, serializer_class) -> dict:
+        return self.validated(serializer_class, data=self.request.query_params.dict())
+
+    def paginated(self, queryset, serializer_class, **context) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(queryset, self.request, view=self)
+        data = serializer_class(page, many=True, context={"request": self.request, **context}).data
+        return paginator.get_paginated_response(data)

@@ -1,0 +1,254 @@
+"""POST /api/v1/chat/: one chat turn, as JSON or as server-sent events."""
+from __future__ import annotations
+
+import json
+import logging
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+
+from api.errors import error_body, error_for_status
+from api.fields import Bool, Id, StrictSerializer, Text
+from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_finish, request_fingerprint
+from api.schema import api_doc
+from api.views.base import TenantAPIView, UnicodeJSONRenderer
+from assistants.models import Assistant, ChatSession
+from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
+from core.exceptions import ApplicationError, InvalidInput
+
+logger = logging.getLogger(__name__)
+_END = object()
+
+
+class ChatRequest(StrictSerializer):
+    user = Text(max_length=200, help_text="Your id for the end user; created on first use.")
+    message = Text(max_length=settings.MAX_MESSAGE_CHARS, help_text="What the user said.")
+    session = Id(required=False, allow_null=True,
+                 help_text="Continue this session (it must belong to the user); omitted: a new session.")
+    assistant = Id(required=False, allow_null=True,
+                   help_text="For a new session: which assistant; omitted: the tenant's first assistant.")
+    stream = Bool(required=False, default=False,
+                  help_text="true: answer with server-sent events (also: 'Accept: text/event-stream').")
+
+    def validate_message(self, value):
+        limit = settings.MAX_MESSAGE_CHARS
+        if len(value) > limit:
+            raise serializers.ValidationError(f"The message is {len(value)} characters; the limit is {limit}.")
+        return value
+
+
+class RecalledItemSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="'note' (long-term memory) or 'message' (a past message).")
+    id = serializers.IntegerField()
+    kind = serializers.CharField(help_text="The note's kind; empty for messages.")
+    content = serializers.CharField(allow_blank=True)
+    score = serializers.FloatField(help_text="Recall score: relevance x confidence x freshness.")
+    session = serializers.IntegerField(allow_null=True, help_text="Provenance: the session it comes from.")
+    message_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Provenance: source messages.")
+    created_at = serializers.DateTimeField(allow_null=True)
+
+
+class MemoryUsedSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    type = serializers.CharField()
+    kind = serializers.CharField()
+    content = serializers.CharField(allow_blank=True)
+    score = serializers.FloatField()
+
+
+class TurnContextSerializer(serializers.Serializer):
+    summary = serializers.CharField(allow_blank=True, help_text="Rolling summary of the older messages.")
+    pinned_facts = serializers.JSONField(help_text="Core constraints: key -> {value, message_id, updated_at}.")
+    memories = RecalledItemSerializer(many=True, help_text="Long-term memories put in context.")
+    task = serializers.JSONField(allow_null=True, help_text="The working-memory task state, or null.")
+    hints = serializers.ListField(child=serializers.CharField(), required=False)
+    token_count = serializers.IntegerField(required=False)
+
+
+class ChatResponse(serializers.Serializer):
+    session = serializers.IntegerField(help_text="Pass it back to continue the conversation.")
+    message_id = serializers.IntegerField(allow_null=True, help_text="The reply's id (for feedback); null if "
+                                                                     "the model failed.")
+    user_message_id = serializers.IntegerField(help_text="The stored user message (kept even if the model failed).")
+    reply = serializers.CharField(allow_blank=True)
+    error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
+    memories_used = MemoryUsedSerializer(many=True)
+    context = TurnContextSerializer(help_text="What the reply was built from.")
+
+
+CHAT_EXAMPLE = {
+    "session": 12, "message_id": 345, "user_message_id": 344, "reply": "Noted: your budget is about 400k.",
+    "error": None,
+    "memories_used": [{"id": 7, "type": "note", "kind": "preference", "content": "The user drinks americano.",
+                       "score": 0.82}],
+    "context": {"summary": "The user plans a coffee shop in Hangzhou.",
+                "pinned_facts": {"budget": {"value": "400k", "message_id": 301, "updated_at": "2026-01-02T10:00:00Z"}},
+                "memories": [{"type": "note", "id": 7, "kind": "preference", "content": "The user drinks americano.",
+                              "score": 0.82, "session": 3, "message_ids": [40], "created_at": "2026-01-01T09:00:00Z"}],
+                "task": None, "hints": [], "token_count": 512},
+}
+SSE_EXAMPLE = ('event: context\ndata: {"summary": "", "pinned_facts": {}, "memories": [], "task": null}\n\n'
+               'event: delta\ndata: {"text": "Noted: "}\n\n'
+               'event: delta\ndata: {"text": "your budget is about 400k."}\n\n'
+               'event: done\ndata: {"session": 12, "message_id": 345, "reply": "Noted: your budget is about 400k.", '
+               '...}\n\n')
+
+
+class EventStreamRenderer(BaseRenderer):
+    """Lets 'Accept: text/event-stream' through content negotiation; the stream itself is written by the view."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        return json.dumps(data, ensure_ascii=False).encode()
+
+
+def sse(event: str, data) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n".encode()
+
+
+def chat_body(result: TurnResult) -> dict:
+    context = result.context.as_dict()
+    memories = context.get("memories") or []
+    return {
+        "session": result.session.pk,
+        "message_id": result.reply_message.pk if result.reply_message else None,
+        "user_message_id": result.user_message.pk,
+        "reply": result.reply,
+        "error": result.error,
+        "memories_used": [{"id": m["id"], "type": m.get("type", "note"), "kind": m.get("kind", ""),
+                           "content": m.get("content", ""), "score": m.get("score", 0.0)} for m in memories],
+        "context": context,
+    }
+
+
+class ChatView(TenantAPIView):
+    renderer_classes = [UnicodeJSONRenderer, EventStreamRenderer]
+
+    @api_doc(
+        summary="Send a message and get the reply",
+        description=(
+            "One chat turn: the user's message is stored, the context is assembled from short-term, long-term and "
+            "working memory, the model answers, and the reply is stored.\n\n"
+            "`context` is what the reply was built from. When the model fails, the user's message is still "
+            "stored, `reply` is empty and `error` says why (status 200).\n\n"
+            "**Streaming**: `\"stream\": true` or `Accept: text/event-stream` answers with server-sent events: "
+            "`context`, then `delta` events (`{\"text\": ...}`), then `done` with the same object as the JSON "
+            "answer (or `error` with the error body).\n\n"
+            "**Idempotency**: with an `Idempotency-Key` header, a retry with the same key and body returns the "
+            "first result (header `Idempotent-Replayed: true`) and no second turn; the same key with another body "
+            "is a 409."),
+        body=True, errors=(409,),
+        request=ChatRequest,
+        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+                                     description="Any unique string per logical request (e.g. a UUID).")],
+        responses={
+            (200, "application/json"): OpenApiResponse(ChatResponse, description="The reply and its context.",
+                                                       examples=[OpenApiExample("reply", CHAT_EXAMPLE)]),
+            (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description="Server-sent events.",
+                                                        examples=[OpenApiExample("stream", SSE_EXAMPLE)]),
+        },
+        examples=[OpenApiExample("new session", {"user": "alice", "message": "我的预算大概 40 万"}, request_only=True),
+                  OpenApiExample("continue", {"user": "alice", "message": "What was my budget?", "session": 12},
+                                 request_only=True)],
+    )
+    def post(self, request):
+        data = self.validated(ChatRequest)
+        end_user = self.end_user(data["user"], create=True)
+        session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"])
+        wants_stream = data["stream"] or "text/event-stream" in request.headers.get("Accept", "")
+
+        record = None
+        key = request.headers.get("Idempotency-Key")
+        if key is not None:
+            record, replay = idempotency_begin(tenant=self.tenant, api_key=self.api_key, key=key,
+                                               fingerprint=request_fingerprint(path=request.path, data=request.data))
+            if replay:
+                if wants_stream:
+                    return self._stream(request, iter([sse("done", record.response_body)]), replayed=True)
+                return Response(record.response_body, status=record.response_status,
+                                headers={"Idempotent-Replayed": "true"})
+        try:
+            if wants_stream:
+                events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
+                first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
+                return self._stream(request, self._events(first, events, record))
+            body = chat_body(chat_turn(tenant=self.tenant, session=session, text=data["message"]))
+        except BaseException:
+            if record is not None:
+                idempotency_abandon(record=record)
+            raise
+        if record is not None:
+            idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
+        return Response(body)
+
+    def _session(self, end_user, session_id, assistant_id, message: str) -> ChatSession:
+        if session_id is not None:
+            session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
+                end_user=end_user), message=f"Session {session_id} does not exist for this user.")
+            if assistant_id is not None and session.assistant_id != assistant_id:
+                raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+            return session
+        assistant = None
+        if assistant_id is not None:
+            assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
+                                        message=f"Assistant {assistant_id} does not exist.")
+        return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
+                                  title=" ".join(message.split())[:60])
+
+    def _events(self, first, events, record):
+        """The SSE body. Runs after the view returned: every failure becomes an `error` event."""
+        session_id = None
+        try:
+            kind, payload = first
+            if kind == "context":
+                yield sse("context", payload.as_dict())
+            for kind, payload in events:
+                if kind == "delta":
+                    yield sse("delta", {"text": payload})
+                elif kind == "context":
+                    yield sse("context", payload.as_dict())
+                elif kind == "done":
+                    body = chat_body(payload)
+                    session_id = payload.session.pk
+                    if record is not None:
+                        idempotency_finish(record=record, status=200, body=body, session_id=session_id)
+                        record = None
+                    yield sse("done", body)
+        except ApplicationError as exc:
+            yield sse("error", error_body(exc.code, exc.message, exc.details))
+        except Exception:  # noqa: BLE001 - the client gets an error event, the log gets the trace
+            logger.exception("chat stream failed")
+            yield sse("error", error_body(*error_for_status(500)))
+        finally:
+            if record is not None:
+                idempotency_abandon(record=record)
+
+    def _stream(self, request, chunks, replayed: bool = False) -> StreamingHttpResponse:
+        if isinstance(request._request, ASGIRequest):
+            chunks = _async_chunks(chunks)  # Django buffers a sync iterator under ASGI; this streams for real
+        response = StreamingHttpResponse(chunks, content_type="text/event-stream; charset=utf-8")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"
+        if replayed:
+            response["Idempotent-Replayed"] = "true"
+        return response
+
+
+async def _async_chunks(chunks):
+    """The sync generator, one next() at a time in the request's sync thread (its DB connection)."""
+    step = sync_to_async(next, thread_sensitive=True)
+    while True:
+        chunk = await step(chunks, _END)
+        if chunk is _END:
+            return
+        yield chunk

@@ -1,0 +1,213 @@
+"""Long-term memory of a user: list and search notes, add, correct, forget, history, forget by query."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from api.fields import Bool, Number, StrictSerializer, Text
+from api.schema import api_doc
+from api.views.base import TenantAPIView
+from api.views.sessions import PAGE_PARAMS, USER_PARAM
+from core.exceptions import Conflict
+from memory.models import MemoryNote
+from memory.services.notes import (memory_forget_matching, memory_note_create, memory_note_forget,
+                                   memory_note_history, memory_note_update)
+from memory.services.recall import memory_recall
+
+NOTE_EXAMPLE = {
+    "id": 7, "user": "alice", "kind": "preference", "key": "coffee", "content": "The user drinks americano.",
+    "value": None, "quote": "I always drink americano", "source": "user_stated", "confidence": 0.9,
+    "importance": 0.5, "pinned": False, "status": "active", "expires_at": "2026-07-01T09:00:00Z",
+    "supersedes": None, "superseded_by": [], "session": 3, "source_messages": [40],
+    "observed_at": "2026-01-01T09:00:00Z", "created_at": "2026-01-01T09:00:05Z", "updated_at": "2026-01-01T09:00:05Z",
+    "last_recalled_at": None, "recall_count": 0, "score": None,
+}
+
+
+class NoteSerializer(serializers.ModelSerializer):
+    user = serializers.CharField(source="end_user.external_id")
+    value = serializers.JSONField(allow_null=True, help_text="Structured value, e.g. {'amount': 400000}.")
+    superseded_by = serializers.PrimaryKeyRelatedField(many=True, read_only=True,
+                                                       help_text="Notes that replaced this one.")
+    source_messages = serializers.PrimaryKeyRelatedField(many=True, read_only=True,
+                                                         help_text="Provenance: the messages it was learnt from.")
+    score = serializers.SerializerMethodField(help_text="Recall score when listed with ?q=, else null.")
+
+    class Meta:
+        model = MemoryNote
+        fields = ["id", "user", "kind", "key", "content", "value", "quote", "source", "confidence", "importance",
+                  "pinned", "status", "expires_at", "supersedes", "superseded_by", "session", "source_messages",
+                  "observed_at", "created_at", "updated_at", "last_recalled_at", "recall_count", "score"]
+
+    def get_score(self, note) -> float | None:
+        score = (self.context.get("scores") or {}).get(note.pk)
+        return round(score, 4) if score is not None else None
+
+
+class NoteQuery(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices, required=False)
+    status = serializers.ChoiceField(choices=[*MemoryNote.Status.values, "all"], required=False)
+    source = serializers.ChoiceField(choices=MemoryNote.Source.choices, required=False)
+    q = Text(required=False, max_length=2000)
+    k = serializers.IntegerField(required=False, min_value=1, max_value=100, default=10)
+
+
+class NoteCreateRequest(StrictSerializer):
+    kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices)
+    content = Text(max_length=2000, help_text="The fact as one sentence, in the user's language.")
+    key = Text(required=False, allow_blank=True, max_length=100, help_text="Slot within the kind, e.g. 'budget'.")
+    source = serializers.ChoiceField(choices=["admin", "tool_result"], default="admin")
+    confidence = Number(required=False, min_value=0.0, max_value=1.0, default=0.9)
+
+
+class NoteUpdateRequest(StrictSerializer):
+    content = Text(required=False, max_length=2000)
+    kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices, required=False)
+    key = Text(required=False, allow_blank=True, max_length=100)
+    confidence = Number(required=False, min_value=0.0, max_value=1.0)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True)
+    pinned = Bool(required=False, help_text="Pinned notes never decay.")
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send at least one field to change.")
+        return attrs
+
+
+class ForgetRequest(StrictSerializer):
+    query = Text(max_length=2000, help_text="What to forget, e.g. 'my budget' or '预算'.")
+
+
+class ForgottenSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    content = serializers.CharField(help_text="As it was; it is no longer stored.")
+
+
+class ForgetResponse(serializers.Serializer):
+    forgotten = ForgottenSerializer(many=True)
+
+
+class HistoryResponse(serializers.Serializer):
+    results = NoteSerializer(many=True, help_text="The supersede chain through this note, oldest first.")
+
+
+class UserMemoriesView(TenantAPIView):
+    model = MemoryNote
+
+    @api_doc(
+        summary="List or search a user's notes",
+        description=("Without `q`: the notes, newest first, filtered by kind, status (default `active`; `all` for "
+                     "every status) and source. With `q`: runs recall (as the chat turn would, without adding a "
+                     "turn) and returns the matching notes best first, each with its `score`; `k` caps the count."),
+        parameters=[NoteQuery, *PAGE_PARAMS],
+        responses={200: OpenApiResponse(NoteSerializer(many=True), examples=[OpenApiExample("notes", {
+            "count": 1, "next": None, "previous": None, "results": [NOTE_EXAMPLE]}, response_only=True)])},
+        errors=(400,))
+    def get(self, request, external_id):
+        params = self.query(NoteQuery)
+        end_user = self.end_user(external_id)
+        notes = self.get_queryset().filter(end_user=end_user).select_related("end_user").prefetch_related(
+            "superseded_by", "source_messages")
+        for name in ("kind", "source"):
+            if params.get(name):
+                notes = notes.filter(**{name: params[name]})
+        status = params.get("status") or ("all" if params.get("q") else MemoryNote.Status.ACTIVE)
+        if status != "all":
+            notes = notes.filter(status=status)
+        if not params.get("q"):
+            return self.paginated(notes.order_by("-created_at", "-id"), NoteSerializer)
+        items = [item for item in memory_recall(tenant=self.tenant, end_user=end_user, query=params["q"],
+                                                k=params["k"], include_messages=False, touch=False)
+                 if item.type == "note"]
+        scores = {item.id: item.score for item in items}
+        found = {note.pk: note for note in notes.filter(pk__in=list(scores))}
+        ordered = [found[item.id] for item in items if item.id in found]
+        data = NoteSerializer(ordered, many=True, context={"scores": scores}).data
+        return Response({"count": len(data), "next": None, "previous": None, "results": data})
+
+    @api_doc(summary="Add a note", description="A fact from your system (source `admin` or `tool_result`).",
+             body=True, errors=(409,), request=NoteCreateRequest,
+             responses={201: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("created", NOTE_EXAMPLE)])},
+             examples=[OpenApiExample("note", {"kind": "profile", "key": "diet", "content": "The user is vegetarian.",
+                                               "source": "tool_result", "confidence": 0.95}, request_only=True)])
+    def post(self, request, external_id):
+        data = self.validated(NoteCreateRequest)
+        end_user = self.end_user(external_id, create=True)
+        note = memory_note_create(tenant=self.tenant, end_user=end_user, kind=data["kind"], content=data["content"],
+                                  key=data.get("key", ""), source=data["source"], confidence=data["confidence"],
+                                  actor=self.actor)
+        return Response(NoteSerializer(note).data, status=201)
+
+
+class MemoryDetailView(TenantAPIView):
+    model = MemoryNote
+    not_found_message = "That note does not exist."
+
+    def _note(self, request, pk):
+        notes = self.get_queryset().select_related("end_user")
+        user = self.optional_user(request)
+        if user is not None:
+            notes = notes.filter(end_user=user)
+        return self.get_object(pk, notes)
+
+    @api_doc(summary="Get a note", parameters=[USER_PARAM],
+             responses={200: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("note", NOTE_EXAMPLE)])})
+    def get(self, request, pk):
+        return Response(NoteSerializer(self._note(request, pk)).data)
+
+    @api_doc(summary="Correct a note", description="Only the fields sent change; the content is re-embedded.",
+             body=True, errors=(409,), request=NoteUpdateRequest, parameters=[USER_PARAM],
+             responses={200: NoteSerializer},
+             examples=[OpenApiExample("correct", {"content": "The user's budget is about 150k."}, request_only=True)])
+    def patch(self, request, pk):
+        data = self.validated(NoteUpdateRequest)
+        note = self._note(request, pk)
+        if note.status == MemoryNote.Status.FORGOTTEN:
+            raise Conflict("That note was forgotten; add a new note instead.", code="note_forgotten")
+        note = memory_note_update(tenant=self.tenant, note=note, actor=self.actor, **data)
+        return Response(NoteSerializer(self._note(request, note.pk)).data)
+
+    @api_doc(summary="Forget a note", description="Status `forgotten`; its content and embedding are removed.",
+             parameters=[USER_PARAM], responses={204: OpenApiResponse(description="Forgotten.")})
+    def delete(self, request, pk):
+        note = self._note(request, pk)
+        if note.status != MemoryNote.Status.FORGOTTEN:
+            memory_note_forget(tenant=self.tenant, note=note, actor=self.actor)
+        return Response(status=204)
+
+
+class MemoryHistoryView(TenantAPIView):
+    model = MemoryNote
+    not_found_message = "That note does not exist."
+
+    @api_doc(summary="A note's history", description="The supersede chain through the note, oldest first.",
+             parameters=[USER_PARAM], responses={200: HistoryResponse})
+    def get(self, request, pk):
+        notes = self.get_queryset()
+        user = self.optional_user(request)
+        if user is not None:
+            notes = notes.filter(end_user=user)
+        note = self.get_object(pk, notes)
+        chain = memory_note_history(tenant=self.tenant, note=note)
+        chain = [n for n in chain if n.end_user_id == note.end_user_id]
+        return Response({"results": NoteSerializer(chain, many=True).data})
+
+
+class MemoryForgetView(TenantAPIView):
+    model = MemoryNote
+
+    @api_doc(summary="Forget what matches a query",
+             description="Forgets the user's active notes that match `query` and returns what was forgotten.",
+             body=True, request=ForgetRequest,
+             responses={200: OpenApiResponse(ForgetResponse, examples=[OpenApiExample("forgotten", {
+                 "forgotten": [{"id": 7, "kind": "plan", "content": "预算大概 40 万"}]})])},
+             examples=[OpenApiExample("forget", {"query": "my budget"}, request_only=True)])
+    def post(self, request, external_id):
+        data = self.validated(ForgetRequest)
+        end_user = self.end_user(external_id)
+        forgotten = memory_forget_matching(tenant=self.tenant, end_user=end_user, query=data["query"],
+                                           actor=self.actor)
+        return Response({"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
+                                       for f in forgotten]})

@@ -1,0 +1,68 @@
+"""A user can never see or touch another user's conversation, message or note by changing an id in the URL:
+the answer is 404, the same as for a missing object, and nothing changes."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from assistants.models import ChatSession, Feedback, Message
+from assistants.services.chat import chat_session_start, chat_turn
+from memory.models import MemoryNote
+from tests.factories import MemoryNoteFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def alices_things(alice):
+    end_user, client = alice
+    session = chat_session_start(tenant=end_user.tenant, end_user=end_user, title="Alice's secret plans")
+    result = chat_turn(tenant=end_user.tenant, session=session, text="My salary is 9000 a month.")
+    note = MemoryNoteFactory(end_user=end_user, content="Alice earns 9000 a month", kind="profile")
+    return {"session": session, "reply": result.reply_message, "user_message": result.user_message, "note": note}
+
+
+def attempts(things):
+    s, r, n = things["session"].pk, things["reply"].pk, things["note"].pk
+    return [
+        ("get", reverse("web:chat", args=[s]), {}),
+        ("post", reverse("web:chat_rename", args=[s]), {"title": "pwned"}),
+        ("post", reverse("web:chat_send", args=[s]), {"text": "injected"}),
+        ("post", reverse("web:chat_stream", args=[s]), {"text": "injected"}),
+        ("post", reverse("web:feedback", args=[r]), {"rating": "down"}),
+        ("post", reverse("web:memory_correct", args=[n]), {f"n{n}-content": "pwned"}),
+        ("post", reverse("web:memory_forget", args=[n]), {}),
+        ("post", reverse("web:chat_delete", args=[s]), {}),
+    ]
+
+
+@pytest.mark.parametrize("intruder", ["bob_same_tenant", "carol_other_tenant"])
+def test_another_user_gets_404_everywhere_and_changes_nothing(request, alices_things, intruder):
+    _, client = request.getfixturevalue(intruder)
+    for method, url, data in attempts(alices_things):
+        response = getattr(client, method)(url, data)
+        assert response.status_code == 404, (intruder, url, response.status_code)
+        assert "Alice" not in response.content.decode() and "9000" not in response.content.decode()
+    session = ChatSession.all_tenants.get(pk=alices_things["session"].pk)
+    assert session.title == "Alice's secret plans"
+    assert Message.all_tenants.filter(session=session).count() == 2
+    assert not Feedback.all_tenants.exists()
+    note = MemoryNote.all_tenants.get(pk=alices_things["note"].pk)
+    assert note.status == "active" and note.content == "Alice earns 9000 a month"
+
+
+@pytest.mark.parametrize("intruder", ["bob_same_tenant", "carol_other_tenant"])
+def test_lists_show_only_ones_own_conversations_and_notes(request, alices_things, intruder):
+    _, client = request.getfixturevalue(intruder)
+    chat = client.get("/", follow=True).content.decode()
+    memory = client.get(reverse("web:memory")).content.decode()
+    for page in (chat, memory):
+        assert "Alice's secret plans" not in page
+        assert "9000" not in page
+
+
+def test_the_owner_still_reaches_everything(alice, alices_things):
+    _, client = alice
+    for method, url, data in attempts(alices_things)[:1]:
+        assert getattr(client, method)(url, data).status_code == 200
+    assert "Alice earns 9000 a month" in client.get(reverse("web:memory")).content.decode()

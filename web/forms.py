@@ -1,0 +1,21 @@
+from django import forms
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+
+class NoteCorrectionForm(forms.Form):
+    content = forms.CharField(label=_("Correct this note"), max_length=2000, strip=True,
+                              widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RenameForm(forms.Form):
+    title = forms.CharField(label=_("Name"), max_length=200, strip=True)
+
+
+class LoginForm(AuthenticationForm):
+    """Django's login form, with autocomplete hints for password managers and phones."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].widget.attrs.update({"autocomplete": "username", "autocapitalize": "none"})
+        self.fields["password"].widget.attrs.update({"autocomplete": "current-password"})

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from web.views import account, chat, memory
+
+app_name = "web"
+
+urlpatterns = [
+    path("", chat.chat_home, name="home"),
+    path("chat/new/", chat.chat_new, name="chat_new"),
+    path("chat/<int:session_id>/", chat.chat_page, name="chat"),
+    path("chat/<int:session_id>/rename/", chat.chat_rename, name="chat_rename"),
+    path("chat/<int:session_id>/delete/", chat.chat_delete, name="chat_delete"),
+    path("chat/<int:session_id>/send/", chat.chat_send, name="chat_send"),
+    path("chat/<int:session_id>/stream/", chat.chat_stream, name="chat_stream"),
+    path("messages/<int:message_id>/feedback/", chat.message_feedback, name="feedback"),
+    path("memory/", memory.memory_page, name="memory"),
+    path("memory/forget-all/", memory.memory_forget_all, name="memory_forget_all"),
+    path("memory/<int:note_id>/correct/", memory.memory_correct, name="memory_correct"),
+    path("memory/<int:note_id>/forget/", memory.memory_forget, name="memory_forget"),
+    path("account/export/", account.account_export, name="account_export"),
+    path("account/delete/", account.account_delete, name="account_delete"),
+]

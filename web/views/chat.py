@@ -1,0 +1,232 @@
+"""The chat page: conversations list, the conversation, the message box; streaming and plain-POST replies."""
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from assistants.llm import get_chat_model
+from assistants.models import Message
+from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.feedback import feedback_record
+from core.exceptions import ApplicationError
+from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
+from web.presenters import reply_context
+from web.services import chat_session_auto_title, chat_session_delete, chat_session_rename
+from web.streaming import sse, sse_response
+
+logger = logging.getLogger(__name__)
+
+ASSISTANT_KEY = "web_assistant_id"
+
+
+def _generic_failure() -> str:
+    return _("The assistant could not answer just now. Your message is kept: try sending it again in a moment.")
+
+
+def _model_is_offline(request, assistant) -> bool:
+    try:
+        return bool(getattr(get_chat_model(tenant=request.tenant, assistant=assistant), "offline", False))
+    except Exception:  # noqa: BLE001 - a misconfigured model is reported when a turn runs
+        logger.exception("could not resolve the chat model")
+        return False
+
+
+def _message_rows(request, session):
+    messages = Message.objects.for_tenant(request.tenant).filter(
+        session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT],
+    ).prefetch_related("feedback")
+    rows = []
+    for message in messages:
+        rating = None
+        if message.role == Message.Role.ASSISTANT:
+            rating = next((f.rating for f in message.feedback.all() if f.end_user_id == request.end_user.pk), None)
+        rows.append({"message": message, "ctx": reply_context(message.metadata) if message.role == "assistant"
+                     else None, "rating": rating})
+    return rows
+
+
+def _latest_task(rows):
+    for row in reversed(rows):
+        if row["message"].role == Message.Role.ASSISTANT:
+            return row["ctx"]["task"]
+    return None
+
+
+def _chat_context(request, session, *, draft: str = "", error: str = ""):
+    rows = _message_rows(request, session) if session else []
+    assistant = session.assistant if session else assistants_of(request).first()
+    return {
+        "sessions": sessions_of(request),
+        "session": session,
+        "rows": rows,
+        "task": _latest_task(rows),
+        "assistants": assistants_of(request),
+        "current_assistant": assistant,
+        "offline": _model_is_offline(request, assistant) if assistant else False,
+        "draft": draft,
+        "error": error,
+        "max_chars": settings.MAX_MESSAGE_CHARS,
+    }
+
+
+@require_GET
+@end_user_required
+def chat_home(request):
+    """Open the latest conversation, or the empty state with a "new conversation" button."""
+    session = sessions_of(request).first()
+    if session is not None:
+        return redirect("web:chat", session_id=session.pk)
+    return render(request, "web/chat.html", _chat_context(request, None))
+
+
+@require_POST
+@end_user_required
+def chat_new(request):
+    assistant_id = request.POST.get("assistant") or request.session.get(ASSISTANT_KEY)
+    assistant = assistant_for(request, assistant_id) if assistant_id else assistants_of(request).first()
+    try:
+        session = chat_session_start(tenant=request.tenant, end_user=request.end_user, assistant=assistant)
+    except ApplicationError as exc:
+        return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
+    request.session[ASSISTANT_KEY] = session.assistant_id
+    return redirect("web:chat", session_id=session.pk)
+
+
+@require_GET
+@end_user_required
+def chat_page(request, session_id: int):
+    session = session_for(request, session_id)
+    return render(request, "web/chat.html", _chat_context(request, session))
+
+
+@require_POST
+@end_user_required
+def chat_rename(request, session_id: int):
+    session = session_for(request, session_id)
+    try:
+        chat_session_rename(tenant=request.tenant, end_user=request.end_user, session=session,
+                            title=request.POST.get("title", ""))
+    except ApplicationError as exc:
+        return render(request, "web/chat.html", _chat_context(request, session, error=exc.message), status=400)
+    return redirect("web:chat", session_id=session.pk)
+
+
+@require_POST
+@end_user_required
+def chat_delete(request, session_id: int):
+    session = session_for(request, session_id)
+    chat_session_delete(tenant=request.tenant, end_user=request.end_user, session=session)
+    return redirect("web:home")
+
+
+@require_POST
+@end_user_required
+def chat_send(request, session_id: int):
+    """The fallback without JavaScript or streaming: a plain form POST, the whole reply at once."""
+    session = session_for(request, session_id)
+    text = request.POST.get("text", "")
+    try:
+        result = chat_turn(tenant=request.tenant, session=session, text=text)
+    except ApplicationError as exc:
+        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=exc.message),
+                      status=400)
+    except Exception:  # noqa: BLE001 - a person gets a sentence, never a stack trace
+        logger.exception("chat turn failed")
+        return render(request, "web/chat.html",
+                      _chat_context(request, session, draft=text, error=_generic_failure()), status=502)
+    chat_session_auto_title(tenant=request.tenant, session=session, text=text)
+    if result is None or result.error or result.reply_message is None:
+        # The model failed. The user's message is stored (and any fallback reply); the text goes back in the box.
+        error = (result.error if result else "") or _generic_failure()
+        status = 200 if result is not None and result.reply_message is not None else 502
+        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=error),
+                      status=status)
+    return redirect(reverse("web:chat", kwargs={"session_id": session.pk}) + "#composer")
+
+
+@require_POST
+@end_user_required
+def chat_stream(request, session_id: int):
+    """One turn as server-sent events: context, delta..., then done (rendered reply) or error."""
+    session = session_for(request, session_id)
+    text = request.POST.get("text", "")
+    language = translation.get_language()
+    turn = chat_turn_stream(tenant=request.tenant, session=session, text=text)
+    try:
+        first = next(turn)  # validation and storing the user's message happen here: errors answer plainly
+    except StopIteration:
+        return JsonResponse({"error": _generic_failure()}, status=502)
+    except ApplicationError as exc:
+        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
+    except Exception:  # noqa: BLE001
+        logger.exception("chat turn failed before streaming")
+        return JsonResponse({"error": _generic_failure()}, status=502)
+    chat_session_auto_title(tenant=request.tenant, session=session, text=text)
+    return sse_response(request, _turn_events(request, session, turn, first, language))
+
+
+def _turn_events(request, session, turn, first, language):
+    event = first
+    try:
+        while event is not None:
+            name, payload = event
+            if name == "context":
+                context = payload.as_dict() if hasattr(payload, "as_dict") else dict(payload or {})
+                yield sse("context", {"count": len(context.get("memories") or []), "title": session.title})
+            elif name == "delta":
+                yield sse("delta", {"text": str(payload)})
+            elif name == "done":
+                with translation.override(language):
+                    yield sse("done", _done_payload(request, session, payload))
+                return
+            event = next(turn, None)
+        yield sse("error", {"message": _generic_failure()})
+    except ApplicationError as exc:
+        yield sse("error", {"message": exc.message})
+    except Exception:  # noqa: BLE001 - the stream ends with a sentence, never a stack trace
+        logger.exception("chat turn failed while streaming")
+        with translation.override(language):
+            yield sse("error", {"message": _generic_failure()})
+    finally:
+        turn.close()
+
+
+def _done_payload(request, session, result) -> dict:
+    """The stored reply rendered as on a page load, and `error` when the model failed (a fallback reply may
+    still exist: the chat layer answers offline then)."""
+    payload = {"user_message_id": result.user_message.pk, "error": result.error or None, "title": session.title}
+    message = result.reply_message
+    if message is None:
+        payload["error"] = payload["error"] or _generic_failure()
+        return payload
+    row = {"message": message, "ctx": reply_context(message.metadata), "rating": None}
+    payload["html"] = render_to_string("web/_message.html", {"row": row}, request=request)
+    payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
+    payload["reply_id"] = message.pk
+    return payload
+
+
+@require_POST
+@end_user_required
+def message_feedback(request, message_id: int):
+    message = message_for(request, message_id)
+    rating = request.POST.get("rating", "")
+    try:
+        feedback_record(tenant=request.tenant, end_user=request.end_user, message_id=message.pk, rating=rating)
+    except ApplicationError as exc:
+        if request.headers.get("Accept", "").startswith("application/json"):
+            return JsonResponse({"error": exc.message}, status=exc.status)
+        return render(request, "web/chat.html",
+                      _chat_context(request, message.session, error=exc.message), status=exc.status)
+    if request.headers.get("Accept", "").startswith("application/json"):
+        return JsonResponse({"rating": rating, "message": _("Thanks for the feedback.")})
+    return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
+

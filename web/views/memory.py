@@ -1,0 +1,88 @@
+""""What I remember about you": every active note with its provenance; correct, forget, forget everything."""
+from __future__ import annotations
+
+from django.contrib import messages
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from core.exceptions import ApplicationError
+from memory.models import MemoryNote
+from memory.services.notes import memory_note_forget, memory_note_history, memory_note_update
+from web.access import end_user_required, note_for
+from web.forms import NoteCorrectionForm
+
+# Everything but notes already forgotten or rejected: "forget everything" must also clear superseded history.
+FORGETTABLE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW, MemoryNote.Status.SUPERSEDED,
+               MemoryNote.Status.EXPIRED, MemoryNote.Status.ARCHIVED]
+
+
+def _actor(request) -> str:
+    return f"end_user:{request.end_user.pk}"
+
+
+def _note_rows(request):
+    notes = (MemoryNote.objects.for_tenant(request.tenant)
+             .filter(end_user=request.end_user, status=MemoryNote.Status.ACTIVE)
+             .select_related("session").prefetch_related("source_messages").order_by("-created_at", "-id"))
+    rows = []
+    for note in notes:
+        sources = sorted(note.source_messages.all(), key=lambda m: m.pk)
+        source_message = sources[0] if sources else None
+        history = [old for old in memory_note_history(tenant=request.tenant, note=note)
+                   if old.pk != note.pk and old.content and old.end_user_id == request.end_user.pk]
+        rows.append({"note": note, "source_message": source_message, "history": history,
+                     "form": NoteCorrectionForm(initial={"content": note.content}, prefix=f"n{note.pk}")})
+    return rows
+
+
+@require_GET
+@end_user_required
+def memory_page(request):
+    return render(request, "web/memory.html", {"rows": _note_rows(request)})
+
+
+@require_POST
+@end_user_required
+def memory_correct(request, note_id: int):
+    note = note_for(request, note_id)
+    if note.status != MemoryNote.Status.ACTIVE:
+        messages.error(request, _("That note can no longer be changed."))
+        return redirect("web:memory")
+    form = NoteCorrectionForm(request.POST, prefix=f"n{note.pk}")
+    if not form.is_valid():
+        messages.error(request, _("The corrected note is empty: write what should be remembered instead."))
+        return redirect("web:memory")
+    try:
+        memory_note_update(tenant=request.tenant, note=note, actor=_actor(request),
+                           content=form.cleaned_data["content"])
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+        return redirect("web:memory")
+    messages.success(request, _("Corrected. The assistant will use the new wording from now on."))
+    return redirect("web:memory")
+
+
+@require_POST
+@end_user_required
+def memory_forget(request, note_id: int):
+    note = note_for(request, note_id)
+    if note.status != MemoryNote.Status.FORGOTTEN:
+        memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
+    messages.success(request, _("Forgotten. The assistant will not use it again."))
+    return redirect("web:memory")
+
+
+@require_POST
+@end_user_required
+def memory_forget_all(request):
+    if request.POST.get("confirm") != "yes":
+        messages.error(request, _("Tick the box to confirm that everything should be forgotten."))
+        return redirect("web:memory")
+    notes = MemoryNote.objects.for_tenant(request.tenant).filter(end_user=request.end_user, status__in=FORGETTABLE)
+    count = 0
+    for note in notes:
+        memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
+        count += 1
+    messages.success(request, _("Forgot everything (%(count)d notes).") % {"count": count})
+    return redirect("web:memory")
