@@ -38,3 +38,12 @@ clean: stop-db
 BENCH_ARGS ?=
 bench: install-test
 	$(PY) -m bench $(BENCH_ARGS)
+
+.PHONY: load
+# Load test (docs/reliability.md): starts `make run`'s platform on LOAD_PORT (8097), 50 users chat for 60 s.
+$(VENV)/.installed-load: $(VENV)/.installed requirements-load.txt
+	$(PY) -m pip install -q -r requirements-load.txt
+	touch $@
+
+load: $(VENV)/.installed-load
+	$(PY) load/run_load.py

@@ -36,6 +36,14 @@ def _details(detail):
 
 def api_exception_handler(exc, context):
     headers = {}
+    from core.middleware import database_error_as_application_error
+
+    mapped = database_error_as_application_error(exc)  # database down: 503; NUL in text: 400
+    if mapped is not None:
+        if mapped.status == 503:
+            headers["Retry-After"] = str(mapped.details.get("retry_after_seconds", 30))
+        return Response(error_body(mapped.code, mapped.message, mapped.details), status=mapped.status,
+                        headers=headers)
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
     if isinstance(exc, Http404):

@@ -94,7 +94,8 @@ class ScriptedOpenAI:
                     body = json.loads(raw or b"{}")
                 except ValueError:
                     body = {}
-                outer.requests.append({"path": self.path, "body": body, "headers": dict(self.headers)})
+                outer.requests.append({"path": self.path, "body": body, "headers": dict(self.headers),
+                                       "at": time.time()})
                 endpoint = "embeddings" if self.path.endswith("/embeddings") else "chat"
                 answer = outer.queues[endpoint].popleft() if outer.queues[endpoint] else None
                 if answer is not None and answer.delay:

@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
+from core.dispatch import enqueue_on_commit
 from core.exceptions import InvalidInput, NotFound
 from tasks.models import JobRecord
 from tasks.services.ledger import job_progress_update, job_record_create
@@ -85,7 +86,7 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
                                       "total": sum(1 for m in messages if m["role"] == Message.Role.USER)})
     from assistants.jobs import session_import as session_import_job
 
-    transaction.on_commit(lambda: session_import_job.delay(tenant.pk, session.pk, job.pk))
+    enqueue_on_commit(session_import_job, tenant.pk, session.pk, job.pk)
     return session, [row.pk for row in rows], job
 
 

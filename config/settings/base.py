@@ -37,6 +37,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "core.middleware.DatabaseUnavailableMiddleware",  # outermost: a database outage is a 503 sentence, not a 500
     "django.middleware.security.SecurityMiddleware",
     "api.middleware.api_guard_middleware",  # /api/: 413 before a large body is read, JSON for any crash
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -83,8 +84,10 @@ else:
 if env("DATABASE_NAME", default=""):  # lets a test's Celery worker use the test database
     DATABASES["default"]["NAME"] = env("DATABASE_NAME")
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
-# Persistent connections with a health check: survives a database restart without restarting the process.
-DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
+# One connection per request by default: under ASGI every request runs its sync code in its own thread, so
+# persistent connections pile up (measured: `make load` hit "too many clients" with 60 s). A sync deployment
+# (WSGI, the worker) may set DATABASE_CONN_MAX_AGE=60; the health check then survives a database restart.
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -131,7 +134,8 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
             "store_processed": False,
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
-    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)}
+    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+            "socket_connect_timeout": 2}  # an unreachable broker fails fast (core.dispatch keeps the job)
 
 
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
@@ -143,6 +147,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishing gives up after about a second; core.dispatch then keeps the job in the ledger and beat re-sends it,
+# so a broker outage never blocks a chat turn for long (docs/reliability.md).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
@@ -225,3 +233,10 @@ DEMO_PASSWORD = env("DEMO_PASSWORD", default="demo-pass-123")
 # magnitudes, material to its kind); with the offline lexical embedder the same kind of task then scores 0.7-1.0,
 # a neighbouring one (text translation vs text classification) about 0.55, unrelated requests below 0.1.
 EXPERIENCE_MIN_SIMILARITY = env.float("EXPERIENCE_MIN_SIMILARITY", default=0.6)
+
+# --- Periodic jobs (django-celery-beat's DatabaseScheduler loads these and keeps them editable in the admin) --
+CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
+# Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
+CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
+    "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
+}

@@ -60,7 +60,8 @@ class ModelCandidate(BaseModel):
 
 
 class ModelAnswer(BaseModel):
-    candidates: list[ModelCandidate] = Field(default_factory=list, max_length=20)
+    # Required: an answer without "candidates" ({"notes": [...]}) is garbage to retry, not "nothing to note".
+    candidates: list[ModelCandidate] = Field(max_length=20)
 
 
 EXTRACTION_PROMPT = """You extract long-term memory notes about the USER from their latest message.

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from assistants.models import Tenant
 from assistants.services.policy import memory_policy_for
+from core.dispatch import enqueue_on_commit
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts
 from memory.services.notes import note_index_text
@@ -72,8 +73,6 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256) -> dict:
 def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:
     """Switch the tenant's embedding model and re-embed its notes in the background. Until the job is done, notes
     of the old model are left out of vector search (never compared across models) and found by keywords."""
-    from django.db import transaction
-
     from memory.jobs import memory_reembed
 
     model = (model or "").strip()
@@ -81,5 +80,5 @@ def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -
         return tenant
     tenant.embedding_model = model
     tenant.save(update_fields=["embedding_model", "updated_at"])
-    transaction.on_commit(lambda: memory_reembed.delay(tenant.pk))
+    enqueue_on_commit(memory_reembed, tenant.pk)
     return tenant

@@ -51,7 +51,7 @@ _PASSPORT_CTX = re.compile(r"(?:passport|护照)(?:\s*(?:no\.?|number|num|#|号�
 # After "卡号 / bank card / card number", 16-19 digits are a card even when they fail Luhn (some UnionPay cards).
 _CARD_CTX = re.compile(r"(?:卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#))[^\d]{0,8}(\d(?:[\s\-]?\d){15,18})(?!\d)",
                        re.IGNORECASE)
-_INTL_PHONE = re.compile(rf"(?<![\w+])\+\d{{1,3}}(?:{_SEP}\(?\d{{1,4}}\)?){{2,5}}(?!\d)")
+_INTL_PHONE = re.compile(rf"(?<![A-Za-z0-9+])\+\d{{1,3}}(?:{_SEP}\(?\d{{1,4}}\)?){{2,5}}(?!\d)")
 
 _CN_ID15 = re.compile(r"(?<!\d)\d{6}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}(?!\d)")
 _CN_LANDLINE = re.compile(r"(?<!\d)0\d{2,3}[\s\-]\d{7,8}(?!\d)")
@@ -102,8 +102,7 @@ def pii_find(text: str) -> list[PiiMatch]:
     found: list[PiiMatch] = []
 
     def add(kind, start, end):
-        if not any(m.start < end and start < m.end for m in found):
-            found.append(PiiMatch(kind, start, end))
+        found.append(PiiMatch(kind, start, end))
 
     for m in _EMAIL.finditer(norm):
         add("email", m.start(), m.end())
@@ -140,7 +139,16 @@ def pii_find(text: str) -> list[PiiMatch]:
             add("iban", m.start(), m.end())
     for m in _PASSPORT_NEW.finditer(norm):
         add("passport", m.start(), m.end())
-    return sorted(found, key=lambda m: m.start)
+    # Overlapping candidates are merged into one span (the earliest names the kind): skipping the second
+    # could leave part of an identifier behind, e.g. "+1 000 000 0000 (130 0000 0000)".
+    merged: list[PiiMatch] = []
+    for m in sorted(found, key=lambda m: (m.start, -m.end)):
+        if merged and m.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = PiiMatch(last.kind, last.start, max(last.end, m.end))
+        else:
+            merged.append(m)
+    return merged
 
 
 def pii_redact(text: str) -> tuple[str, dict[str, int]]:

@@ -36,6 +36,10 @@ def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant
             end_user_id: int | None = None, idempotency_key: str = "", job_id: int | None = None,
             retry_countdown: Callable[[int], float] | None = None) -> Any:
     """Run `body(job)` under the ledger. `task` is the bound Celery task (for retries); None runs inline."""
+    if not idempotency_key and job_id is None and task is not None and getattr(task.request, "id", None):
+        # A retry or a redelivery (worker killed, acks_late) keeps the Celery task id: reuse its ledger row
+        # instead of leaving the first one "running" or "queued" for ever.
+        idempotency_key = f"celery:{task.request.id}"
     if job_id is not None:
         job = JobRecord.objects.filter(pk=job_id).first()
         if job is None:

@@ -1,0 +1,50 @@
+"""Extreme data for one user (docs/reliability.md, "Scale"): 10,000 sessions for one user and 100,000 notes for
+another, in a fresh tenant of the `make run` database; then the latency of listing, recall, a chat turn and the
+erasure of the 100,000-note user. Usage: .venv/bin/python load/scale_check.py [--sessions N] [--notes N]"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=10_000)
+    parser.add_argument("--notes", type=int, default=100_000)
+    args = parser.parse_args()
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from assistants.models import Assistant, EndUser
+    from assistants.services.privacy import user_erase
+    from assistants.services.tenants import tenant_create
+    from load.scale_data import build, measure, timed
+
+    tenant, _ = tenant_create(slug=f"scale-{int(time.time())}", name="Scale check")
+    assistant = Assistant.objects.for_tenant(tenant).first()
+    report = build(tenant=tenant, assistant=assistant, sessions=args.sessions, notes=args.notes)
+    report.update(measure(tenant=tenant, sessions_user="many-sessions", notes_user="many-notes"))
+    user = EndUser.objects.for_tenant(tenant).get(external_id="many-notes")
+    result, report["erase_many_notes_ms"] = timed(lambda: user_erase(tenant_id=tenant.pk, end_user_id=user.pk,
+                                                                      requested_by="scale-check"))
+    report["erased_counts"] = result
+    print(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+    out = ROOT / "load" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "scale.json").write_text(json.dumps(report, indent=2, ensure_ascii=False, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
