@@ -77,11 +77,11 @@ def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
 
 
 def _enqueue(job, *args) -> None:
-    """Send a background job; a broker outage is logged, never turned into a failed reply."""
-    try:
-        job.delay(*args)
-    except Exception:  # noqa: BLE001
-        logger.exception("could not enqueue %s%s", getattr(job, "name", job), args)
+    """Send a background job; a broker outage keeps it in the ledger for redelivery (core.dispatch), never
+    turned into a failed reply."""
+    from core.dispatch import enqueue_now
+
+    enqueue_now(job, *args)
 
 
 def _error_sentence(exc: Exception, chinese: bool) -> str:
@@ -119,6 +119,9 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         raise NotFound("That session does not exist.")
     if not text or not text.strip():
         raise InvalidInput("The message is empty: write something to send.")
+    if "\x00" in text:
+        raise InvalidInput("The message contains a NUL character (\\0), which cannot be stored: remove it and "
+                           "send again.", code="nul_character")
     limit = settings.MAX_MESSAGE_CHARS
     if len(text) > limit:
         raise InvalidInput(f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "

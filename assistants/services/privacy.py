@@ -27,6 +27,7 @@ from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
+from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
@@ -165,7 +166,7 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
                                 progress={"step": "queued", "requested_by": requested_by, "counts": {}})
         if enqueue and job.status != JobRecord.Status.SUCCEEDED:
             args = (tenant.pk, user.pk, requested_by, job.pk)
-            transaction.on_commit(lambda: user_erase_job.delay(*args))
+            enqueue_on_commit(user_erase_job, *args)
     end_user.erasure_requested_at = user.erasure_requested_at
     return job
 
