@@ -46,7 +46,8 @@ _CN_MOBILE = re.compile(rf"(?<!\d)(?:\+?86{_SEP})?1[3-9]\d{_SEP}\d{{4}}{_SEP}\d{
 _CN_ID = re.compile(r"(?<!\d)\d{6}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?!\d)")
 _CARD = re.compile(rf"(?<!\d)\d(?:{_SEP}?\d){{12,18}}(?!\d)")
 _PASSPORT = re.compile(r"(?<![A-Za-z0-9])[EeGg]\d{8}(?!\d)")
-_PASSPORT_CTX = re.compile(r"(?:passport|护照)(?:\s*(?:no\.?|number|num|#|号码|号))?[^A-Za-z0-9]{0,12}([A-Za-z]{1,2}\d{6,9})",
+_PASSPORT_CTX = re.compile(r"(?:passport|护照)(?:\s*(?:no\.?|number|num|#|号码|号))?(?:\s*(?:is|was|是|为))?"
+                           r"[^A-Za-z0-9]{0,12}([A-Za-z]{0,2}\d{6,9})",
                            re.IGNORECASE)
 # After "卡号 / bank card / card number", 16-19 digits are a card even when they fail Luhn (some UnionPay cards).
 _CARD_CTX = re.compile(r"(?:卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#))[^\d]{0,8}(\d(?:[\s\-]?\d){15,18})(?!\d)",

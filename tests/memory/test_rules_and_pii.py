@@ -60,6 +60,7 @@ def test_hedge_lowers_confidence_and_marks_approx():
     ("身份证号 11010519491231002X", "cn_id_number"), ("卡号 6222 0212 3456 7890 128", "bank_card"), ("订单 6222 0212 3456 7890 125", None),
     ("card 4111-1111-1111-1111", "bank_card"), ("mail me at jo.doe+x@mail.example.org", "email"),
     ("jo (at) example (dot) com", "email"), ("护照号 E12345678", "passport"), ("passport no. K1234567", "passport"),
+    ("My passport number is 912345678, I am renewing it.", "passport"), ("my UK passport is 533380006", "passport"),
     ("call +44 20 7946 0958", "phone"), ("(415) 555-2671", "phone"), ("SSN 078-05-1120", "ssn"),
     ("IBAN DE89 3704 0044 0532 0130 00", "iban"), ("座机 0755-86001234", "phone"),
 ])

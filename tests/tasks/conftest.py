@@ -51,15 +51,6 @@ def session(tenant, user, new_session):
     return new_session(tenant, user)
 
 
-# The foundation's placeholder offline model only echoes the message. The chat layer (issue 3) replaces it with one
-# that says every reply hint verbatim; until that lands in this checkout, the reply is read as hints + echo so that
-# these tests check this layer's hints. Once issue 3 is merged this branch is never taken (delete it then).
-FOUNDATION_PLACEHOLDER = "(offline model) You said: "
-
-
 def say(tenant, session, text):
     """One real chat turn (the entry point the web chat and the API use)."""
-    result = chat_turn(tenant=tenant, session=session, text=text)
-    if result.reply.startswith(FOUNDATION_PLACEHOLDER):
-        result.reply = "\n".join(result.context.hints + [result.reply])
-    return result
+    return chat_turn(tenant=tenant, session=session, text=text)
