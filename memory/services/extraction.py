@@ -222,6 +222,11 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int) -> dict:
                                                               if m.kind == match.kind))
         result["dropped"], result["pii"] = dropped, pii
         with transaction.atomic():
+            # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
+            # serialises them, and the second one finds the first one's notes.
+            Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
+            if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+                return dict(result, skipped="already extracted")
             if pii:
                 pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
             for candidate in kept:
