@@ -134,7 +134,13 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
             "store_processed": False,
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
-    return {"visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
+    visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+    return {"visibility_timeout": visibility_timeout,
+            # kombu 5.7 sweeps for jobs of dead workers every interval x throttle seconds (10 x 10 by default):
+            # a killed worker's job would wait 100 s past its visibility timeout. Sweep on every tick instead;
+            # each sweep is one ZRANGE on the broker.
+            "unacked_restore_interval": max(1, min(10, visibility_timeout // 2)),
+            "unacked_restore_throttle": 1,
             "socket_connect_timeout": 2}  # an unreachable broker fails fast (core.dispatch keeps the job)
 
 

@@ -5,7 +5,6 @@ Each job is made slow deterministically: compaction and extraction wait for the 
 erasure waits on a row lock this test holds. The worker is killed while it is provably inside the job."""
 from __future__ import annotations
 
-import os
 import time
 
 import psycopg
@@ -25,12 +24,6 @@ from tests.reliability.conftest import needs
 pytestmark = [
     pytest.mark.worker,
     pytest.mark.django_db(transaction=True),
-    # Known defect (issue 10, left open): the redelivery after SIGKILL does not arrive reliably in these tests
-    # (2 of 3 failed in a run with CELERY_BROKER_URL set; 1 of 3 in a full run without it), and the cause is not
-    # found yet. They stay in the tree and run with RELIAB_RUN_WORKER_KILL=1 until it is fixed.
-    pytest.mark.skipif(os.environ.get("RELIAB_RUN_WORKER_KILL") != "1",
-                       reason="worker-kill redelivery tests are flaky (known defect, issue 10); "
-                              "set RELIAB_RUN_WORKER_KILL=1 to run them"),
 ]
 
 SCRIPTED_MODEL = "scripted-model"
