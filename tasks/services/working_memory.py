@@ -269,7 +269,9 @@ def task_route_message(*, tenant, session, message) -> dict | None:
     """A pre-turn hook (assistants.services.hooks): route one user message (continue the task / side question /
     new task), update the task state, and return {"section": "task", "data": <state for context section 4>,
     "reply_hint": ...}, or None when no task is active."""
-    with transaction.atomic():
+    # The turn runs hooks in a savepoint each (assistants.services.hooks); a second one here would only add round
+    # trips. Called on its own, this still opens a transaction.
+    with transaction.atomic(savepoint=False):
         return _route_message(tenant=tenant, session=session, message=message)
 
 
@@ -282,7 +284,6 @@ def _route_message(*, tenant, session, message) -> dict | None:
     current = task_state_current(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
     if not task_types and current is None:
         return None
-    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY)
     offered = None
     earlier = None
     if current is not None and current.session_id != session.pk:
@@ -291,6 +292,8 @@ def _route_message(*, tenant, session, message) -> dict | None:
         candidate = task_state_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
         if candidate is not None and candidate.session_id != session.pk:
             earlier = candidate
+    # What we offered to resume matters only when there is an earlier task to offer.
+    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY) if earlier is not None else None
     if offered_id and earlier is not None and earlier.pk == offered_id:
         offered = earlier
 
