@@ -26,7 +26,8 @@ from assistants.services.policy import memory_policy_for
 from core.exceptions import Conflict, InvalidInput
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_state_as_context,
-                             task_state_current, task_state_progress, task_state_resumable, task_types_for)
+                             task_state_open_or_resumable, task_state_progress, task_state_resumable,
+                             task_types_for)
 from tasks.services.field_extraction import Extracted, language_of
 from tasks.services.routing import Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
@@ -281,7 +282,8 @@ def _route_message(*, tenant, session, message) -> dict | None:
     text = message.content or ""
     zh = language_of(text) == "zh"
     task_types = task_types_for(tenant=tenant, assistant=assistant)
-    current = task_state_current(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+    found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+    current = found if found is not None and found.state in OPEN_STATES else None
     if not task_types and current is None:
         return None
     offered = None
@@ -289,7 +291,7 @@ def _route_message(*, tenant, session, message) -> dict | None:
     if current is not None and current.session_id != session.pk:
         earlier = current
     elif current is None:
-        candidate = task_state_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+        candidate = found  # no task is open: the most recent paused one, if any
         if candidate is not None and candidate.session_id != session.pk:
             earlier = candidate
     # What we offered to resume matters only when there is an earlier task to offer.
