@@ -17,7 +17,12 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 
 HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|也许|或许|好像|\d\s*[万千元块]?上下|约\s*\d|约莫|吧[。！!，,]?\s*$|"
                    r"\b(?:about|around|roughly|approximately|approx\.?|circa)\s+[$¥€£]?\d|\bmaybe\b|\bprobably\b|"
-                   r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d", re.IGNORECASE)
+                   r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d|\bmight\b|\bsomething like\b|\bi believe\b|"
+                   r"\bi'd say\b|\b(?:fairly|pretty|not(?: 100%| entirely| totally)?) sure\b|\bgive or take\b|\bkind of\b|"
+                   r"\broughly\b|"
+                   r"\bsort of\b|\b(?:about|around|roughly|approximately) (?:a |an )?(?:one|two|three|four|five|six|seven|"
+                   r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half)\b|来[个位名家]|"
+                   r"不太确定|说不准|吧[。！!]?$", re.IGNORECASE)
 CHANGE = re.compile(r"改成|换成|改为|换为|改喝|改吃|改用|改坐|换了|改了|不再|已经不|现在改|现在换|其实是|更正|纠正|"
                     r"不是.{1,12}了|\bswitched to\b|\bchanged to\b|\bnow (?:i )?(?:prefer|drink|take|use|live|work)\b|"
                     r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b|"
@@ -31,7 +36,7 @@ WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉�
                   # a passing state, not a fact about the person: "today", "tonight", "in the mood", "haha"
                   r"今天|今晚|今早|晚上想|这周|这几天|突然|好想|好不想|说不定|哪天|还没想好|纯属|好玩|刚看了|刚刚|刚才|"
                   r"哈哈|\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening|week)\b|\bright now\b|"
-                  r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda\b|\bkind of\b|\bobsessed\b|"
+                  r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda want\b|\bobsessed\b|"
                   r"\b(?:lol|haha|ha|hah)\b|\bjust for fun\b|\brandom thought\b|\bi wonder\b|\bbriefly\b|"
                   r"\bnot sure\b|\bone day\b|\bat some point\b|\bwho knows\b|\bgive it a go\b|\bcould go for\b|"
                   r"我想想|\blet me think\b|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
@@ -46,9 +51,14 @@ FIRST_PERSON = re.compile(r"我|俺|咱|本人|\bI\b|\bI'm\b|\bmy\b|\bme\b|\bwe\
 _BUSINESS_SUBJECT = re.compile(r"^(?:our|my) (?:[\w'-]+ ){0,2}(?:shop|store|restaurant|cafe|café|bakery|business|company|"
                                r"team|studio|salon|gym|firm|startup|clinic|kitchen)s?\b|^(?:我们|我的|咱们)?(?:店|店里|"
                                r"工作室|公司|团队|餐厅|饭店|门店)", re.IGNORECASE)
-_DATED = re.compile(r"\b(?:on|by|until|before|to) (?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|"
+_DATED = re.compile(r"\b(?:on|by|until|before|to|in|(?:at )?the (?:end|start|beginning|middle) of|early|late|mid-?) "
+                    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|"
                     r"jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2})|\bdeadline\b|\bnext (?:month|year|week)\b|"
                     r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]|周[一二三四五六日天]|星期[一二三四五六日天]|定在|到期", re.IGNORECASE)
+STANDING = re.compile(r"\b(?:always|from now on|in future|going forward|never|don't ever|do not ever)\b.{0,40}"
+                      r"\b(?:answer|reply|respond|write|explain|call me|address me|use|suggest|recommend|give me|show me)\b|"
+                      r"(?:以后|今后|往后|从现在起|永远|每次)(?:都)?.{0,8}(?:回答|回复|答复|称呼|叫我|用|推荐|给我)|"
+                      r"(?:别再|不要再|永远不要|千万别).{0,6}(?:推荐|给我|提|发)", re.IGNORECASE)
 # The user as the subject of the clause ("I drive ...", "我会说粤语"), not its object ("text me", "联系我", "给我讲个笑话").
 _SUBJECT_EN = re.compile(r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently)\s+)?(?:I|I'm|I've|I'd|my|"
                          r"we|we're|we've|our)\b", re.IGNORECASE)
@@ -108,7 +118,7 @@ KIND_MARKERS = (
                            r"\b(?:i am|i'm|i work|i live|my name)\b", re.IGNORECASE)),
 )
 
-NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age"}
+NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age", "rent", "orders"}
 _CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
 # "I'm vegetarian and my budget is ...": a conjunction followed by a new subject starts a new statement. "and" inside
 # one statement ("cats and dogs", "I sleep and eat well") has no subject after it and stays.
@@ -129,6 +139,7 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
 _NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
 _UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
 _PERIOD = (("day", re.compile(r"每天|每日|日流水|日营业|一天|天流水|\bdaily\b|\ba day\b|\bper day\b", re.I)),
+           ("week", re.compile(r"每周|每星期|一周|一星期|一个星期|\bweekly\b|\ba week\b|\bper week\b", re.I)),
            ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
            ("year", re.compile(r"每年|一年|年营业|年收入|\byearly\b|\bannual|\ba year\b|\bper year\b", re.I)))
 _PLACE_ZH = re.compile(r"(?:住在|在|搬到|来自|老家是?)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|工作|上班|读书|生活|做|经营|有)")
@@ -139,7 +150,10 @@ _PLACE_EN_FRONT = re.compile(r"^((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})
 
 
 _NOT_A_PLACE = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|"
-                          r"august|september|october|november|december|spring|summer|autumn|fall|winter|q[1-4])\b",
+                          r"august|september|october|november|december|spring|summer|autumn|fall|winter|q[1-4]|"
+                          # "reply in French" is a language, not a place
+                          r"english|french|spanish|german|chinese|mandarin|cantonese|japanese|korean|italian|"
+                          r"portuguese|russian|arabic|hindi|dutch|bullet points?)\b",
                           re.IGNORECASE)
 
 
@@ -275,6 +289,10 @@ def _money_zh(n: float) -> str:
     return f"{_num_str(n)} 元"
 
 
+_NOT_VERBS = {"in", "on", "at", "to", "for", "with", "and", "or", "of", "a", "an", "the", "from", "by", "about", "as",
+              "that", "this", "so", "but", "if", "when", "whenever", "anytime", "again", "too", "here", "there"}
+
+
 def third_person(text: str, chinese: bool) -> str:
     """The user's words as a note about the user: "我平时坐地铁" -> "用户平时坐地铁"."""
     text = text.strip(" ，,。.!！")
@@ -296,6 +314,8 @@ def third_person(text: str, chinese: bool) -> str:
 
     def agree(m):
         verb = m.group(3)
+        if verb in _NOT_VERBS:
+            return m.group(0)
         if verb in {"is", "has", "does", "was", "can", "will", "would", "should", "must", "might"} or verb.endswith("ed"):
             return m.group(0)
         if verb == "have":
@@ -308,7 +328,7 @@ def third_person(text: str, chinese: bool) -> str:
             verb += "s"
         return f"{m.group(1)}{m.group(2) or ''}{verb}"
 
-    out = re.sub(r"(the user )((?:usually |always |often |never |now |also |still |mostly |really )?)([a-z]+)", agree, out)
+    out = re.sub(r"(the user )((?:usually |always |often |never |now |also |still |mostly |really |kind of |sort of )?)([a-z]+)", agree, out)
     if not out.lower().startswith("the user"):
         out = "The user: " + out
     return out[0].upper() + out[1:] + "."
@@ -351,7 +371,7 @@ def _slot_value(topic: Topic, text: str, change_at: int) -> dict | None:
         if amount is None:
             return None
         value = {"amount": amount}
-        if topic.slot == "revenue":
+        if topic.slot in {"revenue", "rent", "orders"}:
             period = period_of(text)
             if period:
                 value["period"] = period
@@ -392,7 +412,15 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         by_slot: dict[str, list[str]] = {}
         generic: list[tuple[str, str]] = []
         corrections_only: set[str] = set()
+        # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never suggest pork") is a
+        # durable preference about the user, though it is phrased as a request
+        standing = [c for c in clauses if STANDING.search(c) and not c.rstrip().endswith(("?", "？"))]
         statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses) if c and not is_question(c)]
+        statement_clauses += [c for c in standing if c not in statement_clauses]
+        # "…, I think." / "…，不太确定。": a clause that is only a hedge hedges what the sentence says
+        hedge_only = [c for c in statement_clauses if HEDGE.search(c) and len(_content_terms(HEDGE.sub(" ", c))) == 0]
+        sentence_hedged = bool(hedge_only)
+        statement_clauses = [c for c in statement_clauses if c not in hedge_only]
         for clause in statement_clauses:
             if REASON.search(clause) and not FIRST_PERSON.search(clause):
                 topics = [t for t in topics_in(clause) if t.kind == "constraint"]
@@ -417,9 +445,14 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 kind = kind_of(clause)
                 if whim:
                     generic.append((kind or "plan", clause))
-                elif _DANGLING.search(clause) or REASON.search(clause) or len(_content_terms(clause)) < 2:
+                elif _DANGLING.search(clause) or REASON.search(clause) \
+                        or len(_content_terms(clause)) < (1 if chinese else 2):
                     continue
-                elif (kind and (FIRST_PERSON.search(clause) or change_m)) or (
+                elif clause in standing:
+                    generic.append((kind if kind in {"preference", "constraint"} else "preference", clause))
+                elif not change_m and _DATED.search(clause) and not _IDENTIFIER_TALK.search(clause):
+                    generic.append(("plan", clause))  # "The wedding is on June 14th", "周二去见银行的人"
+                elif (kind and FIRST_PERSON.search(clause)) or (
                         not _IDENTIFIER_TALK.search(clause) and (_SUBJECT_ZH if chinese else _SUBJECT_EN).search(clause)):
                     # "现在更喜欢绿色，不是蓝色了": a correction needs no subject to be about the user
                     generic.append((kind or generic_kind(clause), clause))
@@ -460,7 +493,7 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 continue
             elif topic.options and value is None and not FIRST_PERSON.search(joined):
                 continue
-            hedged = bool(HEDGE.search(joined))
+            hedged = bool(HEDGE.search(joined)) or sentence_hedged
             if value is not None and hedged and "amount" in value:
                 value["approx"] = True
             if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not change_m:
@@ -480,7 +513,7 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                                  value=value, confidence=confidence, quote=quote, hedged=hedged,
                                  change=bool(change_m), whim=whim))
         for kind, clause in generic:
-            hedged = bool(HEDGE.search(clause))
+            hedged = bool(HEDGE.search(clause)) or sentence_hedged
             out.append(Candidate(kind=kind, key="", content=third_person(clause, chinese), value=None,
                                  confidence=0.6 if hedged else 0.75, quote=clause, hedged=hedged,
                                  change=bool(change_m), whim=whim,

@@ -49,6 +49,8 @@ def _statement(note_or_candidate) -> str:
 
 
 def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
+    if note.key and not candidate.key and not candidate.value and not candidate.change:
+        return True  # a free-form restatement of a slot's fact ("我吃不了辣" after "我不吃辣") adds nothing
     if note.value or candidate.value:
         return _comparable(note.value) == _comparable(candidate.value)
     if candidate.change:  # "actually my favourite colour is green now": same subject, a new value
@@ -58,10 +60,10 @@ def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
 
 
 def overlapping_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | None:
-    """The user's active keyless note that shares most of its content words with the candidate (at least two and
-    SAME_TERMS of the shorter one), whatever kind each was read as: "I prefer window seats" and "you know I always
+    """The user's active note that shares most of its content words with a keyless candidate (at least two and
+    SAME_TERMS of the shorter one), whatever kind or slot each was read as: "I prefer window seats" and "you know I always
     pick the window seat" are one fact. The lexical embedder alone misses such rewordings."""
-    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, key="", status=MemoryNote.Status.ACTIVE) \
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
         .order_by("-updated_at")[:200]
     mine = _fact_terms(_statement(candidate)) | _fact_terms(candidate.content)
     # A correction names what it corrects, often in another clause ("现在更喜欢绿色，不是蓝色了"): its whole
@@ -77,6 +79,24 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | 
             if words and shared >= 2 and score >= needed and score > best_score:
                 best, best_score = note, score
     return best
+
+
+_NEGATION = re.compile(r"不|没|别|\bno longer\b|\bnot\b|n't\b|\banymore\b|\bquit\b|\bleft\b", re.IGNORECASE)
+
+
+def negated_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | None:
+    """The user's active note whose value the candidate says is no longer so: "我已经不在阿里了" ends the note
+    {"place": "阿里"}, "I don't work at Acme anymore" the note about Acme."""
+    if not candidate.change or not _NEGATION.search(candidate.quote or ""):
+        return None
+    said = (candidate.quote or "").lower()
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
+        .exclude(value=None).order_by("-updated_at")[:200]
+    for note in notes:
+        names = [str(v).lower() for k, v in (note.value or {}).items() if k in ("place", "type", "option") and v]
+        if any(len(name) >= 2 and name in said for name in names):
+            return note
+    return None
 
 
 def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embedding_model: str,
@@ -101,8 +121,9 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
                                                       status=MemoryNote.Status.ACTIVE)
     if candidate.key:
         return qs.filter(key=candidate.key).order_by("-updated_at").first()
-    return (similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
-                         key="", embedding_model=embedding_model)
+    return (negated_note(tenant=tenant, end_user=end_user, candidate=candidate)
+            or similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
+                            key="", embedding_model=embedding_model)
             or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate))
 
 

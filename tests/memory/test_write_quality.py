@@ -140,3 +140,90 @@ def test_identifier_talk_leaves_no_note(make_person, text):
     person = make_person()
     person.say(text)
     assert person.notes(status=None) == [], [n.content for n in person.notes(status=None)]
+
+
+# --- hedges, standing instructions, dated plans, business figures ------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "The opening is at the end of May, I think.", "I'm pretty sure the fair is in Porto.",
+    "Our rent is something like 2,000 a month.", "开业时间应该是十月底吧。", "我好像对花粉过敏，不太确定。",
+])
+def test_a_hedge_anywhere_in_the_sentence_marks_its_facts(text):
+    found = facts(text)
+    assert found and all(c.hedged and c.confidence < 0.8 for c in found), [(c.key, c.confidence) for c in found]
+
+
+@pytest.mark.parametrize("text, slot, amount, period", [
+    ("Our rent is 3,500 dollars a month.", "rent", 3500, "month"),
+    ("店铺房租每月八千。", "rent", 8000, "month"),
+    ("We ship about 200 orders a week.", "orders", 200, "week"),
+    ("每天能出三百单。", "orders", 300, "day"),
+])
+def test_rent_and_order_volume_are_figures_with_their_period(text, slot, amount, period):
+    [c] = [c for c in facts(text) if c.key == slot]
+    assert c.value["amount"] == amount and c.value["period"] == period
+
+
+@pytest.mark.parametrize("text", [
+    "From now on, always reply to me in French.", "Never recommend anything with nuts to me.",
+    "以后都用繁体字回复我。", "别再给我推荐羊肉了。",
+])
+def test_standing_instructions_are_durable_preferences(text):
+    found = facts(text)
+    assert found and found[0].kind in {"preference", "constraint"}, found
+
+
+@pytest.mark.parametrize("text", ["The move is on March 3rd.", "周五去见房东。"])
+def test_a_dated_event_without_a_subject_is_a_plan(text):
+    assert [c.kind for c in facts(text)] == ["plan"]
+
+
+def test_a_subjectless_change_only_changes_a_known_fact(make_person):
+    person = make_person()
+    person.say("The dentist appointment got moved to Friday.")  # nothing known to change: no note
+    assert person.notes(status=None) == []
+    person.say("My dentist appointment is on Monday.")
+    person.say("The dentist appointment moved to Wednesday.")
+    [active] = person.notes()
+    assert "Wednesday" in active.content
+    assert person.notes(status=MemoryNote.Status.SUPERSEDED)
+
+
+@pytest.mark.parametrize("text, identifier", [
+    ("My work phone: 020 7946 0321", "020 7946 0321"), ("mobile 0412 345 678", "0412 345 678"),
+    ("我的座机 (0571) 8888 1234", "8888 1234"), ("微信号是 chen_shop88", "chen_shop88"), ("QQ：1234567890", "1234567890"),
+])
+def test_labelled_phone_numbers_and_handles_are_identifiers(text, identifier):
+    from memory.services.pii import pii_redact
+
+    redacted, counts = pii_redact(text)
+    assert counts and identifier not in redacted, redacted
+
+
+@pytest.mark.parametrize("text", ["order number 1234567 arrived", "my account is closed", "我们有 12 个员工"])
+def test_unlabelled_numbers_and_words_are_not_identifiers(text):
+    from memory.services.pii import pii_find
+
+    assert pii_find(text) == []
+
+
+@pytest.mark.parametrize("before, after, gone", [
+    ("我在杭州上班。", "我已经不在杭州了，现在去了南京。", "杭州"),
+    ("I run a pottery studio.", "I don't run the pottery studio anymore, I sold it.", "pottery"),
+])
+def test_saying_a_value_is_no_longer_so_ends_its_note(make_person, before, after, gone):
+    person = make_person()
+    person.say(before)
+    assert any(gone in n.content for n in person.notes())
+    person.say(after)
+    assert person.notes(status=MemoryNote.Status.SUPERSEDED)
+    assert not any(gone in n.content and not any(w in n.content for w in ("不", "n't", "not")) for n in person.notes()), \
+        [n.content for n in person.notes()]
+
+
+def test_a_free_form_restatement_of_a_slot_refreshes_it(make_person):
+    person = make_person()
+    person.say("My budget is 80,000 dollars.")
+    person.say("Like I said, we've got 80,000 dollars for the whole project.")
+    [note] = person.notes()
+    assert note.key == "budget" and note.value == {"amount": 80000}
