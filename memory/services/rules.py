@@ -59,6 +59,9 @@ STANDING = re.compile(r"\b(?:always|from now on|in future|going forward|never|do
                       r"\b(?:answer|reply|respond|write|explain|call me|address me|use|suggest|recommend|give me|show me)\b|"
                       r"(?:以后|今后|往后|从现在起|永远|每次)(?:都)?.{0,8}(?:回答|回复|答复|称呼|叫我|用|推荐|给我)|"
                       r"(?:别再|不要再|永远不要|千万别).{0,6}(?:推荐|给我|提|发)", re.IGNORECASE)
+# An instruction about other people's data or everyone's is no preference of this user's (and a poisoning attempt).
+_OTHER_PEOPLE = re.compile(r"所有用户|所有人|其他用户|其他人|别人|大家|用户\s*\d+|\b(?:all|every|other) (?:users?|customers?|"
+                           r"people)\b|\beveryone\b|\beverybody\b|\buser\s*#?\d+", re.IGNORECASE)
 # The user as the subject of the clause ("I drive ...", "我会说粤语"), not its object ("text me", "联系我", "给我讲个笑话").
 _SUBJECT_EN = re.compile(r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently)\s+)?(?:I|I'm|I've|I'd|my|"
                          r"we|we're|we've|our)\b", re.IGNORECASE)
@@ -414,7 +417,8 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         corrections_only: set[str] = set()
         # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never suggest pork") is a
         # durable preference about the user, though it is phrased as a request
-        standing = [c for c in clauses if STANDING.search(c) and not c.rstrip().endswith(("?", "？"))]
+        standing = [c for c in clauses if STANDING.search(c) and not _OTHER_PEOPLE.search(c)
+                    and not c.rstrip().endswith(("?", "？"))]
         statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses) if c and not is_question(c)]
         statement_clauses += [c for c in standing if c not in statement_clauses]
         # "…, I think." / "…，不太确定。": a clause that is only a hedge hedges what the sentence says

@@ -59,12 +59,14 @@ def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
                _terms_overlap(_statement(note), _statement(candidate))) >= SAME_TERMS
 
 
-def overlapping_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | None:
+def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) -> MemoryNote | None:
     """The user's active note that shares most of its content words with a keyless candidate (at least two and
     SAME_TERMS of the shorter one), whatever kind or slot each was read as: "I prefer window seats" and "you know I always
     pick the window seat" are one fact. The lexical embedder alone misses such rewordings."""
-    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
-        .order_by("-updated_at")[:200]
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE)
+    if candidate.change and message is not None:  # a correction corrects what was said before, not its own sentence
+        notes = notes.exclude(source_messages=message)
+    notes = notes.order_by("-updated_at")[:200]
     mine = _fact_terms(_statement(candidate)) | _fact_terms(candidate.content)
     # A correction names what it corrects, often in another clause ("现在更喜欢绿色，不是蓝色了"): its whole
     # sentence is compared, and half of the old note's words are enough.
@@ -84,14 +86,17 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | 
 _NEGATION = re.compile(r"不|没|别|\bno longer\b|\bnot\b|n't\b|\banymore\b|\bquit\b|\bleft\b", re.IGNORECASE)
 
 
-def negated_note(*, tenant, end_user, candidate: Candidate) -> MemoryNote | None:
+def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> MemoryNote | None:
     """The user's active note whose value the candidate says is no longer so: "我已经不在阿里了" ends the note
     {"place": "阿里"}, "I don't work at Acme anymore" the note about Acme."""
     if not candidate.change or not _NEGATION.search(candidate.quote or ""):
         return None
     said = (candidate.quote or "").lower()
     notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
-        .exclude(value=None).order_by("-updated_at")[:200]
+        .exclude(value=None)
+    if message is not None:
+        notes = notes.exclude(source_messages=message)
+    notes = notes.order_by("-updated_at")[:200]
     for note in notes:
         names = [str(v).lower() for k, v in (note.value or {}).items() if k in ("place", "type", "option") and v]
         if any(len(name) >= 2 and name in said for name in names):
@@ -116,15 +121,15 @@ def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embeddi
     return None
 
 
-def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str) -> MemoryNote | None:
+def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str, message=None) -> MemoryNote | None:
     qs = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, kind=candidate.kind,
                                                       status=MemoryNote.Status.ACTIVE)
     if candidate.key:
         return qs.filter(key=candidate.key).order_by("-updated_at").first()
-    return (negated_note(tenant=tenant, end_user=end_user, candidate=candidate)
+    return (negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
             or similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
                             key="", embedding_model=embedding_model)
-            or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate))
+            or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message))
 
 
 def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
@@ -147,7 +152,8 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
     elif candidate.confidence < policy.review_confidence_threshold:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "low_confidence"
-    old = existing_note(tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model)
+    old = existing_note(tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model,
+                        message=message)
     if old is None and candidate.extra.get("needs_match"):
         return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
     if old is not None and same_fact(old, candidate):
