@@ -449,7 +449,7 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 kind = kind_of(clause)
                 if whim:
                     generic.append((kind or "plan", clause))
-                elif _DANGLING.search(clause) or REASON.search(clause) \
+                elif _DANGLING.search(clause) or REASON.search(clause) or _OTHER_PEOPLE.search(clause) \
                         or len(_content_terms(clause)) < (1 if chinese else 2):
                     continue
                 elif clause in standing:
