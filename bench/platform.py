@@ -2,8 +2,9 @@
 
 The database `bench` (on the embedded PostgreSQL, or on DATABASE_URL's server) is dropped and created fresh for
 every run, so figures never depend on what an earlier run or `make run` left behind; the development database is
-not touched. The worker (one process, solo pool, so figures are per worker) and the web server (uvicorn, one
-worker, 127.0.0.1 on a free port) are started here and stopped at the end, also on failure.
+not touched. The worker (one process, solo pool, so figures are per worker) and the web server (uvicorn with as
+many workers as `make run` starts, WEB_CONCURRENCY, 127.0.0.1 on a free port) are started here and stopped at the end, also on
+failure.
 """
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from core.management.commands.runplatform import web_concurrency
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -102,7 +105,7 @@ class Processes:
         logfile = self.run_dir / "web.log"
         self.procs["web"] = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", "1", "--log-level", "warning", "--no-access-log"],
+             "--workers", web_concurrency(), "--log-level", "warning", "--no-access-log"],
             cwd=ROOT, env=dict(os.environ), stdout=open(logfile, "ab"), stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
 

@@ -4,4 +4,10 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+# Requests run in threads of their own here: share a bounded connection pool among them (config/settings/base.py).
+os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
 application = get_asgi_application()
+
+from core.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+
+web_process_warm_up()

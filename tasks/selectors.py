@@ -1,7 +1,7 @@
 """Reads of working memory. Every selector takes the tenant and looks rows up within it."""
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, Q, QuerySet, Value, When
 from django.utils import timezone
 
 from tasks.models import TaskState, TaskType
@@ -33,6 +33,17 @@ def task_state_current(*, tenant, end_user, assistant, lock: bool = False) -> Ta
     if lock:
         qs = qs.select_for_update(of=("self",))
     return qs.order_by("-updated_at", "-id").first()
+
+
+def task_state_open_or_resumable(*, tenant, end_user, assistant, lock: bool = False) -> TaskState | None:
+    """In one query, the task in progress if there is one (what task_state_current returns), else the most recent
+    paused one (what task_state_resumable returns then): the two reads a turn's routing starts with."""
+    qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant)
+               .filter(state__in=RESUMABLE_STATES)).select_related("task_type")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    open_first = Case(When(state__in=OPEN_STATES, then=Value(0)), default=Value(1))
+    return qs.order_by(open_first, "-updated_at", "-id").first()
 
 
 def task_state_resumable(*, tenant, end_user, assistant, task_type: TaskType | None = None,

@@ -116,6 +116,31 @@ def celery_worker(django_db_setup, openai_server):
     worker.stop()
 
 
+@pytest.fixture(autouse=True)
+def _worker_idle_before_flush(request):
+    """A transactional test that used the shared worker ends once the worker is idle. Otherwise a job the test
+    caused (the extraction of its last message, say) can still hold row locks while pytest-django empties the
+    tables: the TRUNCATE takes the tables in another order than the job's transaction, and PostgreSQL reports a
+    deadlock in the next test's setup or this one's teardown."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or "live_server" in request.fixturenames
+    if "celery_worker" not in request.fixturenames or not transactional:
+        yield
+        return
+    # Set up pytest-django's database fixture before this one, so that this teardown runs before its flush.
+    request.getfixturevalue("_django_db_helper")
+    yield
+    from bench.common import queue_depth
+    from tasks.models import JobRecord
+
+    deadline = time.monotonic() + 15  # a job a test left running for ever (a killed worker) must not hang the run
+    while time.monotonic() < deadline:
+        if queue_depth(settings.CELERY_TASK_DEFAULT_QUEUE) == 0 and \
+                not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists():
+            return
+        time.sleep(0.1)
+
+
 @pytest.fixture
 def new_worker(django_db_setup, openai_server):
     """Factory for extra workers a test may start and kill (fault tests)."""

@@ -194,7 +194,8 @@ class ChatView(TenantAPIView):
     def _session(self, end_user, session_id, assistant_id, message: str) -> ChatSession:
         if session_id is not None:
             session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
-                end_user=end_user), message=f"Session {session_id} does not exist for this user.")
+                end_user=end_user).select_related("assistant"), message=f"Session {session_id} does not exist "
+                                                                          f"for this user.")
             if assistant_id is not None and session.assistant_id != assistant_id:
                 raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
             return session

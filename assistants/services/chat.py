@@ -17,6 +17,7 @@ from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.policy import memory_policy_for
 from assistants.services.tokens import token_count
+from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
 
 logger = logging.getLogger(__name__)
@@ -35,6 +36,9 @@ class TurnContext:
     token_count: int = 0
     window_message_ids: list[int] = field(default_factory=list)  # the stored messages sent verbatim
     truncated: bool = False  # the new user message was cut for the model (it is stored intact)
+    # How many messages of the session came after the summary and before this turn (None: not counted). Not part
+    # of as_dict(): it spares the turn a second count when it decides whether compaction is due.
+    unsummarised_before: int | None = None
 
     def as_dict(self) -> dict:
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
@@ -98,11 +102,15 @@ def _error_sentence(exc: Exception, chinese: bool) -> str:
     return f"The language model {en.get(reason, 'failed')}, so this reply comes from the offline model; your message is saved."
 
 
-def _compaction_due(*, tenant, session: ChatSession, policy) -> bool:
-    unsummarised = Message.objects.for_tenant(tenant).filter(session=session)
-    if session.summary_through_id:
-        unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
-    return unsummarised.count() - 2 * policy.window_turns >= max(1, policy.summary_trigger_messages)
+def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContext) -> bool:
+    if context.unsummarised_before is not None:  # context assembly read them already: they, this turn's two
+        unsummarised = context.unsummarised_before + 2
+    else:
+        unsummarised = Message.objects.for_tenant(tenant).filter(session=session)
+        if session.summary_through_id:
+            unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
+        unsummarised = unsummarised.count()
+    return unsummarised - 2 * policy.window_turns >= max(1, policy.summary_trigger_messages)
 
 
 def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iterator[tuple[str, object]]:
@@ -132,13 +140,15 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
         if end_user is None or end_user.erasure_requested_at is not None:
             raise NotFound("That user's data is being erased; no new messages are accepted.")
+        session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
         user_message = Message.objects.for_tenant(tenant).create(
-            tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text,
+            tenant=tenant, session=session, end_user=end_user, role=Message.Role.USER, content=text,
             token_count=token_count(text))
+        # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
+        # below is built from the committed state without reading the row again.
         session_pinned_update(tenant=tenant, session=session, message=user_message)
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
         transaction.on_commit(lambda: _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk))
-    session.refresh_from_db(fields=["summary", "summary_through", "summary_version", "pinned_facts"])
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
@@ -154,6 +164,8 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
     parts: list[str] = []
     model = get_chat_model(tenant=tenant, assistant=session.assistant)
     model_name = model.name
+    if not model.offline:
+        connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection
     try:
         for delta in model.stream(context.messages):
             parts.append(delta)
@@ -175,7 +187,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=reply,
         token_count=token_count(reply), metadata=metadata)
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
-    if _compaction_due(tenant=tenant, session=session, policy=policy):
+    if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
                              reply=reply, context=context, error=error)

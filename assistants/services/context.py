@@ -179,4 +179,5 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
         logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
     return TurnContext(messages=messages, summary=summary_text, pinned_facts=dict(session.pinned_facts or {}),
                        memories=memories, task=task, hints=hints, token_count=count,
-                       window_message_ids=[r["id"] for r in window], truncated=truncated)
+                       window_message_ids=[r["id"] for r in window], truncated=truncated,
+                       unsummarised_before=len(unsummarised))

@@ -229,10 +229,18 @@ def pinned_label(key: str, *, chinese: bool) -> str:
 
 def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:
     """Apply one user message to the session's pinned facts. Call inside the turn's transaction; the session row
-    is locked so that two concurrent turns cannot lose each other's facts."""
+    is locked so that two concurrent turns cannot lose each other's facts. `session` is brought up to date with
+    the locked row: its pinned facts and its summary (compaction may have moved on since it was read)."""
     locked = ChatSession.objects.for_tenant(tenant).select_for_update().get(pk=session.pk)
     facts = pinned_facts_apply(locked.pinned_facts, message.content, message_id=message.pk)
     if facts != locked.pinned_facts:
         ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(pinned_facts=facts)
     session.pinned_facts = facts
+    session.summary = locked.summary
+    if session.summary_through_id != locked.summary_through_id:
+        field = ChatSession._meta.get_field("summary_through")
+        if field.is_cached(session):
+            field.delete_cached_value(session)
+        session.summary_through_id = locked.summary_through_id
+    session.summary_version = locked.summary_version
     return facts

@@ -56,6 +56,9 @@ def end_user_get_or_create(*, tenant: Tenant, external_id: str) -> EndUser:
     external_id = (external_id or "").strip()
     if not external_id or len(external_id) > 200:
         raise InvalidInput("The user id must be a non-empty string of at most 200 characters.")
+    user = EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
+    if user is not None:  # the usual case: one read, no transaction
+        return user
     try:
         with transaction.atomic():
             user, _ = EndUser.objects.for_tenant(tenant).get_or_create(tenant=tenant, external_id=external_id)

@@ -84,9 +84,14 @@ else:
 if env("DATABASE_NAME", default=""):  # lets a test's Celery worker use the test database
     DATABASES["default"]["NAME"] = env("DATABASE_NAME")
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
-# One connection per request by default: under ASGI every request runs its sync code in its own thread, so
-# persistent connections pile up (measured: `make load` hit "too many clients" with 60 s). A sync deployment
-# (WSGI, the worker) may set DATABASE_CONN_MAX_AGE=60; the health check then survives a database restart.
+# Under ASGI every request runs its sync code in a thread of its own, so a persistent connection per thread piles
+# up (measured: `make load` hit "too many clients" with CONN_MAX_AGE=60), and a new connection per request costs
+# the server a backend start on every turn. DATABASE_POOL_MAX_SIZE > 0 shares a bounded pool (psycopg_pool) among
+# a process's threads instead: a request takes a connection for as long as it talks to the database and gives it
+# back, and more concurrent requests than that wait for one (up to DATABASE_POOL_TIMEOUT s, then 503).
+# config/asgi.py turns the pool on for the web server (8 per web process by default). A process with a fixed
+# set of threads (the Celery worker) may use DATABASE_CONN_MAX_AGE=60 instead; the health check then survives a
+# database restart. Neither set: one connection per request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
@@ -98,6 +103,14 @@ PGVECTOR_HNSW_EF_SEARCH = env.int("PGVECTOR_HNSW_EF_SEARCH", default=400)
 DATABASES["default"]["OPTIONS"]["options"] = " ".join(filter(None, [
     DATABASES["default"]["OPTIONS"].get("options", ""),
     f"-c hnsw.ef_search={PGVECTOR_HNSW_EF_SEARCH} -c hnsw.iterative_scan=relaxed_order"]))
+DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", default=0)
+if DATABASE_POOL_MAX_SIZE > 0:
+    DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": min(2, DATABASE_POOL_MAX_SIZE), "max_size": DATABASE_POOL_MAX_SIZE,
+        "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
+        "max_idle": 300,  # idle connections above min_size are closed after 5 minutes
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

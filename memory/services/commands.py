@@ -67,12 +67,12 @@ def _describe(value: dict | None, content: str, chinese: bool) -> str:
 
 def _settle(*, tenant, session, message) -> dict | None:
     """The user's answer to our last question about an unclear change."""
+    text = message.content.strip()
+    if not (YES.search(text) or NO.search(text)):  # not an answer: no need to look for the question
+        return None
     previous = Message.objects.for_tenant(tenant).filter(session=session, id__lt=message.pk,
                                                          role=Message.Role.USER).order_by("-id").first()
     if previous is None:
-        return None
-    text = message.content.strip()
-    if not (YES.search(text) or NO.search(text)):
         return None
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     if policy.chat_model == "offline" and not MemoryNote.objects.for_tenant(tenant).filter(

@@ -397,6 +397,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
                             comment=f"explicit: {text[:500]}")
         return None
     found = experience_recall(tenant=tenant, assistant=session.assistant, text=text)
+    if not found:
+        return None
     hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
     fresh = [e for e in found if e["id"] not in hinted]
     if not fresh:

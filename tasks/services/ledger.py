@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -32,27 +32,62 @@ def job_progress_update(*, job_id: int, progress: dict) -> None:
     JobRecord.objects.filter(pk=job_id).update(progress=progress, updated_at=timezone.now())
 
 
+def _job_insert_running(**fields) -> JobRecord | None:
+    """Insert the keyed ledger row already marked running; None when its idempotency key is taken. In autocommit
+    this is one statement; inside a caller's transaction it gets a savepoint so that a duplicate key does not abort it."""
+    try:
+        if connection.in_atomic_block:
+            with transaction.atomic():
+                return JobRecord.objects.create(**fields)
+        return JobRecord.objects.create(**fields)
+    except IntegrityError:
+        return None
+
+
+def _job_start(*, kind: str, tenant_id, end_user_id, idempotency_key: str, job_id) -> JobRecord | None:
+    """The ledger row of this run, marked running. The usual first run costs one INSERT; a row that exists already
+    (queued by a request, or a redelivery) is read and updated."""
+    now = timezone.now()
+    if job_id is None and not idempotency_key:
+        return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
+                                        status=JobRecord.Status.RUNNING, started_at=now, attempts=1)
+    if job_id is None:
+        job = _job_insert_running(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
+                                  idempotency_key=idempotency_key, status=JobRecord.Status.RUNNING, started_at=now,
+                                  attempts=1)
+        if job is not None:
+            return job
+        job = JobRecord.objects.get(kind=kind, idempotency_key=idempotency_key)
+    else:
+        job = JobRecord.objects.filter(pk=job_id).first()
+        if job is None:
+            return None
+    if job.status == JobRecord.Status.SUCCEEDED:
+        return job
+    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.RUNNING, started_at=now,
+                                               attempts=F("attempts") + 1, updated_at=now)
+    job.status, job.started_at, job.updated_at = JobRecord.Status.RUNNING, now, now
+    job.attempts += 1
+    return job
+
+
 def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant_id: int | None = None,
             end_user_id: int | None = None, idempotency_key: str = "", job_id: int | None = None,
             retry_countdown: Callable[[int], float] | None = None) -> Any:
-    """Run `body(job)` under the ledger. `task` is the bound Celery task (for retries); None runs inline."""
+    """Run `body(job)` under the ledger. `task` is the bound Celery task (for retries); None runs inline.
+
+    Bookkeeping on the usual path is two statements, each its own short commit: the row is inserted as running,
+    and updated once the body returns."""
     if not idempotency_key and job_id is None and task is not None and getattr(task.request, "id", None):
         # A retry or a redelivery (worker killed, acks_late) keeps the Celery task id: reuse its ledger row
         # instead of leaving the first one "running" or "queued" for ever.
         idempotency_key = f"celery:{task.request.id}"
-    if job_id is not None:
-        job = JobRecord.objects.filter(pk=job_id).first()
-        if job is None:
-            return None  # the ledger row was erased with its user: nothing left to do
-    else:
-        job = job_record_create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
-                                idempotency_key=idempotency_key)
+    job = _job_start(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id, idempotency_key=idempotency_key,
+                     job_id=job_id)
+    if job is None:
+        return None  # the ledger row was erased with its user: nothing left to do
     if job.status == JobRecord.Status.SUCCEEDED:
         return job.result
-    now = timezone.now()
-    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.RUNNING, started_at=now,
-                                               attempts=F("attempts") + 1, updated_at=now)
-    job.refresh_from_db()
     try:
         result = body(job) or {}
     except Exception as exc:

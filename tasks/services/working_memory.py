@@ -26,7 +26,8 @@ from assistants.services.policy import memory_policy_for
 from core.exceptions import Conflict, InvalidInput
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_state_as_context,
-                             task_state_current, task_state_progress, task_state_resumable, task_types_for)
+                             task_state_open_or_resumable, task_state_progress, task_state_resumable,
+                             task_types_for)
 from tasks.services.field_extraction import Extracted, language_of
 from tasks.services.routing import Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
@@ -269,7 +270,9 @@ def task_route_message(*, tenant, session, message) -> dict | None:
     """A pre-turn hook (assistants.services.hooks): route one user message (continue the task / side question /
     new task), update the task state, and return {"section": "task", "data": <state for context section 4>,
     "reply_hint": ...}, or None when no task is active."""
-    with transaction.atomic():
+    # The turn runs hooks in a savepoint each (assistants.services.hooks); a second one here would only add round
+    # trips. Called on its own, this still opens a transaction.
+    with transaction.atomic(savepoint=False):
         return _route_message(tenant=tenant, session=session, message=message)
 
 
@@ -279,18 +282,20 @@ def _route_message(*, tenant, session, message) -> dict | None:
     text = message.content or ""
     zh = language_of(text) == "zh"
     task_types = task_types_for(tenant=tenant, assistant=assistant)
-    current = task_state_current(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+    found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+    current = found if found is not None and found.state in OPEN_STATES else None
     if not task_types and current is None:
         return None
-    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY)
     offered = None
     earlier = None
     if current is not None and current.session_id != session.pk:
         earlier = current
     elif current is None:
-        candidate = task_state_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
+        candidate = found  # no task is open: the most recent paused one, if any
         if candidate is not None and candidate.session_id != session.pk:
             earlier = candidate
+    # What we offered to resume matters only when there is an earlier task to offer.
+    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY) if earlier is not None else None
     if offered_id and earlier is not None and earlier.pk == offered_id:
         offered = earlier
 
