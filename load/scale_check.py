@@ -19,6 +19,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sessions", type=int, default=10_000)
     parser.add_argument("--notes", type=int, default=100_000)
+    parser.add_argument("--tenant", default="", help="Measure (and then erase) the users of an earlier run's tenant.")
     args = parser.parse_args()
     import django
 
@@ -31,15 +32,18 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from assistants.models import Assistant, EndUser
+    from assistants.models import Assistant, EndUser, Tenant
     from assistants.services.privacy import user_erase
     from assistants.services.tenants import tenant_create
     from load.scale_data import build, measure, timed
 
-    tenant, _ = tenant_create(slug=f"scale-{int(time.time())}", name="Scale check")
-    assistant = Assistant.objects.for_tenant(tenant).first()
     report = {"load_average_at_start": load_at_start}
-    report.update(build(tenant=tenant, assistant=assistant, sessions=args.sessions, notes=args.notes))
+    if args.tenant:
+        tenant = Tenant.objects.get(slug=args.tenant)
+    else:
+        tenant, _ = tenant_create(slug=f"scale-{int(time.time())}", name="Scale check")
+        assistant = Assistant.objects.for_tenant(tenant).first()
+        report.update(build(tenant=tenant, assistant=assistant, sessions=args.sessions, notes=args.notes))
     report.update(measure(tenant=tenant, sessions_user="many-sessions", notes_user="many-notes"))
     for name in ("many-notes", "many-sessions"):
         user = EndUser.objects.for_tenant(tenant).get(external_id=name)

@@ -84,6 +84,7 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
 
     api = ApiClient(tenant)
     out = {}
+    api.get("/api/v1/assistants/")  # the process's first request loads code and marks the key used: not timed
 
     def check(name, fn):
         resp, out[f"{name}_ms"] = timed(fn)
