@@ -4,9 +4,10 @@ The store grows in steps (quick: 1k, 10k, 100k notes; full: also 1M) inside one 
 each, plus one heavy user with min(10k, N/10) notes (10k from 100k notes on). Notes are bulk-loaded (seeding
 through the write path would take hours at 1M) with the offline embedder's vectors and keyword terms, and the
 HNSW index is rebuilt with its own definition after each load. At each step the same queries run through
-`memory_recall(k=10, touch=False)` and through the bare SQL (cosine distance, tenant + user + active filter,
-ORDER BY embedding <=> q LIMIT 10), for a typical user and for the heavy user. The query embedding is timed
-separately (it is inside memory_recall, not inside the bare query).
+`memory_recall(k=10, touch=False)` and through the bare SQL: the vector statement recall rests on
+(`memory.services.recall.vector_statement`: cosine distance, tenant + user + active filter, exact up to
+EXACT_SCAN_MAX notes and HNSW above, LIMIT CANDIDATES), for a typical user and for the heavy user. The query embedding is timed separately (it is
+inside memory_recall, not inside the bare query).
 """
 from __future__ import annotations
 
@@ -19,12 +20,6 @@ from bench.corpus import note_text, query_text
 
 TYPICAL_NOTES = 100
 HEAVY_MAX = 10_000
-# The vector statement recall rests on, with nothing around it: same filters, same index settings (iterative
-# scan so that a per-user filter still returns k rows; ef_search as recall sets it).
-BARE_SQL = ("SELECT id, 1 - (embedding <=> %s::vector) FROM memory_memorynote WHERE tenant_id = %s "
-            "AND end_user_id = %s AND status = 'active' AND embedding_model = %s AND embedding IS NOT NULL "
-            "AND (expires_at IS NULL OR expires_at > now()) ORDER BY embedding <=> %s::vector LIMIT %s")
-BARE_SETTINGS = ("SET LOCAL hnsw.iterative_scan = relaxed_order", "SET LOCAL hnsw.ef_search = 100")
 
 
 def _vector_literal(vec) -> str:
@@ -168,39 +163,24 @@ def _drop_vector_indexes() -> list[str]:
     return [definition for _, definition in rows]
 
 
-def _bare_query(tenant_id, user_id, literal, model, k):
-    from django.db import connection, transaction
+def _bare_query(tenant_id, user_id, literal, model, exact: bool):
+    """The vector statement recall rests on, alone and as recall sends it (exact for a user with at most
+    EXACT_SCAN_MAX notes, through the HNSW index above; same filters, same candidate limit, same connection
+    settings), timed without the rest of recall."""
+    from django.db import connection
 
-    with transaction.atomic(), connection.cursor() as cursor:
-        if _pgvector_at_least((0, 8)):
-            for statement in BARE_SETTINGS:
-                cursor.execute(statement)
-        cursor.execute(BARE_SQL, [literal, tenant_id, user_id, model, literal, k])
+    from memory.services.recall import CANDIDATES, vector_statement
+
+    with connection.cursor() as cursor:
+        cursor.execute(vector_statement(exact=exact), [literal, tenant_id, user_id, model, literal, CANDIDATES])
         return cursor.fetchall()
-
-
-_PGVECTOR: tuple | None = None
-
-
-def _pgvector_at_least(version: tuple) -> bool:
-    global _PGVECTOR
-    if _PGVECTOR is None:
-        import re
-
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
-            row = cursor.fetchone()
-        _PGVECTOR = tuple(int(p) for p in re.findall(r"\d+", row[0])[:2]) if row else (0, 0)
-    return _PGVECTOR >= version
 
 
 def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from django.conf import settings
 
     from memory.services.embeddings import embed_texts
-    from memory.services.recall import memory_recall
+    from memory.services.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
 
     out = {}
     groups = {"typical user (100 notes)": lambda: rng.choice(store.typical)}
@@ -213,7 +193,8 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
         for i, (text, user) in enumerate(zip(texts, users)):
             ms, (model, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
             literal = _vector_literal(vectors[0])
-            bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, 10)
+            exact = active_note_count(tenant_id=store.tenant.pk, end_user_id=user.pk) <= EXACT_SCAN_MAX
+            bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, exact)
             rms, items = timed_ms(memory_recall, tenant=store.tenant, end_user=user, query=text, k=10, touch=False)
             empty += not items
             if i >= min(10, queries // 10):  # the first queries warm caches and connections

@@ -1,0 +1,63 @@
+"""Recall's ranking and cost: rare words outweigh common ones in past messages, a handful of statements whatever
+the store holds, and a user above the exact-scan size still gets the nearest notes."""
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from memory.services import recall
+from memory.services.recall import memory_recall
+from tests.factories import MemoryNoteFactory
+
+# Small talk that extraction keeps no note of. Three messages share two common words of the question, one holds
+# only its rare word: counting matched words picks a common one, weighting words by rarity picks the answer.
+EPISODES = [
+    ("en", ["We spent the weekend by the river cleaning up litter",
+            "Another weekend at the river, just fishing and reading",
+            "Weekend picnic at the river with the neighbours",
+            "The kayak flipped twice, I was soaked"],
+     "what happened to the kayak at the river on the weekend?", "kayak"),
+    ("zh", ["周末去水库边捡垃圾了",
+            "又一个周末在水库钓鱼看书",
+            "周末和邻居在水库野餐",
+            "皮划艇翻了两次，全身湿透"],
+     "周末水库那次皮划艇怎么样了", "皮划艇"),
+]
+
+
+@pytest.mark.parametrize("language, said, question, answer_word", EPISODES, ids=[e[0] for e in EPISODES])
+def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, language, said, question,
+                                                                   answer_word):
+    person = make_person(recall_all_below=0)
+    for text in said:
+        person.say(text)
+    person.new_session()
+    items = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query=question,
+                                      exclude_session_id=person.session.pk, touch=False) if i.type == "message"]
+    assert items, "no past message recalled"
+    assert answer_word in items[0].content, [i.content for i in items]
+
+
+def test_recall_is_two_statements_however_many_notes_and_messages(make_person):
+    person = make_person(recall_all_below=0)
+    for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆"]:
+        person.say(text)
+    for i in range(60):
+        MemoryNoteFactory(end_user=person.end_user, tenant=person.tenant, kind="preference", key="",
+                          content=f"用户喜欢第{i}种面条")
+    person.new_session()
+    with CaptureQueriesContext(connection) as queries:
+        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我的预算是多少",
+                              exclude_session_id=person.session.pk, touch=False)
+    assert len(queries.captured_queries) == 2, [q["sql"][:120] for q in queries.captured_queries]
+    assert any("40" in i.content for i in items)
+
+
+def test_a_user_above_the_exact_scan_size_still_gets_the_nearest_notes(make_person, monkeypatch):
+    person = make_person(recall_all_below=0)
+    for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "我对花生过敏", "我在深圳南山开了家面馆"]:
+        person.say(text)
+    monkeypatch.setattr(recall, "EXACT_SCAN_MAX", 2)  # this user now takes the HNSW branch
+    assert recall.active_note_count(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk) > 2
+    items = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我对什么过敏",
+                                      touch=False) if i.type == "note"]
+    assert items and "花生" in items[0].content
