@@ -63,7 +63,11 @@ def end_user_lock_for_write(*, tenant_id: int, end_user_id: int) -> EndUser | No
 
 
 def _user_messages(tenant_id, user_id):
-    return Message.objects.unscoped().filter(Q(end_user_id=user_id) | Q(session__end_user_id=user_id),
+    # The user's sessions as a subquery, not a join: "end_user = X OR session.end_user = X" across a join made
+    # PostgreSQL pick a nested loop that ran for minutes over a few thousand messages (tests/reliability/
+    # test_scale.py); with the subquery it is one hashed lookup per message of the tenant.
+    sessions = ChatSession.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).values("pk")
+    return Message.objects.unscoped().filter(Q(end_user_id=user_id) | Q(session_id__in=sessions),
                                              tenant_id=tenant_id)
 
 
