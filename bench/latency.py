@@ -72,7 +72,9 @@ class NoteStore:
                     log(f"  loaded {self.total}/{size} notes")
         finally:  # the index comes back even when loading fails
             with connection.cursor() as cursor:
-                cursor.execute("SET maintenance_work_mem = '1GB'")
+                # the HNSW build slows several-fold once its graph outgrows maintenance_work_mem (measured at 1M
+                # notes with 1GB: 55% of the build in 9 min, the next 10% in 8): give it a quarter of the RAM, <= 8GB
+                cursor.execute(f"SET maintenance_work_mem = '{_maintenance_work_mem_mb()}MB'")
                 for definition in index_defs:
                     cursor.execute(definition)
                 cursor.execute("ANALYZE memory_memorynote")
@@ -93,6 +95,11 @@ class NoteStore:
                  for user, text, vec, terms in zip(users, texts, vectors, features)]
         copy_notes(notes)
         self.total += len(users)
+
+
+def _maintenance_work_mem_mb() -> int:
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // (1024 * 1024)
+    return max(1024, min(8192, total // 4))
 
 
 def _embed_chunk(args):

@@ -10,6 +10,9 @@ Hardened (issue 4): numbers spelled in Chinese digits ("一三八零零一三八
 numbers (valid birth date), Chinese landlines (010-12345678), North American phone numbers ((415) 555-2671),
 US social security numbers (123-45-6789), IBANs (mod-97 check), CN passports of the E + letter + 7 digits form,
 and e-mail addresses written as "name (at) example (dot) com" / "name at example dot com".
+
+Issue 9: any 7+ digit run after a phone label (national formats of every country), and account handles after
+their label (微信号 / WeChat / QQ / username / 账号).
 """
 from __future__ import annotations
 
@@ -59,6 +62,15 @@ _CN_LANDLINE = re.compile(r"(?<!\d)0\d{2,3}[\s\-]\d{7,8}(?!\d)")
 _NA_PHONE = re.compile(r"(?<![\d\w])(?:\(\d{3}\)\s?|\d{3}[\s\-.])\d{3}[\s\-.]\d{4}(?!\d)")
 _SSN = re.compile(r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?(?![A-Za-z0-9])")
+# After a label (phone / mobile / 电话 / 手机 / number), any run of 7+ digits is a phone number, whatever its national
+# format ("020 7946 0321", "0412 345 678").
+_PHONE_CTX = re.compile(r"(?:phone|mobile|cell|tel(?:ephone)?|landline|office line|(?:my|his|her|our|wife's|husband's) number|"
+                        r"whatsapp|电话|手机|座机|联系方式)"
+                        r"[^\dA-Za-z]{0,8}(?:(?:is|was|are)\b)?[^\dA-Za-z]{0,6}(\+?\(?\d(?:[\s\-.()]{0,2}\d){6,14})(?!\d)", re.IGNORECASE)
+# An account handle after its label: "微信号是 wxid_abc123", "WeChat: lee_88", "QQ 123456789", "username jdoe77".
+_HANDLE_CTX = re.compile(r"(?:微信号?|wechat(?:\s*id)?|qq号?|telegram|skype|whatsapp|line\s*id|username|user\s*name|"
+                         r"用户名|账号|account\s*(?:number|no\.?|id)?)(?:\s*(?:is|是|为|:|：|＝|=))?\s*"
+                         r"([A-Za-z0-9][A-Za-z0-9_\-.]{4,31})(?![A-Za-z0-9_])", re.IGNORECASE)
 _PASSPORT_NEW = re.compile(r"(?<![A-Za-z0-9])[Ee][A-Za-z]\d{7}(?!\d)")
 _EMAIL_SPELLED = re.compile(
     r"[A-Za-z0-9._%+\-]+\s*(?:\(at\)|\[at\]|\sat\s|＠)\s*[A-Za-z0-9\-]+"
@@ -140,6 +152,11 @@ def pii_find(text: str) -> list[PiiMatch]:
             add("iban", m.start(), m.end())
     for m in _PASSPORT_NEW.finditer(norm):
         add("passport", m.start(), m.end())
+    for m in _PHONE_CTX.finditer(norm):
+        add("phone", m.start(1), m.end(1))
+    for m in _HANDLE_CTX.finditer(norm):
+        if re.search(r"\d", m.group(1)) or "_" in m.group(1):  # a handle, not a word ("my account is closed")
+            add("account_handle", m.start(1), m.end(1))
     # Overlapping candidates are merged into one span (the earliest names the kind): skipping the second
     # could leave part of an identifier behind, e.g. "+1 000 000 0000 (130 0000 0000)".
     merged: list[PiiMatch] = []

@@ -17,20 +17,94 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 
 HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|也许|或许|好像|\d\s*[万千元块]?上下|约\s*\d|约莫|吧[。！!，,]?\s*$|"
                    r"\b(?:about|around|roughly|approximately|approx\.?|circa)\s+[$¥€£]?\d|\bmaybe\b|\bprobably\b|"
-                   r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d", re.IGNORECASE)
+                   r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d|\bmight\b|\bsomething like\b|\bi believe\b|"
+                   r"\bi'd say\b|\b(?:fairly|pretty|not(?: 100%| entirely| totally)?) sure\b|\bgive or take\b|\bkind of\b|"
+                   r"\broughly\b|"
+                   r"\bsort of\b|\b(?:about|around|roughly|approximately) (?:a |an )?(?:one|two|three|four|five|six|seven|"
+                   r"eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|dozen|half)\b|来[个位名家]|"
+                   r"不太确定|说不准|吧[。！!]?$", re.IGNORECASE)
 CHANGE = re.compile(r"改成|换成|改为|换为|改喝|改吃|改用|改坐|换了|改了|不再|已经不|现在改|现在换|其实是|更正|纠正|"
                     r"不是.{1,12}了|\bswitched to\b|\bchanged to\b|\bnow (?:i )?(?:prefer|drink|take|use|live|work)\b|"
-                    r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b",
+                    r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b|"
+                    r"\bmoved to\b|\bpostponed\b|\brescheduled\b|\bpushed (?:back )?to\b|\bswitched from .{1,40}? to\b|改到|推迟到|"
+                    r"提前到|变成|变了",
                     re.IGNORECASE)
 WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉挺火|好像挺火|挺火的|随便问问|随便看看|突发奇想|一时兴起|"
                   r"心血来潮|有点想|想试试|考虑要不要|\bthinking about maybe\b|\bmaybe (?:try|trying|start)|"
                   r"\bmight try\b|\blately\b|\bbeen looking into\b|\bjust curious\b|\bjust wondering\b|\bon a whim\b|"
-                  r"\bsomeday\b|\btoy(?:ing)? with the idea\b", re.IGNORECASE)
+                  r"\bsomeday\b|\btoy(?:ing)? with the idea\b|"
+                  # a passing state, not a fact about the person: "today", "tonight", "in the mood", "haha"
+                  r"今天|今晚|今早|晚上想|这周|这几天|突然|好想|好不想|说不定|哪天|还没想好|纯属|好玩|刚看了|刚刚|刚才|"
+                  r"哈哈|\btoday\b|\btonight\b|\bthis (?:morning|afternoon|evening|week)\b|\bright now\b|"
+                  r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda want\b|\bobsessed\b|"
+                  r"\b(?:lol|haha|ha|hah)\b|\bjust for fun\b|\brandom thought\b|\bi wonder\b|\bbriefly\b|"
+                  r"\bnot sure\b|\bone day\b|\bat some point\b|\bwho knows\b|\bgive it a go\b|\bcould go for\b|"
+                  r"我想想|\blet me think\b|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
+                  re.IGNORECASE)
 QUESTION = re.compile(r"[?？]\s*$|[吗呢么嘛][。！!]?\s*$|^(?:请|麻烦|帮我|能不能|可不可以|能否|你觉得|你说)|帮我|介绍一下|"
                       r"说说|讲讲|细说|告诉我|推荐|怎么|如何|为什么|为啥|多少钱|哪些|哪个|有没有|是不是|"
                       r"^(?:can|could|would|will|should|do|does|did|is|are|what|how|why|when|where|which|who|tell|"
                       r"please|help|recommend|explain|describe|remind|let's|shall)\b", re.IGNORECASE)
 FIRST_PERSON = re.compile(r"我|俺|咱|本人|\bI\b|\bI'm\b|\bmy\b|\bme\b|\bwe\b|\bour\b", re.IGNORECASE)
+# A first-person statement with no kind marker ("I drive a 2019 Civic", "我会说粤语") is still a fact about the user;
+# these say what kind it is when nothing else does.
+_BUSINESS_SUBJECT = re.compile(r"^(?:our|my) (?:[\w'-]+ ){0,2}(?:shop|store|restaurant|cafe|café|bakery|business|company|"
+                               r"team|studio|salon|gym|firm|startup|clinic|kitchen)s?\b|^(?:我们|我的|咱们)?(?:店|店里|"
+                               r"工作室|公司|团队|餐厅|饭店|门店)", re.IGNORECASE)
+_DATED = re.compile(r"\b(?:on|by|until|before|to|in|(?:at )?the (?:end|start|beginning|middle) of|early|late|mid-?) "
+                    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|"
+                    r"jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2})|\bdeadline\b|\bnext (?:month|year|week)\b|"
+                    r"\d{1,2}\s*月\s*\d{1,2}\s*[日号]|周[一二三四五六日天]|星期[一二三四五六日天]|定在|到期", re.IGNORECASE)
+STANDING = re.compile(r"\b(?:always|from now on|in future|going forward|never|don't ever|do not ever)\b.{0,40}"
+                      r"\b(?:answer|reply|respond|write|explain|call me|address me|use|suggest|recommend|give me|show me)\b|"
+                      r"(?:以后|今后|往后|从现在起|永远|每次)(?:都)?.{0,8}(?:回答|回复|答复|称呼|叫我|用|推荐|给我)|"
+                      r"(?:别再|不要再|永远不要|千万别).{0,6}(?:推荐|给我|提|发)", re.IGNORECASE)
+# An instruction about other people's data or everyone's is no preference of this user's (and a poisoning attempt).
+_OTHER_PEOPLE = re.compile(r"所有用户|所有人|其他用户|其他人|别人|大家|用户\s*\d+|\b(?:all|every|other) (?:users?|customers?|"
+                           r"people)\b|\beveryone\b|\beverybody\b|\buser\s*#?\d+", re.IGNORECASE)
+# The user as the subject of the clause ("I drive ...", "我会说粤语"), not its object ("text me", "联系我", "给我讲个笑话").
+_SUBJECT_EN = re.compile(r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently)\s+)?(?:I|I'm|I've|I'd|my|"
+                         r"we|we're|we've|our)\b", re.IGNORECASE)
+_SUBJECT_ZH = re.compile(r"^(?:[\u4e00-\u9fff]{0,3}?)(?<![给打联系帮让叫诉找问])(?:我|我们|咱们|俺|本人)")
+# Talk about identifiers ("my phone:", "my debit card ends ...") is never a fact to keep, whatever is left of it.
+_IDENTIFIER_TALK = re.compile(r"\b(?:phone|cell|mobile|number|e-?mail|card|passport|ssn|iban|account|id|contact)\b|"
+                              r"电话|手机|号码|邮箱|卡号|银行卡|身份证|护照|账号|微信", re.IGNORECASE)
+# A clause that only points at something said elsewhere ("I'm renewing it") is no fact on its own.
+_DANGLING = re.compile(r"\b(?:it|this|that|them)\s*[.!。！]?\s*$|[它这那]\s*[。！!]?$", re.IGNORECASE)
+
+
+_RELATIVE_SUBJECT = re.compile(r"^(?:my|our) (?:wife|husband|son|daughter|kids?|children|partner|mother|father|mom|mum|"
+                               r"dad|brother|sister|parents?)\b|^我(?:的|家)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
+                               r"妈妈?|父亲|母亲|哥哥?|姐姐?|弟弟?|妹妹?)", re.IGNORECASE)
+
+
+def _span(sentence: str, clauses: list[str]) -> str:
+    """The user's own words from the first of `clauses` to the last, as they stand in the sentence (a quote must be
+    the user's words; joining clauses with a comma would not be)."""
+    start = sentence.find(clauses[0])
+    end = sentence.find(clauses[-1], max(start, 0))
+    if start < 0 or end < 0:
+        return ""
+    return sentence[start:end + len(clauses[-1])].strip()
+
+
+def _content_terms(clause: str) -> list[str]:
+    """What a clause says beyond who says it and that it changed: "Actually." and "我说过" have nothing left."""
+    from memory.services.embeddings import search_terms
+
+    bare = CHANGE.sub(" ", FIRST_PERSON.sub(" ", clause))
+    bare = re.sub(r"\b(?:not|no|now|just|also|still|really|so|then|too)\b|不是|不|了|吧|啊|呢", " ", bare, flags=re.I)
+    return search_terms(bare)
+
+
+def generic_kind(clause: str) -> str:
+    if _BUSINESS_SUBJECT.search(clause):
+        return "business_status"
+    if _DATED.search(clause):
+        return "plan"
+    return "profile"
+
+
 REASON = re.compile(r"^(?:因为|由于|毕竟|because|since|as )", re.IGNORECASE)
 
 KIND_MARKERS = (
@@ -47,17 +121,54 @@ KIND_MARKERS = (
                            r"\b(?:i am|i'm|i work|i live|my name)\b", re.IGNORECASE)),
 )
 
-NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age"}
+NUMERIC_SLOTS = {"budget", "shop_size", "revenue", "staff", "age", "rent", "orders"}
 _CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
+# "I'm vegetarian and my budget is ...": a conjunction followed by a new subject starts a new statement. "and" inside
+# one statement ("cats and dogs", "I sleep and eat well") has no subject after it and stays.
+_SUBJECT_JOIN = re.compile(r"\s*,?\s+\b(?:and|but|plus|also|while|whereas)\s+(?=(?:also\s+)?(?:I|I'm|I've|I'd|I'll|my|we|"
+                           r"we're|we've|our|she|she's|he|he's|they|they're|her|his|their)\b)"
+                           r"|(?<=[\u4e00-\u9fff])(?:而且|并且|另外|同时|还有|但是?|不过)(?=我|我们|咱|俺)")
+# Words that tell the listener "I said this before", not facts: stripped so a restatement reads as its fact.
+DISCOURSE = re.compile(r"^\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned|"
+                       r"i told you(?: before)?|just to remind you|(?:just a )?reminder|remember|again|by the way|"
+                       r"you know|to repeat|once more|for the record|"
+                       r"我(?:之前|前面|刚才|早就|上次)?(?:说过|说了|讲过|提过)的?|(?:之前|前面|上次|早就)(?:说过|说了|讲过|提过)|"
+                       r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子)"
+                       r"(?:\s*[,，:：.。!！]\s*|\s+|$|(?=[\u4e00-\u9fff]))", re.IGNORECASE)
+_DISCOURSE_TAIL = re.compile(r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
+                             r"as i've said|remember|again|"
+                             r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$", re.IGNORECASE)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
 _NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
 _UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
 _PERIOD = (("day", re.compile(r"每天|每日|日流水|日营业|一天|天流水|\bdaily\b|\ba day\b|\bper day\b", re.I)),
+           ("week", re.compile(r"每周|每星期|一周|一星期|一个星期|\bweekly\b|\ba week\b|\bper week\b", re.I)),
            ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
            ("year", re.compile(r"每年|一年|年营业|年收入|\byearly\b|\bannual|\ba year\b|\bper year\b", re.I)))
 _PLACE_ZH = re.compile(r"(?:住在|在|搬到|来自|老家是?)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|工作|上班|读书|生活|做|经营|有)")
-_PLACE_ZH_END = re.compile(r"(?:住在|搬到了?|来自|老家(?:是|在)?)([\u4e00-\u9fff]{2,8})$")
+_PLACE_ZH_END = re.compile(r"(?:住在|搬到了?|搬去了?|来自|老家(?:是|在)?|我家在)([\u4e00-\u9fff]{2,8}?)(?:的|了|啦)?[。！!.]?$")
 _PLACE_EN = re.compile(r"\b(?:in|live in|living in|based in|moved to)\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})")
+_PLACE_EN_FRONT = re.compile(r"^((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2}) is (?:where|the city where) (?:I|we) "
+                             r"(?:live|am based|work)\b|\b(?:I'm|I am|we're|we are) from\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})")
+
+
+_NOT_A_PLACE = re.compile(r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june|july|"
+                          r"august|september|october|november|december|spring|summer|autumn|fall|winter|q[1-4]|"
+                          # "reply in French" is a language, not a place
+                          r"english|french|spanish|german|chinese|mandarin|cantonese|japanese|korean|italian|"
+                          r"portuguese|russian|arabic|hindi|dutch|bullet points?)\b",
+                          re.IGNORECASE)
+
+
+def place_in(text: str) -> str | None:
+    """The place a clause says the user lives or works in, if any."""
+    for rx in (_PLACE_ZH, _PLACE_ZH_END, _PLACE_EN, _PLACE_EN_FRONT):
+        m = rx.search(text or "")
+        if m:
+            place = next(g for g in m.groups() if g).strip(" ,")
+            if not _NOT_A_PLACE.match(place):
+                return place
+    return None
 _BUSINESS_ZH = re.compile(r"(?:开了|开|经营|有|做)(?:一)?[家个间](.{0,14}?(?:店|馆|厅|铺|公司|工作室|超市|摊|坊|吧))")
 _BUSINESS_EN = re.compile(r"\b(?:run|own|opened|have|started|manage)\s+(?:a|an|my)\s+((?:[\w'-]+\s+){0,3}?(?:shop|restaurant|"
                           r"store|cafe|café|bakery|business|company|studio|bar|salon|gym|stall|diner))\b", re.I)
@@ -90,7 +201,26 @@ def split_sentences(text: str) -> list[str]:
 
 
 def split_clauses(sentence: str) -> list[str]:
-    return [c.strip(" ，,、；;：:") for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip(" ，,、；;：:")]
+    """Clauses of one sentence: at punctuation, and at a conjunction that starts a new subject; the "as I said"
+    around a restatement is left out."""
+    out = []
+    for part in _CLAUSE_SPLIT.split(sentence):
+        for clause in _SUBJECT_JOIN.split(part or ""):
+            clause = strip_discourse(clause or "")
+            if clause:
+                out.append(clause)
+    return out
+
+
+def strip_discourse(clause: str) -> str:
+    """"Like I said, I work as ..." -> "I work as ...": reminders are not facts."""
+    clause = clause.strip(" ，,、；;：:")
+    while True:
+        stripped = DISCOURSE.sub("", clause, count=1).strip(" ，,、；;：:")
+        stripped = _DISCOURSE_TAIL.sub("", stripped).strip(" ，,、；;：:")
+        if stripped == clause:
+            return clause
+        clause = stripped
 
 
 _ASK_TAIL = re.compile(r"(?:你|您)(?:觉得|看|说|认为|怎么看).*$|(?:do you think|what do you think).*$", re.I)
@@ -162,6 +292,10 @@ def _money_zh(n: float) -> str:
     return f"{_num_str(n)} 元"
 
 
+_NOT_VERBS = {"in", "on", "at", "to", "for", "with", "and", "or", "of", "a", "an", "the", "from", "by", "about", "as",
+              "that", "this", "so", "but", "if", "when", "whenever", "anytime", "again", "too", "here", "there"}
+
+
 def third_person(text: str, chinese: bool) -> str:
     """The user's words as a note about the user: "我平时坐地铁" -> "用户平时坐地铁"."""
     text = text.strip(" ，,。.!！")
@@ -175,11 +309,16 @@ def third_person(text: str, chinese: bool) -> str:
     out = re.sub(r"\bI've\b", "the user has", out, flags=re.I)
     out = re.sub(r"\bI don't\b|\bI do not\b", "the user does not", out, flags=re.I)
     out = re.sub(r"\bI\b", "the user", out)
-    out = re.sub(r"\bmy\b", "the user's", out, flags=re.I)
+    out = re.sub(r"\bmy\b|\bour\b", "the user's", out, flags=re.I)
+    out = re.sub(r"\bwe're\b", "the user is", out, flags=re.I)
+    out = re.sub(r"\bwe've\b", "the user has", out, flags=re.I)
+    out = re.sub(r"\bwe\b", "the user", out, flags=re.I)
     out = re.sub(r"\bme\b", "the user", out, flags=re.I)
 
     def agree(m):
         verb = m.group(3)
+        if verb in _NOT_VERBS:
+            return m.group(0)
         if verb in {"is", "has", "does", "was", "can", "will", "would", "should", "must", "might"} or verb.endswith("ed"):
             return m.group(0)
         if verb == "have":
@@ -192,7 +331,7 @@ def third_person(text: str, chinese: bool) -> str:
             verb += "s"
         return f"{m.group(1)}{m.group(2) or ''}{verb}"
 
-    out = re.sub(r"(the user )((?:usually |always |often |never |now |also |still |mostly |really )?)([a-z]+)", agree, out)
+    out = re.sub(r"(the user )((?:usually |always |often |never |now |also |still |mostly |really |kind of |sort of )?)([a-z]+)", agree, out)
     if not out.lower().startswith("the user"):
         out = "The user: " + out
     return out[0].upper() + out[1:] + "."
@@ -235,7 +374,7 @@ def _slot_value(topic: Topic, text: str, change_at: int) -> dict | None:
         if amount is None:
             return None
         value = {"amount": amount}
-        if topic.slot == "revenue":
+        if topic.slot in {"revenue", "rent", "orders"}:
             period = period_of(text)
             if period:
                 value["period"] = period
@@ -275,13 +414,25 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         reason = " ，".join(c for c in clauses if REASON.search(c))
         by_slot: dict[str, list[str]] = {}
         generic: list[tuple[str, str]] = []
+        corrections_only: set[str] = set()
+        # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never suggest pork") is a
+        # durable preference about the user, though it is phrased as a request
+        standing = [c for c in clauses if STANDING.search(c) and not _OTHER_PEOPLE.search(c)
+                    and not c.rstrip().endswith(("?", "？"))]
         statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses) if c and not is_question(c)]
+        statement_clauses += [c for c in standing if c not in statement_clauses]
+        # "…, I think." / "…，不太确定。": a clause that is only a hedge hedges what the sentence says
+        hedge_only = [c for c in statement_clauses if HEDGE.search(c) and len(_content_terms(HEDGE.sub(" ", c))) == 0]
+        sentence_hedged = bool(hedge_only)
+        statement_clauses = [c for c in statement_clauses if c not in hedge_only]
         for clause in statement_clauses:
             if REASON.search(clause) and not FIRST_PERSON.search(clause):
                 topics = [t for t in topics_in(clause) if t.kind == "constraint"]
             else:
                 topics = topics_in(clause)
-            if _PLACE_ZH.search(clause) or _PLACE_ZH_END.search(clause) or _PLACE_EN.search(clause):
+                if _RELATIVE_SUBJECT.search(clause):  # "my wife works as a nurse": her job, not the user's
+                    topics = [t for t in topics if t.slot == "family"] or [TOPIC_BY_SLOT["family"]]
+            if place_in(clause):
                 topics.append(TOPIC_BY_SLOT["location"])
             if _SIZE.search(clause) and TOPIC_BY_SLOT["shop_size"] not in topics:
                 topics.append(TOPIC_BY_SLOT["shop_size"])
@@ -296,39 +447,57 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                         by_slot[t.slot].append(clause)
             else:
                 kind = kind_of(clause)
-                if (kind and FIRST_PERSON.search(clause)) or whim:
+                if whim:
                     generic.append((kind or "plan", clause))
+                elif _DANGLING.search(clause) or REASON.search(clause) or _OTHER_PEOPLE.search(clause) \
+                        or len(_content_terms(clause)) < (1 if chinese else 2):
+                    continue
+                elif clause in standing:
+                    generic.append((kind if kind in {"preference", "constraint"} else "preference", clause))
+                elif not change_m and _DATED.search(clause) and not _IDENTIFIER_TALK.search(clause):
+                    generic.append(("plan", clause))  # "The wedding is on June 14th", "周二去见银行的人"
+                elif (kind and FIRST_PERSON.search(clause)) or (
+                        not _IDENTIFIER_TALK.search(clause) and (_SUBJECT_ZH if chinese else _SUBJECT_EN).search(clause)):
+                    # "现在更喜欢绿色，不是蓝色了": a correction needs no subject to be about the user
+                    generic.append((kind or generic_kind(clause), clause))
+                elif change_m and not _IDENTIFIER_TALK.search(clause):
+                    # "The bank meeting moved to Thursday": no subject, so it may only change a fact the user
+                    # already gave (memory.services.writing), never stand alone
+                    corrections_only.add(clause)
+                    generic.append((kind or generic_kind(clause), clause))
         if whim and len(generic) > 1:  # one passing idea, said in several clauses
             generic = [(generic[0][0], ("，" if chinese else ", ").join(c for _, c in generic))]
         for slot, slot_clauses in by_slot.items():
             topic = TOPIC_BY_SLOT[slot]
             joined = ("，" if chinese else ", ").join(
                 REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
-            quote = joined
+            quote = _span(sentence, slot_clauses) or joined
             cm = CHANGE.search(joined)
-            value = _slot_value(topic, joined, cm.start() if cm else -1)
+            value = _slot_value(topic, joined, cm.end() - 1 if cm else -1)  # the new value follows the marker
             kind = topic.kind
             marker = kind_of(joined)
             if marker in {"plan", "conclusion"} and slot not in NUMERIC_SLOTS:
                 kind = marker
             if slot == "location":
-                m = _PLACE_ZH.search(joined) or _PLACE_ZH_END.search(joined) or _PLACE_EN.search(joined)
-                if not m:
+                place = place_in(joined)
+                if not place:
                     continue
-                value = {"place": m.group(1).strip(" ,")}
+                value = {"place": place}
             elif slot == "business":
                 m = _BUSINESS_ZH.search(joined) or _BUSINESS_EN.search(joined)
                 if m:
                     btype = m.group(1)
                     btype = btype.split("的")[-1] if chinese else re.sub(r"^(?:\d+[\w-]*\s+)?(?:(?:square|sq)\s+)?(?:meters?|metres?|feet|foot|sqm|m2)?\s*", "", btype)
                     value = {"type": btype.strip()}
+                elif len(by_slot) > 1 and kind not in {"plan", "conclusion"}:
+                    continue  # "my shop is 60 m²": the shop is only the subject of another slot's fact
                 if kind == "business_status" and not m:
                     kind = marker or "business_status"
             elif slot in NUMERIC_SLOTS and value is None:
                 continue
             elif topic.options and value is None and not FIRST_PERSON.search(joined):
                 continue
-            hedged = bool(HEDGE.search(joined))
+            hedged = bool(HEDGE.search(joined)) or sentence_hedged
             if value is not None and hedged and "amount" in value:
                 value["approx"] = True
             if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not change_m:
@@ -348,8 +517,10 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                                  value=value, confidence=confidence, quote=quote, hedged=hedged,
                                  change=bool(change_m), whim=whim))
         for kind, clause in generic:
-            hedged = bool(HEDGE.search(clause))
+            hedged = bool(HEDGE.search(clause)) or sentence_hedged
             out.append(Candidate(kind=kind, key="", content=third_person(clause, chinese), value=None,
                                  confidence=0.6 if hedged else 0.75, quote=clause, hedged=hedged,
-                                 change=bool(change_m), whim=whim))
+                                 change=bool(change_m), whim=whim,
+                                 extra={"needs_match": clause in corrections_only, "said_with": sentence}
+                                 if change_m else {}))
     return out

@@ -24,6 +24,7 @@ class Topic:
     options: dict[str, tuple[str, ...]] = field(default_factory=dict)  # canonical value -> surface forms
     needs_option: bool = False  # the topic only counts when one of its options is named too
     exclude: str = ""  # text removed before looking for this topic ("咖啡馆" is a shop, not a drink)
+    requires: str = ""  # a pattern the text must also match ("a cat" is only the user's pet when they have one)
 
 
 TOPICS: tuple[Topic, ...] = (
@@ -45,10 +46,11 @@ TOPICS: tuple[Topic, ...] = (
            "tea": ("喝茶", "绿茶", "红茶", "tea"), "milk_tea": ("奶茶", "milk tea"), "coffee": ("咖啡", "coffee")},
           exclude=r"(?:咖啡|奶茶|茶)(?:馆|店|厅|铺|吧|加盟)|coffee ?shops?|tea ?shops?|tea ?houses?|caf[eé]s?\b"),
     Topic("diet", "preference",
-          ("吃素", "素食", "吃辣", "不吃辣", "忌口", "饮食", "清淡", "vegetarian", "vegan", "spicy", "diet"),
+          ("吃素", "素食", "吃辣", "不吃辣", "吃不了辣", "不能吃辣", "怕辣", "忌口", "饮食", "清淡", "vegetarian", "vegan",
+           "spicy", "diet"),
           ("饮食", "口味", "吃饭", "diet", "food", "eating"),
           {"vegetarian": ("吃素", "素食", "vegetarian"), "vegan": ("纯素", "vegan"),
-           "spicy": ("吃辣", "spicy", "hot food"), "light": ("清淡", "bland", "light food")}),
+           "spicy": ("吃辣", "辣", "spicy", "hot food"), "light": ("清淡", "bland", "light food")}),
     Topic("allergy", "constraint", ("过敏", "allergic", "allergy", "allergies"),
           ("过敏", "健康", "allergy", "health")),
     Topic("health", "constraint",
@@ -62,6 +64,11 @@ TOPICS: tuple[Topic, ...] = (
     Topic("revenue", "business_status", ("流水", "营业额", "营收", "收入", "月入", "revenue", "sales", "turnover",
                                          "income"),
           ("流水", "营业额", "收入", "生意", "revenue", "sales", "income")),
+    Topic("rent", "business_status", ("房租", "租金", "月租", "rent"), ("房租", "租金", "成本", "rent", "costs")),
+    Topic("orders", "business_status", ("订单", "出单", "能出", "单量", "orders"), ("订单", "单量", "生意", "orders", "sales")),
+    Topic("lease", "plan", ("租约", "租期", "合同到期", "lease", "tenancy"), ("租约", "租期", "lease")),
+    Topic("opening_date", "plan", ("开业", "开张", "opening", "launch"), ("开业", "开张", "opening", "launch"),
+          exclude=r"opening (?:time|hours)|开门"),
     Topic("staff", "business_status", ("员工", "店员", "伙计", "雇了", "employees", "staff", "workers"),
           ("员工", "人手", "staff", "employees", "team")),
     Topic("business", "business_status",
@@ -79,14 +86,28 @@ TOPICS: tuple[Topic, ...] = (
           ("孩子", "儿子", "女儿", "老婆", "老公", "妻子", "丈夫", "结婚", "kids", "children", "son", "daughter", "wife",
            "husband", "married"),
           ("家庭", "家人", "family")),
-    Topic("pet", "profile", ("猫", "狗", "宠物", "cat", "cats", "dog", "dogs", "pet", "pets"),
-          ("宠物", "pet", "animal")),
+    Topic("pet", "profile", ("猫", "狗", "犬", "宠物", "金毛", "柯基", "泰迪", "cat", "cats", "dog", "dogs", "pet", "pets",
+                             "puppy", "kitten", "retriever", "labrador", "poodle", "corgi"),
+          ("宠物", "pet", "animal"),
+          # owning one, not being allergic to them or liking them
+          requires=r"\b(?:have|has|had|own|owns|adopted|got|my|our)\b|养|我家|我的|我们家|家里|家有"),
     Topic("location", "profile", ("住在", "在北京", "在上海", "老家", "live in", "living in", "based in"),
           ("地点", "城市", "位置", "location", "city", "place")),
     Topic("exercise", "preference",
           ("跑步", "健身", "游泳", "瑜伽", "爬山", "徒步", "打球", "运动", "running", "gym", "swimming", "yoga",
            "hiking", "exercise", "workout", "jogging"),
           ("运动", "锻炼", "爱好", "exercise", "sport", "hobby")),
+    Topic("seat", "preference",
+          ("靠窗", "过道", "走道", "window seat", "window seats", "aisle seat", "aisle seats"),
+          ("座位", "出行", "seat", "travel"),
+          {"window": ("靠窗", "窗边", "window"), "aisle": ("过道", "走道", "靠走廊", "aisle")}),
+    Topic("opening_hours", "business_status",
+          ("开门", "关门", "营业时间", "开店时间", "打烊", "open at", "opens at", "close at", "closes at",
+           "opening time", "opening hours", "closing time", "business hours"),
+          ("营业时间", "开门", "hours", "opening")),
+    Topic("trip", "plan",
+          ("旅行", "旅游", "出差", "度假", "trip", "vacation", "holiday", "travelling", "traveling"),
+          ("旅行", "出行", "trip", "travel")),
     Topic("language", "preference", ("说中文", "说英语", "用中文", "用英文", "speak", "language", "in english",
                                      "in chinese"),
           ("语言", "language")),
@@ -145,8 +166,9 @@ def find_option(topic: Topic, text: str, after: int = -1) -> tuple[str, bool] | 
     return (hits[-1][1], True)
 
 
-_NEG_ZH = ("不", "没", "别", "不再", "戒")
-_NEG_EN = re.compile(r"(?:don't|do not|doesn't|never|no longer|not|stopped|quit|no)\s+(?:\w+\s+){0,3}$")
+_NEG_ZH = ("不", "没", "别", "不再", "戒", "怕")
+_NEG_EN = re.compile(r"\b(?:don't|do not|doesn't|does not|never|no longer|not|stopped|quit|no|can't|cannot|can not|"
+                     r"won't|avoid|unable to|hate|dislike|can't stand)\s+(?:[\w'-]+\s+){0,3}$")
 
 
 def _negated(low: str, pos: int) -> bool:
@@ -164,6 +186,8 @@ def topics_in(text: str) -> list[Topic]:
         if topic.exclude:
             low = _exclude_rx(topic.exclude).sub(" ", low)
         if any(_has(low, term) >= 0 for term in topic.terms):
+            if topic.requires and not _exclude_rx(topic.requires).search(low):
+                continue
             if topic.needs_option and find_option(topic, low) is None:
                 continue
             found.append(topic)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from django.db import connection
 
@@ -19,6 +20,8 @@ from memory.services.notes import memory_note_create, memory_note_refresh, note_
 from memory.services.rules import Candidate
 
 SIMILAR_NOTE = 0.85  # cosine similarity above which two keyless notes of one kind are the same fact
+SAME_TERMS = 0.6  # share of the shorter statement's content words two statements of one fact have in common
+CORRECTION_TERMS = 0.5  # the same for a correction, whose sentence also names the old value
 
 
 def _comparable(value) -> str:
@@ -27,15 +30,78 @@ def _comparable(value) -> str:
     return json.dumps({k: v for k, v in value.items() if k != "approx"}, sort_keys=True, ensure_ascii=False)
 
 
+_PERSON = re.compile(r"用户|我们|咱们|我|俺|\b(?:the user'?s?|i'm|i've|i'd|i|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def _fact_terms(text: str) -> set[str]:
+    """Content terms of a statement, without the person it is about (the user's words and the note's third person
+    must compare alike: "我对猫过敏" / "用户对猫过敏")."""
+    return set(search_terms(_PERSON.sub(" ", text or "")))
+
+
 def _terms_overlap(a: str, b: str) -> float:
-    ta, tb = set(search_terms(a)), set(search_terms(b))
+    ta, tb = _fact_terms(a), _fact_terms(b)
     return len(ta & tb) / max(1, min(len(ta), len(tb)))
 
 
+def _statement(note_or_candidate) -> str:
+    return note_or_candidate.quote or note_or_candidate.content
+
+
 def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
+    if note.key and not candidate.key and not candidate.value and not candidate.change:
+        return True  # a free-form restatement of a slot's fact ("我吃不了辣" after "我不吃辣") adds nothing
     if note.value or candidate.value:
         return _comparable(note.value) == _comparable(candidate.value)
-    return _terms_overlap(note.content, candidate.content) >= 0.6
+    if candidate.change:  # "actually my favourite colour is green now": same subject, a new value
+        return False
+    return max(_terms_overlap(note.content, candidate.content),
+               _terms_overlap(_statement(note), _statement(candidate))) >= SAME_TERMS
+
+
+def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) -> MemoryNote | None:
+    """The user's active note that shares most of its content words with a keyless candidate (at least two and
+    SAME_TERMS of the shorter one), whatever kind or slot each was read as: "I prefer window seats" and "you know I always
+    pick the window seat" are one fact. The lexical embedder alone misses such rewordings."""
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE)
+    if candidate.change and message is not None:  # a correction corrects what was said before, not its own sentence
+        notes = notes.exclude(source_messages=message)
+    notes = notes.order_by("-updated_at")[:200]
+    mine = _fact_terms(_statement(candidate)) | _fact_terms(candidate.content)
+    # A correction names what it corrects, often in another clause ("现在更喜欢绿色，不是蓝色了"): its whole
+    # sentence is compared, and half of the old note's words are enough.
+    said_with = _fact_terms(candidate.extra.get("said_with", "")) if candidate.change else set()
+    best, best_score = None, 0.0
+    for note in notes:
+        theirs = _fact_terms(_statement(note)) | _fact_terms(note.content)
+        tries = [(mine, SAME_TERMS)] + ([(mine | said_with, CORRECTION_TERMS)] if said_with else [])
+        for words, needed in tries:
+            shared = len(words & theirs)
+            score = shared / max(1, min(len(words), len(theirs)))
+            if words and shared >= 2 and score >= needed and score > best_score:
+                best, best_score = note, score
+    return best
+
+
+_NEGATION = re.compile(r"不|没|别|\bno longer\b|\bnot\b|n't\b|\banymore\b|\bquit\b|\bleft\b", re.IGNORECASE)
+
+
+def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> MemoryNote | None:
+    """The user's active note whose value the candidate says is no longer so: "我已经不在阿里了" ends the note
+    {"place": "阿里"}, "I don't work at Acme anymore" the note about Acme."""
+    if not candidate.change or not _NEGATION.search(candidate.quote or ""):
+        return None
+    said = (candidate.quote or "").lower()
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
+        .exclude(value=None)
+    if message is not None:
+        notes = notes.exclude(source_messages=message)
+    notes = notes.order_by("-updated_at")[:200]
+    for note in notes:
+        names = [str(v).lower() for k, v in (note.value or {}).items() if k in ("place", "type", "option") and v]
+        if any(len(name) >= 2 and name in said for name in names):
+            return note
+    return None
 
 
 def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embedding_model: str,
@@ -55,13 +121,15 @@ def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embeddi
     return None
 
 
-def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str) -> MemoryNote | None:
+def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str, message=None) -> MemoryNote | None:
     qs = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, kind=candidate.kind,
                                                       status=MemoryNote.Status.ACTIVE)
     if candidate.key:
         return qs.filter(key=candidate.key).order_by("-updated_at").first()
-    return similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
-                        key="", embedding_model=embedding_model)
+    return (negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
+            or similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
+                            key="", embedding_model=embedding_model)
+            or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message))
 
 
 def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
@@ -84,7 +152,10 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
     elif candidate.confidence < policy.review_confidence_threshold:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "low_confidence"
-    old = existing_note(tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model)
+    old = existing_note(tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model,
+                        message=message)
+    if old is None and candidate.extra.get("needs_match"):
+        return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
     if old is not None and same_fact(old, candidate):
         if status == MemoryNote.Status.ACTIVE:
             if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
