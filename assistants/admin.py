@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
-from django.http import Http404, JsonResponse
+from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -18,8 +19,9 @@ from assistants.admin_scoping import (
 from assistants.models import (
     ApiKey, Assistant, ChatSession, EndUser, ErasureReceipt, Feedback, Message, Tenant, TenantStaff,
 )
-from assistants.services.privacy import user_erase_preview, user_erase_request, user_export
+from assistants.services.privacy import user_erase_preview, user_erase_request, user_export_file
 from assistants.services.tenants import api_key_create, api_key_revoke
+from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
 from memory.services.health import memory_health_get
@@ -208,10 +210,9 @@ class EndUserAdmin(TenantScopedAdmin):
             self.message_user(request, "Select exactly one user to export.", messages.ERROR)
             return None
         user = users[0]
-        response = JsonResponse(user_export(tenant=user.tenant, end_user=user),
-                                json_dumps_params={"ensure_ascii": False, "indent": 2})
-        response["Content-Disposition"] = f'attachment; filename="export-{user.tenant.slug}-{user.pk}.json"'
-        return response
+        return file_download(request, user_export_file(tenant=user.tenant, end_user=user),
+                             content_type="application/json", filename=f"export-{user.tenant.slug}-{user.pk}.json",
+                             whole_below=settings.EXPORT_MEMORY_BYTES)
 
 
 @admin.register(Assistant)

@@ -2,6 +2,7 @@
 their experiences."""
 from __future__ import annotations
 
+from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
@@ -14,7 +15,8 @@ from api.views.chat import RecalledItemSerializer
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.models import Assistant, ErasureReceipt, Feedback, Message
 from assistants.services.feedback import feedback_record
-from assistants.services.privacy import user_erase_request, user_export
+from assistants.services.privacy import user_erase_request, user_export_file
+from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import Experience
 from memory.services.recall import memory_recall
@@ -202,9 +204,12 @@ class UserExportView(TenantAPIView):
     def get(self, request, external_id):
         end_user = self.end_user(external_id)
         try:
-            return Response(user_export(tenant=self.tenant, end_user=end_user))
+            document = user_export_file(tenant=self.tenant, end_user=end_user)
         except NotImplementedError:
             raise NotImplementedYet("Export is not available in this version yet.")
+        # Written to a temporary file in batches and streamed: a user with 100,000 notes is not held in memory.
+        return file_download(request, document, content_type="application/json",
+                             whole_below=settings.EXPORT_MEMORY_BYTES)
 
 
 class JobView(TenantAPIView):

@@ -153,6 +153,10 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
             "processed_folder": str(folder / "processed"),
             "control_folder": str(folder / "control"),  # kombu's default is ./control in the working directory
             "store_processed": False,
+            # kombu polls the folder, and sleeps this long whenever the worker has no free slot (1 s by default):
+            # a worker with concurrency 2 then started at most ~2 jobs a second, so the backlog of `make load`
+            # took about ten minutes to drain. A listdir every 0.1 s costs nothing measurable.
+            "polling_interval": env.float("FILESYSTEM_BROKER_POLL_SECONDS", default=0.1),
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
     visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
@@ -202,6 +206,9 @@ EMBEDDING_DIMENSIONS = 384
 MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
 # Rows deleted per transaction by the per-user erasure job (progress is written to the job ledger after each).
 ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)
+# An export bigger than this is spooled to a temporary file and streamed, so a user with 100,000 notes does not
+# sit in the web process's memory (docs/reliability.md, "Extreme data").
+EXPORT_MEMORY_BYTES = env.int("EXPORT_MEMORY_BYTES", default=1_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
 REST_FRAMEWORK = {
@@ -220,6 +227,9 @@ API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="600/minute")
 # How long an Idempotency-Key on POST /api/v1/chat/ replays the first result.
 API_IDEMPOTENCY_TTL_HOURS = env.int("API_IDEMPOTENCY_TTL_HOURS", default=24)
 API_PAGE_SIZE = env.int("API_PAGE_SIZE", default=50)
+# The web chat lists this many conversations, and "What I remember" this many notes, per page.
+WEB_SESSIONS_PER_PAGE = env.int("WEB_SESSIONS_PER_PAGE", default=50)
+WEB_NOTES_PER_PAGE = env.int("WEB_NOTES_PER_PAGE", default=50)
 # Most messages one history import may carry (POST /api/v1/users/<id>/sessions/).
 API_IMPORT_MAX_MESSAGES = env.int("API_IMPORT_MAX_MESSAGES", default=10_000)
 SPECTACULAR_SETTINGS = {

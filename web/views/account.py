@@ -1,17 +1,15 @@
 """The user's own data: download it, or delete the account and everything about it."""
 from __future__ import annotations
 
-import json
-
+from django.conf import settings
 from django.contrib.auth import logout
-from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from assistants.services.privacy import user_export
+from assistants.services.privacy import user_export_file
+from core.downloads import file_download
 from core.exceptions import ApplicationError
 from web.access import end_user_required
 from web.services import web_account_delete
@@ -21,12 +19,10 @@ from web.services import web_account_delete
 @end_user_required
 def account_export(request):
     """Everything held about the user, as a JSON download."""
-    document = user_export(tenant=request.tenant, end_user=request.end_user)
-    body = json.dumps(document, cls=DjangoJSONEncoder, ensure_ascii=False, indent=2)
-    response = HttpResponse(body, content_type="application/json; charset=utf-8")
+    document = user_export_file(tenant=request.tenant, end_user=request.end_user)
     stamp = timezone.now().strftime("%Y%m%d")
-    response["Content-Disposition"] = f'attachment; filename="my-data-{stamp}.json"'
-    return response
+    return file_download(request, document, content_type="application/json; charset=utf-8",
+                         filename=f"my-data-{stamp}.json", whole_below=settings.EXPORT_MEMORY_BYTES)
 
 
 @require_http_methods(["GET", "POST"])

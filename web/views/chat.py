@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -60,11 +61,18 @@ def _latest_task(rows):
     return None
 
 
+def _sessions_page(request):
+    """One page of the conversation list (most recent first): a user with 10,000 conversations gets a short list
+    with "older" and "newer" links, not all of them (?sessions=<page>)."""
+    paginator = Paginator(sessions_of(request), settings.WEB_SESSIONS_PER_PAGE)
+    return paginator.get_page(request.GET.get("sessions"))
+
+
 def _chat_context(request, session, *, draft: str = "", error: str = ""):
     rows = _message_rows(request, session) if session else []
     assistant = session.assistant if session else assistants_of(request).first()
     return {
-        "sessions": sessions_of(request),
+        "sessions": _sessions_page(request),
         "session": session,
         "rows": rows,
         "task": _latest_task(rows),

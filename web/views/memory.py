@@ -1,7 +1,10 @@
 """"What I remember about you": every active note with its provenance; correct, forget, forget everything."""
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
+from django.core.paginator import Paginator
+from django.db.models import prefetch_related_objects
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -21,10 +24,17 @@ def _actor(request) -> str:
     return f"end_user:{request.end_user.pk}"
 
 
-def _note_rows(request):
+def _notes_page(request):
+    """One page of the active notes, newest first (?page=<n>): a user with 100,000 notes gets WEB_NOTES_PER_PAGE
+    of them, with their provenance and history, not all."""
     notes = (MemoryNote.objects.for_tenant(request.tenant)
              .filter(end_user=request.end_user, status=MemoryNote.Status.ACTIVE)
-             .select_related("session").prefetch_related("source_messages").order_by("-created_at", "-id"))
+             .select_related("session").order_by("-created_at", "-id"))
+    return Paginator(notes, settings.WEB_NOTES_PER_PAGE).get_page(request.GET.get("page"))
+
+
+def _note_rows(request, notes):
+    prefetch_related_objects(notes, "source_messages")
     rows = []
     for note in notes:
         sources = sorted(note.source_messages.all(), key=lambda m: m.pk)
@@ -39,7 +49,8 @@ def _note_rows(request):
 @require_GET
 @end_user_required
 def memory_page(request):
-    return render(request, "web/memory.html", {"rows": _note_rows(request)})
+    page = _notes_page(request)
+    return render(request, "web/memory.html", {"rows": _note_rows(request, list(page)), "page": page})
 
 
 @require_POST

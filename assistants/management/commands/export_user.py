@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from assistants.models import EndUser, Tenant
-from assistants.services.privacy import user_export
+from assistants.services.privacy import user_export, user_export_write
 
 
 class Command(BaseCommand):
@@ -21,10 +21,11 @@ class Command(BaseCommand):
         end_user = EndUser.objects.for_tenant(tenant_obj).filter(external_id=external_id).first()
         if end_user is None:
             raise CommandError(f"Tenant '{tenant}' has no user '{external_id}'.")
-        text = json.dumps(user_export(tenant=tenant_obj, end_user=end_user), ensure_ascii=False, indent=2)
-        if output:
+        if output:  # written piece by piece: any size of user fits
             with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text + "\n")
+                user_export_write(tenant=tenant_obj, end_user=end_user, write=fh.write)
+                fh.write("\n")
             self.stdout.write(f"Wrote the export of '{external_id}' to {output}.")
         else:
-            self.stdout.write(text)
+            self.stdout.write(json.dumps(user_export(tenant=tenant_obj, end_user=end_user), ensure_ascii=False,
+                                         indent=2))
