@@ -113,6 +113,15 @@ def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContex
     return unsummarised - 2 * policy.window_turns >= max(1, policy.summary_trigger_messages)
 
 
+def _count_recalls(*, tenant, memories: list) -> None:
+    try:
+        from memory.services.recall import memory_recall_touch
+
+        memory_recall_touch(tenant=tenant, items=memories)
+    except Exception:  # noqa: BLE001 - recall counters must not cost the user the stored reply
+        logger.exception("counting recalled notes failed")
+
+
 def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iterator[tuple[str, object]]:
     """The same turn, as events: ("context", TurnContext), ("delta", str)..., then ("done", TurnResult).
 
@@ -187,6 +196,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=reply,
         token_count=token_count(reply), metadata=metadata)
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
+    _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,

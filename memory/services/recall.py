@@ -278,8 +278,15 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
         chosen.append(item)
         used += cost
     if touch:
-        note_ids = [i.id for i in chosen if i.type == "note"]
-        if note_ids:
-            MemoryNote.objects.for_tenant(tenant).filter(pk__in=note_ids).update(
-                last_recalled_at=now, recall_count=F("recall_count") + 1)
+        memory_recall_touch(tenant=tenant, items=chosen, when=now)
     return chosen
+
+
+def memory_recall_touch(*, tenant, items: list[RecalledItem], when: datetime | None = None) -> None:
+    """Count a recall of the notes among `items` (last_recalled_at, recall_count: what decay reads). The chat
+    turn calls it after the reply, not while the user waits for the first token: an UPDATE of a note that does
+    not fit its page again (not HOT) re-inserts it into every index, the HNSW graph included."""
+    note_ids = [i.id for i in items if i.type == "note"]
+    if note_ids:
+        MemoryNote.objects.for_tenant(tenant).filter(pk__in=note_ids).update(
+            last_recalled_at=when or timezone.now(), recall_count=F("recall_count") + 1)

@@ -61,3 +61,17 @@ def test_a_user_above_the_exact_scan_size_still_gets_the_nearest_notes(make_pers
     items = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我对什么过敏",
                                       touch=False) if i.type == "note"]
     assert items and "花生" in items[0].content
+
+
+def test_notes_in_a_turns_context_are_counted_as_recalled_once_the_reply_is_stored(make_person):
+    from memory.models import MemoryNote
+
+    person = make_person(recall_all_below=0)
+    person.say("我对花生过敏")
+    [note] = person.notes()
+    assert note.recall_count == 0
+    person.new_session()
+    turn = person.say("我对什么过敏来着", extract=False)
+    assert note.pk in [m.id for m in turn.context.memories if m.type == "note"]
+    note = MemoryNote.objects.for_tenant(person.tenant).get(pk=note.pk)
+    assert note.recall_count == 1 and note.last_recalled_at is not None
