@@ -179,8 +179,7 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
     from memory.services.recall import CANDIDATES, vector_statement
 
     with connection.cursor() as cursor:
-        cursor.execute(vector_statement(exact=exact), {"tenant": tenant_id, "user": user_id, "model": model,
-                                                       "vector": literal, "limit": CANDIDATES})
+        cursor.execute(vector_statement(exact=exact), [literal, tenant_id, user_id, model, literal, CANDIDATES])
         return cursor.fetchall()
 
 

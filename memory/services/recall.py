@@ -83,53 +83,55 @@ def _tsquery(terms: list[str]) -> str:
     return " | ".join(safe)
 
 
-def _vector_literal(vector: list[float]) -> str:
-    return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
+def vector_statement(*, exact: bool) -> str:
+    """The pgvector statement recall rests on, alone: the nearest active notes of one user (parameters: vector,
+    tenant id, end user id, embedding model, vector, limit). `exact` ranks every note of the user ("+ 0" keeps the
+    planner off the HNSW index: at a few thousand vectors an exact sort costs milliseconds and misses nothing);
+    otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
+    (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
+    order = "(embedding <=> %s::vector) + 0" if exact else "embedding <=> %s::vector"
+    return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
+            "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
+            "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
+            f"ORDER BY {order} LIMIT %s")
 
 
-# One user's active notes; the statements below take named parameters (tenant, user, model, vector, limit, ...).
-_USER_NOTES = ("FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
-               "AND (expires_at IS NULL OR expires_at > now())")
-_COUNT_SQL = "SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few"
-
-
-def vector_statement(*, exact: bool, gate: str = "") -> str:
-    """The pgvector statement recall rests on: the `limit` nearest active notes of one user. `exact` ranks every
-    note of the user ("+ 0" keeps the planner off the HNSW index: at a few thousand vectors an exact sort costs
-    milliseconds and misses nothing); otherwise the planner may use the HNSW index, with the connection's
-    ef_search and iterative scan (PGVECTOR_HNSW_EF_SEARCH in config/settings/base.py) so that a search filtered
-    to one user still returns its nearest rows. `gate` adds a condition (recall's statement uses it to run only
-    one of the two)."""
-    distance = "(embedding <=> %(vector)s::vector) + 0" if exact else "embedding <=> %(vector)s::vector"
-    return (f"SELECT id, {distance} AS distance " + _USER_NOTES +
-            " AND embedding_model = %(model)s AND embedding IS NOT NULL" + gate + " ORDER BY distance LIMIT %(limit)s")
-
-
-def active_note_count(*, tenant_id: int, end_user_id: int) -> int:
-    """The user's active notes, counted up to EXACT_SCAN_MAX + 1 (enough to choose the vector statement)."""
+def active_note_count(*, tenant_id: int, end_user_id: int, limit: int = EXACT_SCAN_MAX + 1) -> int:
     with connection.cursor() as cur:
-        cur.execute(_COUNT_SQL, {"tenant": tenant_id, "user": end_user_id, "count_limit": EXACT_SCAN_MAX + 1})
+        cur.execute("SELECT count(*) FROM (SELECT 1 FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s "
+                    "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) LIMIT %s) AS few",
+                    [tenant_id, end_user_id, limit])
         return cur.fetchone()[0]
 
 
 def vector_candidates(*, tenant_id: int, end_user_id: int, vector: list[float], model: str,
                       limit: int = CANDIDATES) -> dict[int, float]:
     """Nearest active notes of one user by cosine similarity, exactly up to EXACT_SCAN_MAX notes."""
+    literal = _vector_literal(vector)
     exact = active_note_count(tenant_id=tenant_id, end_user_id=end_user_id) <= EXACT_SCAN_MAX
     with connection.cursor() as cur:
-        cur.execute(vector_statement(exact=exact), {"tenant": tenant_id, "user": end_user_id, "model": model,
-                                                    "vector": _vector_literal(vector), "limit": limit})
-        return {row[0]: 1 - float(row[1]) for row in cur.fetchall()}
+        cur.execute(vector_statement(exact=exact), [literal, tenant_id, end_user_id, model, literal, limit])
+        return {row[0]: float(row[1]) for row in cur.fetchall()}
+
+
+def _vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
 
 
 # The notes side of recall in one statement (one round trip): how many active notes the user has; the vector
 # neighbours, ranked exactly when that count is at most EXACT_SCAN_MAX and through the HNSW index above it (the
-# count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one); the keyword matches; every
-# note when the user has only a few; then each candidate with its cosine similarity and its source messages.
+# count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW search settings
+# come with the connection, see PGVECTOR_SESSION_OPTIONS); the keyword matches; every note when the user has
+# only a few; then each candidate with its cosine similarity and its source messages.
+_USER_NOTES = ("FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
+               "AND (expires_at IS NULL OR expires_at > now())")
+_VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _NOTES_SQL = (
-    "WITH cnt AS MATERIALIZED (" + _COUNT_SQL + "), "
-    "exact AS (" + vector_statement(exact=True, gate=" AND (SELECT c FROM cnt) <= %(exact_max)s") + "), "
-    "hnsw AS (" + vector_statement(exact=False, gate=" AND (SELECT c FROM cnt) > %(exact_max)s") + "), "
+    "WITH cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
+    "exact AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
+    "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "kw AS ({keyword}), "
     "everything AS (SELECT id " + _USER_NOTES + " AND (SELECT c FROM cnt) <= %(all_below)s), "
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
