@@ -262,7 +262,9 @@ def test_admin_erase_action_confirms_counts_then_the_worker_erases(celery_worker
     receipt = wait_for(lambda: ErasureReceipt.objects.for_tenant(tenant).first(), timeout=60,
                        message="the worker's erasure receipt")
     assert receipt.requested_by == "admin:dpo" and receipt.counts["assistants.Message"] == 3
-    job = JobRecord.objects.get(pk=receipt.job_id)
+    # the receipt commits inside the job; the ledger marks the job succeeded in the next statement
+    job = wait_for(lambda: JobRecord.objects.filter(pk=receipt.job_id).exclude(status="running").first(),
+                   timeout=30, message="the erasure job to leave 'running'")
     assert job.status == "succeeded" and job.progress["step"] == "done"
     assert not any(rows_about(user.pk).values())
     listing = client.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
