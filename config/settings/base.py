@@ -222,6 +222,9 @@ REST_FRAMEWORK = {
 # --- REST API (api/, docs/api.md) ---------------------------------------------------------------------------
 # Largest request body /api/ accepts (413 above it). Imports of thousands of messages fit in the default.
 API_MAX_REQUEST_BYTES = env.int("API_MAX_REQUEST_BYTES", default=5 * 1024 * 1024)
+# Deepest nesting of arrays/objects in a JSON body (400 json_too_deep above it): no endpoint needs more than a
+# few levels, and a body of 100,000 '[' used to be a RecursionError (500).
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=64)
 # Requests per API key (DRF rate syntax "n/second|minute|hour|day"); 429 with Retry-After above it.
 API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="600/minute")
 # How long an Idempotency-Key on POST /api/v1/chat/ replays the first result.
