@@ -6,9 +6,9 @@ checked in Django comes too late: a client declaring 10 GB made the web process 
 
 - answers 413 at once, without reading a byte of the body, when `Content-Length` is above the limit (and closes
   the connection, so the server does not drain the rest);
-- counts a body sent without `Content-Length` (chunked) as it streams, and stops it at the first chunk past the
-  limit: the application is told the client went away and the client gets the 413. Bodies within the limit
-  reach the application unchanged, chunked or not;
+- counts a body sent without `Content-Length` (chunked) as it streams, and answers 413 at the first chunk past
+  the limit, without waiting for the rest. A chunked body within the limit reaches the application whole,
+  with the `Content-Length` it turned out to have;
 - answers 400 to a `Content-Length` that is not a number.
 
 The limit for a path comes from `limit_for(path)`; the default reads the settings on every request (so a change
@@ -69,34 +69,39 @@ class BodySizeLimit:
         return await self._counted(scope, receive, send, limit, path, accept)
 
     async def _counted(self, scope, receive, send, limit, path, accept):
-        """No Content-Length: pass the body through, counting; past the limit the app sees a disconnect."""
+        """No Content-Length (chunked): read the body here, counting, and stop at the first chunk past the limit.
+        A body within the limit goes on with the Content-Length it turned out to have: Django REST framework reads
+        a request without one as empty (the "field required" answer to a chunked body). It is held in memory,
+        which the limit bounds."""
+        parts: list[bytes] = []
         received = 0
-        over = False
-        started = False
-
-        async def counting_receive():
-            nonlocal received, over
-            if over:
-                return {"type": "http.disconnect"}
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    over = True
-                    return {"type": "http.disconnect"}
-            return message
+            if message["type"] == "http.disconnect":
+                return  # the client left mid-body: nobody to answer
+            if message["type"] != "http.request":
+                continue
+            body = message.get("body", b"")
+            received += len(body)
+            if received > limit:
+                return await self._too_large(send, limit, received, path, accept, at_least=True)
+            parts.append(body)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(parts)
+        headers = [(name, value) for name, value in scope.get("headers", [])
+                   if name.lower() not in (b"content-length", b"transfer-encoding")]
+        scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
+        delivered = False
 
-        async def tracking_send(message):
-            nonlocal started
-            if over and not started:
-                return  # the app answers a client it thinks is gone; the 413 below is the answer
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
+        async def replay():
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()  # after the body: only http.disconnect can come
 
-        await self.app(scope, counting_receive, tracking_send)
-        if over and not started:
-            await self._too_large(send, limit, received, path, accept, at_least=True)
+        return await self.app(scope, replay, send)
 
     async def _too_large(self, send, limit, length, path, accept, at_least=False):
         size = f"more than {limit}" if at_least else str(length)
