@@ -185,6 +185,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+# /healthz answers {"status"} to anyone; each part, with versions and worker host names, only to staff or to a
+# caller sending this token (`Authorization: Bearer <token>` or `X-Health-Token`). Empty: staff only.
+HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # Worker heartbeat for /healthz: a worker is "up" if it wrote a heartbeat within this many seconds.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 

@@ -187,3 +187,31 @@ def test_ids_that_cannot_be_addressed_are_refused_at_creation_saying_what_is_all
     if external_id in (".", ".."):
         assert "percent-encode" in error_of(response)["message"]  # the rule, with the encoding to use
     assert rows(acme.tenant) == before
+
+
+# --- /healthz ------------------------------------------------------------------------------------------------
+
+
+def test_healthz_tells_the_public_only_the_status(client, django_user_model, settings):
+    settings.HEALTH_TOKEN = "h3alth-t0ken-for-monitoring"
+    public = client.get("/healthz")
+    assert public.status_code in (200, 503) and set(public.json()) == {"status"}
+    assert public["Cache-Control"].startswith("max-age=0")
+    for headers in ({"Authorization": "Bearer wrong-token"}, {"X-Health-Token": "h3alth"},
+                    {"Authorization": "Basic h3alth-t0ken-for-monitoring"}):
+        assert set(client.get("/healthz", headers=headers).json()) == {"status"}
+    # A logged-in end user of the web chat is not staff: status only.
+    member = django_user_model.objects.create_user("member", password="pw-member-123")
+    client.force_login(member)
+    assert set(client.get("/healthz").json()) == {"status"}
+    for headers in ({"Authorization": "Bearer h3alth-t0ken-for-monitoring"},
+                    {"X-Health-Token": "h3alth-t0ken-for-monitoring"}):
+        detailed = client.get("/healthz", headers=headers).json()
+        assert detailed["database"]["version"] and detailed["pgvector"]["ok"] and "worker" in detailed
+    settings.HEALTH_TOKEN = ""  # no token configured: an empty bearer is not a match
+    assert set(client.get("/healthz", headers={"Authorization": "Bearer "}).json()) == {"status"}
+
+
+def test_healthz_gives_staff_every_part(admin_client):
+    body = admin_client.get("/healthz").json()
+    assert {"status", "database", "pgvector", "broker", "worker"} <= set(body)
