@@ -1,7 +1,7 @@
 from urllib.parse import unquote
 
 from django.urls import path, register_converter
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api.views import chat, memories, sessions, users
 
@@ -44,6 +44,7 @@ v1 = [
 app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # The split view serves Swagger UI's start-up script as a file: the page runs under the strict CSP.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     *[path("v1/" + str(p.pattern), p.callback, name=p.name) for p in v1],
 ]
