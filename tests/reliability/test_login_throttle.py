@@ -4,6 +4,8 @@ a wrong password are indistinguishable; a locked-out attempt hashes no password;
 unaffected; staff can unlock."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import SESSION_KEY
@@ -125,3 +127,20 @@ def test_a_successful_login_resets_the_count(users):
     assert attempt(client, "/login/", "alice", PASSWORD).status_code == 302
     client.logout()
     assert [attempt(client, "/login/", "alice", "again-%d" % i).status_code for i in range(4)] == [200] * 4
+
+
+def test_erasing_a_user_erases_their_failed_logins_too(users):
+    from assistants.services.privacy import user_erase, user_erase_request
+    from assistants.services.tenants import end_user_create_with_login, tenant_create
+
+    tenant, _ = tenant_create(slug="lockout-erasure")
+    leaving = end_user_create_with_login(tenant=tenant, external_id="ext-leaving", username="leaving-user",
+                                         password=PASSWORD)
+    for client, username in ((Client(REMOTE_ADDR="192.0.2.10"), "leaving-user"), (Client(), "bob")):
+        for i in range(3):
+            attempt(client, "/login/", username, "typo-%d" % i)
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"leaving-user", "bob"}
+    job = user_erase_request(tenant=tenant, end_user=leaving, requested_by="dpo", enqueue=False)
+    counts = user_erase(tenant_id=tenant.pk, end_user_id=leaving.pk, requested_by="dpo", job_id=job.pk)
+    assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"bob"}  # bob's stay
+    assert "leaving-user" not in json.dumps(counts, ensure_ascii=False)
