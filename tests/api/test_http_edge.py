@@ -30,9 +30,13 @@ def rows(tenant) -> dict:
 # --- JSON depth ------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("raw", ["[" * 100_000, "{\"a\":" * 50_000, "[" * 65 + "]" * 65,
-                                 json.dumps({"user": "u", "message": "深", "x": [[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]})
-                                 .replace("[[", "[" * 40 + "[[").replace("]]", "]]" + "]" * 40)])
+@pytest.mark.parametrize("raw", [
+    "[" * 100_000,  # unterminated: refused before it could be reported as malformed
+    '{"a":' * 50_000,
+    "[" * 65 + "]" * 65,  # well-formed, one level too deep
+    json.dumps({"user": "u", "message": "深", "x": [{"y": [[[[[[[]]]]]]]}]}).replace("[[", "[" * 60 + "[[")
+    .replace("]]", "]]" + "]" * 60),  # deep inside an ordinary body
+])
 def test_deeply_nested_json_is_a_400_not_a_crash(acme, raw):
     before = rows(acme.tenant)
     response = acme.api.post(CHAT, raw=raw)

@@ -135,7 +135,8 @@ def call(web, key, method, path, body=None):
 
 def test_every_accepted_user_id_is_addressable_by_every_endpoint(web, key):
     for external_id in IDS:
-        status, turn = call(web, key, "POST", "/api/v1/chat/", {"user": external_id, "message": f"hi from {external_id}"})
+        status, turn = call(web, key, "POST", "/api/v1/chat/",
+                            {"user": external_id, "message": f"hi from {external_id}"})
         assert status == 200, (external_id, turn)
     for external_id in IDS:
         base = f"/api/v1/users/{urllib.parse.quote(external_id, safe='')}"
