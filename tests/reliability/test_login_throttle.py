@@ -144,3 +144,12 @@ def test_erasing_a_user_erases_their_failed_logins_too(users):
     counts = user_erase(tenant_id=tenant.pk, end_user_id=leaving.pk, requested_by="dpo", job_id=job.pk)
     assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"bob"}  # bob's stay
     assert "leaving-user" not in json.dumps(counts, ensure_ascii=False)
+
+
+def test_the_lockout_page_speaks_the_users_language(users):
+    client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
+    for i in range(5):
+        locked = attempt(client, "/login/", "用户不存在", "错误密码-%d" % i)
+    assert locked.status_code == 429
+    page = locked.content.decode()
+    assert "登录失败次数过多" in page and "15 分钟后再试" in page and "Too many" not in page
