@@ -14,6 +14,7 @@ from urllib.parse import unquote_to_bytes
 
 from asgiref.sync import iscoroutinefunction
 from django.conf import settings
+from django.http import HttpResponsePermanentRedirect
 from django.utils.decorators import sync_and_async_middleware
 
 from api.errors import error_response
@@ -43,11 +44,20 @@ def api_path_info(request) -> str | None:
     return path if path.startswith(API_PREFIX) else None
 
 
-def _route_user_ids(request) -> None:
-    if request.path_info.startswith(API_PREFIX):
-        path = api_path_info(request)
-        if path is not None:
-            request.path_info = path
+def _route_user_ids(request):
+    """Route on the encoded path. Links built from the request must use it too (api.pagination does): the
+    decoded `request.path` names another user. A GET of such an address without its final slash is redirected
+    here, to the encoded address (CommonMiddleware's slash redirect would build it from the decoded path)."""
+    if not request.path_info.startswith(API_PREFIX) or request.META.get("SCRIPT_NAME"):
+        return None
+    path = api_path_info(request)
+    if path is None:
+        return None
+    request.path_info = path
+    if "%2F" in path and not path.endswith("/") and request.method in ("GET", "HEAD"):
+        query = request.META.get("QUERY_STRING", "")
+        return HttpResponsePermanentRedirect(request.build_absolute_uri(path + "/" + (f"?{query}" if query else "")))
+    return None
 
 
 def _too_large(request):
@@ -79,15 +89,13 @@ def _as_json_error(request, response):
 def api_guard_middleware(get_response):
     if iscoroutinefunction(get_response):
         async def middleware(request):
-            _route_user_ids(request)
-            early = _too_large(request)
+            early = _route_user_ids(request) or _too_large(request)
             if early is not None:
                 return early
             return _as_json_error(request, await get_response(request))
     else:
         def middleware(request):
-            _route_user_ids(request)
-            early = _too_large(request)
+            early = _route_user_ids(request) or _too_large(request)
             if early is not None:
                 return early
             return _as_json_error(request, get_response(request))

@@ -151,6 +151,16 @@ def test_every_accepted_user_id_is_addressable_by_every_endpoint(web, key):
         status, export = call(web, key, "GET", f"{base}/export/")
         assert status == 200 and json.dumps(export, ensure_ascii=False).count("hi from " + external_id) >= 1
         assert call(web, key, "POST", f"{base}/memories/forget/", {"query": "tea"})[0] == 200
+    # Links the API builds keep the id encoded: the next page of team/eve's sessions is team/eve's.
+    assert call(web, key, "POST", "/api/v1/chat/", {"user": "team/eve", "message": "second"})[0] == 200
+    status, first_page = call(web, key, "GET", "/api/v1/users/team%2Feve/sessions/?page_size=1")
+    assert status == 200 and first_page["count"] == 2 and "/users/team%2Feve/sessions/" in first_page["next"]
+    status, second_page = call(web, key, "GET", first_page["next"].split(str(web.port), 1)[1])
+    assert status == 200 and [s["user"] for s in second_page["results"]] == ["team/eve"]
+    assert "/users/team%2Feve/sessions/" in second_page["previous"]
+    # Without the final slash: redirected to the same (encoded) address, not to user "team"'s.
+    status, redirected = call(web, key, "GET", "/api/v1/users/team%2Feve/sessions?page_size=1")
+    assert status == 200 and redirected["count"] == 2
     # "team/eve" is not "team": the unencoded form is another address, and a user with a prefix id sees nothing.
     assert call(web, key, "GET", "/api/v1/users/team/sessions/")[0] == 404
     status, erase = call(web, key, "DELETE", f"/api/v1/users/{urllib.parse.quote('team/eve', safe='')}/")
