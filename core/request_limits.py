@@ -114,5 +114,6 @@ class BodySizeLimit:
         body, content_type = _error(status, code, message, details, path, accept)
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", content_type), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"), (b"cache-control", b"no-store")]})
+            (b"connection", b"close"), (b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff"),
+            (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")]})
         await send({"type": "http.response.body", "body": body})
