@@ -9,5 +9,8 @@ os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
 application = get_asgi_application()
 
 from core.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+from mcp_api.asgi import mcp_mount  # noqa: E402 - the same
+
+application = mcp_mount(application)  # /mcp/: the MCP server (streamable HTTP); everything else is Django
 
 web_process_warm_up()

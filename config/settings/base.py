@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "tasks",
     "web",
     "api",
+    "mcp_api",
 ]
 
 MIDDLEWARE = [
@@ -209,6 +210,8 @@ ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)
 # An export bigger than this is spooled to a temporary file and streamed, so a user with 100,000 notes does not
 # sit in the web process's memory (docs/reliability.md, "Extreme data").
 EXPORT_MEMORY_BYTES = env.int("EXPORT_MEMORY_BYTES", default=1_000_000)
+# Largest export the MCP `export_user` tool answers inline; a bigger one is downloaded from the REST export.
+MCP_EXPORT_MAX_BYTES = env.int("MCP_EXPORT_MAX_BYTES", default=5_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
 REST_FRAMEWORK = {

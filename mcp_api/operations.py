@@ -1,0 +1,159 @@
+"""What each MCP tool does, as plain synchronous functions over the platform's services.
+
+Each takes the tenant (resolved once per request from the API key, or given to the stdio command) and the end
+user's external_id, and answers the JSON the REST API answers for the same operation (the REST serializers are
+reused), so a client sees one shape whichever door it used. Tenant and user scoping is the REST API's: users are
+looked up within the tenant, ids within the user, and another tenant's or user's object is "not found", exactly
+like a missing one. Errors are the platform's ApplicationError family.
+"""
+from __future__ import annotations
+
+import json
+
+from django.conf import settings
+
+from api.views.base import _valid_external_id
+from api.views.chat import chat_body
+from api.views.memories import NoteSerializer
+from api.views.users import TaskStateSerializer
+from assistants.models import Assistant, ChatSession, EndUser
+from assistants.services.chat import chat_session_start, chat_turn
+from assistants.services.privacy import user_export_file
+from assistants.services.tenants import end_user_get_or_create
+from core.exceptions import Conflict, InvalidInput, NotFound
+from memory.models import MemoryNote
+from memory.services.notes import memory_forget_matching, memory_note_forget
+from memory.services.recall import memory_recall
+from memory.services.remember import memory_fact_remember
+from tasks.models import TaskState
+
+MAX_PAGE = 100
+
+
+def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
+    """The tenant's user with this external_id, as TenantAPIView.end_user finds it (reads of an unknown id are
+    not found; writes create the user; a user being erased accepts nothing new)."""
+    if not isinstance(external_id, str) or not _valid_external_id(external_id):
+        if not create:
+            raise NotFound("There is no user with that id.", code="user_not_found")
+        raise InvalidInput("The user id must be 1 to 200 characters with no control characters.")
+    if create:
+        user = end_user_get_or_create(tenant=tenant, external_id=external_id)
+    else:
+        user = EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
+        if user is None:
+            raise NotFound(f"There is no user '{external_id}'.", code="user_not_found")
+    if create and user.erasure_requested_at is not None:
+        raise Conflict(f"User '{external_id}' is being erased; nothing new is accepted for them.",
+                       code="user_being_erased")
+    return user
+
+
+def mcp_remember(*, tenant, actor: str, user: str, fact: str, kind: str | None = None, key: str = "") -> dict:
+    end_user = _end_user(tenant=tenant, external_id=user, create=True)
+    result = memory_fact_remember(tenant=tenant, end_user=end_user, text=fact, kind=kind or None, key=key or "")
+    return {"stored": bool(result.notes), "outcomes": result.outcomes, "dropped": result.dropped,
+            "notes": NoteSerializer(result.notes, many=True).data}
+
+
+def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dict:
+    if not isinstance(query, str) or not query.strip() or len(query) > 2000:
+        raise InvalidInput("The query must be 1 to 2,000 characters.")
+    if not 1 <= k <= 100:
+        raise InvalidInput("k must be between 1 and 100.")
+    end_user = _end_user(tenant=tenant, external_id=user)
+    items = memory_recall(tenant=tenant, end_user=end_user, query=query, k=k, touch=False)
+    return {"query": query, "results": [item.as_dict() for item in items][:k]}
+
+
+def mcp_list_memories(*, tenant, actor: str, user: str, kind: str | None = None, status: str = "active",
+                      limit: int = 50, offset: int = 0) -> dict:
+    if kind and kind not in MemoryNote.Kind.values:
+        raise InvalidInput(f"'{kind}' is not a note kind: use one of {', '.join(MemoryNote.Kind.values)}.")
+    if status not in [*MemoryNote.Status.values, "all"]:
+        raise InvalidInput(f"'{status}' is not a status: use one of {', '.join(MemoryNote.Status.values)} or all.")
+    if not 1 <= limit <= MAX_PAGE or offset < 0:
+        raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}, offset 0 or more.")
+    end_user = _end_user(tenant=tenant, external_id=user)
+    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).select_related("end_user") \
+        .prefetch_related("superseded_by", "source_messages")
+    if kind:
+        notes = notes.filter(kind=kind)
+    if status != "all":
+        notes = notes.filter(status=status)
+    count = notes.count()
+    page = list(notes.order_by("-created_at", "-id")[offset:offset + limit])
+    following = offset + limit if offset + limit < count else None
+    return {"count": count, "next_offset": following, "results": NoteSerializer(page, many=True).data}
+
+
+def mcp_forget(*, tenant, actor: str, user: str, id: int | None = None, query: str | None = None) -> dict:
+    if (id is None) == (not query):
+        raise InvalidInput("Give either the note's id or a query saying what to forget, not both.")
+    end_user = _end_user(tenant=tenant, external_id=user)
+    if id is not None:
+        note = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, pk=id).first()
+        if note is None:
+            raise NotFound("That note does not exist.")
+        if note.status != MemoryNote.Status.FORGOTTEN:
+            memory_note_forget(tenant=tenant, note=note, actor=actor)
+        return {"forgotten": [{"id": note.pk, "kind": note.kind}]}
+    if len(query) > 2000:
+        raise InvalidInput("The query must be at most 2,000 characters.")
+    forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor)
+    return {"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
+                          for f in forgotten]}
+
+
+def mcp_chat(*, tenant, actor: str, user: str, message: str, session: int | None = None,
+             assistant: int | None = None) -> dict:
+    if not isinstance(message, str) or not message.strip():
+        raise InvalidInput("Say something: the message is empty.")
+    if len(message) > settings.MAX_MESSAGE_CHARS:
+        raise InvalidInput(f"The message is {len(message)} characters; the limit is {settings.MAX_MESSAGE_CHARS}.",
+                           code="message_too_long")
+    end_user = _end_user(tenant=tenant, external_id=user, create=True)
+    if session is not None:
+        chat = ChatSession.objects.for_tenant(tenant).filter(end_user=end_user, pk=session) \
+            .select_related("assistant").first()
+        if chat is None:
+            raise NotFound(f"Session {session} does not exist for this user.")
+        if assistant is not None and chat.assistant_id != assistant:
+            raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+    else:
+        chosen = None
+        if assistant is not None:
+            chosen = Assistant.objects.for_tenant(tenant).filter(pk=assistant).first()
+            if chosen is None:
+                raise NotFound(f"Assistant {assistant} does not exist.")
+        chat = chat_session_start(tenant=tenant, end_user=end_user, assistant=chosen,
+                                  title=" ".join(message.split())[:60])
+    return chat_body(chat_turn(tenant=tenant, session=chat, text=message))
+
+
+def mcp_get_task_state(*, tenant, actor: str, user: str, session: int | None = None,
+                       state: str | None = None) -> dict:
+    if state and state not in TaskState.State.values:
+        raise InvalidInput(f"'{state}' is not a task state: use one of {', '.join(TaskState.State.values)}.")
+    end_user = _end_user(tenant=tenant, external_id=user)
+    tasks = TaskState.objects.for_tenant(tenant).filter(end_user=end_user)
+    if session is not None:
+        tasks = tasks.filter(session_id=session)
+    if state:
+        tasks = tasks.filter(state=state)
+    return {"results": TaskStateSerializer(tasks.order_by("-updated_at", "-id")[:MAX_PAGE], many=True).data}
+
+
+def mcp_export_user(*, tenant, actor: str, user: str) -> dict:
+    end_user = _end_user(tenant=tenant, external_id=user)
+    document = user_export_file(tenant=tenant, end_user=end_user)
+    try:
+        size = document.seek(0, 2)
+        if size > settings.MCP_EXPORT_MAX_BYTES:
+            raise InvalidInput(f"This user's export is {size:,} bytes, more than an MCP answer carries "
+                               f"({settings.MCP_EXPORT_MAX_BYTES:,}); download it from "
+                               f"GET /api/v1/users/<id>/export/ instead.", code="export_too_large")
+        document.seek(0)
+        return json.loads(document.read().decode("utf-8"))
+    finally:
+        document.close()
