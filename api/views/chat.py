@@ -164,7 +164,6 @@ class ChatView(TenantAPIView):
     def post(self, request):
         data = self.validated(ChatRequest)
         end_user = self.end_user(data["user"], create=True)
-        session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"])
         wants_stream = data["stream"] or "text/event-stream" in request.headers.get("Accept", "")
 
         record = None
@@ -178,6 +177,8 @@ class ChatView(TenantAPIView):
                 return Response(record.response_body, status=record.response_status,
                                 headers={"Idempotent-Replayed": "true"})
         try:
+            # After the idempotency check: a replay or a reused key must not open a new, empty session.
+            session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"])
             if wants_stream:
                 events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors

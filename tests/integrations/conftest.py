@@ -5,12 +5,17 @@ Tests that talk to the web process use `django_db(transaction=True)`: what they 
 seen by another process."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from assistants.models import Assistant
 from assistants.services.tenants import tenant_create
 from tests.conftest import ROOT, worker_env
 from tests.reliability.conftest import WebProcess, free_port
+
+# The SDK as a user gets it from the repository (`pip install ./sdk/python`): its source, not an installed copy.
+sys.path.insert(0, str(ROOT / "sdk" / "python" / "src"))
 
 
 @pytest.fixture(scope="session")
