@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api.views import chat, memories, sessions, users
+from api.views import chat, memories, sessions, users, webhooks
 
 v1 = [
     path("chat/", chat.ChatView.as_view(), name="chat"),
@@ -20,6 +20,9 @@ v1 = [
     path("memories/<int:pk>/history/", memories.MemoryHistoryView.as_view(), name="memory-history"),
     path("messages/<int:pk>/feedback/", users.FeedbackView.as_view(), name="message-feedback"),
     path("jobs/<int:pk>/", users.JobView.as_view(), name="job"),
+    path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
+    path("webhooks/<int:pk>/", webhooks.WebhookDetailView.as_view(), name="webhook"),
+    path("webhooks/<int:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
 ]
 
 app_name = "api"

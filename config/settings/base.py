@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "web",
     "api",
     "mcp_api",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -279,4 +280,19 @@ CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 # Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
+}
+
+# --- Webhooks (docs/webhooks.md) ----------------------------------------------------------------------------
+# Deliveries only to public addresses (checked after DNS resolution, at registration and before each delivery);
+# local settings allow private and loopback ones so that a developer can receive on 127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# Retry n waits BACKOFF * 2^(n-1) s, at most BACKOFF_MAX: with the defaults 12 attempts span about 50 minutes,
+# so a receiver that is down for a while loses nothing.
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=1.0)
+WEBHOOK_BACKOFF_MAX_SECONDS = env.float("WEBHOOK_BACKOFF_MAX_SECONDS", default=600.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=12)
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)  # deliveries in a row that failed for good
+CELERY_BEAT_SCHEDULE["webhook-deliveries-sweep"] = {
+    "task": "webhooks.jobs.webhook_deliveries_sweep", "schedule": 30.0,
 }

@@ -195,6 +195,38 @@ class _Operations:
     def get_job(self, job: int) -> dict:
         return self._call(Request("GET", f"/api/v1/jobs/{int(job)}/"))
 
+    # --- webhooks ----------------------------------------------------------------------------------------------
+    @operation("webhooks_create")
+    def create_webhook(self, url: str, events: list[str], *, include_content: bool = False,
+                       description: str = "") -> dict:
+        """Register an endpoint; the answer carries its `secret` (shown only once): verify deliveries with
+        memory_platform.webhooks.verify_signature."""
+        return self._call(Request("POST", "/api/v1/webhooks/", json={
+            "url": url, "events": list(events), "include_content": include_content, "description": description},
+            idempotent=False))
+
+    @operation("webhooks_list")
+    def list_webhooks(self, *, page_size: int | None = None):
+        return self._paginate(Request("GET", "/api/v1/webhooks/", params={"page_size": page_size}))
+
+    @operation("webhooks_retrieve")
+    def get_webhook(self, webhook: int) -> dict:
+        return self._call(Request("GET", f"/api/v1/webhooks/{int(webhook)}/"))
+
+    @operation("webhooks_partial_update")
+    def update_webhook(self, webhook: int, **changes) -> dict:
+        """Change url, events, include_content, description or is_active."""
+        return self._call(Request("PATCH", f"/api/v1/webhooks/{int(webhook)}/", json=changes))
+
+    @operation("webhooks_destroy")
+    def delete_webhook(self, webhook: int) -> None:
+        return self._call(Request("DELETE", f"/api/v1/webhooks/{int(webhook)}/"))
+
+    @operation("webhooks_deliveries_list")
+    def list_webhook_deliveries(self, webhook: int, *, page_size: int | None = None):
+        return self._paginate(Request("GET", f"/api/v1/webhooks/{int(webhook)}/deliveries/",
+                                      params={"page_size": page_size}))
+
 
 def _chat_body(user, message, session, assistant) -> dict:
     return {k: v for k, v in {"user": user, "message": message, "session": session,

@@ -128,6 +128,18 @@ class ExportTooLarge(BadRequest):
     code = "export_too_large"
 
 
+class InvalidUrl(BadRequest):
+    """A webhook URL that is not http(s) with a host, or carries credentials."""
+
+    code = "invalid_url"
+
+
+class UrlNotPublic(BadRequest):
+    """A webhook URL whose host resolves to a private, loopback or link-local address (production)."""
+
+    code = "url_not_public"
+
+
 class UserNotFound(NotFound):
     code = "user_not_found"
 
