@@ -102,7 +102,9 @@ class WebhookDetailView(TenantAPIView):
         return Response(WebhookSerializer(self.get_object(pk)).data)
 
     @api_doc(summary="Change a webhook endpoint", body=True, request=WebhookUpdateRequest,
-             responses={200: WebhookSerializer})
+             responses={200: WebhookSerializer},
+             examples=[OpenApiExample("pause", {"is_active": False}, request_only=True),
+                       OpenApiExample("events", {"events": ["memory.created", "user.erased"]}, request_only=True)])
     def patch(self, request, pk):
         data = self.validated(WebhookUpdateRequest)
         endpoint = webhook_endpoint_update(tenant=self.tenant, endpoint=self.get_object(pk), **data)

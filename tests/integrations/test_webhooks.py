@@ -189,3 +189,32 @@ def test_bad_registrations_are_refused_with_a_sentence(live_web, tenant_a):
         assert [w["id"] for w in a.list_webhooks()] == [created["id"]]
         a.delete_webhook(created["id"])
         assert list(a.list_webhooks()) == []
+
+
+def test_task_import_and_erasure_events_name_ids_only(live_web, celery_worker, tenant_a, receiver):
+    from assistants.services.chat import chat_session_start, chat_turn
+    from assistants.services.tenants import end_user_get_or_create
+
+    m = sdk()
+    endpoint = webhook_endpoint_create(tenant=tenant_a.tenant, url=receiver.url,
+                                       events=["task.completed", "import.completed", "user.erased"])
+    user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="planner")
+    session = chat_session_start(tenant=tenant_a.tenant, end_user=user)
+    for text in ("帮我做一个项目计划", "项目名称是星火计划", "截止时间是9月底", "团队有5个人", "预算大概20万",
+                 "很好，就按这个来"):
+        reply = chat_turn(tenant=tenant_a.tenant, session=session, text=text)
+    assert reply.context.task["state"] == "completed"
+    task = receiver.wait_for(1, "task.completed")[0]["json"]["data"]
+    assert task["task"] == reply.context.task["id"] and task["session"] == session.pk
+    with m.Client(live_web.base, tenant_a.key) as a:
+        imported = a.import_session("importer", [{"role": "user", "content": "I moved to Porto last year.",
+                                                  "created_at": "2025-03-01T09:00:00Z"}])
+        done = receiver.wait_for(1, "import.completed", timeout=30)[0]["json"]["data"]
+        assert done["job"] == imported["job"] and done["session"] == imported["session"]["id"]
+        job = a.erase_user("importer")
+        erased = receiver.wait_for(1, "user.erased", timeout=30)[0]["json"]["data"]
+        assert erased["job"] == job and erased["receipt"]
+    bodies = b"".join(r["body"] for r in receiver.received).decode()
+    for private in ("planner", "importer", "Porto", "星火计划", "20万"):
+        assert private not in bodies
+    assert all(_verified(d, endpoint.secret) for d in receiver.received)
