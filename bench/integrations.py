@@ -19,12 +19,13 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a file, bench/ would come first on the path and its platform.py would hide the standard library's.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT / "sdk" / "python" / "src"))
 sys.path.insert(0, str(ROOT))
 
