@@ -51,8 +51,8 @@ def _check(headers: dict[str, str]):
             return None, (401, error_body("unauthenticated", str(exc.detail), {}),
                           {"www-authenticate": 'Bearer realm="mcp"'})
         if found is None:
-            return None, (401, error_body("unauthenticated", "Send a valid API key as 'Authorization: Bearer "
-                                                               "<key>'.", {}), {"www-authenticate": 'Bearer realm="mcp"'})
+            message = "Send a valid API key as 'Authorization: Bearer <key>'."
+            return None, (401, error_body("unauthenticated", message, {}), {"www-authenticate": 'Bearer realm="mcp"'})
         key = found[1]
         throttle = ApiKeyRateThrottle()
         if not throttle.allow_request(SimpleNamespace(auth=key), None):

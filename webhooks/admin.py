@@ -11,7 +11,7 @@ from django.utils.html import format_html_join
 from assistants.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
-from webhooks.services import (_events_check, webhook_delivery_resend, webhook_endpoint_enable,
+from webhooks.services import (webhook_events_check, webhook_delivery_resend, webhook_endpoint_enable,
                                webhook_url_check)
 
 
@@ -30,7 +30,7 @@ class WebhookEndpointForm(TenantConsistentForm):
 
     def clean_events(self):
         try:
-            return _events_check(list(self.cleaned_data["events"]))
+            return webhook_events_check(list(self.cleaned_data["events"]))
         except ApplicationError as exc:
             raise forms.ValidationError(exc.message)
 

@@ -74,7 +74,7 @@ def webhook_url_check(url: str) -> str:
 
 
 # --- endpoints -----------------------------------------------------------------------------------------------------
-def _events_check(events) -> list[str]:
+def webhook_events_check(events) -> list[str]:
     if not isinstance(events, list) or not events:
         raise InvalidInput(f"Name at least one event: {', '.join(EVENTS)}.", code="invalid")
     unknown = [e for e in events if e not in EVENTS]
@@ -90,7 +90,7 @@ def webhook_endpoint_create(*, tenant, url: str, events: list[str], include_cont
     """Register an endpoint. Its `secret` is generated here; the API shows it once, at creation."""
     url = webhook_url_check(url)
     return WebhookEndpoint.objects.for_tenant(tenant).create(
-        tenant=tenant, url=url, events=_events_check(events), include_content=bool(include_content),
+        tenant=tenant, url=url, events=webhook_events_check(events), include_content=bool(include_content),
         description=description[:200], secret="whsec_" + secrets.token_urlsafe(32))
 
 
@@ -101,7 +101,7 @@ def webhook_endpoint_update(*, tenant, endpoint: WebhookEndpoint, **changes) -> 
     if "url" in changes:
         changes["url"] = webhook_url_check(changes["url"])
     if "events" in changes:
-        changes["events"] = _events_check(changes["events"])
+        changes["events"] = webhook_events_check(changes["events"])
     for name, value in changes.items():
         setattr(endpoint, name, value)
     endpoint.save()

@@ -166,3 +166,19 @@ def test_stdio_command_serves_the_tenant_given(openai_server, tenant_a, tenant_b
     assert stored["stored"] and any("火锅" in r["content"] for r in found["results"])
     assert MemoryNote.objects.for_tenant(tenant_b.tenant).count() == 0
     assert MemoryNote.objects.for_tenant(tenant_a.tenant).filter(end_user__external_id="desk").exists()
+
+
+def test_mcp_requests_are_throttled_per_key_and_checked_against_allowed_hosts(tenant_a, tenant_b, settings):
+    from django.core.cache import cache
+
+    from mcp_api.asgi import _check
+
+    cache.clear()
+    settings.API_THROTTLE_RATE = "2/minute"
+    a = {"host": "127.0.0.1:8000", "authorization": f"Bearer {tenant_a.key}"}
+    assert _check(a)[0].tenant_id == tenant_a.tenant.pk and _check(a)[1] is None
+    status, body, headers = _check(a)[1]
+    assert status == 429 and body["error"]["code"] == "throttled" and int(headers["retry-after"]) >= 1
+    assert _check({**a, "authorization": f"Bearer {tenant_b.key}"})[0].tenant_id == tenant_b.tenant.pk  # per key
+    status, body, _ = _check({**a, "host": "evil.example.com"})[1]
+    assert status == 400 and body["error"]["message"]
