@@ -80,6 +80,24 @@ def test_another_tenants_note_cannot_be_listed_forgotten_or_exported(live_web, t
     assert "90" not in str(exported) and "爬山" in str(exported)
 
 
+def test_remember_applies_the_write_rules_repeat_change_and_whim(live_web, tenant_a):
+    async def go():
+        async with mcp_client(live_web.base, tenant_a.key) as a:
+            said = [tool_json(await a.call_tool("remember", {"user": "wei", "fact": fact})) for fact in (
+                "我的预算是10万", "我的预算是10万", "预算改成15万了", "I feel like pizza tonight")]
+            active = tool_json(await a.call_tool("list_memories", {"user": "wei"}))
+            old = tool_json(await a.call_tool("list_memories", {"user": "wei", "status": "superseded"}))
+            return said, active, old
+
+    said, active, old = run(go)
+    assert said[0]["outcomes"] == {"written": 1} and said[1]["outcomes"] == {"refreshed": 1}
+    assert said[1]["notes"][0]["id"] == said[0]["notes"][0]["id"]  # one note, not two
+    assert said[2]["outcomes"] == {"superseded": 1} and said[2]["notes"][0]["supersedes"] == said[0]["notes"][0]["id"]
+    assert said[3]["stored"] is False and said[3]["dropped"] == {"whim": 1}
+    assert [n["content"] for n in active["results"]] == ["用户的预算为 15 万元。"]
+    assert [n["id"] for n in old["results"]] == [said[0]["notes"][0]["id"]]
+
+
 def test_identifiers_are_refused_and_nothing_is_stored(live_web, tenant_a):
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:
