@@ -9,10 +9,12 @@ key's tenant.
 
 The server is stateless (each POST carries one JSON-RPC message and gets a JSON answer): any web process of a
 load-balanced set can answer any request, and there is no session to lose on a restart. The SDK's session
-manager runs for the life of the process, started by the ASGI lifespan (uvicorn sends it).
+manager runs for the life of the process, started by the ASGI lifespan (uvicorn sends it) or, without one, by the
+first MCP request.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from types import SimpleNamespace
 
@@ -83,6 +85,29 @@ class McpMount:
             # DNS-rebinding page cannot send the tenant's Bearer key anyway.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
         self.manager = self.server.session_manager
+        self._started = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._start_lock = asyncio.Lock()
+        self._runner: asyncio.Task | None = None
+
+    async def _run_manager(self):
+        async with self.manager.run():
+            self._started.set()
+            await self._stop.wait()
+
+    async def _ensure_started(self):
+        """Start the SDK's session manager once, in a task of its own that lives as long as the process: from the
+        ASGI lifespan when the server sends one, else on the first MCP request (a wrapper that does not pass the
+        lifespan on, or `uvicorn --lifespan off`, must not break /mcp/)."""
+        if self._started.is_set():
+            return
+        async with self._start_lock:
+            if self._runner is None:
+                self._runner = asyncio.get_running_loop().create_task(self._run_manager())
+        await asyncio.wait({self._runner, asyncio.ensure_future(self._started.wait())},
+                           return_when=asyncio.FIRST_COMPLETED)
+        if self._runner.done():
+            self._runner.result()  # it failed to start: raise that here
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "lifespan":
@@ -97,13 +122,15 @@ class McpMount:
         if message["type"] != "lifespan.startup":
             return
         try:
-            async with self.manager.run():
-                await send({"type": "lifespan.startup.complete"})
-                while (await receive())["type"] != "lifespan.shutdown":
-                    pass
+            await self._ensure_started()
         except Exception as exc:  # noqa: BLE001 - uvicorn reports it and stops
             await send({"type": "lifespan.startup.failed", "message": str(exc)})
             return
+        await send({"type": "lifespan.startup.complete"})
+        while (await receive())["type"] != "lifespan.shutdown":
+            pass
+        self._stop.set()
+        await self._runner
         await send({"type": "lifespan.shutdown.complete"})
 
     async def _mcp(self, scope, receive, send):
@@ -112,6 +139,7 @@ class McpMount:
         if refusal is not None:
             await _answer(send, *refusal)
             return
+        await self._ensure_started()
         scope = {**scope, "state": {**(scope.get("state") or {}), STATE_KEY: key}}
         await self.manager.handle_request(scope, receive, send)
 

@@ -200,3 +200,27 @@ def test_mcp_requests_are_throttled_per_key_and_checked_against_allowed_hosts(te
     assert _check({**a, "authorization": f"Bearer {tenant_b.key}"})[0].tenant_id == tenant_b.tenant.pk  # per key
     status, body, _ = _check({**a, "host": "evil.example.com"})[1]
     assert status == 400 and body["error"]["message"]
+
+
+def test_the_mount_serves_without_an_asgi_lifespan(tenant_a):
+    """A wrapper that does not pass the lifespan on (or `uvicorn --lifespan off`) must not break /mcp/: the SDK's
+    session manager starts on the first request. In-process, through httpx's ASGI transport (no lifespan)."""
+    from mcp_api.asgi import McpMount
+
+    async def django_stand_in(scope, receive, send):
+        await send({"type": "http.response.start", "status": 204, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    async def go():
+        transport = httpx.ASGITransport(app=McpMount(django_stand_in))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+            listed = await client.post("/mcp/", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                       headers={"Authorization": f"Bearer {tenant_a.key}",
+                                                "Accept": "application/json, text/event-stream"})
+            other = await client.get("/healthz")
+            return listed, other
+
+    listed, other = anyio.run(go)
+    assert listed.status_code == 200, listed.text
+    assert {t["name"] for t in listed.json()["result"]["tools"]} == TOOLS
+    assert other.status_code == 204  # everything else goes to the wrapped app
