@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 def hooks(tenant_a, tenant_b):
     made = {}
     for kit in (tenant_a, tenant_b):
-        endpoint = webhook_endpoint_create(tenant=kit.tenant, url=f"https://{kit.tenant.slug}.example.com/h",
+        endpoint = webhook_endpoint_create(tenant=kit.tenant, url=f"http://127.0.0.1:9/{kit.tenant.slug}",  # refused at once
                                            events=["memory.created"])
         delivery = WebhookDelivery.objects.for_tenant(kit.tenant).create(
             tenant=kit.tenant, endpoint=endpoint, event="memory.created", payload={"note": 5}, status="held",
@@ -70,3 +70,31 @@ def test_admin_add_checks_the_url(client, tenant_a, settings):
     assert response.status_code == 302
     made = WebhookEndpoint.objects.for_tenant(tenant_a.tenant).get(description="crm")
     assert made.secret.startswith("whsec_") and made.events == ["memory.created", "user.erased"]
+
+
+def test_send_again_requeues_a_failed_delivery_with_fresh_retries(client, tenant_a, hooks):
+    client.force_login(get_user_model().objects.create_superuser("root23", "r3@example.com", "pw-123456"))
+    _, delivery = hooks["acme-int"]
+    WebhookDelivery.objects.for_tenant(tenant_a.tenant).filter(pk=delivery.pk).update(status="failed", attempts=12)
+    response = client.post(reverse("admin:webhooks_webhookdelivery_changelist"),
+                           {"action": "resend", "_selected_action": [delivery.pk]}, follow=True)
+    assert "1 delivery(ies) queued again" in response.content.decode()
+    delivery.refresh_from_db()
+    assert delivery.status == "pending" and delivery.attempts == 0
+
+
+def test_a_rolled_back_write_records_no_event(tenant_a, hooks):
+    from django.db import transaction
+
+    from assistants.services.tenants import end_user_get_or_create
+    from memory.services.notes import memory_note_create
+
+    user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="undo")
+    before = WebhookDelivery.objects.for_tenant(tenant_a.tenant).count()
+    with pytest.raises(RuntimeError), transaction.atomic():
+        memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
+        assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1  # written in the write's
+        raise RuntimeError("the write fails after the note")                               # transaction ...
+    assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before  # ... and gone with it
+    memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
+    assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1
