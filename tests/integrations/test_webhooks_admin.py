@@ -18,7 +18,8 @@ pytestmark = pytest.mark.django_db
 def hooks(tenant_a, tenant_b):
     made = {}
     for kit in (tenant_a, tenant_b):
-        endpoint = webhook_endpoint_create(tenant=kit.tenant, url=f"http://127.0.0.1:9/{kit.tenant.slug}",  # refused at once
+        # port 9 refuses at once: a delivery a running worker may attempt costs nothing
+        endpoint = webhook_endpoint_create(tenant=kit.tenant, url=f"http://127.0.0.1:9/{kit.tenant.slug}",
                                            events=["memory.created"])
         delivery = WebhookDelivery.objects.for_tenant(kit.tenant).create(
             tenant=kit.tenant, endpoint=endpoint, event="memory.created", payload={"note": 5}, status="held",
