@@ -16,6 +16,8 @@ from webhooks.services import (webhook_events_check, webhook_delivery_resend, we
 
 
 class WebhookEndpointForm(TenantConsistentForm):
+    url = forms.URLField(max_length=500, assume_scheme="https",  # what Django 6 assumes; says so now
+                         help_text="http(s) URL that receives the events as JSON POSTs.")
     events = forms.MultipleChoiceField(choices=[(e, e) for e in EVENTS], widget=forms.CheckboxSelectMultiple)
 
     class Meta:
