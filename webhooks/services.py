@@ -51,26 +51,53 @@ def _address_allowed(address: str) -> bool:
 
 def webhook_url_check(url: str) -> str:
     """The URL, if it may receive webhooks; else InvalidInput with a sentence saying why."""
+    return _url_checked(url)[0]
+
+
+def _url_checked(url: str) -> tuple[str, str | None]:
+    """(url, the public address to connect to) or InvalidInput. The address is None when private addresses are
+    allowed (local settings), where the URL is used as it is."""
     url = (url or "").strip()
     parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidInput("A webhook URL must be an http:// or https:// URL with a host.", code="invalid_url",
-                           details={"url": url[:500]})
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
+        raise InvalidInput("A webhook URL must be an http:// or https:// URL with a host (and a valid port).",
+                           code="invalid_url", details={"url": url[:500]})
     if parts.username or parts.password:
         raise InvalidInput("Put no user name or password in a webhook URL; deliveries are signed instead.",
                            code="invalid_url")
     if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
-        return url
+        return url, None
     try:
-        infos = socket.getaddrinfo(parts.hostname, parts.port or (443 if parts.scheme == "https" else 80),
+        infos = socket.getaddrinfo(parts.hostname, port or (443 if parts.scheme == "https" else 80),
                                    proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError):
         raise InvalidInput(f"The host '{parts.hostname}' could not be resolved.", code="invalid_url")
-    blocked = sorted({info[4][0] for info in infos if not _address_allowed(info[4][0])})
-    if blocked:
+    addresses = [info[4][0] for info in infos]
+    blocked = sorted({a for a in addresses if not _address_allowed(a)})
+    if blocked or not addresses:
         raise InvalidInput(f"'{parts.hostname}' resolves to a private, loopback or link-local address; webhooks "
                            f"go to public addresses only.", code="url_not_public", details={"addresses": blocked})
-    return url
+    return url, addresses[0]
+
+
+def webhook_request_target(url: str, address: str | None) -> tuple[str, dict, dict]:
+    """(url to connect to, extra headers, httpx extensions). With an address, the connection goes to that checked
+    address (so DNS cannot answer differently between the check and the request) while the Host header, TLS SNI
+    and certificate check keep the URL's host name."""
+    if address is None:
+        return url, {}, {}
+    parts = urlsplit(url)
+    ip = ipaddress.ip_address(address.split("%")[0])
+    host = f"[{ip}]" if ip.version == 6 else str(ip)
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    pinned = parts._replace(netloc=netloc).geturl()
+    host_header = parts.hostname if not parts.port else f"{parts.hostname}:{parts.port}"
+    extensions = {"sni_hostname": parts.hostname} if parts.scheme == "https" else {}
+    return pinned, {"Host": host_header}, extensions
 
 
 # --- endpoints -----------------------------------------------------------------------------------------------------
@@ -261,16 +288,17 @@ def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
     started = time.monotonic()
     status_code, error = None, ""
     try:
-        webhook_url_check(endpoint.url)  # again: DNS may point elsewhere now
+        # Again at delivery time (DNS may point elsewhere now), and the request goes to the address checked.
+        target, extra_headers, extensions = webhook_request_target(*_url_checked(endpoint.url))
         body = _body(delivery, endpoint)
         timestamp = str(int(time.time()))
-        response = httpx.post(endpoint.url, content=body, timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-                              follow_redirects=False, headers={
-                                  "Content-Type": "application/json", "User-Agent": USER_AGENT,
-                                  "X-Webhook-Id": str(delivery.event_id), "X-Webhook-Event": delivery.event,
-                                  "X-Webhook-Attempt": str(delivery.attempts), "X-Timestamp": timestamp,
-                                  "X-Signature": webhook_signature(secret=endpoint.secret, timestamp=timestamp,
-                                                                   body=body)})
+        headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
+                   "X-Webhook-Id": str(delivery.event_id), "X-Webhook-Event": delivery.event,
+                   "X-Webhook-Attempt": str(delivery.attempts), "X-Timestamp": timestamp,
+                   "X-Signature": webhook_signature(secret=endpoint.secret, timestamp=timestamp, body=body),
+                   **extra_headers}
+        with httpx.Client(timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False) as http:
+            response = http.post(target, content=body, headers=headers, extensions=extensions)
         status_code = response.status_code
         if not 200 <= status_code < 300:
             error = f"HTTP {status_code}"

@@ -17,7 +17,7 @@ from tests.conftest import wait_for
 from tests.integrations.webhook_receiver import Receiver
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 from webhooks.services import (webhook_delivery_attempt, webhook_endpoint_create, webhook_endpoint_enable,
-                               webhook_event_emit, webhook_signature_verify)
+                               webhook_event_emit, webhook_request_target, webhook_signature_verify)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -147,7 +147,7 @@ def test_repeated_failures_disable_the_endpoint_and_staff_re_enable_it(celery_wo
     ("http://10.1.2.3/hook", "url_not_public"), ("http://169.254.169.254/latest", "url_not_public"),
     ("http://[::1]/hook", "url_not_public"), ("http://192.168.0.7/hook", "url_not_public"),
     ("ftp://example.com/hook", "invalid_url"), ("https://user:pw@example.com/", "invalid_url"),
-    ("javascript:alert(1)", "invalid_url"),
+    ("javascript:alert(1)", "invalid_url"), ("http://example.com:99999/hook", "invalid_url"),
 ])
 def test_production_refuses_private_addresses_and_other_schemes(tenant_a, url, code):
     client = DjangoClient()
@@ -218,3 +218,20 @@ def test_task_import_and_erasure_events_name_ids_only(live_web, celery_worker, t
     for private in ("planner", "importer", "Porto", "星火计划", "20万"):
         assert private not in bodies
     assert all(_verified(d, endpoint.secret) for d in receiver.received)
+
+
+def test_a_delivery_connects_to_the_checked_address_and_keeps_the_host_name(receiver):
+    """Production connects to the address it checked (DNS cannot answer differently a moment later); the Host
+    header, TLS SNI and certificate check keep the URL's name."""
+    import httpx
+
+    assert webhook_request_target("https://hooks.example.com:8443/in?x=1", "93.184.216.34") == (
+        "https://93.184.216.34:8443/in?x=1", {"Host": "hooks.example.com:8443"}, {"sni_hostname": "hooks.example.com"})
+    assert webhook_request_target("http://example.com/h", "2606:2800:220:1:248:1893:25c8:1946") == (
+        "http://[2606:2800:220:1:248:1893:25c8:1946]/h", {"Host": "example.com"}, {})
+    assert webhook_request_target("http://127.0.0.1:9/h", None) == ("http://127.0.0.1:9/h", {}, {})
+    # a real request through the pinned form reaches the address, naming the original host
+    url, headers, extensions = webhook_request_target(f"http://receiver.invalid:{receiver.port}/hooks", "127.0.0.1")
+    with httpx.Client(timeout=5) as http:
+        assert http.post(url, content=b"{}", headers=headers, extensions=extensions).status_code == 200
+    assert receiver.received[0]["headers"]["host"] == f"receiver.invalid:{receiver.port}"
