@@ -12,8 +12,8 @@
   endpoint; WEBHOOK_DISABLE_AFTER of them in a row disable it, and its later events are held until staff
   re-enable it (then they are sent).
 - URLs: http(s) only; unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES (local and test settings), every address the host
-  resolves to must be public, checked when registered and again before each delivery (redirects are not
-  followed).
+  resolves to must be public, checked when registered and again before each delivery, and the delivery
+  connects to the address it checked (redirects are not followed).
 """
 from __future__ import annotations
 
