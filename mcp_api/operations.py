@@ -12,7 +12,8 @@ import json
 
 from django.conf import settings
 
-from api.views.base import _valid_external_id
+from django.db import transaction
+
 from api.views.chat import chat_body
 from api.views.memories import NoteSerializer
 from api.views.users import TaskStateSerializer
@@ -30,35 +31,65 @@ from tasks.models import TaskState
 MAX_PAGE = 100
 
 
+def _id_problem(external_id) -> str | None:
+    """Why `external_id` cannot be a user id, or None: the REST API's rule (1 to 200 characters, no control
+    characters, not '.' or '..', encodable)."""
+    if not isinstance(external_id, str) or not 0 < len(external_id) <= 200:
+        return "The user id must be 1 to 200 characters."
+    if any(ord(c) < 32 for c in external_id) or external_id in (".", ".."):
+        return "The user id cannot contain control characters or be '.' or '..'."
+    try:
+        external_id.encode("utf-8")
+    except UnicodeEncodeError:
+        return "The user id contains invalid characters."
+    return None
+
+
+def _text(value, *, what: str, limit: int) -> str:
+    """A text argument as the REST API's Text fields accept it: a non-empty string within `limit`, no NUL."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"The {what} is empty.")
+    if "\x00" in value:
+        raise InvalidInput(f"The {what} contains a NUL character (\\0), which cannot be stored: remove it.",
+                           code="nul_character")
+    if len(value) > limit:
+        raise InvalidInput(f"The {what} is {len(value):,} characters; the limit is {limit:,}.",
+                           code="message_too_long" if what == "message" else "invalid")
+    return value
+
+
 def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
-    """The tenant's user with this external_id, as TenantAPIView.end_user finds it (reads of an unknown id are
-    not found; writes create the user; a user being erased accepts nothing new)."""
-    if not isinstance(external_id, str) or not _valid_external_id(external_id):
-        if not create:
-            raise NotFound("There is no user with that id.", code="user_not_found")
-        raise InvalidInput("The user id must be 1 to 200 characters with no control characters.")
-    if create:
-        user = end_user_get_or_create(tenant=tenant, external_id=external_id)
-    else:
-        user = EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
+    """The tenant's user with this external_id, as the REST API finds it: reads of an unknown id are not found;
+    writes create the user (call them inside the operation's transaction, so that a refused write leaves no new
+    user behind); a user being erased accepts nothing new."""
+    external_id = external_id.strip() if isinstance(external_id, str) else external_id
+    problem = _id_problem(external_id)
+    if not create:
+        user = None if problem else EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
         if user is None:
-            raise NotFound(f"There is no user '{external_id}'.", code="user_not_found")
-    if create and user.erasure_requested_at is not None:
+            raise NotFound(f"There is no user '{str(external_id)[:200]}'.", code="user_not_found")
+        return user
+    if problem:
+        raise InvalidInput(problem, details={"user": str(external_id)[:200]})
+    user = end_user_get_or_create(tenant=tenant, external_id=external_id)
+    if user.erasure_requested_at is not None:
         raise Conflict(f"User '{external_id}' is being erased; nothing new is accepted for them.",
                        code="user_being_erased")
     return user
 
 
 def mcp_remember(*, tenant, actor: str, user: str, fact: str, kind: str | None = None, key: str = "") -> dict:
-    end_user = _end_user(tenant=tenant, external_id=user, create=True)
-    result = memory_fact_remember(tenant=tenant, end_user=end_user, text=fact, kind=kind or None, key=key or "")
+    fact = _text(fact, what="fact", limit=2000)
+    with transaction.atomic():  # a fact the write rules refuse leaves no new user behind
+        end_user = _end_user(tenant=tenant, external_id=user, create=True)
+        result = memory_fact_remember(tenant=tenant, end_user=end_user, text=fact, kind=kind or None,
+                                      key=key or "")
     return {"stored": bool(result.notes), "outcomes": result.outcomes, "dropped": result.dropped,
             "notes": NoteSerializer(result.notes, many=True).data}
 
 
 def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dict:
-    if not isinstance(query, str) or not query.strip() or len(query) > 2000:
-        raise InvalidInput("The query must be 1 to 2,000 characters.")
+    query = _text(query, what="query", limit=2000)
     if not 1 <= k <= 100:
         raise InvalidInput("k must be between 1 and 100.")
     end_user = _end_user(tenant=tenant, external_id=user)
@@ -98,8 +129,7 @@ def mcp_forget(*, tenant, actor: str, user: str, id: int | None = None, query: s
         if note.status != MemoryNote.Status.FORGOTTEN:
             memory_note_forget(tenant=tenant, note=note, actor=actor)
         return {"forgotten": [{"id": note.pk, "kind": note.kind}]}
-    if len(query) > 2000:
-        raise InvalidInput("The query must be at most 2,000 characters.")
+    query = _text(query, what="query", limit=2000)
     forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor)
     return {"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
                           for f in forgotten]}
@@ -107,27 +137,25 @@ def mcp_forget(*, tenant, actor: str, user: str, id: int | None = None, query: s
 
 def mcp_chat(*, tenant, actor: str, user: str, message: str, session: int | None = None,
              assistant: int | None = None) -> dict:
-    if not isinstance(message, str) or not message.strip():
-        raise InvalidInput("Say something: the message is empty.")
-    if len(message) > settings.MAX_MESSAGE_CHARS:
-        raise InvalidInput(f"The message is {len(message)} characters; the limit is {settings.MAX_MESSAGE_CHARS}.",
-                           code="message_too_long")
-    end_user = _end_user(tenant=tenant, external_id=user, create=True)
-    if session is not None:
-        chat = ChatSession.objects.for_tenant(tenant).filter(end_user=end_user, pk=session) \
-            .select_related("assistant").first()
-        if chat is None:
-            raise NotFound(f"Session {session} does not exist for this user.")
-        if assistant is not None and chat.assistant_id != assistant:
-            raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
-    else:
-        chosen = None
-        if assistant is not None:
-            chosen = Assistant.objects.for_tenant(tenant).filter(pk=assistant).first()
-            if chosen is None:
-                raise NotFound(f"Assistant {assistant} does not exist.")
-        chat = chat_session_start(tenant=tenant, end_user=end_user, assistant=chosen,
-                                  title=" ".join(message.split())[:60])
+    message = _text(message, what="message", limit=settings.MAX_MESSAGE_CHARS)
+    with transaction.atomic():  # a refused session or assistant leaves no new user or session behind
+        end_user = _end_user(tenant=tenant, external_id=user, create=True)
+        if session is not None:
+            chat = ChatSession.objects.for_tenant(tenant).filter(end_user=end_user, pk=session) \
+                .select_related("assistant").first()
+            if chat is None:
+                raise NotFound(f"Session {session} does not exist for this user.")
+            if assistant is not None and chat.assistant_id != assistant:
+                raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+        else:
+            chosen = None
+            if assistant is not None:
+                chosen = Assistant.objects.for_tenant(tenant).filter(pk=assistant).first()
+                if chosen is None:
+                    raise NotFound(f"Assistant {assistant} does not exist.")
+            chat = chat_session_start(tenant=tenant, end_user=end_user, assistant=chosen,
+                                      title=" ".join(message.split())[:60])
+    # The turn commits the user's message in its own transactions (a model failure must not lose it).
     return chat_body(chat_turn(tenant=tenant, session=chat, text=message))
 
 

@@ -101,13 +101,37 @@ def test_remember_applies_the_write_rules_repeat_change_and_whim(live_web, tenan
 def test_identifiers_are_refused_and_nothing_is_stored(live_web, tenant_a):
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:
+            await a.call_tool("remember", {"user": "pii", "fact": "I prefer tea"})
             refused = await a.call_tool("remember", {"user": "pii", "fact": "我的手机号是13812345678"})
             listed = tool_json(await a.call_tool("list_memories", {"user": "pii", "status": "all"}))
             return refused, listed
 
     refused, listed = run(go)
     assert refused.is_error and tool_json(refused)["error"]["code"] == "pii_refused"
-    assert listed["results"] == [] and "13812345678" not in str(listed)
+    assert [n["content"] for n in listed["results"]] == ["The user prefers tea."]
+    assert "13812345678" not in str(listed)
+
+
+def test_refused_calls_write_nothing(live_web, tenant_a):
+    from assistants.models import ChatSession, EndUser
+
+    async def go():
+        async with mcp_client(live_web.base, tenant_a.key) as a:
+            return [await a.call_tool(name, args) for name, args in (
+                ("remember", {"user": "nul-user", "fact": "I am\x00 vegetarian"}),
+                ("remember", {"user": "..", "fact": "I am vegetarian"}),
+                ("remember", {"user": "pii-only", "fact": "my card is 4111 1111 1111 1111"}),
+                ("chat", {"user": "lost-session", "message": "hello", "session": 424242}),
+                ("chat", {"user": "nul-chat", "message": "hi\x00"}),
+                ("recall", {"user": "nobody-here", "query": "x\x00"}),
+            )]
+
+    results = run(go)
+    codes = [tool_json(r)["error"]["code"] for r in results]
+    assert all(r.is_error for r in results) and codes == [
+        "nul_character", "invalid", "pii_refused", "not_found", "nul_character", "nul_character"]
+    assert not EndUser.objects.for_tenant(tenant_a.tenant).exists()
+    assert not ChatSession.objects.for_tenant(tenant_a.tenant).exists()
 
 
 def test_forget_list_chat_tasks_and_export_work_for_the_user(live_web, tenant_a):

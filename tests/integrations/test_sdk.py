@@ -56,6 +56,8 @@ def test_every_error_code_the_server_uses_has_an_exception_class():
             text = Path(path).read_text(encoding="utf-8")
             codes |= set(re.findall(r"\bcode\s*=\s*\"([a-z_]+)\"", text))
             codes |= set(re.findall(r"error_body\(\"([a-z_]+)\"", text))
+            codes |= set(re.findall(r"\bcode, message(?:, details)? = \"([a-z_]+)\"", text))
+            codes |= set(re.findall(r"\b_?refuse\(send, \d+, \"([a-z_]+)\"", text))
     codes -= {"error"}
     missing = {code for code in codes if code not in sdk().errors.BY_CODE}
     assert not missing, f"no exception class for {sorted(missing)}"

@@ -104,6 +104,12 @@ class MalformedJson(BadRequest):
     code = "malformed_json"
 
 
+class JsonTooDeep(BadRequest):
+    """The JSON body nests deeper than the server accepts."""
+
+    code = "json_too_deep"
+
+
 class NulCharacter(BadRequest):
     code = "nul_character"
 
