@@ -3,7 +3,7 @@ from urllib.parse import unquote
 from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import chat, memories, sessions, users
+from api.views import chat, memories, sessions, users, webhooks
 
 
 class ExternalIdConverter:
@@ -39,6 +39,9 @@ v1 = [
     path("memories/<int:pk>/history/", memories.MemoryHistoryView.as_view(), name="memory-history"),
     path("messages/<int:pk>/feedback/", users.FeedbackView.as_view(), name="message-feedback"),
     path("jobs/<int:pk>/", users.JobView.as_view(), name="job"),
+    path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
+    path("webhooks/<int:pk>/", webhooks.WebhookDetailView.as_view(), name="webhook"),
+    path("webhooks/<int:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
 ]
 
 app_name = "api"

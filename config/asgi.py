@@ -10,8 +10,10 @@ django_application = get_asgi_application()
 
 from core.request_limits import BodySizeLimit  # noqa: E402 - needs the settings configured above
 from core.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+from mcp_api.asgi import mcp_mount  # noqa: E402 - the same
 
-# The size limit wraps everything served here (and any app mounted beside Django later): 413 before the body is read.
-application = BodySizeLimit(django_application)
+# /mcp/ is the MCP server (streamable HTTP); everything else is Django. The size limit wraps both: 413 before the
+# body is read, on every route.
+application = BodySizeLimit(mcp_mount(django_application))
 
 web_process_warm_up()

@@ -18,6 +18,7 @@ from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
 from tasks.models import JobRecord
 from tasks.services.ledger import job_progress_update, job_record_create
+from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
 COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what left the window
@@ -132,4 +133,7 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
             break
     if job_id:
         job_progress_update(job_id=job_id, progress={"stage": "done", "done": total, "total": total})
+    webhook_event_emit(tenant=tenant_id, event="import.completed", data={
+        "job": job_id, "session": session_id, "user_id": session.end_user_id, "user_messages": total,
+        "notes_written": written})
     return {"user_messages": total, "notes_written": written, "notes_dated": aligned, "compaction_passes": passes}

@@ -33,6 +33,7 @@ from core.exceptions import NotFound
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import JobRecord, SessionScratch, TaskState
+from webhooks.services import webhook_event_emit
 
 ERASE_JOB_KIND = "user_erase"
 # Ledger rows whose idempotency key is "<prefix>:<message id>" carry one message's outcome; they are erased with
@@ -259,9 +260,11 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
             _add(counts, login.delete()[1])
         hashed = user_id_hash(user.external_id)
         _add(counts, user.delete()[1])
-        ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
-                                                 requested_by=requested_by[:200], counts=counts, job_id=job_id,
-                                                 completed_at=timezone.now())
+        receipt = ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
+                                                           requested_by=requested_by[:200], counts=counts,
+                                                           job_id=job_id, completed_at=timezone.now())
+        # Sent after this commit; ids only (the user is gone, and no identifier of theirs goes out).
+        webhook_event_emit(tenant=tenant_id, event="user.erased", data={"job": job_id, "receipt": receipt.pk})
         progress["step"] = "done"
         _save_progress(job_id, progress)
     return counts

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "tasks",
     "web",
     "api",
+    "mcp_api",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -267,6 +269,8 @@ ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)
 # An export bigger than this is spooled to a temporary file and streamed, so a user with 100,000 notes does not
 # sit in the web process's memory (docs/reliability.md, "Extreme data").
 EXPORT_MEMORY_BYTES = env.int("EXPORT_MEMORY_BYTES", default=1_000_000)
+# Largest export the MCP `export_user` tool answers inline; a bigger one is downloaded from the REST export.
+MCP_EXPORT_MAX_BYTES = env.int("MCP_EXPORT_MAX_BYTES", default=5_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
 REST_FRAMEWORK = {
@@ -337,4 +341,19 @@ CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 # Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
+}
+
+# --- Webhooks (docs/webhooks.md) ----------------------------------------------------------------------------
+# Deliveries only to public addresses (checked after DNS resolution, at registration and before each delivery);
+# local settings allow private and loopback ones so that a developer can receive on 127.0.0.1.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=False)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+# Retry n waits BACKOFF * 2^(n-1) s, at most BACKOFF_MAX: with the defaults 12 attempts span about 50 minutes,
+# so a receiver that is down for a while loses nothing.
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=1.0)
+WEBHOOK_BACKOFF_MAX_SECONDS = env.float("WEBHOOK_BACKOFF_MAX_SECONDS", default=600.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=12)
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)  # deliveries in a row that failed for good
+CELERY_BEAT_SCHEDULE["webhook-deliveries-sweep"] = {
+    "task": "webhooks.jobs.webhook_deliveries_sweep", "schedule": 30.0,
 }

@@ -3,3 +3,5 @@ from .base import *  # noqa: F401,F403
 from .base import env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Webhooks to a receiver on this machine (127.0.0.1) are allowed for development; production refuses them.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=True)

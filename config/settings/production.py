@@ -17,3 +17,5 @@ SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SESSION_COOKIE_HTTPONLY = True
+# Webhooks never go to private, loopback or link-local addresses in production (whatever the environment says).
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False

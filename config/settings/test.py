@@ -13,3 +13,6 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"test-{os.getpid()}")
 RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 WORKER_HEARTBEAT_SECONDS = 2
+# Webhook tests receive on 127.0.0.1; the production rule is tested with this setting turned off.
+WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=True)
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=0.3)

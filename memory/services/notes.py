@@ -19,6 +19,7 @@ from memory.models import AuditLog, MemoryNote, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_find, pii_redact
 from memory.services.topics import TOPIC_BY_SLOT, query_topics, topic_words_for
+from webhooks.services import webhook_event_emit
 
 FORGOTTEN_CONTENT = ""
 EDITABLE_FIELDS = {"content", "kind", "key", "confidence", "expires_at", "pinned", "importance", "status", "value"}
@@ -53,6 +54,13 @@ def _audit(*, tenant, actor: str, action: str, note: MemoryNote, before: dict | 
         AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor[:200], action=action,
                                                    object_type="memory_note", object_id=str(note.pk),
                                                    before=before, after=after)
+
+
+def _event(note: MemoryNote, event: str, **extra) -> None:
+    """The webhook event of a note change: ids and kinds only (webhooks.services)."""
+    webhook_event_emit(tenant=note.tenant_id, event=event, data={
+        "note": note.pk, "kind": note.kind, "status": note.status, "session": note.session_id,
+        "user_id": note.end_user_id, **extra})
 
 
 def _snapshot(note: MemoryNote) -> dict:
@@ -107,15 +115,17 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
     note.save()
     if message is not None:
         note.source_messages.add(message)
+    _event(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
     if supersedes is not None and status == MemoryNote.Status.ACTIVE:
-        _mark_superseded(supersedes)
+        _mark_superseded(supersedes, by=note)
     _audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=_snapshot(note))
     return note
 
 
-def _mark_superseded(old: MemoryNote) -> None:
+def _mark_superseded(old: MemoryNote, by: MemoryNote | None = None) -> None:
     MemoryNote.all_tenants.filter(pk=old.pk).update(status=MemoryNote.Status.SUPERSEDED, updated_at=timezone.now())
     old.status = MemoryNote.Status.SUPERSEDED
+    _event(old, "memory.superseded", superseded_by=by.pk if by is not None else None)
 
 
 @transaction.atomic
@@ -149,7 +159,8 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
     if changes.get("status") == MemoryNote.Status.ACTIVE and note.supersedes_id:
         old = MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
         if old:
-            _mark_superseded(old)
+            _mark_superseded(old, by=note)
+    _event(note, "memory.updated", changed=sorted(changes))
     _audit(tenant=tenant, actor=actor, action="update", note=note, before=before, after=_snapshot(note))
     return note
 
@@ -171,6 +182,7 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     note.embedding = None
     note.search_text = ""
     note.save()
+    _event(note, "memory.forgotten")
     _audit(tenant=tenant, actor=actor, action="forget", note=note, before=before,
            after={"kind": note.kind, "key": note.key, "status": note.status})
     return note

@@ -141,11 +141,12 @@ def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
             or candidate.confidence < policy.review_confidence_threshold)
 
 
-def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
-    """Write one checked candidate for the message's user. Returns the outcome counted in the job result:
+def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None) -> str:
+    """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
+    the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result:
     written, refreshed, superseded, pending_review or unchanged."""
-    end_user = message.end_user
-    if (message.metadata or {}).get("memory_answer"):
+    end_user = message.end_user if message is not None else end_user
+    if message is not None and (message.metadata or {}).get("memory_answer"):
         candidate.change, candidate.unclear = True, False  # the user is answering our question: it is settled
     status, reason = MemoryNote.Status.ACTIVE, ""
     if candidate.source == MemoryNote.Source.AGENT_INFERRED:
@@ -174,8 +175,8 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy) -> str:
     memory_note_create(
         tenant=tenant, end_user=end_user, kind=candidate.kind, key=candidate.key, content=candidate.content,
         source=candidate.source, confidence=candidate.confidence, value=candidate.value, quote=candidate.quote,
-        status=status, session=message.session, message=message, supersedes=old, review_reason=reason,
-        assistant=message.session.assistant)
+        status=status, session=message.session if message is not None else None, message=message, supersedes=old,
+        review_reason=reason, assistant=message.session.assistant if message is not None else None)
     if status != MemoryNote.Status.ACTIVE:
         return "pending_review"
     return "superseded" if old is not None else "written"

@@ -31,6 +31,7 @@ from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_s
 from tasks.services.field_extraction import Extracted, language_of
 from tasks.services.routing import Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
+from webhooks.services import webhook_event_emit
 
 OFFER_KEY = "task_offer"
 
@@ -68,6 +69,10 @@ def _save(*, tenant, task: TaskState, steps: list[dict], **changes) -> TaskState
         setattr(task, name, value)
     task.version += 1
     task.updated_at = now
+    if changes.get("state") == TaskState.State.COMPLETED:
+        webhook_event_emit(tenant=tenant, event="task.completed", data={
+            "task": task.pk, "task_name": task.task_name, "task_type": task.task_type_id, "session": task.session_id,
+            "user_id": task.end_user_id})
     return task
 
 

@@ -13,6 +13,7 @@ from assistants.services.tenants import end_user_create_with_login
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
 from memory.services.embeddings import embed_texts
 from tasks.models import JobRecord, SessionScratch, TaskState, TaskType, WorkerHeartbeat
+from webhooks.models import WebhookDelivery, WebhookEndpoint
 from tests.factories import (
     AssistantFactory, ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory,
 )
@@ -98,8 +99,14 @@ def world(db):
         bystander = populate_user(tenant, assistant, "u-2", words=words, with_login=False)
         receipt = ErasureReceipt.objects.for_tenant(tenant).create(tenant=tenant, user_id_hash="0" * 64,
                                                                    requested_by="admin:x", counts={"x": 1})
+        hook = WebhookEndpoint.objects.for_tenant(tenant).create(
+            tenant=tenant, url=f"https://{slug}.example.com/hooks", events=["memory.created"], secret="whsec_t")
+        delivery = WebhookDelivery.objects.for_tenant(tenant).create(
+            tenant=tenant, endpoint=hook, event="memory.created", payload={"note": person["notes"][1].pk},
+            status="failed", attempts=1, last_error="HTTP 500",
+            log=[{"at": "2026-01-01T09:00:00Z", "attempt": 1, "status": 500, "error": "HTTP 500", "ms": 12}])
         data[slug] = {"tenant": tenant, "assistant": assistant, "key": key, "staff": staff, "person": person,
-                      "bystander": bystander, "receipt": receipt}
+                      "bystander": bystander, "receipt": receipt, "webhook": hook, "delivery": delivery}
     WorkerHeartbeat.objects.create(hostname="worker@test", last_seen=timezone.now())
     interval = IntervalSchedule.objects.create(every=10, period="seconds")
     CrontabSchedule.objects.create(minute="0", hour="3")

@@ -1,0 +1,8 @@
+"""Python SDK of the memory platform's REST API. See sdk/python/README.md."""
+from memory_platform import errors
+from memory_platform._transport import ChatEvent
+from memory_platform.client import AsyncClient, Client
+from memory_platform.errors import ApiError
+
+__all__ = ["Client", "AsyncClient", "ChatEvent", "ApiError", "errors"]
+__version__ = "0.1.0"

@@ -1,0 +1,30 @@
+"""Celery jobs of webhooks. Thin: take a delivery id, call one service.
+
+A delivery keeps its own log (attempts, status codes, errors) on its row, shown in the admin, so these jobs do not
+also write a JobRecord per attempt; a lost job is re-sent by the sweep, and a duplicate finds the delivery
+leased or done (services._claim), so acks_late is safe."""
+import logging
+
+from celery import shared_task
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(acks_late=True, max_retries=0)
+def webhook_deliver(delivery_id: int):
+    from webhooks.services import webhook_delivery_attempt
+
+    delay = webhook_delivery_attempt(delivery_id=delivery_id)
+    if delay is not None:
+        try:  # the next attempt, with backoff
+            webhook_deliver.apply_async((delivery_id,), countdown=delay, retry=False)
+        except Exception as exc:  # noqa: BLE001 - broker down: the sweep sends it once it is overdue
+            logger.warning("webhook delivery %s: retry not queued (%s); the sweep will send it", delivery_id, exc)
+    return {"delivery": delivery_id, "retry_in": delay}
+
+
+@shared_task(acks_late=True)
+def webhook_deliveries_sweep():
+    from webhooks.services import webhook_deliveries_sweep as sweep
+
+    return {"sent": sweep()}
