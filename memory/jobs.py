@@ -52,9 +52,13 @@ def memory_decay(self):
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
 def memory_reembed(self, tenant_id: int):
-    """Re-embed a tenant's notes after its embedding model changed."""
+    """Re-embed a tenant's notes (and embed its past messages) after its embedding model changed; progress in the
+    ledger after each batch."""
     from assistants.models import Tenant
     from memory.services.forgetting import memory_reembed_notes
+    from tasks.services.ledger import job_progress_update
 
     return job_run(self, kind="memory_reembed", tenant_id=tenant_id, retry_countdown=_backoff,
-                   body=lambda job: memory_reembed_notes(tenant=Tenant.objects.get(pk=tenant_id)))
+                   body=lambda job: memory_reembed_notes(
+                       tenant=Tenant.objects.get(pk=tenant_id),
+                       progress=lambda p: job_progress_update(job_id=job.pk, progress=p)))
