@@ -1,7 +1,20 @@
 """Celery jobs of long-term memory. Thin: take ids, call one service, record in the ledger."""
 from celery import shared_task
+from celery.signals import worker_init
 
 from tasks.services.ledger import job_run
+
+
+@worker_init.connect
+def _load_the_encoder(**_):
+    """Load the offline sentence encoder once when a worker starts (prefork children inherit it), not inside the
+    first job a user waits for."""
+    from django.conf import settings
+
+    from memory.services.embeddings import SENTENCE_MODEL, embed_texts
+
+    if settings.LLM_EMBEDDING_MODEL == SENTENCE_MODEL:
+        embed_texts(texts=["warm up"], model=SENTENCE_MODEL)
 
 
 def _backoff(retries: int) -> float:

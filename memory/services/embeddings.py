@@ -95,6 +95,11 @@ def _offline_vector(text: str, dims: int) -> list[float]:
     return [v / norm for v in vec] if norm else vec
 
 
+def hash_vector(text: str) -> list[float]:
+    """The lexical embedder's vector of `text`, in the column's width (load and scale data sets use it)."""
+    return _fit(_offline_vector(text, HASH_DIMENSIONS), settings.EMBEDDING_DIMENSIONS)
+
+
 SENTENCE_TRANSFORMERS_PREFIX = "st:"
 _st_models: dict = {}
 _sentence_encoder = None
