@@ -1,0 +1,254 @@
+"""The episodic multi-session sets (source of bench/data/recall_episodic_{en,zh}.jsonl; see build_recall_sets.py).
+
+Per user: a few dated sessions of user/assistant chat ("u"/"a"), several on the same thread spread over time and
+others about unrelated things, and questions whose answer lies in one or more named sessions (LongMemEval's kind:
+single-session facts, a thread that continues across sessions, an update of an earlier fact). The questions do
+not repeat the sessions' wording. Written for this set; nothing comes from the seeds, LoCoMo or LongMemEval.
+"""
+
+EN = [
+    {"user": "ep-en-olivia", "sessions": [
+        {"id": "s1", "date": "2025-01-12T19:02:00Z", "turns": [
+            ("u", "We finally decided to redo the kitchen. I'm leaning towards white oak cabinets and a quartz countertop."),
+            ("a", "That's a warm, timeless combination. Have you settled on a budget and a builder yet?"),
+            ("u", "Around $35k. Our contractor is Marco, he did my neighbour's bathroom, and he says six weeks."),
+            ("a", "Six weeks is realistic for a full kitchen if the materials arrive on time. Plan for a temporary cooking corner."),
+            ("u", "Yeah, going a month and a half without an oven is going to hurt. We'll live on the air fryer."),
+            ("a", "An air fryer and a kettle get most families through it. Keep a box of paper plates handy too."),
+        ]},
+        {"id": "s2", "date": "2025-02-03T17:40:00Z", "turns": [
+            ("u", "Ava's science fair was today! She built a little car that runs on a solar panel."),
+            ("a", "How exciting! How did the judges like it?"),
+            ("u", "She took second place out of forty projects. The winner made a water filter from sand and charcoal."),
+            ("a", "Second out of forty is a great result. She must be proud of herself."),
+            ("u", "She already wants to make the car faster for next year."),
+            ("a", "A lighter chassis and a better gear ratio would be a fun next step for her."),
+        ]},
+        {"id": "s3", "date": "2025-02-20T08:15:00Z", "turns": [
+            ("u", "My shoulder has been killing me since I overdid it at tennis, so I finally saw a physio."),
+            ("a", "Good call. What did they find?"),
+            ("u", "A strained rotator cuff. I'm booked for sessions every Monday and Thursday for six weeks."),
+            ("a", "Twice a week is a common schedule for that. Are you doing exercises at home as well?"),
+            ("u", "Resistance band stuff, every morning. And no tennis until April."),
+            ("a", "Keep at the band work; it is usually what makes the biggest difference."),
+        ]},
+        {"id": "s4", "date": "2025-03-15T20:30:00Z", "turns": [
+            ("u", "Ugh, the renovation is behind. The quartz slab showed up with a crack right down the middle."),
+            ("a", "That's frustrating. Is the supplier replacing it?"),
+            ("u", "Yes, but it pushes everything back. Marco now says we'll be done on April 10."),
+            ("a", "Annoying, but at least the new slab will be perfect. Did the cabinets go in already?"),
+            ("u", "Cabinets are in and they look gorgeous. Just waiting on the top and the backsplash."),
+            ("a", "Then you are in the home stretch. April will come quickly."),
+        ]},
+        {"id": "s5", "date": "2025-04-02T12:05:00Z", "turns": [
+            ("u", "For our tenth anniversary in October, James and I want to go to Kyoto."),
+            ("a", "October is a lovely time there, the autumn leaves are starting. Where would you like to stay?"),
+            ("u", "A traditional ryokan with a private bath, maybe two nights, then a hotel near Gion."),
+            ("a", "That's a good mix. Ryokans book up early for autumn, so reserve soon."),
+        ]},
+    ], "questions": [
+        ("Who is doing the work on my kitchen and how long did he first say it would take?", ["s1"]),
+        ("What went wrong with the stone for the worktop?", ["s4"]),
+        ("How did my kid do at the school competition?", ["s2"]),
+        ("Which days are my rehab appointments for the arm injury?", ["s3"]),
+        ("Give me a recap of the whole home remodel: the plan and how it's going", ["s1", "s4"]),
+        ("Where are we celebrating ten years of marriage?", ["s5"]),
+    ]},
+    {"user": "ep-en-marcus", "sessions": [
+        {"id": "s1", "date": "2025-05-04T10:00:00Z", "turns": [
+            ("u", "So I got laid off from the logistics company on Friday. Twenty people in my department, gone."),
+            ("a", "I'm sorry, that's a hard week. What are you thinking of doing next?"),
+            ("u", "I want to move into data analytics. I've been doing the reporting work anyway, I just need proper SQL."),
+            ("a", "That's a sensible move. A couple of portfolio projects with real data would help a lot."),
+            ("u", "I'll do one on delivery delays, I know that data inside out."),
+            ("a", "Perfect, domain knowledge is exactly what makes a portfolio project stand out."),
+        ]},
+        {"id": "s2", "date": "2025-05-21T18:20:00Z", "turns": [
+            ("u", "I had a first interview with Medlytics, a small healthcare startup. It went well I think."),
+            ("a", "Great news! What's the next step?"),
+            ("u", "A second round next week with a take-home assignment. I'm nervous about the Python part."),
+            ("a", "Practise pandas group-bys and joins, they show up in most take-homes. Explain your reasoning in the notebook."),
+            ("u", "Good tip. They said the role is mostly dashboards for hospital clients."),
+            ("a", "Then clear charts and a short written summary will count as much as the code."),
+        ]},
+        {"id": "s3", "date": "2025-06-02T22:45:00Z", "turns": [
+            ("u", "Ziggy swallowed one of my socks tonight. We're at the emergency vet."),
+            ("a", "Oh no. Is he all right? Are they inducing vomiting or doing an x-ray?"),
+            ("u", "They got it out with an endoscope, no surgery needed. The bill was $900 though."),
+            ("a", "Expensive, but much better than an operation. Beagles will eat anything."),
+            ("u", "Laundry basket goes on top of the dryer from now on."),
+        ]},
+        {"id": "s4", "date": "2025-06-18T09:10:00Z", "turns": [
+            ("u", "They made me an offer! Medlytics wants me as a data analyst."),
+            ("a", "Congratulations! What are the terms?"),
+            ("u", "$92k base, starting July 7. I'm asking if I can work remotely on Fridays."),
+            ("a", "That's a reasonable ask for an analyst role. Mention it alongside your start date confirmation."),
+        ]},
+        {"id": "s5", "date": "2025-07-01T15:30:00Z", "turns": [
+            ("u", "The new office is downtown, so I'm moving closer. Found a two-bedroom in Oak Park."),
+            ("a", "Nice, that's an easy train ride in. When is the move?"),
+            ("u", "This weekend. My brother is lending me his truck."),
+            ("a", "Label the boxes by room, it saves hours when you unpack."),
+        ]},
+    ], "questions": [
+        ("What happened with my pet's stomach emergency?", ["s3"]),
+        ("How did hiring at the health-tech company go, from the first interview to the end?", ["s2", "s4"]),
+        ("How much pay did they offer me?", ["s4"]),
+        ("Why was I looking for a new job in the first place?", ["s1"]),
+        ("Which neighbourhood am I relocating to?", ["s5"]),
+    ]},
+    {"user": "ep-en-sofia", "sessions": [
+        {"id": "s1", "date": "2025-08-10T14:00:00Z", "turns": [
+            ("u", "Nate and I booked our venue! A vineyard in Sonoma, September 2026."),
+            ("a", "Congratulations! A vineyard in September sounds beautiful. How big is the wedding?"),
+            ("u", "About 120 guests. We wanted smaller but both our families are huge."),
+            ("a", "120 is a comfortable size for most vineyard venues. Have you thought about a caterer?"),
+            ("u", "The venue has its own, which is one less thing to decide."),
+        ]},
+        {"id": "s2", "date": "2025-08-25T09:30:00Z", "turns": [
+            ("u", "I started making sourdough. My starter is called Doughlores, don't judge."),
+            ("a", "That's a great name. How are the first loaves?"),
+            ("u", "Dense bricks, honestly. They barely rise and the inside is gummy."),
+            ("a", "Usually that's underproofing or too little water. Try a longer bulk ferment and a wetter dough."),
+        ]},
+        {"id": "s3", "date": "2025-09-07T21:10:00Z", "turns": [
+            ("u", "Had a fight with my sister about the bridesmaid dresses. She wanted burgundy."),
+            ("a", "Those conversations get heated. Did you find a compromise?"),
+            ("u", "We went with sage green in the end, and each bridesmaid picks her own cut."),
+            ("a", "Sage looks lovely with vineyard greenery, and letting them choose the cut keeps everyone happy."),
+        ]},
+        {"id": "s4", "date": "2025-09-30T11:45:00Z", "turns": [
+            ("u", "Bread update: I raised the hydration to 78% and let it ferment overnight in the fridge."),
+            ("a", "And? How did it come out?"),
+            ("u", "The best loaf yet. Big open holes, crackly crust. Nate ate half of it warm."),
+            ("a", "That's the classic sign you've nailed the fermentation. Well done."),
+        ]},
+        {"id": "s5", "date": "2025-10-14T17:00:00Z", "turns": [
+            ("u", "I got promoted today, I'm a senior UX designer now!"),
+            ("a", "Congratulations! What changes with the new role?"),
+            ("u", "I'm leading the checkout redesign and mentoring two juniors."),
+            ("a", "Leading a high-impact flow like checkout is a great opportunity. Enjoy it."),
+        ]},
+    ], "questions": [
+        ("What colour did we finally choose for the bridal party outfits?", ["s3"]),
+        ("How has my bread baking changed since I started?", ["s2", "s4"]),
+        ("How many people are we inviting and where is the ceremony?", ["s1"]),
+        ("What's my new job title?", ["s5"]),
+        ("What did I name my yeast culture?", ["s2"]),
+    ]},
+]
+
+ZH = [
+    {"user": "ep-zh-liuyang", "sessions": [
+        {"id": "s1", "date": "2025-03-02T20:00:00Z", "turns": [
+            ("u", "我们在武汉光谷买了一套三居室，下个月开始装修。"),
+            ("a", "恭喜！想装成什么风格？预算定了吗？"),
+            ("u", "想要北欧风，原木色加白色，预算大概二十万。"),
+            ("a", "北欧风比较好控制成本，二十万做三居室是够的，建议把钱多花在水电和防水上。"),
+            ("u", "好，工长是朋友介绍的老周，说三个月能完工。"),
+        ]},
+        {"id": "s2", "date": "2025-03-20T19:30:00Z", "turns": [
+            ("u", "小宇明年九月上小学，我们报了区里的实验小学。"),
+            ("a", "实验小学需要摇号吗？"),
+            ("u", "要摇号，五月中旬出结果，中签率大概三成。"),
+            ("a", "那最好同时准备一个对口学校作为备选，免得被动。"),
+            ("u", "对口的是光谷第二小学，也还行。"),
+        ]},
+        {"id": "s3", "date": "2025-04-08T21:15:00Z", "turns": [
+            ("u", "水电改完了，结果做闭水试验的时候发现卫生间往楼下渗水。"),
+            ("a", "这个一定要在贴砖前解决。是防水层的问题吗？"),
+            ("u", "老周说是墙角的防水没刷到位，他答应免费返工，重新做四十八小时闭水。"),
+            ("a", "返工后记得自己去楼下看一眼，确认干了再让他们继续贴砖。"),
+        ]},
+        {"id": "s4", "date": "2025-04-25T08:40:00Z", "turns": [
+            ("u", "单位体检报告出来了，别的都还好，就是尿酸偏高，五百多。"),
+            ("a", "尿酸高要注意饮食，医生怎么建议的？"),
+            ("u", "让我少喝含糖饮料和啤酒，每天多喝水，三个月后复查。"),
+            ("a", "可以先把每天的可乐换成白开水或淡茶，坚持下来效果很明显。"),
+        ]},
+        {"id": "s5", "date": "2025-05-12T12:20:00Z", "turns": [
+            ("u", "好消息！小宇摇中了，九月去实验小学报到。"),
+            ("a", "太好了，恭喜！接下来要准备入学材料了吧？"),
+            ("u", "对，要户口本、房产证和疫苗本，下周去学校交。"),
+            ("a", "提前把复印件都备好，多准备一份以防万一。"),
+        ]},
+    ], "questions": [
+        ("新家的洗手间后来出了什么状况", ["s3"]),
+        ("孩子上学那件事最后结果如何，从报名说起", ["s2", "s5"]),
+        ("我家房子打算弄成什么样子，钱准备了多少", ["s1"]),
+        ("我的身体检查哪项指标不正常", ["s4"]),
+        ("帮我回顾一下房子从买下到现在的所有进展", ["s1", "s3"]),
+    ]},
+    {"user": "ep-zh-sunqian", "sessions": [
+        {"id": "s1", "date": "2025-06-05T22:00:00Z", "turns": [
+            ("u", "我辞职了！准备全职做网店，卖自己做的手工皂，店名叫“青禾”。"),
+            ("a", "好勇敢！在哪个平台开店？"),
+            ("u", "先在淘宝开，等稳定了再做小红书引流。"),
+            ("a", "手工皂很适合内容种草，拍一些制作过程的视频会很吸引人。"),
+        ]},
+        {"id": "s2", "date": "2025-06-22T07:30:00Z", "turns": [
+            ("u", "我请了一个私教，想在三个月内减掉十斤。"),
+            ("a", "目标很明确。训练频率怎么安排？"),
+            ("u", "每周练三次，力量加有氧，晚饭尽量不吃主食。"),
+            ("a", "晚饭可以少吃主食，但别完全不吃，蛋白质一定要够。"),
+        ]},
+        {"id": "s3", "date": "2025-07-10T23:10:00Z", "turns": [
+            ("u", "第一次参加平台大促，两天卖了三百单！"),
+            ("a", "开门红啊！发货忙得过来吗？"),
+            ("u", "完全忙不过来，快递爆仓，好多人三四天才收到，收了十几个差评。"),
+            ("a", "下次大促前可以先预估单量，提前打包好，或者找个临时帮手。"),
+        ]},
+        {"id": "s4", "date": "2025-07-28T21:45:00Z", "turns": [
+            ("u", "昨天和阿杰大吵了一架，他觉得我辞职创业太冒险，不稳定。"),
+            ("a", "他可能是担心你。后来你们聊开了吗？"),
+            ("u", "今天和好了，他说会支持我试一年，不行再说。"),
+            ("a", "有一年的时间和他的支持，你可以放手去做了。"),
+        ]},
+        {"id": "s5", "date": "2025-08-15T19:00:00Z", "turns": [
+            ("u", "跟私教练了快两个月，已经瘦了七斤，体脂从百分之二十八降到二十五。"),
+            ("a", "进步很大！体脂降得比体重更说明问题。"),
+            ("u", "最近腰围也小了两厘米，裤子都松了。"),
+        ]},
+    ], "questions": [
+        ("我那个小生意第一次搞促销活动效果怎么样", ["s3"]),
+        ("我的瘦身计划从开始到现在进展如何", ["s2", "s5"]),
+        ("我的网店叫什么名字，卖的是什么", ["s1"]),
+        ("我和对象之前为什么闹矛盾", ["s4"]),
+    ]},
+    {"user": "ep-zh-hejun", "sessions": [
+        {"id": "s1", "date": "2025-09-01T10:30:00Z", "turns": [
+            ("u", "我爸前天胸口疼，送到湘雅医院，查出来冠状动脉堵了，昨天放了一个支架。"),
+            ("a", "手术顺利吗？老人家现在怎么样？"),
+            ("u", "很顺利，医生说再住五天就能出院，要长期吃抗凝药。"),
+            ("a", "出院后按时吃药、定期复查最重要，饮食也要清淡。"),
+        ]},
+        {"id": "s2", "date": "2025-09-18T18:00:00Z", "turns": [
+            ("u", "今天考科目二，倒车入库压线了，挂了。"),
+            ("a", "别灰心，倒车入库挂的人很多。多久能补考？"),
+            ("u", "十天以后。教练让我这几天每天去练两个小时。"),
+            ("a", "多找几个参照点，练熟了就稳了。"),
+        ]},
+        {"id": "s3", "date": "2025-10-03T16:20:00Z", "turns": [
+            ("u", "国庆带我爸回医院复查了，心电图和血脂都正常。"),
+            ("a", "太好了！医生还有什么叮嘱吗？"),
+            ("u", "让他必须戒烟，酒也要少喝，每天散步半小时。"),
+            ("a", "戒烟对他的心脏最关键，家里人可以一起监督。"),
+        ]},
+        {"id": "s4", "date": "2025-10-20T11:00:00Z", "turns": [
+            ("u", "科目二补考过了，满分！"),
+            ("a", "恭喜！下一步就是科目三路考了吧？"),
+            ("u", "对，约在下个月中旬，灯光和变道还得多练练。"),
+        ]},
+        {"id": "s5", "date": "2025-11-05T20:40:00Z", "turns": [
+            ("u", "公司年底在裁员，我没被裁，但被调去了成本核算部。"),
+            ("a", "岗位调整后工作内容变化大吗？"),
+            ("u", "挺大的，每天都在对账。我在考虑考个初级会计证，以后好发展。"),
+            ("a", "初级会计证备考三四个月就够，和你现在的岗位也对口。"),
+        ]},
+    ], "questions": [
+        ("我爸那次心脏手术是在哪家医院做的", ["s1"]),
+        ("我爸后来回去检查的结果怎样", ["s3"]),
+        ("我考驾照考到哪一步了，中间有什么波折", ["s2", "s4"]),
+        ("我工作上最近有什么变动", ["s5"]),
+    ]},
+]
