@@ -46,6 +46,23 @@ EN = [
             ("u", "A traditional ryokan with a private bath, maybe two nights, then a hotel near Gion."),
             ("a", "That's a good mix. Ryokans book up early for autumn, so reserve soon."),
         ]},
+        {"id": "s6", "date": "2025-01-25T10:10:00Z", "turns": [
+            ("u", "Ava wants to start tennis lessons like me. Is eight too young?"),
+            ("a", "Not at all, eight is a great age. Look for a club with a mini-tennis programme and lighter balls."),
+            ("u", "The club near us has Saturday morning groups for kids, I'll sign her up."),
+            ("a", "Group lessons are a fun way to start; she can switch to private coaching later if she loves it."),
+        ]},
+        {"id": "s7", "date": "2025-03-01T21:00:00Z", "turns": [
+            ("u", "What's a good weeknight dinner that doesn't need an oven? We're still camping in the living room."),
+            ("a", "A stir-fry in the electric wok, or tacos with a slow-cooker filling, both work without an oven."),
+            ("u", "Tacos it is. James will be thrilled, he could eat them every day."),
+        ]},
+        {"id": "s8", "date": "2025-04-20T16:45:00Z", "turns": [
+            ("u", "My book club picked a thriller this month, The Silent Patient. Have you heard of it?"),
+            ("a", "Yes, it's a psychological thriller with a famous twist. No spoilers!"),
+            ("u", "We meet at Karen's place on the last Thursday of the month."),
+            ("a", "That gives you about two weeks to finish it. Enjoy the discussion."),
+        ]},
     ], "questions": [
         ("Who is doing the work on my kitchen and how long did he first say it would take?", ["s1"]),
         ("What went wrong with the stone for the worktop?", ["s4"]),
@@ -53,6 +70,7 @@ EN = [
         ("Which days are my rehab appointments for the arm injury?", ["s3"]),
         ("Give me a recap of the whole home remodel: the plan and how it's going", ["s1", "s4"]),
         ("Where are we celebrating ten years of marriage?", ["s5"]),
+        ('Which book is my reading group doing this month?', ['s8']),
     ]},
     {"user": "ep-en-marcus", "sessions": [
         {"id": "s1", "date": "2025-05-04T10:00:00Z", "turns": [
@@ -90,12 +108,30 @@ EN = [
             ("u", "This weekend. My brother is lending me his truck."),
             ("a", "Label the boxes by room, it saves hours when you unpack."),
         ]},
+        {"id": "s6", "date": "2025-05-12T20:15:00Z", "turns": [
+            ("u", "My brother's bachelor party is in Nashville next month. Any ideas beyond bars?"),
+            ("a", "A hot chicken crawl, a Predators game, or a honky-tonk with live music on Broadway are all popular."),
+            ("u", "We're six guys, so renting a house will be cheaper than a hotel."),
+            ("a", "Definitely, and it gives you a base for a cookout on the first night."),
+        ]},
+        {"id": "s7", "date": "2025-06-10T07:50:00Z", "turns": [
+            ("u", "I'm trying to run three times a week again. My knees complain after 5k."),
+            ("a", "Build up slowly, add about ten percent a week, and check that your shoes aren't worn out."),
+            ("u", "They're four years old. Probably time for new ones."),
+        ]},
+        {"id": "s8", "date": "2025-06-25T19:30:00Z", "turns": [
+            ("u", "Can you explain window functions in SQL? The job will need them."),
+            ("a", "A window function computes over a set of rows related to the current row, like a running total with SUM() OVER (ORDER BY date)."),
+            ("u", "So ROW_NUMBER() with PARTITION BY would give me the latest delivery per customer?"),
+            ("a", "Exactly: partition by customer, order by date descending, and keep row number 1."),
+        ]},
     ], "questions": [
         ("What happened with my pet's stomach emergency?", ["s3"]),
         ("How did hiring at the health-tech company go, from the first interview to the end?", ["s2", "s4"]),
         ("How much pay did they offer me?", ["s4"]),
         ("Why was I looking for a new job in the first place?", ["s1"]),
         ("Which neighbourhood am I relocating to?", ["s5"]),
+        ('Where is the pre-wedding trip for my sibling?', ['s6']),
     ]},
     {"user": "ep-en-sofia", "sessions": [
         {"id": "s1", "date": "2025-08-10T14:00:00Z", "turns": [
@@ -129,12 +165,29 @@ EN = [
             ("u", "I'm leading the checkout redesign and mentoring two juniors."),
             ("a", "Leading a high-impact flow like checkout is a great opportunity. Enjoy it."),
         ]},
+        {"id": "s6", "date": "2025-08-18T12:30:00Z", "turns": [
+            ("u", "Our cat Miso keeps scratching the new sofa. How do I stop her?"),
+            ("a", "Give her a tall, sturdy scratching post right next to the sofa and reward her when she uses it."),
+            ("u", "I'll try the sisal one, and double-sided tape on the arms for now."),
+        ]},
+        {"id": "s7", "date": "2025-09-20T18:05:00Z", "turns": [
+            ("u", "I need a birthday gift for my dad, he's turning 60 and loves fishing."),
+            ("a", "A quality reel, a guided fishing trip, or a personalised tackle box would all be memorable."),
+            ("u", "A guided trip on Lake Tahoe sounds perfect, we can go together."),
+            ("a", "That's a lovely idea, a shared experience often means more than an object."),
+        ]},
+        {"id": "s8", "date": "2025-10-02T08:40:00Z", "turns": [
+            ("u", "Nate's company is sending him to London for three months in the spring."),
+            ("a", "That's exciting for him. Will you visit?"),
+            ("u", "I'll fly out for two weeks in April, maybe we'll take the train to Edinburgh."),
+        ]},
     ], "questions": [
         ("What colour did we finally choose for the bridal party outfits?", ["s3"]),
         ("How has my bread baking changed since I started?", ["s2", "s4"]),
         ("How many people are we inviting and where is the ceremony?", ["s1"]),
         ("What's my new job title?", ["s5"]),
         ("What did I name my yeast culture?", ["s2"]),
+        ('What am I giving my father for his big birthday?', ['s7']),
     ]},
 ]
 
@@ -172,12 +225,29 @@ ZH = [
             ("u", "对，要户口本、房产证和疫苗本，下周去学校交。"),
             ("a", "提前把复印件都备好，多准备一份以防万一。"),
         ]},
+        {"id": "s6", "date": "2025-03-10T12:00:00Z", "turns": [
+            ("u", "周末想带老婆孩子去东湖骑车，哪条线比较好？"),
+            ("a", "东湖绿道的湖中道景色最好，路也平，适合带孩子。"),
+            ("u", "好，那就周六早上去，人少一点。"),
+        ]},
+        {"id": "s7", "date": "2025-04-15T22:30:00Z", "turns": [
+            ("u", "单位要派我去成都出差一周，做一个系统上线。"),
+            ("a", "上线前最好准备好回滚方案。出差期间家里有人帮忙接孩子吗？"),
+            ("u", "我妈会过来住几天，帮忙接送。"),
+            ("a", "那就放心了，祝上线顺利。"),
+        ]},
+        {"id": "s8", "date": "2025-05-01T09:15:00Z", "turns": [
+            ("u", "五一想给我妈买个按摩仪，她颈椎不好。"),
+            ("a", "颈部按摩仪选带热敷、力度可调的，老人用起来舒服。"),
+            ("u", "行，再给她买副老花镜。"),
+        ]},
     ], "questions": [
         ("新家的洗手间后来出了什么状况", ["s3"]),
         ("孩子上学那件事最后结果如何，从报名说起", ["s2", "s5"]),
         ("我家房子打算弄成什么样子，钱准备了多少", ["s1"]),
         ("我的身体检查哪项指标不正常", ["s4"]),
         ("帮我回顾一下房子从买下到现在的所有进展", ["s1", "s3"]),
+        ('我那次去外地出差是做什么项目', ['s7']),
     ]},
     {"user": "ep-zh-sunqian", "sessions": [
         {"id": "s1", "date": "2025-06-05T22:00:00Z", "turns": [
@@ -209,11 +279,27 @@ ZH = [
             ("a", "进步很大！体脂降得比体重更说明问题。"),
             ("u", "最近腰围也小了两厘米，裤子都松了。"),
         ]},
+        {"id": "s6", "date": "2025-06-15T13:20:00Z", "turns": [
+            ("u", "我妹妹下个月高考完，想报新闻专业，你觉得怎么样？"),
+            ("a", "新闻专业现在更看重新媒体能力，可以看看学校有没有相关的实践平台。"),
+            ("u", "她喜欢拍视频，应该挺合适的。"),
+        ]},
+        {"id": "s7", "date": "2025-07-20T09:00:00Z", "turns": [
+            ("u", "家里的空调坏了，修空调的说压缩机要换，值得修吗？"),
+            ("a", "如果空调用了十年以上，换压缩机的钱不如直接买台新的一级能效的。"),
+            ("u", "用了十二年了，那就换新的吧。"),
+        ]},
+        {"id": "s8", "date": "2025-08-02T20:10:00Z", "turns": [
+            ("u", "周末和闺蜜去了一趟莫干山民宿，风景特别好。"),
+            ("a", "莫干山很适合放松，你们住的是哪家？"),
+            ("u", "一家叫“山栖”的，竹林里面，早上能听到鸟叫。"),
+        ]},
     ], "questions": [
         ("我那个小生意第一次搞促销活动效果怎么样", ["s3"]),
         ("我的瘦身计划从开始到现在进展如何", ["s2", "s5"]),
         ("我的网店叫什么名字，卖的是什么", ["s1"]),
         ("我和对象之前为什么闹矛盾", ["s4"]),
+        ('我家电器坏了最后是怎么处理的', ['s7']),
     ]},
     {"user": "ep-zh-hejun", "sessions": [
         {"id": "s1", "date": "2025-09-01T10:30:00Z", "turns": [
@@ -245,10 +331,26 @@ ZH = [
             ("u", "挺大的，每天都在对账。我在考虑考个初级会计证，以后好发展。"),
             ("a", "初级会计证备考三四个月就够，和你现在的岗位也对口。"),
         ]},
+        {"id": "s6", "date": "2025-09-10T21:00:00Z", "turns": [
+            ("u", "最近想换个手机，预算三千左右，拍照好一点的。"),
+            ("a", "三千元档可以看看主打影像的中端机型，注意看主摄传感器尺寸和防抖。"),
+            ("u", "好的，等双十一再买，应该有优惠。"),
+        ]},
+        {"id": "s7", "date": "2025-10-12T19:30:00Z", "turns": [
+            ("u", "我女朋友下周过生日，我想给她做一顿饭，有什么简单又好看的菜？"),
+            ("a", "可以做番茄牛腩、清蒸鲈鱼和一个水果沙拉，再配个小蛋糕。"),
+            ("u", "番茄牛腩我会做，鱼得练一下。"),
+        ]},
+        {"id": "s8", "date": "2025-10-28T07:45:00Z", "turns": [
+            ("u", "楼上装修天天打电钻，周末都不停，能投诉吗？"),
+            ("a", "一般小区规定周末和午休时间不能施工，可以先找物业协调。"),
+            ("u", "物业说会去提醒，看看效果吧。"),
+        ]},
     ], "questions": [
         ("我爸那次心脏手术是在哪家医院做的", ["s1"]),
         ("我爸后来回去检查的结果怎样", ["s3"]),
         ("我考驾照考到哪一步了，中间有什么波折", ["s2", "s4"]),
         ("我工作上最近有什么变动", ["s5"]),
+        ('我准备给另一半的生日做什么', ['s7']),
     ]},
 ]
