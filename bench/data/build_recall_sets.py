@@ -4,7 +4,9 @@ Sources: recall_sets_notes.py (dialogue -> memory, Chinese and English, and the 
 recall_sets_episodes.py (multi-session histories). Output, one JSON object a line:
 
 - recall_notes_zh.jsonl, recall_notes_en.jsonl: {id, lang, user, kind, content, queries: [{text, type}]}, type
-  `paraphrase` (no deliberate shared wording) or `overlap` (shares a name, brand or place with its note).
+  `paraphrase` (no deliberate shared wording), `overlap` (shares a name, brand or place with its note) or
+  `dialogue` (a later chat turn that needs the note without asking about it) or `noisy` (a turn that talks about
+  other things of the user's life before the part that needs the note).
 - recall_cross.jsonl: {id, direction (en->zh | zh->en), user, target (a note id of the sets above), query}.
 - recall_episodic_en.jsonl, recall_episodic_zh.jsonl: one user a line, {user, lang, sessions: [{id, date,
   messages: [{role, content}]}], questions: [{id, text, sessions: [ids]}]}.
@@ -28,9 +30,12 @@ KINDS = {"p": "profile", "f": "preference", "l": "plan"}
 MIN_NOTES_PER_USER = 30
 
 
-def note_rows(lang: str, users: dict) -> list[dict]:
+def note_rows(lang: str, users: dict, dialogue: dict, noisy: dict) -> list[dict]:
     rows = []
     for user, items in users.items():
+        turns, noise = dialogue.get(user, {}), noisy.get(user, {})
+        if (set(turns) | set(noise)) - set(range(1, len(items) + 1)):
+            raise ValueError(f"{user}: turns for notes that do not exist")
         if len(items) < MIN_NOTES_PER_USER:
             raise ValueError(f"{user}: {len(items)} notes, fewer than {MIN_NOTES_PER_USER} (too few distractors)")
         for i, (kind, content, queries) in enumerate(items, start=1):
@@ -41,6 +46,10 @@ def note_rows(lang: str, users: dict) -> list[dict]:
                 if not text or text == content:
                     raise ValueError(f"{user} #{i}: a query must be a new sentence")
                 out.append({"text": text, "type": "overlap" if overlap else "paraphrase"})
+            if i in turns:
+                out.append({"text": turns[i], "type": "dialogue"})
+            if i in noise:
+                out.append({"text": noise[i], "type": "noisy"})
             if not out:
                 raise ValueError(f"{user} #{i}: no query")
             rows.append({"id": f"{user}-{i:02d}", "lang": lang, "user": user, "kind": KINDS[kind],
@@ -85,7 +94,8 @@ def write(name: str, rows: list[dict]) -> None:
 
 
 def main() -> None:
-    zh, en = note_rows("zh", notes.ZH), note_rows("en", notes.EN)
+    zh = note_rows("zh", notes.ZH, notes.DIALOGUE_ZH, notes.NOISY_ZH)
+    en = note_rows("en", notes.EN, notes.DIALOGUE_EN, notes.NOISY_EN)
     known = {r["id"]: r for r in zh + en}
     if len(known) != len(zh) + len(en):
         raise ValueError("duplicate note ids")

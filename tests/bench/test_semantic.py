@@ -27,12 +27,12 @@ def test_the_sets_have_the_promised_size_language_and_distractors():
     for lang in ("zh", "en"):
         rows = load_jsonl(f"recall_notes_{lang}.jsonl")
         users = {r["user"] for r in rows}
-        assert len(rows) >= 120 and len(users) >= 4
+        assert len(rows) >= 120 and len(users) >= 4 and len({r["content"] for r in rows}) == len(rows)
         assert all(sum(1 for r in rows if r["user"] == u) >= 30 for u in users)
         assert all(has_cjk(r["content"]) == (lang == "zh") for r in rows)
         assert all(has_cjk(q["text"]) == (lang == "zh") for r in rows for q in r["queries"])
         types = [q["type"] for r in rows for q in r["queries"]]
-        assert types.count("paraphrase") > 100 and types.count("overlap") >= 5
+        assert types.count("paraphrase") > 100 and types.count("overlap") >= 5 and types.count("dialogue") >= 40 and types.count("noisy") >= 25
     notes = {r["id"]: r for lang in ("zh", "en") for r in load_jsonl(f"recall_notes_{lang}.jsonl")}
     cross = load_jsonl("recall_cross.jsonl")
     for direction, query_lang in (("en->zh", "en"), ("zh->en", "zh")):
