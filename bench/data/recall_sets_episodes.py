@@ -63,6 +63,17 @@ EN = [
             ("u", "We meet at Karen's place on the last Thursday of the month."),
             ("a", "That gives you about two weeks to finish it. Enjoy the discussion."),
         ]},
+        {"id": "s9", "date": "2025-02-10T18:30:00Z", "turns": [
+            ("u", "My sister is redoing her bathroom and her builder quoted twelve weeks. That seems slow?"),
+            ("a", "For a bathroom it is on the long side; it may include moving the plumbing. Did she get a second quote?"),
+            ("u", "She did, the other one wanted $18k and couldn't start until summer."),
+            ("a", "Then the first builder might still be the better deal if he can start now."),
+        ]},
+        {"id": "s10", "date": "2025-03-28T07:20:00Z", "turns": [
+            ("u", "Ava's class is going on a field trip to the science museum next week."),
+            ("a", "Fun! Do you need to sign a permission slip or pack a lunch?"),
+            ("u", "Both, and they need a parent volunteer, so I said yes."),
+        ]},
     ], "questions": [
         ("Who is doing the work on my kitchen and how long did he first say it would take?", ["s1"]),
         ("What went wrong with the stone for the worktop?", ["s4"]),
@@ -125,6 +136,17 @@ EN = [
             ("u", "So ROW_NUMBER() with PARTITION BY would give me the latest delivery per customer?"),
             ("a", "Exactly: partition by customer, order by date descending, and keep row number 1."),
         ]},
+        {"id": "s9", "date": "2025-06-12T12:40:00Z", "turns": [
+            ("u", "My friend Dev just got an offer from a bank for a risk analyst job, $110k."),
+            ("a", "That's a strong offer. Is he going to take it?"),
+            ("u", "He's torn because it's five days in the office."),
+            ("a", "Commute and flexibility are worth a lot; he could ask for one remote day."),
+        ]},
+        {"id": "s10", "date": "2025-06-28T17:15:00Z", "turns": [
+            ("u", "Ziggy has his yearly vaccinations next week, do beagles need anything special?"),
+            ("a", "The core vaccines are the same for all breeds; ask the vet about kennel cough if he boards."),
+            ("u", "He does go to daycare sometimes, I'll ask."),
+        ]},
     ], "questions": [
         ("What happened with my pet's stomach emergency?", ["s3"]),
         ("How did hiring at the health-tech company go, from the first interview to the end?", ["s2", "s4"]),
@@ -180,6 +202,16 @@ EN = [
             ("u", "Nate's company is sending him to London for three months in the spring."),
             ("a", "That's exciting for him. Will you visit?"),
             ("u", "I'll fly out for two weeks in April, maybe we'll take the train to Edinburgh."),
+        ]},
+        {"id": "s9", "date": "2025-08-30T23:00:00Z", "turns": [
+            ("u", "We went to my cousin's wedding tonight, the bridesmaids wore lavender and it looked dreamy."),
+            ("a", "Lavender is lovely for a summer wedding. Did it give you ideas for yours?"),
+            ("u", "Mostly that I want fewer speeches. There were nine!"),
+        ]},
+        {"id": "s10", "date": "2025-09-14T10:00:00Z", "turns": [
+            ("u", "I tried making bagels this morning instead of bread, they came out flat."),
+            ("a", "Bagels need a stiff dough and a short boil before baking; flat ones are usually overproofed."),
+            ("u", "I left them out for two hours, so that's probably it."),
         ]},
     ], "questions": [
         ("What colour did we finally choose for the bridal party outfits?", ["s3"]),
@@ -241,6 +273,16 @@ ZH = [
             ("a", "颈部按摩仪选带热敷、力度可调的，老人用起来舒服。"),
             ("u", "行，再给她买副老花镜。"),
         ]},
+        {"id": "s9", "date": "2025-03-25T20:40:00Z", "turns": [
+            ("u", "同事老张家也在装修，他们选的是中式风格，花了三十多万。"),
+            ("a", "中式风格用实木多，成本确实高一些。他们装了多久？"),
+            ("u", "快半年了，还在等定制的家具。"),
+        ]},
+        {"id": "s10", "date": "2025-05-05T18:10:00Z", "turns": [
+            ("u", "小宇最近在学游泳，教练说他换气还不太会。"),
+            ("a", "换气是最难的一步，可以先在岸边练习吐泡泡。"),
+            ("u", "好，周末带他去游泳馆多练练。"),
+        ]},
     ], "questions": [
         ("新家的洗手间后来出了什么状况", ["s3"]),
         ("孩子上学那件事最后结果如何，从报名说起", ["s2", "s5"]),
@@ -294,6 +336,16 @@ ZH = [
             ("a", "莫干山很适合放松，你们住的是哪家？"),
             ("u", "一家叫“山栖”的，竹林里面，早上能听到鸟叫。"),
         ]},
+        {"id": "s9", "date": "2025-07-05T14:30:00Z", "turns": [
+            ("u", "闺蜜也开了个网店，卖手工蜡烛，第一个月才卖了二十单。"),
+            ("a", "刚起步的店都慢，可以先把详情页和图片做好。"),
+            ("u", "我打算把我的经验分享给她，一起做个联名礼盒。"),
+        ]},
+        {"id": "s10", "date": "2025-08-08T21:20:00Z", "turns": [
+            ("u", "阿杰最近也开始健身了，说要陪我一起练。"),
+            ("a", "有人一起练更容易坚持。你们练同样的项目吗？"),
+            ("u", "他主要练胸和背，我以有氧为主。"),
+        ]},
     ], "questions": [
         ("我那个小生意第一次搞促销活动效果怎么样", ["s3"]),
         ("我的瘦身计划从开始到现在进展如何", ["s2", "s5"]),
@@ -345,6 +397,16 @@ ZH = [
             ("u", "楼上装修天天打电钻，周末都不停，能投诉吗？"),
             ("a", "一般小区规定周末和午休时间不能施工，可以先找物业协调。"),
             ("u", "物业说会去提醒，看看效果吧。"),
+        ]},
+        {"id": "s9", "date": "2025-09-25T19:50:00Z", "turns": [
+            ("u", "我妈也去做了个体检，甲状腺有个小结节。"),
+            ("a", "大多数甲状腺结节是良性的，医生有没有说多久复查一次？"),
+            ("u", "说半年后再做个B超看看。"),
+        ]},
+        {"id": "s10", "date": "2025-11-12T08:30:00Z", "turns": [
+            ("u", "同事小王刚拿到驾照，就把车剐了。"),
+            ("a", "新手刚上路确实容易剐蹭，多留点车距就好。"),
+            ("u", "我拿到驾照以后得小心点。"),
         ]},
     ], "questions": [
         ("我爸那次心脏手术是在哪家医院做的", ["s1"]),
