@@ -260,13 +260,16 @@ def semantic_markdown(sem: dict | None) -> list[str]:
         return []
     if "sets" not in sem:
         return ["### 7. Held-out-style recall sets", "", f"Skipped: {sem.get('skipped') or sem.get('error')}", ""]
-    ret = sem["returned"]
+    ret, mem = sem["returned"], sem.get("returned_memories_endpoint") or {}
+    shadow = sem.get("shadow_tenant") or {}
     lines = ["### 7. Held-out-style recall sets (bench/data/recall_*.jsonl, through the REST API)", "",
              f"Loaded in {sem['load_seconds']} s (import path: {', '.join(sem['import_path'])}), jobs done after "
              f"{sem['processing_seconds']} s more; `GET …/recall/?k={sem['k']}` p50/p95 "
              f"{sem['recall_latency_ms']['p50']}/{sem['recall_latency_ms']['p95']} ms; items returned "
-             f"for k={ret['asked']}: mean {ret['mean']}, min {ret['min']}, {ret['short_lists']} short lists; items "
-             f"of another user: {sem['foreign_items']}.", "",
+             f"for k={ret['asked']} by `…/recall/`: mean {ret['mean']}, min {ret['min']}, {ret['short_lists']} of "
+             f"{ret.get('lists')} lists short; by `…/memories/?q=`: mean {mem.get('mean')}, {mem.get('short_lists')} "
+             f"short. Items of another user or tenant (a second tenant holds {shadow.get('notes')} notes and "
+             f"{shadow.get('sessions')} sessions under the same user ids): {sem['foreign_items']}.", "",
              "| set | queries | system | R@5 | R@10 |", "|---|---:|---|---:|---:|"]
     episodic = []
     for name, data in sem["sets"].items():

