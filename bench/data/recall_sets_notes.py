@@ -251,7 +251,7 @@ EN = {
     "en-raj": [
         ("p", "Retired civil engineer who built bridges in New South Wales", ["What was my career before I stopped working?"]),
         ("p", "Walks along Bondi beach every morning at six", ["What's my daily exercise?"]),
-        ("p", "Has high blood pressure and takes amlodipine", ["Which heart or circulation condition am I being treated for?"]),
+        ("p", "Has high blood pressure and takes amlodipine", ["What is the tablet I take for hypertension?"]),
         ("f", "Follows cricket and cheers for the Sydney Sixers", ["Which Big Bash team do I support?"]),
         ("l", "Planning to visit family in Kerala for Diwali", ["Where am I travelling for the festival of lights?"]),
         ("p", "Has three grandchildren; the eldest starts university next year", ["How many grandkids do I have?"]),
