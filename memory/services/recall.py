@@ -51,6 +51,7 @@ class RecallWeights:
     keyword: float = 1.0
     context: float = 0.5  # the share of the previous user message's keyword evidence a message inherits
     topic: float = 0.1
+    note: float = 1.0
     message: float = 0.9  # a past message is evidence, a note is a checked fact
     decay: float = 0.3  # the share of the score that time decay can take away
 
@@ -328,7 +329,7 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
         kw = len(term_set & note_terms) / len(term_set) if term_set else 0.0
         topic = 1.0 if key.split(":")[-1] in slots else 0.0
         relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
-        score = relevance * _time_factor(policy, observed_at or updated_at, now, weights) \
+        score = relevance * _time_factor(policy, observed_at or updated_at, now, weights) * weights.note \
             * (0.8 + 0.2 * confidence) * (0.8 + 0.2 * importance)
         candidates.append(_Candidate(RecalledItem(
             type="note", id=note_id, content=content, score=score, kind=kind, session_id=session_id,
