@@ -15,6 +15,8 @@ from assistants.models import ApiKey
 from assistants.services.tenants import hash_api_key
 
 LAST_USED_GRANULARITY = timedelta(seconds=60)  # one write per key per minute, not one per request
+BAD_KEY_MESSAGE = "That API key is not valid (unknown, revoked or expired); send a valid key."
+MAX_KEY_CHARS = 200  # real keys are far shorter; a longer one is not hashed at all
 
 
 @dataclass
@@ -45,13 +47,14 @@ class ApiKeyAuthentication(BaseAuthentication):
         raw = raw.strip()
         if scheme.lower() != "bearer" or not raw or " " in raw:
             raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <API key>'.")
+        if len(raw) > MAX_KEY_CHARS:
+            raise exceptions.AuthenticationFailed(BAD_KEY_MESSAGE)
         # The one lookup across tenants: the key is what tells us the tenant.
         key = ApiKey.objects.unscoped().select_related("tenant").filter(hashed_key=hash_api_key(raw)).first()
-        if key is None:
-            raise exceptions.AuthenticationFailed("That API key is not valid.")
         now = timezone.now()
-        if key.revoked_at is not None and key.revoked_at <= now:
-            raise exceptions.AuthenticationFailed("That API key was revoked or has expired; use another key.")
+        if key is None or (key.revoked_at is not None and key.revoked_at <= now):
+            # One answer for unknown, revoked and expired keys: it must not confirm that a key ever existed.
+            raise exceptions.AuthenticationFailed(BAD_KEY_MESSAGE)
         if key.last_used_at is None or now - key.last_used_at > LAST_USED_GRANULARITY:
             ApiKey.objects.unscoped().filter(pk=key.pk).update(last_used_at=now)
             key.last_used_at = now

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404
 from rest_framework import exceptions as drf
@@ -56,6 +57,9 @@ def api_exception_handler(exc, context):
         details = {}
         if isinstance(exc, drf.ValidationError):
             code, message, details = "invalid", _validation_message(exc.detail), _details(exc.detail)
+        elif isinstance(exc, drf.ParseError) and exc.get_codes() == "json_too_deep":
+            code, message = "json_too_deep", f"The body is not accepted: {exc.detail}"
+            details = {"max_depth": settings.JSON_MAX_DEPTH}
         elif isinstance(exc, drf.ParseError):
             code, message = "malformed_json", f"The body is not valid JSON: {exc.detail}"
         elif isinstance(exc, drf.Throttled):

@@ -57,7 +57,8 @@ def api_doc(*, summary: str, responses: dict, description: str = "", body: bool 
 
 PATH_PARAMETERS = {
     "external_id": ({"type": "string", "minLength": 1, "maxLength": 200},
-                    "Your id for the end user (created on first write; unknown on a read: 404)."),
+                    "Your id for the end user (created on first write; unknown on a read: 404), percent-encoded as "
+                    "one path segment: 'team/eve' is team%2Feve, '50%off' is 50%25off (docs/api.md \"User ids\")."),
     "id": ({"type": "integer", "minimum": 1}, "The object's id, within your tenant."),
 }
 

@@ -1,19 +1,38 @@
-from django.urls import path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from urllib.parse import unquote
+
+from django.urls import path, register_converter
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api.views import chat, memories, sessions, users
+
+
+class ExternalIdConverter:
+    """One path segment holding a user id, with its '%' and '/' percent-encoded (api.middleware.api_path_info
+    keeps them so): every id the API accepts, whatever its characters, has an address (docs/api.md "User ids")."""
+
+    regex = "[^/]+"
+
+    def to_python(self, value: str) -> str:
+        return unquote(value)
+
+    def to_url(self, value: str) -> str:
+        return value.replace("%", "%25").replace("/", "%2F")
+
+
+register_converter(ExternalIdConverter, "external_id")
 
 v1 = [
     path("chat/", chat.ChatView.as_view(), name="chat"),
     path("assistants/", users.AssistantsView.as_view(), name="assistants"),
     path("assistants/<int:pk>/experiences/", users.AssistantExperiencesView.as_view(), name="assistant-experiences"),
-    path("users/<str:external_id>/", users.UserView.as_view(), name="user"),
-    path("users/<str:external_id>/sessions/", sessions.UserSessionsView.as_view(), name="user-sessions"),
-    path("users/<str:external_id>/memories/", memories.UserMemoriesView.as_view(), name="user-memories"),
-    path("users/<str:external_id>/memories/forget/", memories.MemoryForgetView.as_view(), name="user-memories-forget"),
-    path("users/<str:external_id>/recall/", users.RecallView.as_view(), name="user-recall"),
-    path("users/<str:external_id>/tasks/", users.UserTasksView.as_view(), name="user-tasks"),
-    path("users/<str:external_id>/export/", users.UserExportView.as_view(), name="user-export"),
+    path("users/<external_id:external_id>/", users.UserView.as_view(), name="user"),
+    path("users/<external_id:external_id>/sessions/", sessions.UserSessionsView.as_view(), name="user-sessions"),
+    path("users/<external_id:external_id>/memories/", memories.UserMemoriesView.as_view(), name="user-memories"),
+    path("users/<external_id:external_id>/memories/forget/", memories.MemoryForgetView.as_view(),
+         name="user-memories-forget"),
+    path("users/<external_id:external_id>/recall/", users.RecallView.as_view(), name="user-recall"),
+    path("users/<external_id:external_id>/tasks/", users.UserTasksView.as_view(), name="user-tasks"),
+    path("users/<external_id:external_id>/export/", users.UserExportView.as_view(), name="user-export"),
     path("sessions/<int:pk>/", sessions.SessionDetailView.as_view(), name="session"),
     path("sessions/<int:pk>/messages/", sessions.SessionMessagesView.as_view(), name="session-messages"),
     path("memories/<int:pk>/", memories.MemoryDetailView.as_view(), name="memory"),
@@ -25,6 +44,7 @@ v1 = [
 app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    # The split view serves Swagger UI's start-up script as a file: the page runs under the strict CSP.
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
     *[path("v1/" + str(p.pattern), p.callback, name=p.name) for p in v1],
 ]

@@ -6,8 +6,12 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Requests run in threads of their own here: share a bounded connection pool among them (config/settings/base.py).
 os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
-application = get_asgi_application()
+django_application = get_asgi_application()
 
+from core.request_limits import BodySizeLimit  # noqa: E402 - needs the settings configured above
 from core.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+
+# The size limit wraps everything served here (and any app mounted beside Django later): 413 before the body is read.
+application = BodySizeLimit(django_application)
 
 web_process_warm_up()

@@ -26,14 +26,29 @@ SEALED = ("get_queryset", "initial", "get_authenticators", "get_permissions", "g
           "authentication_classes", "permission_classes", "throttle_classes", "finalize_response")
 
 
-def _valid_external_id(external_id: str) -> bool:
-    if not external_id or len(external_id) > 200 or any(ord(c) < 32 for c in external_id):
-        return False
+EXTERNAL_ID_RULE = ("A user id is 1 to 200 characters of any script, without control characters, and not '.' "
+                    "or '..'. In a URL, percent-encode it as one path segment ('/' as %2F, '%' as %25, '?' as "
+                    "%3F, '#' as %23, a space as %20).")
+
+
+def external_id_problem(external_id) -> str | None:
+    """Why `external_id` cannot be a user id (docs/api.md "User ids"), or None. Every id accepted here can be
+    addressed by every /users/<id>/ endpoint: '.' and '..' are refused because HTTP clients rewrite them away."""
+    if not isinstance(external_id, str) or not external_id or len(external_id) > 200:
+        return f"The user id must be 1 to 200 characters. {EXTERNAL_ID_RULE}"
+    if any(ord(c) < 32 for c in external_id):
+        return f"The user id contains a control character. {EXTERNAL_ID_RULE}"
+    if external_id in (".", ".."):
+        return f"The user id cannot be '.' or '..'. {EXTERNAL_ID_RULE}"
     try:
         external_id.encode("utf-8")
     except UnicodeEncodeError:
-        return False
-    return True
+        return f"The user id contains invalid characters (unpaired surrogates). {EXTERNAL_ID_RULE}"
+    return None
+
+
+def external_id_is_valid(external_id) -> bool:
+    return external_id_problem(external_id) is None
 
 
 class UnicodeJSONRenderer(JSONRenderer):
@@ -96,31 +111,42 @@ class TenantAPIView(APIView):
             raise NotFound(message or self.not_found_message)
         return found
 
-    def end_user(self, external_id: str, *, create: bool = False) -> EndUser:
-        """The tenant's end user with this external_id. Reads of an unknown id are a 404; writes create it."""
-        if not _valid_external_id(external_id):
-            if not create:  # such a user cannot exist
-                raise NotFound("There is no user with that id.", code="user_not_found")
-            raise InvalidInput("The user id must be 1 to 200 characters with no control characters.",
-                               details={"user": external_id[:200]})
-        if create:
-            user = end_user_get_or_create(tenant=self.tenant, external_id=external_id)
-        else:
+    def end_user(self, external_id: str, *, create: bool = False, missing: str | None = None) -> EndUser:
+        """The tenant's end user with this external_id. Reads of an unknown id are a 404 (`missing` says it);
+        writes create it, or answer 409 user_being_erased while the user is being erased. Surrounding spaces
+        are not part of an id (end_user_get_or_create strips them), on reads as on writes."""
+        external_id = external_id.strip() if isinstance(external_id, str) else external_id
+        if not create:
+            # With `missing`, the user only leads to another object: its 404 must look like that object's.
+            code = "not_found" if missing else "user_not_found"
+            if not isinstance(external_id, str) or not 0 < len(external_id) <= 200:  # such a user cannot exist
+                raise NotFound(missing or "There is no user with that id.", code=code)
             user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
             if user is None:
-                raise NotFound(f"There is no user '{external_id}'.", code="user_not_found")
-        if user.erasure_requested_at is not None:
-            if create:
-                raise Conflict(f"User '{external_id}' is being erased; nothing new is accepted for them.",
-                               code="user_being_erased")
+                raise NotFound(missing or f"There is no user '{external_id}'.", code=code)
+            return user
+        problem = external_id_problem(external_id)
+        if problem:
+            raise InvalidInput(problem, details={"user": str(external_id)[:200]})
+        user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
+        if user is None:
+            user = end_user_get_or_create(tenant=self.tenant, external_id=external_id)
+        self.refuse_if_being_erased(user)
         return user
+
+    @staticmethod
+    def refuse_if_being_erased(user: EndUser) -> None:
+        if user.erasure_requested_at is not None:
+            raise Conflict(f"User '{user.external_id}' is being erased; nothing new is accepted for them.",
+                           code="user_being_erased")
 
     def optional_user(self, request) -> EndUser | None:
         """?user=<external_id> on id-addressed endpoints: the object must also belong to that user."""
         external_id = request.query_params.get("user")
         if external_id is None:
             return None
-        if not _valid_external_id(external_id):
+        external_id = external_id.strip()
+        if not external_id_is_valid(external_id):
             raise NotFound(self.not_found_message)
         user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
         if user is None:

@@ -7,6 +7,7 @@ import logging
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
+from django.db import transaction
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
@@ -162,11 +163,11 @@ class ChatView(TenantAPIView):
                                  request_only=True)],
     )
     def post(self, request):
+        """Everything that can refuse the request (body, Idempotency-Key, session, assistant, erasure) is checked
+        before anything is written, so a 4xx leaves no user, session or message behind, and a replay writes
+        nothing at all."""
         data = self.validated(ChatRequest)
-        end_user = self.end_user(data["user"], create=True)
-        session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"])
         wants_stream = data["stream"] or "text/event-stream" in request.headers.get("Accept", "")
-
         record = None
         key = request.headers.get("Idempotency-Key")
         if key is not None:
@@ -178,6 +179,7 @@ class ChatView(TenantAPIView):
                 return Response(record.response_body, status=record.response_status,
                                 headers={"Idempotent-Replayed": "true"})
         try:
+            session = self._session(data["user"], data.get("session"), data.get("assistant"), data["message"])
             if wants_stream:
                 events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
@@ -191,8 +193,12 @@ class ChatView(TenantAPIView):
             idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
         return Response(body)
 
-    def _session(self, end_user, session_id, assistant_id, message: str) -> ChatSession:
+    def _session(self, external_id: str, session_id, assistant_id, message: str) -> ChatSession:
+        """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
         if session_id is not None:
+            end_user = self.end_user(external_id, create=False, missing=f"Session {session_id} does not exist "
+                                                                        f"for this user.")
+            self.refuse_if_being_erased(end_user)  # before the session: erasure deletes sessions as it goes
             session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
                 end_user=end_user).select_related("assistant"), message=f"Session {session_id} does not exist "
                                                                           f"for this user.")
@@ -203,8 +209,10 @@ class ChatView(TenantAPIView):
         if assistant_id is not None:
             assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
                                         message=f"Assistant {assistant_id} does not exist.")
-        return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                  title=" ".join(message.split())[:60])
+        with transaction.atomic():
+            end_user = self.end_user(external_id, create=True)
+            return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
+                                      title=" ".join(message.split())[:60])
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

@@ -1,6 +1,7 @@
 """Long-term memory of a user: list and search notes, add, correct, forget, history, forget by query."""
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -134,10 +135,11 @@ class UserMemoriesView(TenantAPIView):
                                                "source": "tool_result", "confidence": 0.95}, request_only=True)])
     def post(self, request, external_id):
         data = self.validated(NoteCreateRequest)
-        end_user = self.end_user(external_id, create=True)
-        note = memory_note_create(tenant=self.tenant, end_user=end_user, kind=data["kind"], content=data["content"],
-                                  key=data.get("key", ""), source=data["source"], confidence=data["confidence"],
-                                  actor=self.actor)
+        with transaction.atomic():  # a note the service refuses leaves no new user behind
+            end_user = self.end_user(external_id, create=True)
+            note = memory_note_create(tenant=self.tenant, end_user=end_user, kind=data["kind"],
+                                      content=data["content"], key=data.get("key", ""), source=data["source"],
+                                      confidence=data["confidence"], actor=self.actor)
         return Response(NoteSerializer(note).data, status=201)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
 from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
@@ -101,14 +102,15 @@ class UserSessionsView(TenantAPIView):
     )
     def post(self, request, external_id):
         data = self.validated(ImportRequest)
-        end_user = self.end_user(external_id, create=True)
         assistant = None
         if data.get("assistant") is not None:
             assistant = self.get_object(data["assistant"], Assistant.objects.for_tenant(self.tenant),
                                         message=f"Assistant {data['assistant']} does not exist.")
-        session, message_ids, job = session_import(tenant=self.tenant, end_user=end_user,
-                                                   messages=data["messages"], title=data.get("title", ""),
-                                                   assistant=assistant, requested_by=self.actor)
+        with transaction.atomic():  # an import the service refuses leaves no new user behind
+            end_user = self.end_user(external_id, create=True)
+            session, message_ids, job = session_import(tenant=self.tenant, end_user=end_user,
+                                                       messages=data["messages"], title=data.get("title", ""),
+                                                       assistant=assistant, requested_by=self.actor)
         session = _sessions(self).get(pk=session.pk)
         return Response({"session": SessionDetailSerializer(session).data, "message_ids": message_ids,
                          "job": job.pk}, status=201)

@@ -18,7 +18,7 @@ from assistants.services.pinned import session_pinned_update
 from assistants.services.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
-from core.exceptions import InvalidInput, NotFound
+from core.exceptions import Conflict, InvalidInput, NotFound
 
 logger = logging.getLogger(__name__)
 
@@ -147,8 +147,11 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
     with transaction.atomic():
         # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
         end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
-        if end_user is None or end_user.erasure_requested_at is not None:
-            raise NotFound("That user's data is being erased; no new messages are accepted.")
+        if end_user is None:
+            raise NotFound("That user does not exist (already erased?).")
+        if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
+            raise Conflict("That user's data is being erased; no new messages are accepted.",
+                           code="user_being_erased")
         session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
         user_message = Message.objects.for_tenant(tenant).create(
             tenant=tenant, session=session, end_user=end_user, role=Message.Role.USER, content=text,

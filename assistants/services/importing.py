@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from core.dispatch import enqueue_on_commit
-from core.exceptions import InvalidInput, NotFound
+from core.exceptions import Conflict, InvalidInput, NotFound
 from tasks.models import JobRecord
 from tasks.services.ledger import job_progress_update, job_record_create
 
@@ -42,7 +42,7 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
     if end_user.erasure_requested_at is not None:
-        raise NotFound("That user's data is being erased; nothing new is accepted.")
+        raise Conflict("That user's data is being erased; nothing new is accepted.", code="user_being_erased")
     if not messages:
         raise InvalidInput("There are no messages to import.")
     previous: datetime | None = None

@@ -255,6 +255,9 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         if login is not None and not (login.is_staff or login.is_superuser):
             user.user = None
             user.save(update_fields=["user"])
+            from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
+
+            _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])
             _add(counts, login.delete()[1])
         hashed = user_id_hash(user.external_id)
         _add(counts, user.delete()[1])

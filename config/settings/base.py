@@ -28,6 +28,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI files served by us: /api/docs/ works with no CDN and no internet
     "django_celery_beat",
+    "axes",  # login throttling and lockout (web chat and admin): AXES_* below
+    "csp",  # Content-Security-Policy header: CONTENT_SECURITY_POLICY below
     "core",
     "assistants",
     "memory",
@@ -39,6 +41,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "core.middleware.DatabaseUnavailableMiddleware",  # outermost: a database outage is a 503 sentence, not a 500
     "django.middleware.security.SecurityMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "api.middleware.api_guard_middleware",  # /api/: 413 before a large body is read, JSON for any crash
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -48,6 +51,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out login into the lockout page (429)
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,6 +117,56 @@ if DATABASE_POOL_MAX_SIZE > 0:
         "max_idle": 300,  # idle connections above min_size are closed after 5 minutes
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Security headers (docs/api.md "Security headers") ------------------------------------------------------------
+# A strict Content-Security-Policy (django-csp): scripts and stylesheets only from this site, no inline script, no
+# eval, no framing, forms post only here. Inline style *attributes* stay allowed (style-src-attr): the web chat's
+# progress bars set widths that way, and an attribute cannot run code. Also X-Frame-Options DENY,
+# X-Content-Type-Options nosniff, Referrer-Policy same-origin and Cross-Origin-Opener-Policy same-origin (Django's
+# SecurityMiddleware and clickjacking defaults), and a Permissions-Policy that turns off device features.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "style-src-attr": ["'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+PERMISSIONS_POLICY = {feature: [] for feature in (
+    "camera", "microphone", "geolocation", "payment", "usb", "accelerometer", "gyroscope", "magnetometer")}
+
+# Logins (web chat and admin) go through django-axes first: a locked-out username+address is refused before any
+# password is hashed (each hash costs ~0.35 s of CPU).
+AUTHENTICATION_BACKENDS = [
+    "core.auth.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# After LOGIN_FAILURE_LIMIT failed logins (unknown username or wrong password alike) from one address for one
+# username, that pair is locked out for LOGIN_COOLOFF_MINUTES; staff unlock it earlier in the admin (Axes >
+# Access attempts: delete the row) or with `python manage.py axes_reset_username <name>`.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
+# "username+ip_address" locks the pair; "ip_address" or "username" alone lock wider (comma-separated: any of them).
+AXES_LOCKOUT_PARAMETERS = [part.split("+") if "+" in part else part
+                           for part in env.list("LOGIN_LOCKOUT_PARAMETERS", default=["username+ip_address"])]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "core.auth.login_locked_out"
+AXES_HTTP_RESPONSE_CODE = 429
+# The client address is the connection's: a client must not choose its own by sending X-Forwarded-For. Behind a
+# proxy, uvicorn puts the proxy's X-Forwarded-For into it (--forwarded-allow-ips, 127.0.0.1 by default).
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: less personal data kept
+AXES_SENSITIVE_PARAMETERS = ["username", "password"]
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -185,6 +240,9 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
+# /healthz answers {"status"} to anyone; each part, with versions and worker host names, only to staff or to a
+# caller sending this token (`Authorization: Bearer <token>` or `X-Health-Token`). Empty: staff only.
+HEALTH_TOKEN = env("HEALTH_TOKEN", default="")
 # Worker heartbeat for /healthz: a worker is "up" if it wrote a heartbeat within this many seconds.
 WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 
@@ -227,6 +285,9 @@ REST_FRAMEWORK = {
 # --- REST API (api/, docs/api.md) ---------------------------------------------------------------------------
 # Largest request body /api/ accepts (413 above it). Imports of thousands of messages fit in the default.
 API_MAX_REQUEST_BYTES = env.int("API_MAX_REQUEST_BYTES", default=5 * 1024 * 1024)
+# Deepest nesting of arrays/objects in a JSON body (400 json_too_deep above it): no endpoint needs more than a
+# few levels, and a body of 100,000 '[' used to be a RecursionError (500).
+JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=64)
 # Requests per API key (DRF rate syntax "n/second|minute|hour|day"); 429 with Retry-After above it.
 API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="600/minute")
 # How long an Idempotency-Key on POST /api/v1/chat/ replays the first result.

@@ -1,4 +1,4 @@
-"""Production: secrets have no default, cookies are secure."""
+"""Production: secrets have no default, cookies are secure, browsers are told to use HTTPS only (HSTS)."""
 from .base import *  # noqa: F401,F403
 from .base import env
 
@@ -7,3 +7,13 @@ DEBUG = False
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# HSTS: browsers that saw the site over HTTPS refuse plain HTTP to it for this long (Django sends it on HTTPS
+# responses only). Subdomains and preload are opt-in: they commit every subdomain to HTTPS too.
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=False)
+SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=False)
+# TLS is usually ended at the proxy, which sets X-Forwarded-Proto; set True to redirect plain HTTP to HTTPS here.
+# /healthz is exempt so that a load balancer's plain-HTTP check keeps working.
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SESSION_COOKIE_HTTPONLY = True

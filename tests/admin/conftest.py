@@ -107,6 +107,10 @@ def world(db):
     ClockedSchedule.objects.create(clocked_time=timezone.now())
     PeriodicTask.objects.create(name="expire notes", task="tasks.jobs.platform_ping", interval=interval)
     data["superuser"] = get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
+    from axes.models import AccessAttempt  # a login lockout (django-axes): staff unlock it by deleting the row
+
+    AccessAttempt.objects.create(username="someone", ip_address="127.0.0.1", user_agent="test", failures_since_start=5,
+                                 get_data="", post_data="", path_info="/login/", http_accept="text/html")
     assert TenantStaff.objects.count() == 2
     return data
 

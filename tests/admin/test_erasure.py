@@ -18,7 +18,7 @@ from assistants.jobs import session_compact, user_erase as user_erase_job
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Message
 from assistants.services.chat import chat_turn, chat_turn_stream
 from assistants.services.privacy import user_erase, user_erase_request
-from core.exceptions import NotFound
+from core.exceptions import Conflict
 from memory.jobs import memory_extract
 from memory.models import AuditLog, MemoryNote
 from tasks.models import JobRecord
@@ -136,7 +136,7 @@ def test_a_turn_after_the_request_is_refused_and_stores_nothing(world):
     user, session = a["person"]["user"], a["person"]["session"]
     user_erase_request(tenant=a["tenant"], end_user=user, requested_by="dpo", enqueue=False)
     before = Message.objects.for_tenant(a["tenant"]).count()
-    with pytest.raises(NotFound):
+    with pytest.raises(Conflict):
         chat_turn(tenant=a["tenant"], session=session, text="我的预算是 60 万")
     assert Message.objects.for_tenant(a["tenant"]).count() == before
 
@@ -231,7 +231,7 @@ def test_sigkill_mid_erasure_then_rerun_finishes_with_exact_counts(django_db_set
     assert 0 < remaining < 1503 and partly + remaining == 1503  # committed batches are counted exactly
     assert EndUser.objects.for_tenant(tenant).get(pk=user.pk).erasure_requested_at is not None
     assert job.status == "running"  # the killed worker never finished it
-    with pytest.raises(NotFound):  # meanwhile the user stays locked out
+    with pytest.raises(Conflict):  # meanwhile the user stays locked out
         chat_turn(tenant=tenant, session=session, text="hello again")
 
     call_command("erase_user", "killed", "u-5", "--requested-by", "dpo")  # the rerun

@@ -4,7 +4,7 @@ from django.utils import timezone
 
 from assistants.models import EndUser, Message
 from assistants.services.chat import chat_session_start
-from core.exceptions import InvalidInput, NotFound
+from core.exceptions import Conflict, InvalidInput, NotFound
 from tasks.models import JobRecord
 from tests.chat.helpers import all_messages, make_session, say
 from tests.conftest import wait_for
@@ -32,7 +32,7 @@ def test_a_user_being_erased_gets_no_new_messages():
     session = make_session()
     EndUser.objects.for_tenant(session.tenant).filter(pk=session.end_user_id).update(
         erasure_requested_at=timezone.now())
-    with pytest.raises(NotFound, match="being erased"):
+    with pytest.raises(Conflict, match="being erased"):
         say(session, "still there?")
     assert all_messages(session) == []
 

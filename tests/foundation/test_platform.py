@@ -63,8 +63,8 @@ def test_missing_pgvector_fails_with_one_clear_sentence():
 
 
 @pytest.mark.django_db
-def test_healthz_reports_each_part(client):
-    response = client.get("/healthz")
+def test_healthz_reports_each_part(admin_client):
+    response = admin_client.get("/healthz")  # the parts are for staff (or HEALTH_TOKEN): tests/api/test_http_edge.py
     body = response.json()
     assert body["database"]["ok"] and body["pgvector"]["ok"] and body["broker"]["ok"]
     # No worker in this test: the report says so, and the status is not ok.
@@ -73,11 +73,11 @@ def test_healthz_reports_each_part(client):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_job_crosses_the_broker_to_a_separate_worker(celery_worker, client):
+def test_job_crosses_the_broker_to_a_separate_worker(celery_worker, admin_client):
     job = job_record_create(kind="ping")
     platform_ping.delay(job.pk)
     done = wait_for(lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").first(), message="ping job")
     assert done.result["worker_pid"] == celery_worker.proc.pid != os.getpid()
-    health = wait_for(lambda: client.get("/healthz").json()["worker"]["ok"], message="worker heartbeat")
+    health = wait_for(lambda: admin_client.get("/healthz").json()["worker"]["ok"], message="worker heartbeat")
     assert health
-    assert client.get("/healthz").json()["status"] == "ok"
+    assert admin_client.get("/healthz").json()["status"] == "ok"
