@@ -183,7 +183,8 @@ def main():
     rng = random.Random(42)
     for stale in Tenant.objects.filter(slug__startswith="bench-"):  # a run that was interrupted
         drop_tenant(stale)
-    tenant = Tenant.objects.create(slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0)
+    tenant = Tenant.objects.create(slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0,
+                                   embedding_model=OFFLINE_MODEL)  # the notes below carry lexical vectors
     Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="bench", system_prompt="bench")
     typical = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="typical")
     heavy = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="heavy")
