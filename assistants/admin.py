@@ -88,7 +88,7 @@ class TenantAdmin(TenantScopedAdmin):
             "summary_trigger_messages")}),
         ("Long-term memory: TTL per kind, review, recall", {"fields": (
             "ttl_days_by_kind", "review_confidence_threshold", "inferred_policy", "recall_all_below",
-            "recall_top_k")}),
+            "recall_top_k", "recall_min_relevance")}),
         ("Personal identifiers (PII)", {"fields": ("pii_policy",)}),
         ("Decay and forgetting", {"fields": (
             "decay_rate_per_day", "decay_floor", "unrecalled_days_before_decay", "archive_importance_floor",

@@ -61,6 +61,9 @@ class Tenant(TimeStampedModel):
         default=20, help_text="A user with at most this many notes gets all of them in context (seed 000)."
     )
     recall_top_k = models.PositiveIntegerField(default=8)
+    recall_min_relevance = models.FloatField(
+        default=0.3, help_text="What the chat turn puts in context must be at least this relevant (0..1, cosine "
+                               "plus keyword evidence). Explicit recall (API) always returns k items.")
     task_ttl_days = models.PositiveIntegerField(default=7)
     chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
     embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")

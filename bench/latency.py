@@ -65,11 +65,17 @@ class NoteStore:
             import multiprocessing
 
             # Embedding is pure Python: texts are made and embedded in worker processes while this one COPYs.
-            with multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1))) as pool:
+            # close + join, not the context manager's terminate: a forked worker inherits the bench's SIGTERM
+            # handler and does not die of it, so terminate() waited on an idle worker for ever
+            pool = multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1, len(chunks))))
+            try:
                 for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in
                                                                         zip(seeds, chunks)])):
                     self._insert(users, made)
                     log(f"  loaded {self.total}/{size} notes")
+            finally:
+                pool.close()
+                pool.join()
         finally:  # the index comes back even when loading fails
             with connection.cursor() as cursor:
                 # the HNSW build slows several-fold once its graph outgrows maintenance_work_mem (measured at 1M

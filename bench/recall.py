@@ -35,7 +35,7 @@ from django.db import connection, transaction  # noqa: E402
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402
 from memory.models import MemoryNote  # noqa: E402
-from memory.services.embeddings import OFFLINE_MODEL, _offline_vector, embed_texts, search_terms  # noqa: E402
+from memory.services.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402
 from memory.services.extraction import memory_extract_for_message  # noqa: E402
 from memory.services.notes import note_index_text  # noqa: E402
 from memory.services.recall import memory_recall, vector_candidates  # noqa: E402
@@ -81,7 +81,7 @@ def make_notes(tenant, users, count, rng):
             text = note_index_text(content=content, kind=kind, key=key)
             batch.append(MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key, content=content,
                                     source="user_stated", confidence=round(rng.uniform(0.5, 1.0), 2),
-                                    importance=0.5, embedding=_offline_vector(text, 384), embedding_model=OFFLINE_MODEL,
+                                    importance=0.5, embedding=hash_vector(text), embedding_model=OFFLINE_MODEL,
                                     search_text=" ".join(search_terms(text))))
             if len(batch) >= 2000:
                 MemoryNote.all_tenants.bulk_create(batch)
@@ -183,7 +183,8 @@ def main():
     rng = random.Random(42)
     for stale in Tenant.objects.filter(slug__startswith="bench-"):  # a run that was interrupted
         drop_tenant(stale)
-    tenant = Tenant.objects.create(slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0)
+    tenant = Tenant.objects.create(slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0,
+                                   embedding_model=OFFLINE_MODEL)  # the notes below carry lexical vectors
     Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="bench", system_prompt="bench")
     typical = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="typical")
     heavy = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="heavy")

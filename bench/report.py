@@ -157,6 +157,8 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     elif jobs:
         lines += ["### 6. Job throughput", "", f"Skipped: {jobs.get('skipped') or jobs.get('error')}", ""]
 
+    lines += semantic_markdown(w.get("semantic_recall"))
+
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
     lines.append(END)
@@ -244,3 +246,48 @@ def write_plots(results: dict, folder: Path) -> list[str]:
         plt.close(fig)
         written.append("locomo.png")
     return written
+
+
+SEMANTIC_TITLES = {"notes_zh": "Chinese dialogue → memory", "notes_en": "English dialogue → memory",
+                   "cross_en_to_zh": "English questions → Chinese notes",
+                   "cross_zh_to_en": "Chinese questions → English notes",
+                   "episodic_en": "English multi-session history", "episodic_zh": "Chinese multi-session history"}
+
+
+def semantic_markdown(sem: dict | None) -> list[str]:
+    """Section 7: the held-out-style sets (bench/semantic.py), ours against the baselines of the same run."""
+    if not sem:
+        return []
+    if "sets" not in sem:
+        return ["### 7. Held-out-style recall sets", "", f"Skipped: {sem.get('skipped') or sem.get('error')}", ""]
+    ret, mem = sem["returned"], sem.get("returned_memories_endpoint") or {}
+    shadow = sem.get("shadow_tenant") or {}
+    lines = ["### 7. Held-out-style recall sets (bench/data/recall_*.jsonl, through the REST API)", "",
+             f"Loaded in {sem['load_seconds']} s (import path: {', '.join(sem['import_path'])}), jobs done after "
+             f"{sem['processing_seconds']} s more; `GET …/recall/?k={sem['k']}` p50/p95 "
+             f"{sem['recall_latency_ms']['p50']}/{sem['recall_latency_ms']['p95']} ms; items returned "
+             f"for k={ret['asked']} by `…/recall/`: mean {ret['mean']}, min {ret['min']}, {ret['short_lists']} of "
+             f"{ret.get('lists')} lists short; by `…/memories/?q=`: mean {mem.get('mean')}, {mem.get('short_lists')} "
+             f"short. Items of another user or tenant (a second tenant holds {shadow.get('notes')} notes and "
+             f"{shadow.get('sessions')} sessions under the same user ids): {sem['foreign_items']}.", "",
+             "| set | queries | system | R@5 | R@10 |", "|---|---:|---|---:|---:|"]
+    episodic = []
+    for name, data in sem["sets"].items():
+        for system, s in data["systems"].items():
+            s = s or {}
+            if name.startswith("episodic"):
+                episodic.append(f"| {SEMANTIC_TITLES.get(name, name)} | {data['questions']} | {system} | "
+                                + " | ".join(_fmt3(s.get(key)) for key in ("any@5", "all@5", "any@10", "all@10"))
+                                + " |")
+            else:
+                lines.append(f"| {SEMANTIC_TITLES.get(name, name)} | {data['queries']} | {system} | "
+                             f"{_fmt3(s.get('R@5'))} | {_fmt3(s.get('R@10'))} |")
+    lines += ["", "Session recall over the recalled items' sessions:", "",
+              "| set | questions | system | any@5 | all@5 | any@10 | all@10 |", "|---|---:|---|---:|---:|---:|---:|",
+              *episodic]
+    lines.append("")
+    return lines
+
+
+def _fmt3(value) -> str:
+    return "–" if value is None else f"{value:.3f}"

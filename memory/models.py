@@ -125,3 +125,27 @@ class ReviewInboxNote(MemoryNote):
         default_manager_name = "all_tenants"  # as on every tenant-owned model: Django internals use it
         verbose_name = "note awaiting review"
         verbose_name_plural = "review inbox"
+
+
+class MessageVector(TenantOwnedModel):
+    """The embedding of one past user message (or of one chunk of a long one), so that episodic recall finds a
+    message by meaning as well as by keywords. Written in the background after each turn and during import;
+    erased with the message (cascade) and with the user."""
+
+    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="+")
+    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors")
+    chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
+    embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    embedding_model = models.CharField(max_length=200)
+    said_at = models.DateTimeField(help_text="When the message was said (its created_at), for time decay.")
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["message", "chunk"], name="message_vector_unique_chunk"),
+        ]
+        indexes = [
+            models.Index(fields=["tenant", "end_user", "embedding_model"]),
+            HnswIndex(name="message_vector_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+        ]

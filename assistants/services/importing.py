@@ -3,14 +3,16 @@
 `session_import` stores the session and its messages with their original timestamps in one transaction and
 queues one job; `session_import_process` (the job body) then does what chatting would have done: extraction of
 long-term notes from every user message, in order, and compaction of the session into its rolling summary, with
-progress in the job ledger. Notes written from an imported message take that message's time, so recall's time
-decay and the notes' history see the conversation when it happened, not when it was imported.
+progress in the job ledger, after embedding the user messages for episodic recall. A note written from an
+imported message keeps that message's time as `observed_at` (recall's time decay and "when did I say this" see
+the conversation when it happened), while its lifetime counts from when it was learnt.
 """
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
@@ -21,6 +23,7 @@ from tasks.services.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
+MESSAGE_VECTOR_BATCH = 512  # user messages embedded per step of the import job
 COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what left the window
 
 
@@ -92,36 +95,46 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
 
 
 def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> int:
-    """Notes written (since `since`) from `message` get its time; their expiry moves by the same amount."""
+    """Notes written (since `since`) from `message` keep its time as `observed_at` (when the user said it: time
+    decay and "when did I say this" read it). Their lifetime is left alone: it counts from when the note was learnt
+    (created_at, expires_at) or last confirmed, so a durable fact said long ago and never contradicted is alive
+    after the import (docs/memory.md "Imported history")."""
     from memory.models import MemoryNote
 
-    notes = list(MemoryNote.objects.for_tenant(tenant_id).filter(source_messages=message, created_at__gte=since))
-    for note in notes:
-        shift = note.created_at - message.created_at
-        fields = {"created_at": message.created_at,
-                  "observed_at": note.observed_at if note.observed_at and note.observed_at <= message.created_at
-                  else message.created_at}
-        if note.expires_at is not None:
-            fields["expires_at"] = note.expires_at - shift
-        MemoryNote.objects.for_tenant(tenant_id).filter(pk=note.pk).update(**fields)
-    return len(notes)
+    return MemoryNote.objects.for_tenant(tenant_id).filter(source_messages=message, created_at__gte=since).filter(
+        Q(observed_at__isnull=True) | Q(observed_at__gt=message.created_at)).update(observed_at=message.created_at)
 
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
     """The import job: extraction for every user message in order, then compaction. Safe to run again:
     extraction is idempotent per message and compaction is guarded by the session's summary version."""
     from assistants.services.compaction import session_compact
+    from assistants.services.policy import memory_policy_for
+    from memory.services.commands import is_memory_command
+    from memory.services.episodes import message_vectors_write
     from memory.services.extraction import memory_extract_for_message
 
-    session = ChatSession.objects.for_tenant(tenant_id).filter(pk=session_id).first()
+    session = ChatSession.objects.for_tenant(tenant_id).select_related("tenant", "assistant", "end_user") \
+        .filter(pk=session_id).first()
     if session is None:
         return {"skipped": "the session no longer exists"}
+    if session.end_user.erasure_requested_at is not None:
+        return {"skipped": "user erasure in progress"}
     started = timezone.now()
     user_messages = list(Message.objects.for_tenant(tenant_id).filter(session=session, role=Message.Role.USER)
                          .order_by("created_at", "id"))
     total, aligned, written = len(user_messages), 0, 0
+    policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
+    vectors = 0
+    for start in range(0, total, MESSAGE_VECTOR_BATCH):  # episodic recall by meaning: embedded in batches
+        vectors += message_vectors_write(tenant=session.tenant, model=policy.embedding_model,
+                                         messages=[m for m in user_messages[start:start + MESSAGE_VECTOR_BATCH]
+                                                   if not is_memory_command(m.content)])
+        if job_id:
+            job_progress_update(job_id=job_id, progress={"stage": "message_vectors", "done": 0, "total": total,
+                                                         "embedded": min(total, start + MESSAGE_VECTOR_BATCH)})
     for done, message in enumerate(user_messages, 1):
-        outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk) or {}
+        outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
         written += int(outcome.get("written", 0) or 0)
         aligned += _align_note_times(tenant_id=tenant_id, message=message, since=started)
         if job_id and (done % 10 == 0 or done == total):
@@ -136,4 +149,5 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
     webhook_event_emit(tenant=tenant_id, event="import.completed", data={
         "job": job_id, "session": session_id, "user_id": session.end_user_id, "user_messages": total,
         "notes_written": written})
-    return {"user_messages": total, "notes_written": written, "notes_dated": aligned, "compaction_passes": passes}
+    return {"user_messages": total, "notes_written": written, "notes_dated": aligned, "compaction_passes": passes,
+            "message_vectors": vectors}

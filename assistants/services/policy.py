@@ -29,6 +29,7 @@ class MemoryPolicy:
     archive_importance_floor: float
     recall_all_below: int
     recall_top_k: int
+    recall_min_relevance: float
     task_ttl_days: int
     chat_model: str
     embedding_model: str

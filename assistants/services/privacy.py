@@ -30,7 +30,7 @@ from django.utils import timezone
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
-from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
+from memory.models import AuditLog, Experience, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import JobRecord, SessionScratch, TaskState
 from webhooks.services import webhook_event_emit
@@ -99,6 +99,8 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
         ("session_scratch", lambda: unscoped(SessionScratch).filter(
             Q(end_user_id=user_id) | Q(session__end_user_id=user_id))),
         ("task_states", lambda: unscoped(TaskState).filter(end_user_id=user_id)),
+        ("message_vectors", lambda: unscoped(MessageVector).filter(
+            Q(end_user_id=user_id) | Q(session__end_user_id=user_id))),
         ("messages", lambda: _user_messages(tenant_id, user_id)),
         ("sessions", lambda: unscoped(ChatSession).filter(end_user_id=user_id)),
     ]

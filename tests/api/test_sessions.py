@@ -172,10 +172,12 @@ def test_large_import_is_processed_by_a_job_with_progress(acme, celery_worker):
     assert job["status"] == "succeeded", job
     assert job["progress"] == {"stage": "done", "done": 150, "total": 150}
     assert job["result"]["user_messages"] == 150
-    # Notes learnt from imported messages carry the messages' times (once extraction writes notes: issue 4).
+    assert job["result"]["message_vectors"] == 150  # every user message embedded for episodic recall
+    # Notes learnt from imported messages say when the user said it (observed_at), and live from when learnt.
     notes = MemoryNote.objects.for_tenant(acme.tenant).filter(end_user__external_id="dave")
     for note in notes.prefetch_related("source_messages"):
         sources = list(note.source_messages.all())
         if sources:
-            assert note.created_at <= max(m.created_at for m in sources) + timedelta(seconds=1)
-            assert note.created_at < start + timedelta(days=1)
+            assert note.observed_at <= max(m.created_at for m in sources) + timedelta(seconds=1)
+            assert note.observed_at < start + timedelta(days=1)
+            assert note.expires_at is None or note.expires_at > datetime.now(timezone.utc)

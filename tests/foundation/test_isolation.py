@@ -4,7 +4,7 @@ import pytest
 from assistants.models import ChatSession, EndUser, Message
 from core.exceptions import TenantScopeError
 from core.models import tenant_scope
-from memory.models import MemoryNote
+from memory.models import MemoryNote, MessageVector
 from tasks.models import TaskState
 from tests.factories import ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory
 
@@ -25,7 +25,7 @@ def two_tenants():
 
 def test_unscoped_query_fails_closed():
     TenantFactory()
-    for model in (EndUser, ChatSession, Message, MemoryNote, TaskState):
+    for model in (EndUser, ChatSession, Message, MemoryNote, MessageVector, TaskState):
         with pytest.raises(TenantScopeError):
             list(model.objects.all())
 
@@ -45,6 +45,24 @@ def test_tenant_a_sees_none_of_tenant_b(two_tenants):
         assert not EndUser.objects.filter(pk=user_b.pk).exists()
     with tenant_scope(b):
         assert Message.objects.filter(session_id=session_b.pk).count() == 1
+
+
+def test_message_vectors_stay_with_their_tenant_and_user(two_tenants):
+    """Episodic recall's raw SQL over message vectors carries the tenant and user filter itself: the same words,
+    the same external id, another tenant or another user of the same tenant, and nothing comes back."""
+    from memory.services.episodes import message_vectors_write
+    from memory.services.recall import memory_recall
+
+    a, b, user_a, user_b = two_tenants
+    message_b = Message.objects.for_tenant(b).get()
+    assert message_vectors_write(tenant=b, messages=[message_b], model="usem3-multilingual-v3") == 1
+    assert message_vectors_write(tenant=a, messages=[message_b], model="usem3-multilingual-v3") == 0  # not a's
+    assert not MessageVector.objects.for_tenant(a).exists()
+    neighbour = EndUserFactory(tenant=b, external_id="neighbour")
+    for tenant, user in ((a, user_a), (b, neighbour)):
+        assert memory_recall(tenant=tenant, end_user=user, query="我的预算是 40 万", k=10, touch=False) == []
+    found = memory_recall(tenant=b, end_user=user_b, query="我的预算是多少", k=10, touch=False)
+    assert message_b.pk in [i.id for i in found if i.type == "message"]
 
 
 def test_external_id_is_unique_per_tenant_only(two_tenants):

@@ -29,7 +29,9 @@ def test_write_recall_change_forget(make_person, statement, question, changed, f
     person.new_session()  # 2. other words, new session
     items = recall(person, question)
     assert [i.id for i in items if i.type == "note"][:1] == [note.pk]
-    assert all("40" not in i.content and "400" not in i.content for i in items)  # the budget is not dragged in
+    in_context = recall(person, question, for_context=True)  # what the chat turn would put in context
+    assert note.pk in [i.id for i in in_context]
+    assert all("40" not in i.content and "400" not in i.content for i in in_context)  # the budget is not dragged in
 
     person.say(changed)  # 3. a change supersedes
     note.refresh_from_db()

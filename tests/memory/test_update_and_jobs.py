@@ -164,17 +164,22 @@ def test_reembed_job_switches_models_and_vectors_are_never_mixed(celery_worker, 
 
     from memory.services.embeddings import embed_texts
 
-    _, [offline_vec] = embed_texts(texts=["地铁"], model="offline-hash-ngram-v1")
+    default_model, [offline_vec] = embed_texts(texts=["地铁"])
     assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
-                             model="offline-hash-ngram-v1")
+                             model=default_model)
     memory_embedding_model_set(tenant=person.tenant, model="scripted-embedder")  # enqueues the re-embedding
     wait_for(lambda: JobRecord.objects.filter(kind="memory_reembed", status="succeeded").exists(), timeout=60,
              message="re-embedding")
     note.refresh_from_db()
     # an offline query vector is never compared with the new model's vectors
     assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
-                             model="offline-hash-ngram-v1") == {}
+                             model=default_model) == {}
     assert note.embedding_model == "scripted-embedder"
+    from memory.models import MessageVector  # past messages move to the new model too, in the same job
+
+    models = set(MessageVector.objects.for_tenant(person.tenant).filter(end_user=person.end_user)
+                 .values_list("embedding_model", flat=True))
+    assert models == {"scripted-embedder"}
 
 
 def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):

@@ -1,6 +1,7 @@
 """Experience memory: learned only from positive feedback, generalised and scrubbed, recalled for similar tasks
 of the same assistant in the same tenant, never elsewhere."""
 import pytest
+from django.conf import settings
 
 from assistants.models import Assistant, Feedback, Message
 from assistants.services.chat import chat_session_start
@@ -52,7 +53,7 @@ def test_thumbs_up_saves_a_generalised_scrubbed_experience(tenant, user, session
     for private in ("王小明", "13812345678", "1000"):
         assert private not in exp.task_summary and private not in exp.solution
     assert "抽检" in exp.solution  # the method itself is kept
-    assert exp.embedding is not None and exp.embedding_model == "offline-hash-ngram-v1"
+    assert exp.embedding is not None and exp.embedding_model == settings.LLM_EMBEDDING_MODEL
     assert PiiRejection.objects.for_tenant(tenant).filter(stage="experience").exists()
     # learning twice from the same reply does not duplicate
     assert experience_learn(tenant_id=tenant.pk, message_id=reply.pk)["saved"] is False

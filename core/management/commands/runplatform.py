@@ -30,6 +30,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("seed_demo")
+        call_command("reembed_stale")  # after an upgrade that changed the default encoder
         python = sys.executable
         commands = {
             "web": [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
