@@ -36,6 +36,10 @@ class ChatRequest(StrictSerializer):
                    help_text="For a new session: which assistant; omitted: the tenant's first assistant.")
     stream = Bool(required=False, default=False,
                   help_text="true: answer with server-sent events (also: 'Accept: text/event-stream').")
+    temporary = Bool(required=False, default=False,
+                     help_text="For a new session: a temporary chat. Nothing of it is written to long-term memory "
+                               "or experiences, nothing is recalled into it, and it is deleted after the tenant's "
+                               "temporary_chat_ttl_hours. With `session`: must match that session.")
 
     def validate_message(self, value):
         limit = settings.MAX_MESSAGE_CHARS
@@ -81,6 +85,8 @@ class ChatResponse(serializers.Serializer):
     error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
     memories_used = MemoryUsedSerializer(many=True)
     context = TurnContextSerializer(help_text="What the reply was built from.")
+    temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
 
 
 CHAT_EXAMPLE = {
@@ -128,6 +134,8 @@ def chat_body(result: TurnResult) -> dict:
         "memories_used": [{"id": m["id"], "type": m.get("type", "note"), "kind": m.get("kind", ""),
                            "content": m.get("content", ""), "score": m.get("score", 0.0)} for m in memories],
         "context": context,
+        "temporary": result.session.temporary,
+        "expires_at": result.session.expires_at.isoformat() if result.session.expires_at else None,
     }
 
 
@@ -164,7 +172,8 @@ class ChatView(TenantAPIView):
     def post(self, request):
         data = self.validated(ChatRequest)
         end_user = self.end_user(data["user"], create=True)
-        session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"])
+        session = self._session(end_user, data.get("session"), data.get("assistant"), data["message"],
+                                temporary=data["temporary"])
         wants_stream = data["stream"] or "text/event-stream" in request.headers.get("Accept", "")
 
         record = None
@@ -191,20 +200,23 @@ class ChatView(TenantAPIView):
             idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
         return Response(body)
 
-    def _session(self, end_user, session_id, assistant_id, message: str) -> ChatSession:
+    def _session(self, end_user, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
         if session_id is not None:
             session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
                 end_user=end_user).select_related("assistant"), message=f"Session {session_id} does not exist "
                                                                           f"for this user.")
             if assistant_id is not None and session.assistant_id != assistant_id:
                 raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+            if temporary and not session.temporary:
+                raise InvalidInput("That session is not temporary, and an existing session cannot become one: "
+                                   "leave 'session' out to start a temporary chat.")
             return session
         assistant = None
         if assistant_id is not None:
             assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
                                         message=f"Assistant {assistant_id} does not exist.")
         return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                  title=" ".join(message.split())[:60])
+                                  title=" ".join(message.split())[:60], temporary=temporary)
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

@@ -85,8 +85,10 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
 
 
 def context_build(*, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy,
-                  hook_results: list[dict] | None = None):
-    """Assemble the TurnContext for `user_message` (already stored) in `session`."""
+                  hook_results: list[dict] | None = None, recall: bool = True):
+    """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
+    chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
+    stay."""
     from assistants.services.chat import TurnContext
 
     hook_results = hook_results or []
@@ -165,7 +167,7 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     # 3. Long-term memories, within what is left.
     memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
     memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget) \
-        if memories_budget > 32 else []
+        if recall and memories_budget > 32 else []
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
     memories = memories[:len(memory_lines)]
     memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None

@@ -277,3 +277,9 @@ CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }
+# Temporary chats are deleted once their time is up (Tenant.temporary_chat_ttl_hours). Between expiry and the purge
+# they are already hidden from the web chat and a turn in one is refused.
+CELERY_BEAT_SCHEDULE["sessions-temporary-purge"] = {
+    "task": "assistants.jobs.sessions_temporary_purge",
+    "schedule": env.float("TEMPORARY_CHAT_PURGE_SECONDS", default=600.0),
+}
