@@ -112,15 +112,19 @@
       if (current) current.textContent = text;
     }
 
+    var stopState = null; // {form, received(), userMessageId()} of the reply streaming now
     stopButton.addEventListener("click", function () {
-      if (controller) controller.abort();
+      if (!controller) return;
+      controller.abort();
+      if (stopState) stopState.send();
     });
 
     form.addEventListener("submit", function (event) {
       if (!canStream) return; // the plain POST fallback
       event.preventDefault();
       var text = box.value;
-      if (!text.trim() || controller) return;
+      if (controller) return;
+      if (!text.trim()) { showError(s.empty); box.focus(); return; } // nothing to send: say so, keep the box
       errorBox.hidden = true;
       var empty = document.getElementById("empty-state");
       if (empty) empty.remove();
@@ -138,10 +142,18 @@
       autosize(box);
       busy(true);
 
-      var started = false, finished = false;
+      var started = false, finished = false, received = "", userMessageId = "";
       controller = new AbortController();
       var body = new FormData();
       body.append("text", text);
+      stopState = { send: function () {
+        // Tell the server where the person stopped, so a reload shows the same stop (web.views.chat.chat_stop).
+        var stop = new FormData();
+        stop.append("user_message_id", userMessageId);
+        stop.append("chars", String(Array.from(received).length));
+        fetch(form.dataset.stopUrl, { method: "POST", body: stop, credentials: "same-origin",
+                                      headers: { "X-CSRFToken": csrfToken(form), "Accept": "application/json" } });
+      } };
 
       function fail(message) {
         finished = true;
@@ -165,10 +177,18 @@
         }
         return readEvents(response, function (name, data) {
           if (data.title) showTitle(data.title);
-          if (name === "delta") {
-            if (!started) { bubble.textContent = ""; started = true; }
-            bubble.textContent += data.text;
+          if (name === "context") {
+            if (data.user_message_id) userMessageId = String(data.user_message_id);
+          } else if (name === "delta") {
+            if (!started) { bubble.textContent = ""; bubble.classList.add("markdown"); started = true; }
+            received += data.text;
+            // The server renders the Markdown (the same renderer as for the stored reply); between two renders
+            // the newest text is appended as plain text.
+            if (typeof data.html === "string") { bubble.innerHTML = data.html; bubble.dataset.renderedUpTo = received.length; }
+            else bubble.appendChild(document.createTextNode(data.text));
             scrollToEnd(conversation);
+          } else if (name === "stopped") {
+            finished = true;
           } else if (name === "done") {
             finished = true;
             if (!data.html) { fail(data.error || s.failed); return; }
@@ -197,7 +217,9 @@
         }
       }).then(function () {
         controller = null;
+        stopState = null;
         busy(false);
+        localiseTimes(conversation);
         box.focus();
       });
     });
@@ -223,9 +245,115 @@
     });
   }
 
+  /* Menus (<details class="menu">): Esc or a click outside closes them; Esc gives focus back to the summary. */
+  function setupMenus() {
+    function openMenus() { return document.querySelectorAll("details.menu[open], details.history[open]"); }
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") return;
+      openMenus().forEach(function (menu) {
+        var hadFocus = menu.contains(document.activeElement);
+        menu.removeAttribute("open");
+        if (hadFocus) menu.querySelector("summary").focus();
+      });
+    });
+    document.addEventListener("click", function (event) {
+      openMenus().forEach(function (menu) {
+        if (!menu.contains(event.target)) menu.removeAttribute("open");
+      });
+    });
+    // Opening one menu closes the others.
+    document.querySelectorAll("details.menu").forEach(function (menu) {
+      menu.addEventListener("toggle", function () {
+        if (!menu.open) return;
+        document.querySelectorAll("details.menu[open]").forEach(function (other) {
+          if (other !== menu) other.removeAttribute("open");
+        });
+        var field = menu.querySelector("input:not([type=hidden]), textarea");
+        if (field) field.focus();
+      });
+    });
+  }
+
+  /* Copy a message's text (its Markdown source, as the model wrote it). */
+  function setupCopy() {
+    var s = strings();
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest ? event.target.closest(".copy-btn") : null;
+      if (!button) return;
+      var text = button.getAttribute("data-copy") || "";
+      function done(ok) {
+        var label = ok ? (s.copied || "Copied") : (s.copyFailed || "");
+        button.setAttribute("data-state", ok ? "copied" : "failed");
+        button.setAttribute("title", label);
+        var live = document.getElementById("copy-status");
+        if (live) live.textContent = label;
+        setTimeout(function () { button.removeAttribute("data-state"); }, 1500);
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(fallback(text)); });
+      } else {
+        done(fallback(text));
+      }
+    });
+    function fallback(text) {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.style.position = "fixed";
+      area.style.opacity = "0";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      area.remove();
+      return ok;
+    }
+  }
+
+  /* Times in the reader's own time zone and language. */
+  function localiseTimes(root) {
+    var lang = document.documentElement.lang || undefined;
+    (root || document).querySelectorAll("time.msg-time[datetime]").forEach(function (node) {
+      var when = new Date(node.getAttribute("datetime"));
+      if (isNaN(when)) return;
+      try {
+        node.textContent = when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+        node.title = when.toLocaleString(lang, { dateStyle: "full", timeStyle: "long" });
+      } catch (e) { /* old browser: keep the server's text */ }
+    });
+  }
+
+  /* Dark mode: follows the system until the person picks one; the choice is kept in this browser. */
+  function setupTheme() {
+    var button = document.getElementById("theme-toggle");
+    if (!button) return;
+    var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+    function current() {
+      var chosen = document.documentElement.getAttribute("data-theme");
+      if (chosen) return chosen;
+      return system && system.matches ? "dark" : "light";
+    }
+    function show() {
+      button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
+    }
+    button.hidden = false;
+    show();
+    button.addEventListener("click", function () {
+      var next = current() === "dark" ? "light" : "dark";
+      document.documentElement.setAttribute("data-theme", next);
+      try { window.localStorage.setItem("theme", next); } catch (e) { /* not kept: fine */ }
+      show();
+    });
+    if (system && system.addEventListener) system.addEventListener("change", show);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     autosubmitLanguage();
     collapseSessionsOnPhone();
+    setupTheme();
+    setupMenus();
+    setupCopy();
+    localiseTimes(document);
     setupChat();
     setupFeedback();
   });

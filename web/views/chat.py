@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.conf import settings
 from django.core.paginator import Paginator
@@ -20,7 +21,10 @@ from assistants.services.feedback import feedback_record
 from core.exceptions import ApplicationError
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.presenters import reply_context
-from web.services import chat_session_auto_title, chat_session_delete, chat_session_rename
+from web.rendering import markdown_render
+from web.selectors import conversation_search
+from web.services import (chat_reply_stop, chat_session_auto_title, chat_session_delete, chat_session_rename,
+                          chat_stop_requested)
 from web.streaming import sse, sse_response
 
 logger = logging.getLogger(__name__)
@@ -68,6 +72,10 @@ def _sessions_page(request):
     return paginator.get_page(request.GET.get("sessions"))
 
 
+def _temporary_hours(request) -> int:
+    return request.tenant.temporary_chat_ttl_hours
+
+
 def _chat_context(request, session, *, draft: str = "", error: str = ""):
     rows = _message_rows(request, session) if session else []
     assistant = session.assistant if session else assistants_of(request).first()
@@ -82,6 +90,8 @@ def _chat_context(request, session, *, draft: str = "", error: str = ""):
         "draft": draft,
         "error": error,
         "max_chars": settings.MAX_MESSAGE_CHARS,
+        "temporary_hours": _temporary_hours(request),
+        "memory_enabled": request.end_user.memory_enabled,
     }
 
 
@@ -100,8 +110,10 @@ def chat_home(request):
 def chat_new(request):
     assistant_id = request.POST.get("assistant") or request.session.get(ASSISTANT_KEY)
     assistant = assistant_for(request, assistant_id) if assistant_id else assistants_of(request).first()
+    temporary = request.POST.get("temporary") == "1"
     try:
-        session = chat_session_start(tenant=request.tenant, end_user=request.end_user, assistant=assistant)
+        session = chat_session_start(tenant=request.tenant, end_user=request.end_user, assistant=assistant,
+                                     temporary=temporary)
     except ApplicationError as exc:
         return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
     request.session[ASSISTANT_KEY] = session.assistant_id
@@ -181,17 +193,47 @@ def chat_stream(request, session_id: int):
     return sse_response(request, _turn_events(request, session, turn, first, language))
 
 
+RENDER_EVERY_SECONDS = 0.08  # re-render the streamed Markdown at most this often (the final render always runs)
+STOP_CHECK_SECONDS = 0.25  # how often a streaming turn looks for a Stop pressed by the person
+
+
+def _latest_user_message_id(request, session) -> int | None:
+    return (Message.objects.for_tenant(request.tenant).filter(session=session, role=Message.Role.USER)
+            .order_by("-id").values_list("pk", flat=True).first())
+
+
 def _turn_events(request, session, turn, first, language):
     event = first
+    received, rendered_at, checked_at = [], 0.0, time.monotonic()
+    user_message_id = _latest_user_message_id(request, session)  # stored by the turn before its first event
     try:
         while event is not None:
             name, payload = event
             if name == "context":
                 context = payload.as_dict() if hasattr(payload, "as_dict") else dict(payload or {})
-                yield sse("context", {"count": len(context.get("memories") or []), "title": session.title})
+                yield sse("context", {"count": len(context.get("memories") or []), "title": session.title,
+                                      "user_message_id": user_message_id})
             elif name == "delta":
-                yield sse("delta", {"text": str(payload)})
+                if user_message_id and time.monotonic() - checked_at >= STOP_CHECK_SECONDS:
+                    checked_at = time.monotonic()
+                    if _stopped(request, session, turn, user_message_id):
+                        yield sse("stopped", {"user_message_id": user_message_id})
+                        return
+                received.append(str(payload))
+                data = {"text": str(payload)}
+                now = time.monotonic()
+                if now - rendered_at >= RENDER_EVERY_SECONDS:  # the same renderer as the stored reply
+                    data["html"] = markdown_render("".join(received))
+                    rendered_at = now
+                yield sse("delta", data)
             elif name == "done":
+                if user_message_id and payload.reply_message is not None and \
+                        chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id) is not None:
+                    # Stop arrived as the reply was being stored: trim it to what the person saw.
+                    payload.reply_message = chat_reply_stop(
+                        tenant=request.tenant, end_user=request.end_user, session=session,
+                        user_message_id=user_message_id,
+                        chars=chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id))
                 with translation.override(language):
                     yield sse("done", _done_payload(request, session, payload))
                 return
@@ -205,6 +247,18 @@ def _turn_events(request, session, turn, first, language):
             yield sse("error", {"message": _generic_failure()})
     finally:
         turn.close()
+
+
+def _stopped(request, session, turn, user_message_id) -> bool:
+    """If the person pressed Stop (web.services.chat_reply_stop noted it), end the turn here: closing it stores
+    what the model had written, marked stopped, and that is trimmed to what the person saw."""
+    chars = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)
+    if chars is None:
+        return False
+    turn.close()
+    chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
+                    user_message_id=user_message_id, chars=chars)
+    return True
 
 
 def _done_payload(request, session, result) -> dict:
@@ -238,3 +292,30 @@ def message_feedback(request, message_id: int):
         return JsonResponse({"rating": rating, "message": _("Thanks for the feedback.")})
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
+
+
+@require_POST
+@end_user_required
+def chat_stop(request, session_id: int):
+    """The Stop button: the reply ends where the person stopped reading it, on screen and after a reload."""
+    session = session_for(request, session_id)
+    raw_id, raw_chars = request.POST.get("user_message_id", ""), request.POST.get("chars", "0")
+    if (raw_id and not raw_id.isdigit()) or not raw_chars.isdigit():
+        return JsonResponse({"error": _("That stop request is not valid.")}, status=400)
+    try:
+        reply = chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
+                                user_message_id=int(raw_id) if raw_id else None, chars=int(raw_chars))
+    except ApplicationError as exc:
+        return JsonResponse({"error": exc.message}, status=exc.status)
+    return JsonResponse({"stopped": True, "reply_id": reply.pk if reply else None})
+
+
+@require_GET
+@end_user_required
+def chat_search(request):
+    """Search across the person's own conversations: titles and messages (?q=)."""
+    query = request.GET.get("q", "")
+    hits = conversation_search(tenant=request.tenant, end_user=request.end_user, query=query)
+    context = _chat_context(request, None)
+    context.update({"query": query.strip(), "hits": hits, "searching": True})
+    return render(request, "web/search.html", context)
