@@ -194,6 +194,7 @@
             if (!data.html) { fail(data.error || s.failed); return; }
             var rendered = fromHTML(data.html);
             conversation.replaceChild(rendered, reply);
+            if (data.user_html) conversation.replaceChild(fromHTML(data.user_html), userMsg); // with time, copy
             if (data.error) { // the model failed; the reply shown is the fallback: say so, give the text back
               showError(data.error);
               if (!box.value) { box.value = text; autosize(box); }

@@ -271,6 +271,8 @@ def _done_payload(request, session, result) -> dict:
         return payload
     row = {"message": message, "ctx": reply_context(message.metadata), "rating": None}
     payload["html"] = render_to_string("web/_message.html", {"row": row}, request=request)
+    payload["user_html"] = render_to_string("web/_message.html", {"row": {"message": result.user_message}},
+                                            request=request)
     payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
     payload["reply_id"] = message.pk
     return payload
