@@ -10,6 +10,7 @@ from assistants.services.privacy import user_erase_request
 from core.exceptions import InvalidInput
 
 TITLE_MAX = 200
+SELF_SERVICE_ERASURE = "user:self (web chat)"
 AUTO_TITLE_CHARS = 48
 
 
@@ -49,7 +50,9 @@ def web_account_delete(*, tenant, end_user, account) -> object:
 
     Returns the erasure JobRecord. The login is deleted in the same transaction, so a half-done request never
     leaves an account that can log in to data being erased."""
-    job = user_erase_request(tenant=tenant, end_user=end_user, requested_by=f"end_user:{end_user.pk}:web")
+    # No identifier in requested_by: it is kept on the erasure receipt, which must name no one.
+    job = user_erase_request(tenant=tenant, end_user=end_user, requested_by=SELF_SERVICE_ERASURE,
+                             reason="The user deleted their account in the web chat.")
     if account is not None and account.pk:
         account.delete()
     return job

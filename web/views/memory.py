@@ -23,7 +23,9 @@ FORGETTABLE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW, Memor
 
 
 def _actor(request) -> str:
-    return f"end_user:{request.end_user.pk}"
+    """The audit actor of a person acting for themself: "user:<external_id>", as every layer writes it (erasure
+    replaces it with "erased user"; the admin shows it as "end user")."""
+    return f"user:{request.end_user.external_id}"
 
 
 def _notes_page(request):
