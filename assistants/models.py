@@ -150,6 +150,11 @@ class ChatSession(TenantOwnedModel):
         return self.title or f"Session {self.pk}"
 
 
+# Message.metadata key of an earlier version: a reply regenerated since, or a user message edited and resent since
+# (value: the id of the message that replaced it). Shown to the person as an earlier version, never sent again.
+MESSAGE_REPLACED_KEY = "replaced_by"
+
+
 class Message(TenantOwnedModel):
     class Role(models.TextChoices):
         SYSTEM = "system"

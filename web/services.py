@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from assistants.models import ChatSession, Message
+from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.tokens import token_count
 from assistants.services.privacy import user_erase_request
 from core.exceptions import InvalidInput
@@ -71,13 +71,14 @@ def chat_reply_stop(*, tenant, end_user, session: ChatSession, user_message_id: 
     if session.tenant_id != tenant.pk or session.end_user_id != end_user.pk:
         raise InvalidInput("That conversation is not yours.")
     messages = Message.objects.for_tenant(tenant).filter(session=session, end_user=end_user)
-    asked = messages.filter(role=Message.Role.USER)
+    asked = messages.filter(role=Message.Role.USER).exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
     asked = asked.filter(pk=user_message_id) if user_message_id else asked.order_by("-id")
     user_message = asked.select_for_update().first()
     if user_message is None:
         raise InvalidInput("There is no reply to stop.")
     chars = max(0, int(chars))
-    reply = messages.filter(role=Message.Role.ASSISTANT, pk__gt=user_message.pk).order_by("pk").first()
+    reply = (messages.filter(role=Message.Role.ASSISTANT, pk__gt=user_message.pk)
+             .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-pk").first())
     if reply is None:
         user_message.metadata = {**(user_message.metadata or {}), STOP_KEY: chars}
         user_message.save(update_fields=["metadata", "updated_at"])
@@ -95,3 +96,12 @@ def chat_stop_requested(*, tenant, user_message_id: int) -> int | None:
     metadata = Message.objects.for_tenant(tenant).filter(pk=user_message_id).values_list("metadata", flat=True)
     value = (metadata.first() or {}).get(STOP_KEY)
     return int(value) if value is not None else None
+
+
+def chat_stop_clear(*, tenant, session: ChatSession) -> None:
+    """Forget an earlier Stop on the session's latest message before it is answered again (regenerate)."""
+    latest = (Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.USER)
+              .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-id").first())
+    if latest is not None and STOP_KEY in (latest.metadata or {}):
+        latest.metadata.pop(STOP_KEY)
+        Message.objects.for_tenant(tenant).filter(pk=latest.pk).update(metadata=latest.metadata)

@@ -134,9 +134,9 @@ def _count_recalls(*, tenant, memories: list) -> None:
 
 
 def chat_reply_store(*, tenant: Tenant, session: ChatSession, text: str, context: TurnContext, model_name: str,
-                     error: str | None = None, stopped: bool = False) -> Message:
+                     error: str | None = None, stopped: bool = False, extra: dict | None = None) -> Message:
     """Store the assistant's reply of a turn (whole, or as far as it got when `stopped`)."""
-    metadata = {"context": context.as_dict(), "model": model_name}
+    metadata = {**(extra or {}), "context": context.as_dict(), "model": model_name}
     if error:
         metadata["error"] = error
     if stopped:

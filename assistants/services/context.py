@@ -23,7 +23,7 @@ from django.conf import settings
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
 from assistants.llm.sections import is_chinese
-from assistants.models import ChatSession, Message
+from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
 from assistants.services.policy import MemoryPolicy
 from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
@@ -123,7 +123,10 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hints_msg, task_msg) if m)
 
     # 6. The window: every message after summary_through (except the new one), newest first, within budget.
-    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id)
+    # A reply regenerated or a message edited since (assistants.services.alternatives) is an earlier version:
+    # kept for the person to see, never sent again.
+    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id).exclude(
+        metadata__has_key=MESSAGE_REPLACED_KEY)
     if session.summary_through_id:
         unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
     unsummarised = list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))

@@ -214,3 +214,41 @@ def test_temporary_chat_memory_switch_search_and_dark_mode(site, new_page):
     dark_system.goto(f"{site.url}/login/")
     assert dark_system.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(20, 23, 28)"
     assert dark_system.locator("#theme-toggle").get_attribute("aria-pressed") == "true"
+
+
+def test_regenerate_and_edit_and_resend_in_the_browser(site, new_page, scripted_llm):
+    person("ux-regen", "rhea", scripted=True)
+    scripted_llm.push("chat", "First idea: a **noodle** shop.", "Second idea: a *tea* house.",
+                      "For 成都: a hotpot place.")
+    page = new_page()
+    start(page, site.url, "rhea")
+    send(page, "Give me one business idea for Chengu.")
+    assert "noodle" in page.locator(".msg-assistant[data-message-id] .bubble").last.inner_text()
+
+    with page.expect_response(lambda r: "/regenerate/" in r.url):
+        page.locator(".msg-assistant .regen-btn").last.click()
+    page.wait_for_function("document.querySelector('.msg-assistant[data-message-id] .bubble')"
+                           "?.innerText.includes('tea')")
+    reply = page.locator(".msg-assistant[data-message-id]")
+    assert reply.count() == 1 and reply.locator("em", has_text="tea").count() == 1
+    reply.locator("details.earlier summary").click()
+    assert "noodle" in reply.locator("details.earlier").inner_text()
+    shot(page, "60-regenerated")
+
+    page.locator(".msg-user .edit-btn").last.click()
+    assert page.input_value("#message-box") == "Give me one business idea for Chengu."
+    assert page.locator("#editing-bar").is_visible()
+    page.fill("#message-box", "Give me one business idea for 成都.")
+    with page.expect_response(lambda r: "/edit/" in r.url):
+        page.press("#message-box", "Enter")
+    page.wait_for_function("document.querySelector('.msg-assistant[data-message-id] .bubble')"
+                           "?.innerText.includes('hotpot')")
+    assert page.locator(".msg-user").count() == 1 and page.locator(".msg-assistant").count() == 1
+    assert page.locator(".msg-user .bubble").inner_text() == "Give me one business idea for 成都."
+    assert page.locator("#editing-bar").is_hidden()
+    page.reload()
+    mine = page.locator(".msg-user")
+    assert mine.count() == 1 and "Edited" in mine.locator("details.earlier summary").inner_text()
+    mine.locator("details.earlier summary").click()
+    assert "Chengu" in mine.locator("details.earlier").inner_text()
+    shot(page, "61-edited-and-resent")

@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from assistants.llm import get_chat_model
-from assistants.models import Message
+from assistants.models import MESSAGE_REPLACED_KEY, Message
+from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, chat_reply_regenerate_stream,
+                                              chat_turn_edit_stream)
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from core.exceptions import ApplicationError
@@ -24,7 +26,7 @@ from web.presenters import reply_context
 from web.rendering import markdown_render
 from web.selectors import conversation_search
 from web.services import (chat_reply_stop, chat_session_auto_title, chat_session_delete, chat_session_rename,
-                          chat_stop_requested)
+                          chat_stop_clear, chat_stop_requested)
 from web.streaming import sse, sse_response
 
 logger = logging.getLogger(__name__)
@@ -44,18 +46,45 @@ def _model_is_offline(request, assistant) -> bool:
         return False
 
 
+def _earlier_versions(message, by_id: dict, key: str) -> list:
+    """The versions `message` replaced, oldest first (a regenerated reply's earlier replies, an edited message's
+    earlier wording), following the chain the alternatives service leaves."""
+    chain, seen = [], {message.pk}
+    previous = (message.metadata or {}).get(key)
+    while previous in by_id and previous not in seen:
+        seen.add(previous)
+        chain.append(by_id[previous])
+        previous = (by_id[previous].metadata or {}).get(key)
+    return list(reversed(chain))
+
+
 def _message_rows(request, session):
-    messages = Message.objects.for_tenant(request.tenant).filter(
+    messages = list(Message.objects.for_tenant(request.tenant).filter(
         session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT],
-    ).prefetch_related("feedback")
+    ).prefetch_related("feedback"))
+    by_id = {m.pk: m for m in messages}
     rows = []
     for message in messages:
-        rating = None
+        if MESSAGE_REPLACED_KEY in (message.metadata or {}):
+            continue  # an earlier version: shown under the message that replaced it
+        rating, earlier = None, []
         if message.role == Message.Role.ASSISTANT:
             rating = next((f.rating for f in message.feedback.all() if f.end_user_id == request.end_user.pk), None)
+            earlier = _earlier_versions(message, by_id, ALTERNATIVE_OF_KEY)
+        else:
+            earlier = _earlier_versions(message, by_id, EDIT_OF_KEY)
         rows.append({"message": message, "ctx": reply_context(message.metadata) if message.role == "assistant"
-                     else None, "rating": rating})
+                     else None, "rating": rating, "earlier": earlier})
+    _mark_latest(rows)
     return rows
+
+
+def _mark_latest(rows) -> None:
+    """Only the latest exchange can be regenerated (its reply) or edited (its message)."""
+    for role, flag in ((Message.Role.ASSISTANT, "can_regenerate"), (Message.Role.USER, "can_edit")):
+        latest = next((row for row in reversed(rows) if row["message"].role == role), None)
+        if latest is not None:
+            latest[flag] = True
 
 
 def _latest_task(rows):
@@ -199,7 +228,7 @@ STOP_CHECK_SECONDS = 0.25  # how often a streaming turn looks for a Stop pressed
 
 def _latest_user_message_id(request, session) -> int | None:
     return (Message.objects.for_tenant(request.tenant).filter(session=session, role=Message.Role.USER)
-            .order_by("-id").values_list("pk", flat=True).first())
+            .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-id").values_list("pk", flat=True).first())
 
 
 def _turn_events(request, session, turn, first, language):
@@ -269,10 +298,11 @@ def _done_payload(request, session, result) -> dict:
     if message is None:
         payload["error"] = payload["error"] or _generic_failure()
         return payload
-    row = {"message": message, "ctx": reply_context(message.metadata), "rating": None}
-    payload["html"] = render_to_string("web/_message.html", {"row": row}, request=request)
-    payload["user_html"] = render_to_string("web/_message.html", {"row": {"message": result.user_message}},
-                                            request=request)
+    rows = [row for row in _message_rows(request, session)
+            if row["message"].pk in (message.pk, result.user_message.pk)]
+    for row in rows:
+        key = "html" if row["message"].pk == message.pk else "user_html"
+        payload[key] = render_to_string("web/_message.html", {"row": row}, request=request)
     payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
     payload["reply_id"] = message.pk
     return payload
@@ -321,3 +351,41 @@ def chat_search(request):
     context = _chat_context(request, None)
     context.update({"query": query.strip(), "hits": hits, "searching": True})
     return render(request, "web/search.html", context)
+
+
+def _stream_turn(request, session, start):
+    """Answer a turn started by `start()` (a chat_turn_stream-like generator) as the chat's event stream."""
+    language = translation.get_language()
+    turn = start()
+    try:
+        first = next(turn)
+    except StopIteration:
+        return JsonResponse({"error": _generic_failure()}, status=502)
+    except ApplicationError as exc:
+        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
+    except Exception:  # noqa: BLE001
+        logger.exception("chat turn failed before streaming")
+        return JsonResponse({"error": _generic_failure()}, status=502)
+    return sse_response(request, _turn_events(request, session, turn, first, language))
+
+
+@require_POST
+@end_user_required
+def message_regenerate(request, message_id: int):
+    """Regenerate: another reply to the same message; the old one stays as an earlier version."""
+    reply = message_for(request, message_id)
+    session = session_for(request, reply.session_id)
+    chat_stop_clear(tenant=request.tenant, session=session)
+    return _stream_turn(request, session, lambda: chat_reply_regenerate_stream(
+        tenant=request.tenant, session=session, reply=reply))
+
+
+@require_POST
+@end_user_required
+def message_edit(request, message_id: int):
+    """Edit and resend the latest message: a new turn; the old message and its reply stay as an earlier version."""
+    message = message_for(request, message_id)
+    session = session_for(request, message.session_id)
+    text = request.POST.get("text", "")
+    return _stream_turn(request, session, lambda: chat_turn_edit_stream(
+        tenant=request.tenant, session=session, message=message, text=text))
