@@ -107,6 +107,13 @@ SSE_EXAMPLE = ('event: context\ndata: {"summary": "", "pinned_facts": {}, "memor
                '...}\n\n')
 
 
+class SseEventSerializer(serializers.Serializer):
+    """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
+
+    event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
+    data = serializers.CharField(help_text="JSON: the TurnContext, {\"text\"}, the chat answer, or the error body.")
+
+
 class EventStreamRenderer(BaseRenderer):
     """Lets 'Accept: text/event-stream' through content negotiation; the stream itself is written by the view."""
 
@@ -162,7 +169,7 @@ class ChatView(TenantAPIView):
         responses={
             (200, "application/json"): OpenApiResponse(ChatResponse, description="The reply and its context.",
                                                        examples=[OpenApiExample("reply", CHAT_EXAMPLE)]),
-            (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description="Server-sent events.",
+            (200, "text/event-stream"): OpenApiResponse(SseEventSerializer, description="Server-sent events.",
                                                         examples=[OpenApiExample("stream", SSE_EXAMPLE)]),
         },
         examples=[OpenApiExample("new session", {"user": "alice", "message": "我的预算大概 40 万"}, request_only=True),
