@@ -28,8 +28,15 @@ def person(slug: str, username: str, *, scripted: bool = False) -> EndUser:
     if scripted:
         tenant.chat_model = "scripted-chat"
         tenant.save(update_fields=["chat_model"])
-    return end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
-                                      password=PASSWORD, display_name=username.title())
+    end_user = end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
+                                          password=PASSWORD, display_name=username.title())
+    if scripted:
+        # With a scripted model, an extraction job (the session's worker, once another test started it) would ask
+        # the same scripted server and could take the answers queued for the chat. These tests are about the
+        # chat's display, not memory: memory off, so no extraction is queued.
+        end_user.memory_enabled = False
+        end_user.save(update_fields=["memory_enabled"])
+    return end_user
 
 
 def start(page, base_url: str, username: str, *, start_text="Start a conversation") -> None:

@@ -275,7 +275,15 @@ def _turn_events(request, session, turn, first, language):
         with translation.override(language):
             yield sse("error", {"message": _generic_failure()})
     finally:
-        turn.close()
+        turn.close()  # the browser went away (Stop): the turn stores what it had, marked stopped
+        if user_message_id:
+            try:  # a Stop that arrived before the disconnect was noticed: trim to what the person saw
+                chars = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)
+                if chars is not None:
+                    chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
+                                    user_message_id=user_message_id, chars=chars)
+            except Exception:  # noqa: BLE001 - closing a stream must never raise into the server
+                logger.exception("trimming a stopped reply failed")
 
 
 def _stopped(request, session, turn, user_message_id) -> bool:
