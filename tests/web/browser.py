@@ -90,5 +90,5 @@ def send(page, text: str) -> None:
     with page.expect_response(lambda r: r.url.endswith("/stream/")) as stream:
         page.press("#message-box", "Enter")
     assert stream.value.headers["content-type"].startswith("text/event-stream")
-    page.wait_for_function(
-        f"document.querySelectorAll('.msg-assistant[data-message-id]').length > {before}")
+    # A locator wait, not wait_for_function: that evaluates a string in the page, which the CSP (no eval) refuses.
+    page.locator(".msg-assistant[data-message-id]").nth(before).wait_for()

@@ -5,6 +5,7 @@ Esc and outside clicks, the 404 page, offline replies without internals). Screen
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from assistants.models import ChatSession, EndUser, Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
@@ -64,7 +65,7 @@ def test_markdown_reply_streams_and_reloads_the_same_with_copy_and_time(site, ne
     reply = page.locator(".msg-assistant[data-message-id]").last
     assert reply.locator("time.msg-time").inner_text().strip()  # a timestamp, in the reader's time zone
     reply.locator(".copy-btn").click()
-    page.wait_for_function("document.getElementById('copy-status').textContent.length > 0")
+    expect(page.locator("#copy-status")).not_to_be_empty()  # locator waits: the CSP allows no page-side eval
     assert page.evaluate("navigator.clipboard.readText()") == MARKDOWN_REPLY  # the source, as the model wrote it
 
     page.reload()
@@ -121,8 +122,7 @@ def test_stop_is_kept_after_a_reload(site, new_page, scripted_llm):
     start(page, site.url, "stella")
     page.fill("#message-box", "Count slowly for me.")
     page.press("#message-box", "Enter")
-    page.wait_for_function("(document.querySelector('.msg-assistant.streaming .bubble') || {}).innerText"
-                           "?.includes('word3')")
+    page.locator(".msg-assistant.streaming .bubble", has_text="word3").wait_for()
     page.click("#stop-button")
     page.locator(".msg-stopped").wait_for()
     shown = page.locator(".msg-stopped .bubble").inner_text()
@@ -234,8 +234,7 @@ def test_regenerate_and_edit_and_resend_in_the_browser(site, new_page, scripted_
 
     with page.expect_response(lambda r: "/regenerate/" in r.url):
         page.locator(".msg-assistant .regen-btn").last.click()
-    page.wait_for_function("document.querySelector('.msg-assistant[data-message-id] .bubble')"
-                           "?.innerText.includes('tea')")
+    page.locator(".msg-assistant[data-message-id] .bubble", has_text="tea").wait_for()
     reply = page.locator(".msg-assistant[data-message-id]")
     assert reply.count() == 1 and reply.locator("em", has_text="tea").count() == 1
     reply.locator("details.earlier summary").click()
@@ -248,8 +247,7 @@ def test_regenerate_and_edit_and_resend_in_the_browser(site, new_page, scripted_
     page.fill("#message-box", "Give me one business idea for 成都.")
     with page.expect_response(lambda r: "/edit/" in r.url):
         page.press("#message-box", "Enter")
-    page.wait_for_function("document.querySelector('.msg-assistant[data-message-id] .bubble')"
-                           "?.innerText.includes('hotpot')")
+    page.locator(".msg-assistant[data-message-id] .bubble", has_text="hotpot").wait_for()
     assert page.locator(".msg-user").count() == 1 and page.locator(".msg-assistant").count() == 1
     assert page.locator(".msg-user .bubble").inner_text() == "Give me one business idea for 成都."
     assert page.locator("#editing-bar").is_hidden()

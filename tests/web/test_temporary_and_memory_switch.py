@@ -130,7 +130,7 @@ def test_nothing_is_extracted_from_temporary_or_memory_off_turns(celery_worker, 
         return " ".join(MemoryNote.objects.for_tenant(alice.tenant).filter(end_user=alice)
                         .values_list("content", flat=True))
 
-    wait_for(lambda: "Chengdu" in notes(), timeout=60, message="the note from the ordinary turn")
+    wait_for(lambda: "Chengdu" in notes(), timeout=120, message="the note from the ordinary turn")
     assert "peanut" not in notes().lower() and "teal" not in notes().lower()
     unindexed = Message.objects.for_tenant(alice.tenant).filter(
         content__in=["I am allergic to peanuts.", "My favourite colour is teal."])
