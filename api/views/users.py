@@ -206,7 +206,8 @@ class UserView(TenantAPIView):
     def patch(self, request, external_id):
         data = self.validated(UserSettingsRequest)
         end_user = self.end_user(external_id)
-        end_user = end_user_memory_set(tenant=self.tenant, end_user=end_user, enabled=data["memory_enabled"])
+        end_user = end_user_memory_set(tenant=self.tenant, end_user=end_user, enabled=data["memory_enabled"],
+                                       actor=self.actor)
         return Response(UserSettingsSerializer(end_user).data)
 
     @api_doc(summary="Erase a user",

@@ -15,7 +15,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.feedback import feedback_record
 from assistants.services.sessions import sessions_temporary_purge
 from assistants.services.tenants import api_key_create
-from memory.models import MemoryNote
+from memory.models import AuditLog, MemoryNote
 from memory.services.notes import memory_note_create
 from tests.api.conftest import Api
 from tests.conftest import wait_for
@@ -75,6 +75,8 @@ def test_memory_switch_in_the_web_stops_recall_but_pinned_facts_still_work(make_
     assert "记忆已关闭" in response.content.decode() and "打开记忆" in response.content.decode()
     assert not EndUser.objects.for_tenant(alice.tenant).get(pk=alice.pk).memory_enabled
     assert EndUser.objects.for_tenant(bob.tenant).get(pk=bob.pk).memory_enabled
+    switched = AuditLog.objects.for_tenant(alice.tenant).get(action="memory_switch")
+    assert switched.actor == f"user:{alice.external_id}" and switched.after == {"memory_enabled": False}
     alice.refresh_from_db()
     session = chat_session_start(tenant=alice.tenant, end_user=alice)
     chat_turn(tenant=alice.tenant, session=session, text="这次开店预算是 30 万。")
@@ -197,6 +199,7 @@ def test_api_temporary_chat_and_memory_switch(make_person):
     assert api.patch(f"/api/v1/users/{carol.external_id}/", {"memory_enabled": False}).status_code == 404
     assert EndUser.objects.for_tenant(carol.tenant).get(pk=carol.pk).memory_enabled
     assert api.patch(url, {"memory_enabled": False}).json() == {"user": alice.external_id, "memory_enabled": False}
+    assert AuditLog.objects.for_tenant(alice.tenant).get(action="memory_switch").actor.startswith("api-key:")
     body = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?",
                                       "session": normal_session}).json()
     assert body["memories_used"] == [] and "Biscuit" not in body["reply"]

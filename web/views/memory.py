@@ -66,7 +66,8 @@ def memory_switch(request):
     if value not in ("on", "off"):
         messages.error(request, _("Choose whether memory should be on or off."))
         return redirect("web:memory")
-    end_user_memory_set(tenant=request.tenant, end_user=request.end_user, enabled=value == "on")
+    end_user_memory_set(tenant=request.tenant, end_user=request.end_user, enabled=value == "on",
+                        actor=_actor(request))
     if value == "on":
         messages.success(request, _("Memory is on. The assistant will remember what matters from now on."))
     else:
