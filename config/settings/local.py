@@ -3,3 +3,6 @@ from .base import *  # noqa: F401,F403
 from .base import env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# The login page names the demo account `make run` seeds. Not tied to DEBUG: `make run` serves the web chat with
+# DEBUG off (core.management.commands.runplatform), and a first visitor still needs the demo login.
+SHOW_DEMO_ACCOUNT = env.bool("SHOW_DEMO_ACCOUNT", default=True)

@@ -143,3 +143,14 @@ def test_unknown_pages_get_the_products_404(client, settings):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert "This page does not exist" in response.content.decode() and "URLconf" not in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_login_page_names_the_demo_account_under_make_run_with_debug_off(client, settings):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("demo", password=settings.DEMO_PASSWORD)
+    settings.DEBUG, settings.SHOW_DEMO_ACCOUNT = False, True  # config.settings.local under `make run`
+    assert "Demo account" in client.get("/login/").content.decode()
+    settings.SHOW_DEMO_ACCOUNT = False  # production
+    assert "Demo account" not in client.get("/login/").content.decode()
