@@ -6,6 +6,7 @@ import time
 
 from django.conf import settings
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -58,10 +59,14 @@ def _earlier_versions(message, by_id: dict, key: str) -> list:
     return list(reversed(chain))
 
 
-def _message_rows(request, session):
-    messages = list(Message.objects.for_tenant(request.tenant).filter(
-        session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT],
-    ).prefetch_related("feedback"))
+def _message_rows(request, session, *, only: tuple[int, ...] = ()):
+    """The conversation's rows; `only`: just these messages (and the earlier versions they replaced), for the
+    end of a streamed turn, which must not read a long conversation again."""
+    messages = Message.objects.for_tenant(request.tenant).filter(
+        session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT])
+    if only:
+        messages = messages.filter(Q(pk__in=only) | Q(metadata__has_key=MESSAGE_REPLACED_KEY))
+    messages = list(messages.prefetch_related("feedback"))
     by_id = {m.pk: m for m in messages}
     rows = []
     for message in messages:
@@ -306,8 +311,7 @@ def _done_payload(request, session, result) -> dict:
     if message is None:
         payload["error"] = payload["error"] or _generic_failure()
         return payload
-    rows = [row for row in _message_rows(request, session)
-            if row["message"].pk in (message.pk, result.user_message.pk)]
+    rows = _message_rows(request, session, only=(message.pk, result.user_message.pk))
     for row in rows:
         key = "html" if row["message"].pk == message.pk else "user_html"
         payload[key] = render_to_string("web/_message.html", {"row": row}, request=request)
