@@ -7,6 +7,7 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -14,12 +15,13 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from assistants.admin_scoping import (
-    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin,
+    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label,
+    staff_tenant_ids,
 )
 from assistants.models import (
     ApiKey, Assistant, ChatSession, EndUser, ErasureReceipt, Feedback, Message, Tenant, TenantStaff,
 )
-from assistants.services.privacy import user_erase_preview, user_erase_request, user_export_file
+from assistants.services.privacy import user_erase_preview, user_erase_request, user_export_file, user_id_hash
 from assistants.services.tenants import api_key_create, api_key_revoke
 from core.downloads import file_download
 from core.exceptions import ApplicationError
@@ -94,6 +96,7 @@ class TenantAdmin(TenantScopedAdmin):
             "decay_rate_per_day", "decay_floor", "unrecalled_days_before_decay", "archive_importance_floor",
             "task_ttl_days")}),
         ("Models", {"fields": ("chat_model", "embedding_model")}),
+        ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
         ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
     )
 
@@ -158,10 +161,11 @@ class ErasureFilter(admin.SimpleListFilter):
 
 @admin.register(EndUser)
 class EndUserAdmin(TenantScopedAdmin):
-    list_display = ("external_id", "display_name", "tenant", "erasure_requested_at", "created_at")
-    list_filter = (TENANT_FILTER, ErasureFilter)
+    list_display = ("external_id", "display_name", "tenant", "memory_enabled", "erasure_requested_at", "created_at")
+    list_filter = (TENANT_FILTER, ErasureFilter, "memory_enabled")
     search_fields = ("external_id", "display_name")
-    readonly_fields = ("erasure_requested_at", "created_at", "updated_at")
+    # memory_enabled is the person's own switch (web chat, API): staff see it but do not flip it for them.
+    readonly_fields = ("erasure_requested_at", "memory_enabled", "created_at", "updated_at")
     raw_id_fields = ("user",)
     actions = ("erase_users", "export_user")
 
@@ -177,12 +181,16 @@ class EndUserAdmin(TenantScopedAdmin):
     @admin.action(description="Erase all data of this user", permissions=["change"])
     def erase_users(self, request, queryset):
         users = list(queryset.select_related("tenant"))
-        if request.POST.get("confirm") == "yes":
+        reason = " ".join(request.POST.get("reason", "").split())
+        reason_error = ""
+        if request.POST.get("confirm") == "yes" and not reason:
+            reason_error = "Write the reason for the erasure (it is kept on the receipt): nothing was erased."
+        elif request.POST.get("confirm") == "yes":
             jobs = []
             for user in users:
                 try:
                     jobs.append(user_erase_request(tenant=user.tenant, end_user=user,
-                                                   requested_by=actor_of(request)))
+                                                   requested_by=actor_of(request), reason=reason))
                 except ApplicationError as exc:
                     self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
             if jobs:
@@ -200,7 +208,7 @@ class EndUserAdmin(TenantScopedAdmin):
         context = {**self.admin_site.each_context(request), "title": "Erase all data of these users?",
                    "previews": previews, "totals": sorted(totals.items()), "opts": self.model._meta,
                    "queryset": users, "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-                   "action": "erase_users"}
+                   "action": "erase_users", "reason": reason, "reason_error": reason_error}
         return TemplateResponse(request, "admin/assistants/enduser/erase_confirmation.html", context)
 
     @admin.action(description="Export all data of this user (JSON)", permissions=["view"])
@@ -289,12 +297,12 @@ class MessageInline(admin.TabularInline):
 
 @admin.register(ChatSession)
 class ChatSessionAdmin(TenantScopedAdmin):
-    list_display = ("__str__", "end_user", "assistant", "tenant", "last_activity_at")
-    list_filter = (TENANT_FILTER,)
+    list_display = ("__str__", "end_user", "assistant", "tenant", "temporary", "expires_at", "last_activity_at")
+    list_filter = (TENANT_FILTER, "temporary")
     search_fields = ("title", "end_user__external_id")
     autocomplete_fields = ("end_user", "assistant")
     readonly_fields = ("summary", "summary_through", "summary_version", "pinned_facts_display", "last_activity_at",
-                       "created_at")
+                       "created_at", "temporary", "expires_at")
     exclude = ("pinned_facts",)
     inlines = (MessageInline,)
 
@@ -324,13 +332,55 @@ class FeedbackAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_filter = (TENANT_FILTER, "rating")
 
 
+class ErasureLookupForm(forms.Form):
+    tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), empty_label=None)
+    external_id = forms.CharField(label="External id", max_length=200, strip=True,
+                                  help_text="The integrator's id of the person, exactly as it was used.",
+                                  widget=forms.TextInput(attrs={"autocomplete": "off", "size": 40}))
+
+
 @admin.register(ErasureReceipt)
 class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
-    list_display = ("id", "tenant", "user_id_hash", "requested_by", "job", "completed_at")
-    list_filter = (TENANT_FILTER,)
-    search_fields = ("user_id_hash", "requested_by")
-    fields = ("tenant", "user_id_hash", "requested_by", "counts_display", "job", "created_at", "completed_at")
+    list_display = ("id", "tenant", "user_id_hash", "requested_by_label", "reason", "job", "completed_at")
+    list_filter = (TENANT_FILTER, ("completed_at", admin.DateFieldListFilter))
+    search_fields = ("user_id_hash", "requested_by", "reason")
+    fields = ("tenant", "user_id_hash", "requested_by", "reason", "counts_display", "job", "created_at",
+              "completed_at")
     readonly_fields = fields
+    change_list_template = "admin/assistants/erasurereceipt/change_list.html"
+
+    @admin.display(description="requested by", ordering="requested_by")
+    def requested_by_label(self, obj):
+        kind, who = actor_label(obj.requested_by)
+        return f"{kind}: {who}" if who else kind
+
+    def get_urls(self):
+        return [path("lookup/", self.admin_site.admin_view(self.lookup_view),
+                     name="assistants_erasurereceipt_lookup")] + super().get_urls()
+
+    def lookup_view(self, request):
+        """"Was this external id erased, when, by whom?", answered from the receipts, which keep only the id's
+        hash: the id is hashed here and never stored, logged or put in a URL (the form is a POST)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        allowed = staff_tenant_ids(request)  # None: a superuser, every tenant
+        tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
+        form = ErasureLookupForm(request.POST or None)
+        form.fields["tenant"].queryset = tenants.order_by("slug")
+        answer = None
+        if request.method == "POST" and form.is_valid():
+            tenant, hashed = form.cleaned_data["tenant"], user_id_hash(form.cleaned_data["external_id"])
+            receipts = list(ErasureReceipt.objects.for_tenant(tenant).filter(user_id_hash=hashed)
+                            .order_by("-completed_at", "-id"))
+            pending = EndUser.objects.for_tenant(tenant).filter(
+                external_id=form.cleaned_data["external_id"], erasure_requested_at__isnull=False).first()
+            answer = {"tenant": tenant, "hash": hashed, "pending": pending,
+                      "receipts": [{"receipt": r, "requested_by": self.requested_by_label(r)} for r in receipts]}
+            form = ErasureLookupForm(initial={"tenant": tenant})  # the id is not echoed back into the page
+            form.fields["tenant"].queryset = tenants.order_by("slug")
+        context = {**self.admin_site.each_context(request), "title": "Erasure lookup", "form": form,
+                   "answer": answer, "opts": self.model._meta}
+        return TemplateResponse(request, "admin/assistants/erasurereceipt/lookup.html", context)
 
     @admin.display(description="rows deleted per table")
     def counts_display(self, obj):

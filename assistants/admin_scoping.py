@@ -145,3 +145,28 @@ class SuperuserOnlyAdminMixin:
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_active and request.user.is_superuser
+
+
+def actor_label(actor: str) -> tuple[str, str]:
+    """(kind, who) for an audit actor or a receipt's requested_by, however the layer wrote it: staff ("admin:x"),
+    end user ("user:<external_id>", the older "end_user:<id>[:web]"), API key ("api-key:<name> (<prefix>)"),
+    system job ("job:<name>", "system"), or "erased user"."""
+    actor = (actor or "").strip()
+    prefix, _sep, rest = actor.partition(":")
+    if prefix == "admin":
+        return "staff", rest
+    if prefix in ("user", "end_user"):
+        return "end user", rest.removesuffix(":web")
+    if prefix == "api-key":
+        return "API key", rest
+    if prefix == "job":
+        return "system job", rest
+    if actor in ("", "system"):
+        return "system job", "system"
+    if actor == "erased user":
+        return "erased user", ""
+    return "other", actor
+
+
+ACTOR_PREFIXES = {"staff": ("admin:",), "end user": ("user:", "end_user:"), "API key": ("api-key:",),
+                  "system job": ("job:", "system"), "erased user": ("erased user",)}

@@ -33,3 +33,17 @@ def session_import(self, tenant_id: int, session_id: int, job_id: int):
     return job_run(self, kind="session_import", job_id=job_id,
                    body=lambda job: session_import_process(tenant_id=tenant_id, session_id=session_id,
                                                            job_id=job.pk))
+
+
+@shared_task(bind=True, max_retries=3, acks_late=True)
+def sessions_temporary_purge(self):
+    """Periodic (beat): delete every tenant's temporary chats whose time is up (Tenant.temporary_chat_ttl_hours)."""
+    from assistants.models import Tenant
+    from assistants.services.sessions import sessions_temporary_purge as purge
+
+    key = f"sessions_temporary_purge:{self.request.id}" if self.request.id else ""
+
+    def body(job):
+        return {"deleted": sum(purge(tenant=tenant) for tenant in Tenant.objects.order_by("pk"))}
+
+    return job_run(self, kind="sessions_temporary_purge", idempotency_key=key, body=body)

@@ -67,6 +67,9 @@ class Tenant(TimeStampedModel):
     task_ttl_days = models.PositiveIntegerField(default=7)
     chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
     embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")
+    temporary_chat_ttl_hours = models.PositiveIntegerField(
+        default=24, help_text="A temporary chat (nothing written to long-term memory) is deleted this many hours "
+                              "after it starts.")
 
     def __str__(self):
         return self.name or self.slug
@@ -98,6 +101,9 @@ class EndUser(TenantOwnedModel):
     erasure_requested_at = models.DateTimeField(
         null=True, blank=True, help_text="Set when erasure starts; from then on nothing new is written for this user.",
     )
+    memory_enabled = models.BooleanField(
+        default=True, help_text="Off: no long-term notes are written or recalled for this person (the person's "
+                                "own switch; pinned facts of the current conversation still work).")
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]
@@ -133,12 +139,23 @@ class ChatSession(TenantOwnedModel):
         default=dict, blank=True, help_text="Core constraints: key -> {value, message_id, updated_at}."
     )
     last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    temporary = models.BooleanField(
+        default=False, help_text="A temporary chat: nothing is written to long-term memory or experiences, nothing "
+                                 "is recalled, and the session is deleted at expires_at.")
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="Temporary chats only: when it is deleted.")
 
     class Meta(TenantOwnedModel.Meta):
-        indexes = [models.Index(fields=["tenant", "end_user", "-last_activity_at"])]
+        indexes = [models.Index(fields=["tenant", "end_user", "-last_activity_at"]),
+                   models.Index(fields=["expires_at"], condition=models.Q(temporary=True),
+                                name="session_temporary_expiry")]
 
     def __str__(self):
         return self.title or f"Session {self.pk}"
+
+
+# Message.metadata key of an earlier version: a reply regenerated since, or a user message edited and resent since
+# (value: the id of the message that replaced it). Shown to the person as an earlier version, never sent again.
+MESSAGE_REPLACED_KEY = "replaced_by"
 
 
 class Message(TenantOwnedModel):
@@ -183,6 +200,7 @@ class ErasureReceipt(TenantOwnedModel):
 
     user_id_hash = models.CharField(max_length=64, db_index=True)
     requested_by = models.CharField(max_length=200)
+    reason = models.CharField(max_length=500, blank=True, help_text="Why the erasure was asked for (no names).")
     counts = models.JSONField(default=dict)
     job = models.ForeignKey("tasks.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)

@@ -15,12 +15,14 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from assistants.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, staff_tenant_ids
+from assistants.admin_scoping import (
+    ACTOR_PREFIXES, ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label, staff_tenant_ids,
+)
 from core.exceptions import ApplicationError
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection, ReviewInboxNote
 from memory.services import moderation
 from memory.services.health import pii_rejection_summary
-from memory.services.notes import memory_note_history
+from memory.services.notes import memory_note_forget, memory_note_history
 
 TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
 
@@ -98,23 +100,56 @@ class NoteForm(TenantConsistentForm):
 @admin.register(MemoryNote)
 class MemoryNoteAdmin(TenantScopedAdmin):
     form = NoteForm
-    list_display = ("id", "short_content", "kind", "source", "status", "confidence", "pinned", "end_user",
-                    "tenant", "expires_at", "recall_count", "created_at")
+    # Fits a 1366 px screen beside both sidebars; source, expiry and recall are filters and on the note's page.
+    list_display = ("id", "short_content", "status_display", "confidence_display", "person", "tenant", "created")
     list_display_links = ("id", "short_content")
+    list_per_page = 50
     list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", "status",
                    ConfidenceRangeFilter, ExpiresSoonFilter, RecallFilter, "pinned")
     search_fields = ("content", "key", "end_user__external_id")
     list_select_related = ("end_user", "tenant")
     autocomplete_fields = ("end_user",)
-    actions = ("approve", "reject", "edit", "expire_now", "pin", "unpin")
+    # No "Delete selected": a note leaves through "Forget", which is audited like every other change (a hard
+    # delete happens only in a user's erasure, which leaves a receipt).
+    actions = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
     change_fields = ("kind", "key", "content", "confidence", "expires_at")
     info_fields = ("tenant", "end_user", "status", "source", "pinned", "importance", "quote", "value",
                    "provenance", "supersede_chain", "observed_at", "last_recalled_at", "recall_count",
                    "embedding_model", "created_at", "updated_at")
 
+    class Media:
+        css = {"all": ("admin/memory/notes.css",)}
+
     @admin.display(description="content")
     def short_content(self, obj):
-        return Truncator(obj.content).chars(90)
+        return format_html('{}<div class="note-line">{} · {}</div>', Truncator(obj.content).chars(160),
+                           obj.get_kind_display(), obj.get_source_display())
+
+    @admin.display(description="status", ordering="status")
+    def status_display(self, obj):
+        label = obj.get_status_display()
+        return f"{label} · pinned" if obj.pinned else label
+
+    @admin.display(description="conf.", ordering="confidence")
+    def confidence_display(self, obj):
+        return f"{obj.confidence:.2f}"
+
+    @admin.display(description="end user", ordering="end_user__external_id")
+    def person(self, obj):
+        name = str(obj.end_user)
+        return format_html('<span title="{}">{}</span>', name, Truncator(name).chars(22))
+
+    @admin.display(description="created", ordering="created_at")
+    def created(self, obj):
+        return timezone.localtime(obj.created_at).date().isoformat()
+
+    def get_actions(self, request):
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # forget instead (audited); see `actions`
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -167,7 +202,24 @@ class MemoryNoteAdmin(TenantScopedAdmin):
                         "reject": (moderation.memory_note_reject, "Rejected", {}),
                         "expire": (moderation.memory_note_expire_now, "Expired", {}),
                         "pin": (moderation.memory_note_pin, "Pinned", {"pinned": True}),
-                        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False})}
+                        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False}),
+                        "forget": (memory_note_forget, "Forgot", {})}
+    ONE_NOTE_LABELS = {"approve": "Approve", "reject": "Reject", "expire": "Expire now", "pin": "Pin",
+                       "unpin": "Unpin", "forget": "Forget"}
+
+    @staticmethod
+    def actions_for(note) -> list[str]:
+        """The buttons a note's page offers in its state: a pending note can be approved or rejected, an active
+        one expired, pinned or unpinned; any note still holding content can be forgotten."""
+        Status = MemoryNote.Status
+        verbs = []
+        if note.status == Status.PENDING_REVIEW:
+            verbs += ["approve", "reject"]
+        if note.status == Status.ACTIVE:
+            verbs += ["expire", "unpin" if note.pinned else "pin"]
+        if note.status not in (Status.FORGOTTEN, Status.REJECTED):
+            verbs.append("forget")
+        return verbs
 
     def get_urls(self):
         info = self.model._meta.app_label, self.model._meta.model_name
@@ -190,9 +242,8 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         if obj is not None and self.has_change_permission(request, obj):
             info = self.model._meta.app_label, self.model._meta.model_name
             context["moderation_buttons"] = [
-                (label, reverse("admin:%s_%s_moderate" % info, args=[obj.pk, verb]))
-                for verb, label in (("approve", "Approve"), ("reject", "Reject"), ("expire", "Expire now"),
-                                    ("pin", "Pin"), ("unpin", "Unpin"))]
+                (self.ONE_NOTE_LABELS[verb], reverse("admin:%s_%s_moderate" % info, args=[obj.pk, verb]))
+                for verb in self.actions_for(obj)]
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _moderate(self, request, queryset, service, verb, **extra):
@@ -236,6 +287,11 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     @admin.action(description="Unpin", permissions=["change"])
     def unpin(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_pin, "Unpinned", pinned=False)
+
+    @admin.action(description="Forget selected notes (audited; the content is erased)", permissions=["change"])
+    def forget(self, request, queryset):
+        notes = queryset.exclude(status=MemoryNote.Status.FORGOTTEN)
+        self._moderate(request, notes, memory_note_forget, "Forgot")
 
 
 @admin.register(ReviewInboxNote)
@@ -294,14 +350,39 @@ class PiiRejectionAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_filter = (TENANT_FILTER, "pii_kind", "stage")
 
 
+class ActorKindFilter(admin.SimpleListFilter):
+    """Who acted: staff, the end user, an API key, a system job, or an erased user (assistants.admin.actor_label)."""
+
+    title = "actor"
+    parameter_name = "actor_kind"
+
+    def lookups(self, request, model_admin):
+        return [(kind, kind) for kind in ACTOR_PREFIXES]
+
+    def queryset(self, request, queryset):
+        prefixes = ACTOR_PREFIXES.get(self.value())
+        if not prefixes:
+            return queryset
+        match = Q()
+        for prefix in prefixes:
+            match |= Q(actor__startswith=prefix)
+        return queryset.filter(match)
+
+
 @admin.register(AuditLog)
 class AuditLogAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
-    list_display = ("created_at", "actor", "action", "object_type", "object_id", "tenant")
-    list_filter = (TENANT_FILTER, "action", "object_type")
+    list_display = ("created_at", "actor_display", "action", "object_type", "object_id", "tenant")
+    list_filter = (TENANT_FILTER, ActorKindFilter, "action", "object_type", ("created_at", admin.DateFieldListFilter))
+    date_hierarchy = "created_at"
     search_fields = ("actor", "object_id")
-    fields = ("created_at", "tenant", "actor", "action", "object_type", "object_id", "before_display",
-              "after_display")
+    fields = ("created_at", "tenant", "actor_display", "actor", "action", "object_type", "object_id",
+              "before_display", "after_display")
     readonly_fields = fields
+
+    @admin.display(description="who", ordering="actor")
+    def actor_display(self, obj):
+        kind, who = actor_label(obj.actor)
+        return f"{kind}: {who}" if who else kind
 
     @admin.display(description="before")
     def before_display(self, obj):

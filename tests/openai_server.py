@@ -18,11 +18,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 @dataclass
 class Scripted:
     """One scripted answer. `content` is the assistant text (or a dict/list, sent as JSON text);
-    `status` other than 200 sends `error_body`; `delay` sleeps first (for timeouts); `raw` sends bytes as is."""
+    `status` other than 200 sends `error_body`; `delay` sleeps first (for timeouts); `raw` sends bytes as is;
+    `chunk_delay` sleeps between the pieces of a streamed answer (a slow model, for Stop)."""
 
     content: object = ""
     status: int = 200
     delay: float = 0.0
+    chunk_delay: float = 0.0
     headers: dict = field(default_factory=dict)
     raw: bytes | None = None
 
@@ -125,7 +127,7 @@ class ScriptedOpenAI:
                     content = json.dumps(content, ensure_ascii=False)
                 model = body.get("model", "fake")
                 if body.get("stream"):
-                    return self._stream(content, model)
+                    return self._stream(content, model, chunk_delay=answer.chunk_delay if answer else 0.0)
                 payload = {
                     "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": model,
                     "choices": [{"index": 0, "finish_reason": "stop",
@@ -134,7 +136,7 @@ class ScriptedOpenAI:
                 }
                 self._send(200, json.dumps(payload, ensure_ascii=False).encode())
 
-            def _stream(self, content: str, model: str):
+            def _stream(self, content: str, model: str, chunk_delay: float = 0.0):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -143,8 +145,13 @@ class ScriptedOpenAI:
                 for piece in pieces:
                     chunk = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
                              "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
-                    self.wfile.write(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode())
-                    self.wfile.flush()
+                    try:
+                        self.wfile.write(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode())
+                        self.wfile.flush()
+                    except OSError:  # the client (the platform, stopped by the person) went away
+                        return
+                    if chunk_delay:
+                        time.sleep(chunk_delay)
                 done = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
                         "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
                 self.wfile.write(f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode())

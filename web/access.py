@@ -11,6 +11,7 @@ from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message
 from memory.models import MemoryNote
@@ -41,17 +42,21 @@ def end_user_required(view):
     return wrapper
 
 
+def _live_sessions(request):
+    """The person's conversations, less temporary chats whose time is up (the purge job deletes them soon)."""
+    return (ChatSession.objects.for_tenant(request.tenant).select_related("assistant")
+            .filter(end_user=request.end_user).exclude(temporary=True, expires_at__lte=timezone.now()))
+
+
 def session_for(request, session_id: int) -> ChatSession:
-    session = (ChatSession.objects.for_tenant(request.tenant).select_related("assistant")
-               .filter(pk=session_id, end_user=request.end_user).first())
+    session = _live_sessions(request).filter(pk=session_id).first()
     if session is None:
         raise Http404("No such conversation.")
     return session
 
 
 def sessions_of(request):
-    return (ChatSession.objects.for_tenant(request.tenant).select_related("assistant")
-            .filter(end_user=request.end_user).order_by("-last_activity_at", "-id"))
+    return _live_sessions(request).order_by("-last_activity_at", "-id")
 
 
 def assistants_of(request):

@@ -37,6 +37,10 @@ class ChatRequest(StrictSerializer):
                    help_text="For a new session: which assistant; omitted: the tenant's first assistant.")
     stream = Bool(required=False, default=False,
                   help_text="true: answer with server-sent events (also: 'Accept: text/event-stream').")
+    temporary = Bool(required=False, default=False,
+                     help_text="For a new session: a temporary chat. Nothing of it is written to long-term memory "
+                               "or experiences, nothing is recalled into it, and it is deleted after the tenant's "
+                               "temporary_chat_ttl_hours. With `session`: must match that session.")
 
     def validate_message(self, value):
         limit = settings.MAX_MESSAGE_CHARS
@@ -82,6 +86,8 @@ class ChatResponse(serializers.Serializer):
     error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
     memories_used = MemoryUsedSerializer(many=True)
     context = TurnContextSerializer(help_text="What the reply was built from.")
+    temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
+    expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
 
 
 CHAT_EXAMPLE = {
@@ -100,6 +106,13 @@ SSE_EXAMPLE = ('event: context\ndata: {"summary": "", "pinned_facts": {}, "memor
                'event: delta\ndata: {"text": "your budget is about 400k."}\n\n'
                'event: done\ndata: {"session": 12, "message_id": 345, "reply": "Noted: your budget is about 400k.", '
                '...}\n\n')
+
+
+class SseEventSerializer(serializers.Serializer):
+    """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
+
+    event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
+    data = serializers.CharField(help_text="JSON: the TurnContext, {\"text\"}, the chat answer, or the error body.")
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -129,6 +142,8 @@ def chat_body(result: TurnResult) -> dict:
         "memories_used": [{"id": m["id"], "type": m.get("type", "note"), "kind": m.get("kind", ""),
                            "content": m.get("content", ""), "score": m.get("score", 0.0)} for m in memories],
         "context": context,
+        "temporary": result.session.temporary,
+        "expires_at": result.session.expires_at.isoformat() if result.session.expires_at else None,
     }
 
 
@@ -155,7 +170,7 @@ class ChatView(TenantAPIView):
         responses={
             (200, "application/json"): OpenApiResponse(ChatResponse, description="The reply and its context.",
                                                        examples=[OpenApiExample("reply", CHAT_EXAMPLE)]),
-            (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR, description="Server-sent events.",
+            (200, "text/event-stream"): OpenApiResponse(SseEventSerializer, description="Server-sent events.",
                                                         examples=[OpenApiExample("stream", SSE_EXAMPLE)]),
         },
         examples=[OpenApiExample("new session", {"user": "alice", "message": "我的预算大概 40 万"}, request_only=True),
@@ -179,7 +194,8 @@ class ChatView(TenantAPIView):
                 return Response(record.response_body, status=record.response_status,
                                 headers={"Idempotent-Replayed": "true"})
         try:
-            session = self._session(data["user"], data.get("session"), data.get("assistant"), data["message"])
+            session = self._session(data["user"], data.get("session"), data.get("assistant"), data["message"],
+                                    temporary=data["temporary"])
             if wants_stream:
                 events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
@@ -193,7 +209,7 @@ class ChatView(TenantAPIView):
             idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
         return Response(body)
 
-    def _session(self, external_id: str, session_id, assistant_id, message: str) -> ChatSession:
+    def _session(self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
         """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
         if session_id is not None:
             end_user = self.end_user(external_id, create=False, missing=f"Session {session_id} does not exist "
@@ -204,6 +220,9 @@ class ChatView(TenantAPIView):
                                                                           f"for this user.")
             if assistant_id is not None and session.assistant_id != assistant_id:
                 raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+            if temporary and not session.temporary:
+                raise InvalidInput("That session is not temporary, and an existing session cannot become one: "
+                                   "leave 'session' out to start a temporary chat.")
             return session
         assistant = None
         if assistant_id is not None:
@@ -212,7 +231,7 @@ class ChatView(TenantAPIView):
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
             return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                      title=" ".join(message.split())[:60])
+                                      title=" ".join(message.split())[:60], temporary=temporary)
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

@@ -29,7 +29,8 @@ class SessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ChatSession
-        fields = ["id", "user", "assistant", "title", "created_at", "last_activity_at", "message_count"]
+        fields = ["id", "user", "assistant", "title", "created_at", "last_activity_at", "message_count",
+                  "temporary", "expires_at"]
 
 
 class SessionDetailSerializer(SessionSerializer):

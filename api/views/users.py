@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from api.fields import StrictSerializer, Text
+from api.fields import Bool, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.chat import RecalledItemSerializer
@@ -16,6 +16,7 @@ from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.models import Assistant, ErasureReceipt, Feedback, Message
 from assistants.services.feedback import feedback_record
 from assistants.services.privacy import user_erase_request, user_export_file
+from assistants.services.tenants import end_user_memory_set
 from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import Experience
@@ -178,8 +179,36 @@ class FeedbackView(TenantAPIView):
         return Response(FeedbackSerializer(feedback).data, status=201)
 
 
+class UserSettingsRequest(StrictSerializer):
+    memory_enabled = Bool(help_text="false: no long-term notes are written or recalled for this user (pinned facts "
+                                    "of the current conversation still work); true: memory on again.")
+
+
+class UserSettingsSerializer(serializers.Serializer):
+    user = serializers.CharField(source="external_id")
+    memory_enabled = serializers.BooleanField()
+
+
 class UserView(TenantAPIView):
     model = JobRecord
+
+    @api_doc(summary="A user's settings", description="Whether long-term memory is on for the user.",
+             responses={200: UserSettingsSerializer})
+    def get(self, request, external_id):
+        return Response(UserSettingsSerializer(self.end_user(external_id)).data)
+
+    @api_doc(summary="Change a user's settings",
+             description="`memory_enabled: false` is the user's memory switch: from the next turn on no notes are "
+                         "written or recalled for them and no experience is learnt from their replies; notes "
+                         "already kept stay (list or forget them with the memories endpoints).",
+             body=True, request=UserSettingsRequest, responses={200: UserSettingsSerializer},
+             examples=[OpenApiExample("memory off", {"memory_enabled": False}, request_only=True)])
+    def patch(self, request, external_id):
+        data = self.validated(UserSettingsRequest)
+        end_user = self.end_user(external_id)
+        end_user = end_user_memory_set(tenant=self.tenant, end_user=end_user, enabled=data["memory_enabled"],
+                                       actor=self.actor)
+        return Response(UserSettingsSerializer(end_user).data)
 
     @api_doc(summary="Erase a user",
              description="Starts the erasure of everything held about the user (sessions, messages, notes, task "

@@ -10,6 +10,7 @@ with no model, and it says so in every reply.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Iterator
 
@@ -149,6 +150,36 @@ def _budget_plan(pinned: list[str], chinese: bool) -> str:
     return text
 
 
+def _task_line(lines: list[str], chinese: bool) -> str:
+    """The task state as a sentence for a person: its name, progress and what is still missing. The context
+    carries it as JSON (assistants.services.context); the raw JSON, ids and versions are never shown."""
+    try:
+        task = json.loads(" ".join(lines))
+    except ValueError:
+        return ""
+    if not isinstance(task, dict):
+        return ""
+
+    def label(item) -> str:
+        if isinstance(item, dict):
+            return str(item.get("label") or item.get("name") or item.get("field") or "")
+        return str(item)
+
+    name = str(task.get("task") or task.get("task_name") or task.get("name") or task.get("type") or "").strip()
+    progress = str(task.get("progress") or "").strip()
+    missing = [label(f) for f in (task.get("pending") or task.get("pending_fields") or task.get("missing") or [])]
+    missing = [m for m in missing if m][:6]
+    collected = task.get("collected") if isinstance(task.get("collected"), dict) else {}
+    known = [f"{k}: {v.get('value') if isinstance(v, dict) else v}" for k, v in list(collected.items())[:6]]
+    sep = "；" if chinese else "; "
+    parts = [p for p in (name, progress) if p]
+    if known:
+        parts.append(("已知 " if chinese else "known: ") + sep.join(known))
+    if missing:
+        parts.append(("还差 " if chinese else "still missing: ") + ("、" if chinese else ", ").join(missing))
+    return (sep if chinese else ", ").join(parts)[:400]
+
+
 def offline_reply(messages: list[dict]) -> str:
     ctx = parse_context(messages)
     user = ctx["user"]
@@ -165,17 +196,19 @@ def offline_reply(messages: list[dict]) -> str:
     if ctx["memories"]:
         out.append(("我记得：" if chinese else "I remember: ") + ("；" if chinese else "; ").join(ctx["memories"][:5]))
     if ctx["task"]:
-        out.append(("当前任务：" if chinese else "Task in progress: ") + " ".join(ctx["task"])[:400])
+        task_line = _task_line(ctx["task"], chinese)
+        if task_line:
+            out.append(("当前任务：" if chinese else "Task in progress: ") + task_line)
     if ctx["summary"]:
         out.append(("之前聊到：" if chinese else "Earlier we discussed: ") + " ".join(ctx["summary"][-4:])[:400])
     quoted = re.sub(r"\s+", " ", user).strip()
     quoted = quoted[:120] + ("…" if len(quoted) > 120 else "")
+    # End users are not administrators: say that no model is connected, never how to configure one (README).
     if chinese:
-        out.append(f"关于你刚才说的「{quoted}」：我是离线模型，只能根据以上信息作答；配置 OPENAI_BASE_URL 和 "
-                   "OPENAI_API_KEY 后会由真正的大模型回答。")
+        out.append(f"关于你刚才说的「{quoted}」：目前没有连接语言模型，我只能根据以上信息作答。")
     else:
-        out.append(f'About "{quoted}": I am the offline model and can only answer from the information above; '
-                   "configure OPENAI_BASE_URL and OPENAI_API_KEY for a real model.")
+        out.append(f'About "{quoted}": no language model is connected, so I can only answer from the information '
+                   "above.")
     return "\n".join(out)
 
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Iterator
 
 import logging
@@ -58,7 +59,9 @@ class TurnResult:
 
 
 def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistant | None = None,
-                       title: str = "") -> ChatSession:
+                       title: str = "", temporary: bool = False) -> ChatSession:
+    """A new conversation. `temporary`: nothing of it reaches long-term memory or experiences, nothing is recalled
+    into it, and it is deleted `tenant.temporary_chat_ttl_hours` after it starts (assistants.jobs)."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
     if assistant is None:
@@ -67,8 +70,16 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
             raise InvalidInput("This tenant has no assistant yet: create one first.")
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
+    expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=title[:200])
+                                                         title=title[:200], temporary=bool(temporary),
+                                                         expires_at=expires_at)
+
+
+def turn_uses_long_term_memory(*, session: ChatSession, end_user: EndUser) -> bool:
+    """False in a temporary chat or when the person switched memory off: the turn then writes no notes (no
+    extraction, so its messages are not indexed for recall either), recalls none, and learns no experience."""
+    return not session.temporary and end_user.memory_enabled
 
 
 def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
@@ -122,6 +133,21 @@ def _count_recalls(*, tenant, memories: list) -> None:
         logger.exception("counting recalled notes failed")
 
 
+def chat_reply_store(*, tenant: Tenant, session: ChatSession, text: str, context: TurnContext, model_name: str,
+                     error: str | None = None, stopped: bool = False, extra: dict | None = None) -> Message:
+    """Store the assistant's reply of a turn (whole, or as far as it got when `stopped`)."""
+    metadata = {**(extra or {}), "context": context.as_dict(), "model": model_name}
+    if error:
+        metadata["error"] = error
+    if stopped:
+        metadata["stopped"] = True
+    reply_message = Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=text,
+        token_count=token_count(text), metadata=metadata)
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
+    return reply_message
+
+
 def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iterator[tuple[str, object]]:
     """The same turn, as events: ("context", TurnContext), ("delta", str)..., then ("done", TurnResult).
 
@@ -134,6 +160,8 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
 
     if session.tenant_id != tenant.pk:
         raise NotFound("That session does not exist.")
+    if session.expires_at is not None and session.expires_at <= timezone.now():
+        raise NotFound("That temporary conversation has expired and is being deleted.")
     if not text or not text.strip():
         raise InvalidInput("The message is empty: write something to send.")
     if "\x00" in text:
@@ -160,11 +188,13 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         # below is built from the committed state without reading the row again.
         session_pinned_update(tenant=tenant, session=session, message=user_message)
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
-        transaction.on_commit(lambda: _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk))
+        long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
+        if long_term:
+            transaction.on_commit(lambda: _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk))
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
-                                hook_results=hook_results)
+                                hook_results=hook_results, recall=long_term)
     except Exception:  # noqa: BLE001 - a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)
         context = TurnContext(messages=[{"role": "system", "content": session.assistant.system_prompt},
@@ -182,6 +212,15 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         for delta in model.stream(context.messages):
             parts.append(delta)
             yield "delta", delta
+    except GeneratorExit:
+        # The person stopped the reply (or went away): keep what was streamed, marked stopped, so a reload shows
+        # the stop instead of a reply they never saw finish. The web chat then trims it to what was shown.
+        try:
+            chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
+                             model_name="offline" if model.offline else model_name, stopped=True)
+        except Exception:  # noqa: BLE001 - closing a stream must never raise; the user message is kept anyway
+            logger.exception("storing a stopped reply failed")
+        raise
     except Exception as exc:  # noqa: BLE001 - ModelError, or anything else the provider raised
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed", model_name)
@@ -192,13 +231,8 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         yield "delta", text_out
         model_name = f"{model_name}->offline"
     reply = "".join(parts)
-    metadata = {"context": context.as_dict(), "model": "offline" if model.offline else model_name}
-    if error:
-        metadata["error"] = error
-    reply_message = Message.objects.for_tenant(tenant).create(
-        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=reply,
-        token_count=token_count(reply), metadata=metadata)
-    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
+    reply_message = chat_reply_store(tenant=tenant, session=session, text=reply, context=context,
+                                     model_name="offline" if model.offline else model_name, error=error)
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))

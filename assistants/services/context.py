@@ -23,7 +23,7 @@ from django.conf import settings
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
 from assistants.llm.sections import is_chinese
-from assistants.models import ChatSession, Message
+from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
 from assistants.services.policy import MemoryPolicy
 from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
@@ -86,8 +86,10 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
 
 
 def context_build(*, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy,
-                  hook_results: list[dict] | None = None):
-    """Assemble the TurnContext for `user_message` (already stored) in `session`."""
+                  hook_results: list[dict] | None = None, recall: bool = True):
+    """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
+    chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
+    stay."""
     from assistants.services.chat import TurnContext
 
     hook_results = hook_results or []
@@ -122,7 +124,10 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hints_msg, task_msg) if m)
 
     # 6. The window: every message after summary_through (except the new one), newest first, within budget.
-    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id)
+    # A reply regenerated or a message edited since (assistants.services.alternatives) is an earlier version:
+    # kept for the person to see, never sent again.
+    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id).exclude(
+        metadata__has_key=MESSAGE_REPLACED_KEY)
     if session.summary_through_id:
         unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
     unsummarised = list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))
@@ -166,7 +171,7 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     # 3. Long-term memories, within what is left.
     memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
     memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget) \
-        if memories_budget > 32 else []
+        if recall and memories_budget > 32 else []
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
     memories = memories[:len(memory_lines)]
     memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None

@@ -13,13 +13,16 @@ def feedback_record(*, tenant, end_user, message_id: int, rating: str, comment: 
     transaction commits; "down" removes anything learned from that reply, so a retracted thumbs-up saves nothing."""
     if rating not in Feedback.Rating.values:
         raise InvalidInput("The rating must be 'up' or 'down'.")
-    message = Message.objects.for_tenant(tenant).filter(pk=message_id, end_user=end_user,
-                                                        role=Message.Role.ASSISTANT).first()
+    message = Message.objects.for_tenant(tenant).select_related("session", "end_user").filter(
+        pk=message_id, end_user=end_user, role=Message.Role.ASSISTANT).first()
     if message is None:
         raise NotFound("That reply does not exist.")
     feedback, _ = Feedback.objects.for_tenant(tenant).update_or_create(
         tenant=tenant, message=message, end_user=end_user, defaults={"rating": rating, "comment": comment})
-    if rating == Feedback.Rating.UP:
+    from assistants.services.chat import turn_uses_long_term_memory
+
+    if rating == Feedback.Rating.UP and turn_uses_long_term_memory(session=message.session,
+                                                                   end_user=message.end_user):
         from tasks.jobs import experience_learn
 
         tenant_id, key = tenant.pk, f"experience:{message.pk}:{feedback.pk}:{feedback.updated_at.timestamp():.6f}"

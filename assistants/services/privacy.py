@@ -153,10 +153,12 @@ def _mark(user: EndUser) -> None:
         user.save(update_fields=["erasure_requested_at", "updated_at"])
 
 
-def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True):
+def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True, reason: str = ""):
     """Stop all writes for the user now and queue the erasure job; returns its JobRecord (the API answers
     202 {"job": id}). Asking again returns the same job (queued again unless it already succeeded).
-    `enqueue=False` leaves running it to the caller (the erase_user command runs it in its own process)."""
+    `enqueue=False` leaves running it to the caller (the erase_user command runs it in its own process).
+    `reason` (why, e.g. "GDPR art. 17 request, ticket 4411") is kept on the job and then on the receipt; it must
+    not name the person."""
     from assistants.jobs import user_erase as user_erase_job
     from tasks.services.ledger import job_record_create
 
@@ -167,11 +169,14 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
         if user is None:
             raise NotFound("That user does not exist (already erased?).")
         _mark(user)
+        reason = " ".join((reason or "").split())[:500]
         audit_log_write(tenant=tenant, actor=requested_by, action="erase_request",
-                        object_type="assistants.EndUser", object_id=user.pk)
+                        object_type="assistants.EndUser", object_id=user.pk,
+                        after={"reason": reason} if reason else None)
         job = job_record_create(kind=ERASE_JOB_KIND, tenant_id=tenant.pk, end_user_id=user.pk,
                                 idempotency_key=f"erase:{tenant.pk}:{user.pk}",
-                                progress={"step": "queued", "requested_by": requested_by, "counts": {}})
+                                progress={"step": "queued", "requested_by": requested_by, "counts": {},
+                                          "reason": reason})
         if enqueue and job.status != JobRecord.Status.SUCCEEDED:
             args = (tenant.pk, user.pk, requested_by, job.pk)
             enqueue_on_commit(user_erase_job, *args)
@@ -264,7 +269,8 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         _add(counts, user.delete()[1])
         receipt = ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
                                                            requested_by=requested_by[:200], counts=counts,
-                                                           job_id=job_id, completed_at=timezone.now())
+                                                           job_id=job_id, reason=str(progress.get("reason") or "")[:500],
+                                                           completed_at=timezone.now())
         # Sent after this commit; ids only (the user is gone, and no identifier of theirs goes out).
         webhook_event_emit(tenant=tenant_id, event="user.erased", data={"job": job_id, "receipt": receipt.pk})
         progress["step"] = "done"

@@ -92,3 +92,22 @@ def api_key_revoke(*, tenant: Tenant, key: ApiKey) -> ApiKey:
         locked.revoked_at = timezone.now()
         locked.save(update_fields=["revoked_at", "updated_at"])
     return locked
+
+
+@transaction.atomic
+def end_user_memory_set(*, tenant: Tenant, end_user: EndUser, enabled: bool, actor: str) -> EndUser:
+    """The person's memory switch (web "What I remember", API PATCH /users/<id>/). Off: no long-term notes are
+    written or recalled for them from the next turn on (assistants.services.chat.turn_uses_long_term_memory);
+    notes already kept stay, listed and deletable, until the person forgets them or switches memory back on."""
+    if end_user.tenant_id != tenant.pk:
+        raise InvalidInput("That user does not belong to this tenant.")
+    from memory.services.moderation import audit_log_write
+
+    before = EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).values_list("memory_enabled", flat=True).first()
+    EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).update(memory_enabled=bool(enabled))
+    if before != bool(enabled):  # audited like every other change to what is remembered
+        audit_log_write(tenant=tenant, actor=actor, action="memory_switch", object_type="assistants.EndUser",
+                        object_id=end_user.pk, before={"memory_enabled": before},
+                        after={"memory_enabled": bool(enabled)})
+    end_user.memory_enabled = bool(enabled)
+    return end_user

@@ -362,3 +362,9 @@ WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)  # deliverie
 CELERY_BEAT_SCHEDULE["webhook-deliveries-sweep"] = {
     "task": "webhooks.jobs.webhook_deliveries_sweep", "schedule": 30.0,
 }
+# Temporary chats are deleted once their time is up (Tenant.temporary_chat_ttl_hours). Between expiry and the purge
+# they are already hidden from the web chat and a turn in one is refused.
+CELERY_BEAT_SCHEDULE["sessions-temporary-purge"] = {
+    "task": "assistants.jobs.sessions_temporary_purge",
+    "schedule": env.float("TEMPORARY_CHAT_PURGE_SECONDS", default=600.0),
+}

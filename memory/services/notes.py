@@ -117,15 +117,22 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
         note.source_messages.add(message)
     _event(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
     if supersedes is not None and status == MemoryNote.Status.ACTIVE:
-        _mark_superseded(supersedes, by=note)
+        _mark_superseded(supersedes, tenant=tenant, by=note, actor=actor)
     _audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=_snapshot(note))
     return note
 
 
-def _mark_superseded(old: MemoryNote, by: MemoryNote | None = None) -> None:
+AUTOMATIC_ACTOR = "job:memory_extract"  # who supersedes a note when no person did (the extraction job)
+
+
+def _mark_superseded(old: MemoryNote, *, tenant, by: MemoryNote, actor: str) -> None:
+    """Mark `old` superseded by `by`, and audit it: automatic supersedes are recorded like a person's."""
     MemoryNote.all_tenants.filter(pk=old.pk).update(status=MemoryNote.Status.SUPERSEDED, updated_at=timezone.now())
+    before = _snapshot(old)
     old.status = MemoryNote.Status.SUPERSEDED
-    _event(old, "memory.superseded", superseded_by=by.pk if by is not None else None)
+    _audit(tenant=tenant, actor=actor or AUTOMATIC_ACTOR, action="supersede", note=old, before=before,
+           after={**_snapshot(old), "superseded_by": by.pk})
+    _event(old, "memory.superseded", superseded_by=by.pk)
 
 
 @transaction.atomic
@@ -159,7 +166,7 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
     if changes.get("status") == MemoryNote.Status.ACTIVE and note.supersedes_id:
         old = MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
         if old:
-            _mark_superseded(old, by=note)
+            _mark_superseded(old, tenant=tenant, by=note, actor=actor)
     _event(note, "memory.updated", changed=sorted(changes))
     _audit(tenant=tenant, actor=actor, action="update", note=note, before=before, after=_snapshot(note))
     return note

@@ -112,36 +112,94 @@
       if (current) current.textContent = text;
     }
 
+    var stopState = null; // {form, received(), userMessageId()} of the reply streaming now
     stopButton.addEventListener("click", function () {
-      if (controller) controller.abort();
+      if (!controller) return;
+      controller.abort();
+      if (stopState) stopState.send();
+    });
+
+    var editing = null; // {url, original: <article>} while the person edits their latest message
+    var editBar = document.getElementById("editing-bar");
+
+    function stopEditing() {
+      editing = null;
+      if (editBar) editBar.hidden = true;
+    }
+
+    document.addEventListener("click", function (event) {
+      var target = event.target.closest ? event.target : null;
+      if (!target) return;
+      var edit = target.closest(".edit-btn"), regen = target.closest(".regen-btn"), cancel = target.closest("#edit-cancel");
+      if (cancel) { stopEditing(); box.value = ""; autosize(box); box.focus(); return; }
+      if (controller || !canStream) return;
+      if (edit) {
+        editing = { url: edit.getAttribute("data-edit-url"), original: edit.closest("article") };
+        box.value = edit.getAttribute("data-text") || "";
+        autosize(box);
+        if (editBar) editBar.hidden = false;
+        box.focus();
+      } else if (regen) {
+        var old = regen.closest("article");
+        runTurn({ url: regen.getAttribute("data-regenerate-url"), text: null, replace: [old], userMsg: null });
+      }
+    });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && editing) { stopEditing(); box.value = ""; autosize(box); }
     });
 
     form.addEventListener("submit", function (event) {
       if (!canStream) return; // the plain POST fallback
       event.preventDefault();
       var text = box.value;
-      if (!text.trim() || controller) return;
+      if (controller) return;
+      if (!text.trim()) { showError(s.empty); box.focus(); return; } // nothing to send: say so, keep the box
+      var userMsg = el("article", "msg msg-user");
+      userMsg.appendChild(el("div", "bubble", text));
+      if (editing) {
+        // Edit and resend: the old message and its reply give way to the new exchange once it is stored.
+        var replace = [editing.original];
+        for (var n = editing.original.nextElementSibling; n; n = n.nextElementSibling) replace.push(n);
+        var url = editing.url;
+        stopEditing();
+        runTurn({ url: url, text: text, replace: replace, userMsg: userMsg });
+      } else {
+        runTurn({ url: form.dataset.streamUrl, text: text, replace: [], userMsg: userMsg });
+      }
+    });
+
+    /* One streamed turn: a new message (userMsg), an edited one (replace: the old exchange) or another reply to
+       the latest message (text null, replace: the old reply). */
+    function runTurn(turn) {
+      var text = turn.text, userMsg = turn.userMsg;
       errorBox.hidden = true;
       var empty = document.getElementById("empty-state");
       if (empty) empty.remove();
-
-      var userMsg = el("article", "msg msg-user");
-      userMsg.appendChild(el("div", "bubble", text));
-      conversation.appendChild(userMsg);
+      turn.replace.forEach(function (node) { node.classList.add("being-replaced"); });
+      if (userMsg) conversation.appendChild(userMsg);
       var reply = el("article", "msg msg-assistant streaming");
       var bubble = el("div", "bubble");
       bubble.innerHTML = '<span class="dots" aria-hidden="true"><i></i><i></i><i></i></span>';
       reply.appendChild(bubble);
       conversation.appendChild(reply);
       scrollToEnd(conversation);
-      box.value = "";
-      autosize(box);
+      if (text !== null) { box.value = ""; autosize(box); }
       busy(true);
 
-      var started = false, finished = false;
+      var started = false, finished = false, received = "", userMessageId = "";
       controller = new AbortController();
       var body = new FormData();
-      body.append("text", text);
+      if (text !== null) body.append("text", text);
+      stopState = { send: function () {
+        // Tell the server where the person stopped, so a reload shows the same stop (web.views.chat.chat_stop).
+        var stop = new FormData();
+        stop.append("user_message_id", userMessageId);
+        stop.append("chars", String(Array.from(received).length));
+        fetch(form.dataset.stopUrl, { method: "POST", body: stop, credentials: "same-origin",
+                                      headers: { "X-CSRFToken": csrfToken(form), "Accept": "application/json" } });
+      } };
+
+      function restore() { turn.replace.forEach(function (node) { node.classList.remove("being-replaced"); }); }
 
       function fail(message) {
         finished = true;
@@ -149,38 +207,62 @@
         reply.classList.add("msg-error");
         bubble.textContent = message;
         showError(message);
-        if (!box.value) { box.value = text; autosize(box); } // the user's text is never lost
+        if (text !== null && !box.value) { box.value = text; autosize(box); } // the user's text is never lost
       }
 
-      fetch(form.dataset.streamUrl, {
+      function settle() {
+        // The exchange that was replaced is now an earlier version, shown folded under the new one.
+        turn.replace.forEach(function (node) { node.remove(); });
+        // Only the latest exchange can be regenerated or edited.
+        [["regen-btn", "msg-assistant"], ["edit-btn", "msg-user"]].forEach(function (pair) {
+          var articles = conversation.querySelectorAll("article." + pair[1]);
+          var latest = articles[articles.length - 1];
+          conversation.querySelectorAll("." + pair[0]).forEach(function (button) {
+            if (button.closest("article") !== latest) button.remove();
+          });
+        });
+      }
+
+      fetch(turn.url, {
         method: "POST", body: body, signal: controller.signal, credentials: "same-origin",
         headers: { "X-CSRFToken": csrfToken(form), "Accept": "text/event-stream" }
       }).then(function (response) {
         var type = response.headers.get("Content-Type") || "";
         if (!response.ok || type.indexOf("text/event-stream") !== 0) {
           return response.json().catch(function () { return {}; }).then(function (data) {
-            userMsg.remove();
+            if (userMsg) userMsg.remove();
+            restore();
             fail(data.error || s.failed);
           });
         }
         return readEvents(response, function (name, data) {
           if (data.title) showTitle(data.title);
-          if (name === "delta") {
-            if (!started) { bubble.textContent = ""; started = true; }
-            bubble.textContent += data.text;
+          if (name === "context") {
+            if (data.user_message_id) userMessageId = String(data.user_message_id);
+          } else if (name === "delta") {
+            if (!started) { bubble.textContent = ""; bubble.classList.add("markdown"); started = true; }
+            received += data.text;
+            // The server renders the Markdown (the same renderer as for the stored reply); between two renders
+            // the newest text is appended as plain text.
+            if (typeof data.html === "string") bubble.innerHTML = data.html;
+            else bubble.appendChild(document.createTextNode(data.text));
             scrollToEnd(conversation);
+          } else if (name === "stopped") {
+            finished = true;
           } else if (name === "done") {
             finished = true;
-            if (!data.html) { fail(data.error || s.failed); return; }
-            var rendered = fromHTML(data.html);
-            conversation.replaceChild(rendered, reply);
+            if (!data.html) { restore(); fail(data.error || s.failed); return; }
+            conversation.replaceChild(fromHTML(data.html), reply);
+            if (data.user_html && userMsg) conversation.replaceChild(fromHTML(data.user_html), userMsg);
+            settle();
             if (data.error) { // the model failed; the reply shown is the fallback: say so, give the text back
               showError(data.error);
-              if (!box.value) { box.value = text; autosize(box); }
+              if (text !== null && !box.value) { box.value = text; autosize(box); }
             }
             if (taskStrip && typeof data.task_html === "string") taskStrip.innerHTML = data.task_html;
             scrollToEnd(conversation);
           } else if (name === "error") {
+            restore();
             fail(data.message || s.failed);
           }
         }).then(function () {
@@ -192,15 +274,19 @@
           reply.classList.add("msg-stopped");
           bubble.setAttribute("data-stopped", s.stopped);
           if (!started) bubble.textContent = "";
+          settle();
         } else if (!finished) {
+          restore();
           fail(s.network);
         }
       }).then(function () {
         controller = null;
+        stopState = null;
         busy(false);
+        localiseTimes(conversation);
         box.focus();
       });
-    });
+    }
   }
 
   function setupFeedback() {
@@ -223,9 +309,115 @@
     });
   }
 
+  /* Menus (<details class="menu">): Esc or a click outside closes them; Esc gives focus back to the summary. */
+  function setupMenus() {
+    function openMenus() { return document.querySelectorAll("details.menu[open], details.history[open]"); }
+    document.addEventListener("keydown", function (event) {
+      if (event.key !== "Escape") return;
+      openMenus().forEach(function (menu) {
+        var hadFocus = menu.contains(document.activeElement);
+        menu.removeAttribute("open");
+        if (hadFocus) menu.querySelector("summary").focus();
+      });
+    });
+    document.addEventListener("click", function (event) {
+      openMenus().forEach(function (menu) {
+        if (!menu.contains(event.target)) menu.removeAttribute("open");
+      });
+    });
+    // Opening one menu closes the others.
+    document.querySelectorAll("details.menu").forEach(function (menu) {
+      menu.addEventListener("toggle", function () {
+        if (!menu.open) return;
+        document.querySelectorAll("details.menu[open]").forEach(function (other) {
+          if (other !== menu) other.removeAttribute("open");
+        });
+        var field = menu.querySelector("input:not([type=hidden]), textarea");
+        if (field) field.focus();
+      });
+    });
+  }
+
+  /* Copy a message's text (its Markdown source, as the model wrote it). */
+  function setupCopy() {
+    var s = strings();
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest ? event.target.closest(".copy-btn") : null;
+      if (!button) return;
+      var text = button.getAttribute("data-copy") || "";
+      function done(ok) {
+        var label = ok ? (s.copied || "Copied") : (s.copyFailed || "");
+        button.setAttribute("data-state", ok ? "copied" : "failed");
+        button.setAttribute("title", label);
+        var live = document.getElementById("copy-status");
+        if (live) live.textContent = label;
+        setTimeout(function () { button.removeAttribute("data-state"); }, 1500);
+      }
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(fallback(text)); });
+      } else {
+        done(fallback(text));
+      }
+    });
+    function fallback(text) {
+      var area = document.createElement("textarea");
+      area.value = text;
+      area.setAttribute("readonly", "");
+      area.style.position = "fixed";
+      area.style.opacity = "0";
+      document.body.appendChild(area);
+      area.select();
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      area.remove();
+      return ok;
+    }
+  }
+
+  /* Times in the reader's own time zone and language. */
+  function localiseTimes(root) {
+    var lang = document.documentElement.lang || undefined;
+    (root || document).querySelectorAll("time.msg-time[datetime]").forEach(function (node) {
+      var when = new Date(node.getAttribute("datetime"));
+      if (isNaN(when)) return;
+      try {
+        node.textContent = when.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
+        node.title = when.toLocaleString(lang, { dateStyle: "full", timeStyle: "long" });
+      } catch (e) { /* old browser: keep the server's text */ }
+    });
+  }
+
+  /* Dark mode: follows the system until the person picks one; the choice is kept in this browser. */
+  function setupTheme() {
+    var button = document.getElementById("theme-toggle");
+    if (!button) return;
+    var system = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+    function current() {
+      var chosen = document.documentElement.getAttribute("data-theme");
+      if (chosen) return chosen;
+      return system && system.matches ? "dark" : "light";
+    }
+    function show() {
+      button.setAttribute("aria-pressed", current() === "dark" ? "true" : "false");
+    }
+    button.hidden = false;
+    show();
+    button.addEventListener("click", function () {
+      var next = current() === "dark" ? "light" : "dark";
+      document.documentElement.setAttribute("data-theme", next);
+      try { window.localStorage.setItem("theme", next); } catch (e) { /* not kept: fine */ }
+      show();
+    });
+    if (system && system.addEventListener) system.addEventListener("change", show);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     autosubmitLanguage();
     collapseSessionsOnPhone();
+    setupTheme();
+    setupMenus();
+    setupCopy();
+    localiseTimes(document);
     setupChat();
     setupFeedback();
   });

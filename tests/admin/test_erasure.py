@@ -258,10 +258,17 @@ def test_admin_erase_action_confirms_counts_then_the_worker_erases(celery_worker
     assert "Yes, erase all data" in html and "messages" in html and "memory_notes" in html
     assert page.context["previews"][0][1]["messages"] == 3 and page.context["previews"][0][1]["memory_notes"] == 4
     assert EndUser.objects.for_tenant(tenant).get(pk=user.pk).erasure_requested_at is None  # not yet confirmed
-    client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes"})
+    # Without a reason nothing is erased and the page says why.
+    page = client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes",
+                                    "reason": "  "})
+    assert page.status_code == 200 and "Write the reason" in page.content.decode()
+    assert EndUser.objects.for_tenant(tenant).get(pk=user.pk).erasure_requested_at is None
+    client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes",
+                             "reason": "GDPR art. 17 request, ticket 4411"})
     receipt = wait_for(lambda: ErasureReceipt.objects.for_tenant(tenant).first(), timeout=60,
                        message="the worker's erasure receipt")
     assert receipt.requested_by == "admin:dpo" and receipt.counts["assistants.Message"] == 3
+    assert receipt.reason == "GDPR art. 17 request, ticket 4411"
     # the receipt commits inside the job; the ledger marks the job succeeded in the next statement
     job = wait_for(lambda: JobRecord.objects.filter(pk=receipt.job_id).exclude(status="running").first(),
                    timeout=30, message="the erasure job to leave 'running'")

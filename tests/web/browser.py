@@ -54,12 +54,13 @@ def chromium():
 
 @pytest.fixture
 def new_page(chromium):
-    """new_page(locale="en-US", viewport=None, is_mobile=False) -> a Page in a fresh browser context."""
+    """new_page(locale="en-US", viewport=None, is_mobile=False, color_scheme="light") -> a Page in a fresh
+    browser context (color_scheme is the system setting the page sees: "light" or "dark")."""
     contexts = []
 
-    def make(locale="en-US", viewport=None, is_mobile=False):
+    def make(locale="en-US", viewport=None, is_mobile=False, color_scheme="light"):
         context = chromium.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 820},
-                                       is_mobile=is_mobile, has_touch=is_mobile)
+                                       is_mobile=is_mobile, has_touch=is_mobile, color_scheme=color_scheme)
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()

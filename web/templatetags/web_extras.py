@@ -37,3 +37,11 @@ def percent(value):
         return f"{round(float(value) * 100)}%"
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter
+def markdown(text):
+    """A reply's Markdown as sanitised HTML (web.rendering)."""
+    from web.rendering import markdown_render
+
+    return markdown_render(text)

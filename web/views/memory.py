@@ -7,8 +7,10 @@ from django.core.paginator import Paginator
 from django.db.models import prefetch_related_objects
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from assistants.services.tenants import end_user_memory_set
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
 from memory.services.notes import memory_note_forget, memory_note_history, memory_note_update
@@ -21,7 +23,9 @@ FORGETTABLE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW, Memor
 
 
 def _actor(request) -> str:
-    return f"end_user:{request.end_user.pk}"
+    """The audit actor of a person acting for themself: "user:<external_id>", as every layer writes it (erasure
+    replaces it with "erased user"; the admin shows it as "end user")."""
+    return f"user:{request.end_user.external_id}"
 
 
 def _notes_page(request):
@@ -50,7 +54,26 @@ def _note_rows(request, notes):
 @end_user_required
 def memory_page(request):
     page = _notes_page(request)
-    return render(request, "web/memory.html", {"rows": _note_rows(request, list(page)), "page": page})
+    return render(request, "web/memory.html", {"rows": _note_rows(request, list(page)), "page": page,
+                                               "memory_enabled": request.end_user.memory_enabled})
+
+
+@require_POST
+@end_user_required
+def memory_switch(request):
+    """The memory switch: off, nothing new is remembered or recalled; the notes listed stay until forgotten."""
+    value = request.POST.get("enabled")
+    if value not in ("on", "off"):
+        messages.error(request, _("Choose whether memory should be on or off."))
+        return redirect("web:memory")
+    end_user_memory_set(tenant=request.tenant, end_user=request.end_user, enabled=value == "on",
+                        actor=_actor(request))
+    if value == "on":
+        messages.success(request, _("Memory is on. The assistant will remember what matters from now on."))
+    else:
+        messages.success(request, _("Memory is off. Nothing new is remembered, and what is kept below is not used "
+                                    "until you turn memory back on."))
+    return redirect("web:memory")
 
 
 @require_POST
@@ -91,9 +114,11 @@ def memory_forget_all(request):
         messages.error(request, _("Tick the box to confirm that everything should be forgotten."))
         return redirect("web:memory")
     notes = MemoryNote.objects.for_tenant(request.tenant).filter(end_user=request.end_user, status__in=FORGETTABLE)
-    count = 0
+    count = 0  # the notes the page listed (active ones); their earlier versions and pending ones go too, uncounted
     for note in notes:
+        was_active = note.status == MemoryNote.Status.ACTIVE
         memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
-        count += 1
-    messages.success(request, _("Forgot everything (%(count)d notes).") % {"count": count})
+        count += 1 if was_active else 0
+    messages.success(request, ngettext("Forgot everything (%(count)d note).", "Forgot everything (%(count)d notes).",
+                                       count) % {"count": count})
     return redirect("web:memory")

@@ -19,6 +19,16 @@ def web_concurrency() -> str:
     return os.environ.get("WEB_CONCURRENCY") or "1"
 
 
+def process_environment(name: str) -> dict:
+    """The environment of one process `make run` starts. The web server runs with DEBUG off unless
+    DJANGO_DEBUG says otherwise: people trying the product see its own 404 and 500 pages, never Django's debug
+    pages with settings and tracebacks (static files are collected first and served by WhiteNoise either way)."""
+    env = dict(os.environ)
+    if name == "web":
+        env.setdefault("DJANGO_DEBUG", "False")
+    return env
+
+
 class Command(BaseCommand):
     help = "Run web (uvicorn, ASGI), a Celery worker and Celery beat together on this machine."
 
@@ -40,7 +50,8 @@ class Command(BaseCommand):
             "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
                      "--schedule", str(settings.RUN_DIR / "celerybeat-schedule")],
         }
-        procs = {name: subprocess.Popen(cmd, start_new_session=True) for name, cmd in commands.items()}
+        procs = {name: subprocess.Popen(cmd, start_new_session=True, env=process_environment(name))
+                 for name, cmd in commands.items()}
         stopping = False
 
         def stop(*_):

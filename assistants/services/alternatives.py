@@ -1,0 +1,140 @@
+"""Another reply to the same message (regenerate) and a corrected message sent again (edit and resend).
+
+Both keep what they replace as an earlier version (Message.metadata[MESSAGE_REPLACED_KEY] = the id of the message
+that replaced it): the person can still read it, the model is never sent it again (assistants.services.context).
+Only the latest exchange of a conversation can be regenerated or edited, as in other assistants: an earlier one
+would leave later replies answering a message that is no longer there."""
+from __future__ import annotations
+
+import logging
+from typing import Iterator
+
+from django.db import transaction
+from django.utils import timezone
+
+from assistants.llm import ModelError, OfflineChatModel, get_chat_model
+from assistants.llm.sections import is_chinese
+from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
+from assistants.services.chat import (TurnResult, _error_sentence, chat_reply_store, chat_turn_stream,
+                                      turn_uses_long_term_memory)
+from assistants.services.policy import memory_policy_for
+from core.db import connection_release_while_waiting
+from core.exceptions import InvalidInput, NotFound
+
+logger = logging.getLogger(__name__)
+
+ALTERNATIVE_OF_KEY = "alternative_of"  # on a regenerated reply: the reply it replaced
+EDIT_OF_KEY = "edit_of"  # on a resent user message: the message it corrects
+
+
+def _current(tenant, session):
+    return (Message.objects.for_tenant(tenant).filter(session=session)
+            .exclude(metadata__has_key=MESSAGE_REPLACED_KEY))
+
+
+def _check_session(*, tenant, session: ChatSession) -> None:
+    if session.tenant_id != tenant.pk:
+        raise NotFound("That session does not exist.")
+    if session.expires_at is not None and session.expires_at <= timezone.now():
+        raise NotFound("That temporary conversation has expired and is being deleted.")
+    if EndUser.all_tenants.filter(pk=session.end_user_id, erasure_requested_at__isnull=True).count() == 0:
+        raise NotFound("That user's data is being erased; no new messages are accepted.")
+
+
+def _mark_replaced(tenant, messages, by) -> None:
+    for message in messages:
+        message.metadata = {**(message.metadata or {}), MESSAGE_REPLACED_KEY: by}
+        Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=message.metadata)
+
+
+def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
+                                 reply: Message) -> Iterator[tuple[str, object]]:
+    """A new reply to the message `reply` answered, as chat_turn_stream's events. The old reply stays, as an
+    earlier version of the new one. Nothing new is written to long-term memory: the message was read already."""
+    from assistants.services.context import context_build
+
+    _check_session(tenant=tenant, session=session)
+    current = _current(tenant, session)
+    latest = current.filter(role=Message.Role.ASSISTANT).order_by("-id").first()
+    if reply.session_id != session.pk or reply.role != Message.Role.ASSISTANT or latest is None:
+        raise NotFound("That reply does not exist.")
+    if latest.pk != reply.pk:
+        raise InvalidInput("Only the latest reply can be regenerated.", code="not_latest")
+    user_message = current.filter(role=Message.Role.USER, id__lt=reply.pk).order_by("-id").first()
+    if user_message is None:
+        raise InvalidInput("That reply answers no message.")
+    session.end_user = EndUser.objects.for_tenant(tenant).get(pk=session.end_user_id)
+    old = (reply.metadata or {}).get("context") or {}
+    # The pre-turn hooks ran for this message already (a task step, a forget request): reuse what they said.
+    hooks = [{"section": "task", "data": old["task"]}] if old.get("task") else []
+    hooks += [{"reply_hint": hint} for hint in old.get("hints") or []]
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
+                            hook_results=hooks,
+                            recall=turn_uses_long_term_memory(session=session, end_user=session.end_user))
+    yield "context", context
+    _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
+
+    model = get_chat_model(tenant=tenant, assistant=session.assistant)
+    model_name, parts, error = ("offline" if model.offline else model.name), [], None
+    extra = {ALTERNATIVE_OF_KEY: reply.pk}
+    if not model.offline:
+        connection_release_while_waiting()
+    try:
+        for delta in model.stream(context.messages):
+            parts.append(delta)
+            yield "delta", delta
+    except GeneratorExit:
+        with transaction.atomic():
+            new = chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
+                                   model_name=model_name, stopped=True, extra=extra)
+            _mark_replaced(tenant, [reply], new.pk)
+        raise
+    except Exception as exc:  # noqa: BLE001 - as in the chat turn: the offline model answers, the reason is said
+        if not isinstance(exc, ModelError):
+            logger.exception("chat model %s failed while regenerating", model_name)
+        error = _error_sentence(exc, is_chinese(user_message.content[:2000]))
+        fallback = ("\n\n" if parts else "") + OfflineChatModel().complete(context.messages)
+        parts.append(fallback)
+        yield "delta", fallback
+        model_name = f"{model_name}->offline"
+    with transaction.atomic():
+        new = chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
+                               model_name=model_name, error=error, extra=extra)
+        _mark_replaced(tenant, [reply], new.pk)
+    yield "done", TurnResult(session=session, user_message=user_message, reply_message=new,
+                             reply="".join(parts), context=context, error=error)
+
+
+def chat_turn_edit_stream(*, tenant: Tenant, session: ChatSession, message: Message,
+                          text: str) -> Iterator[tuple[str, object]]:
+    """Send a corrected version of the person's latest message: a new turn (chat_turn_stream, so the new text is
+    read for memory like any message) after which the old message and its reply are an earlier version. If the
+    new text is refused (empty, too long) nothing changes."""
+    _check_session(tenant=tenant, session=session)
+    current = _current(tenant, session)
+    latest = current.filter(role=Message.Role.USER).order_by("-id").first()
+    if message.session_id != session.pk or message.role != Message.Role.USER or latest is None:
+        raise NotFound("That message does not exist.")
+    if latest.pk != message.pk:
+        raise InvalidInput("Only your latest message can be edited.", code="not_latest")
+    if text.strip() == message.content.strip():
+        raise InvalidInput("The message is unchanged: edit it before sending it again.", code="unchanged")
+    replaced = [message, *current.filter(id__gt=message.pk)]
+    _mark_replaced(tenant, replaced, "pending")  # out of the context the new turn is built from
+    turn = chat_turn_stream(tenant=tenant, session=session, text=text)
+    try:
+        first = next(turn)  # validation and storing the new message happen here
+    except BaseException:
+        for old in replaced:  # refused: the conversation is as it was
+            old.metadata.pop(MESSAGE_REPLACED_KEY, None)
+            Message.objects.for_tenant(tenant).filter(pk=old.pk).update(metadata=old.metadata)
+        raise
+    new_message = Message.objects.for_tenant(tenant).filter(
+        session=session, role=Message.Role.USER, id__gt=message.pk).order_by("-id").first()
+    if new_message is not None:
+        _mark_replaced(tenant, replaced, new_message.pk)
+        new_message.metadata = {**(new_message.metadata or {}), EDIT_OF_KEY: message.pk}
+        Message.objects.for_tenant(tenant).filter(pk=new_message.pk).update(metadata=new_message.metadata)
+    yield first
+    yield from turn
