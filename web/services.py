@@ -7,6 +7,7 @@ from django.db import transaction
 from assistants.models import ChatSession
 from assistants.services.privacy import user_erase_request
 from core.exceptions import InvalidInput
+from memory.services.pii import pii_safe_title
 
 TITLE_MAX = 200
 AUTO_TITLE_CHARS = 48
@@ -19,7 +20,7 @@ def chat_session_rename(*, tenant, end_user, session: ChatSession, title: str) -
         raise InvalidInput("The name is empty: write a name for the conversation.")
     if session.tenant_id != tenant.pk or session.end_user_id != end_user.pk:
         raise InvalidInput("That conversation is not yours.")
-    session.title = title[:TITLE_MAX]
+    session.title = pii_safe_title(title, TITLE_MAX)
     session.save(update_fields=["title", "updated_at"])
     return session
 
@@ -36,8 +37,7 @@ def chat_session_auto_title(*, tenant, session: ChatSession, text: str) -> None:
     """Name an unnamed conversation after its first message, so the list is readable."""
     if session.title:
         return
-    first_line = " ".join(text.split())
-    title = first_line[:AUTO_TITLE_CHARS] + ("…" if len(first_line) > AUTO_TITLE_CHARS else "")
+    title = pii_safe_title(text, AUTO_TITLE_CHARS + 1)  # no identifier in the list of conversations
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk, title="").update(title=title)
     session.title = title
 

@@ -22,6 +22,7 @@ from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
 from core.exceptions import ApplicationError, InvalidInput
+from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 _END = object()
@@ -204,7 +205,7 @@ class ChatView(TenantAPIView):
             assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
                                         message=f"Assistant {assistant_id} does not exist.")
         return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                  title=" ".join(message.split())[:60])
+                                  title=pii_safe_title(message, 60))
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

@@ -19,6 +19,7 @@ from assistants.services.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
+from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 
@@ -67,8 +68,9 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
             raise InvalidInput("This tenant has no assistant yet: create one first.")
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
+    # A title is often the first words of a message: no identifier may be kept in it (issue 15).
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=title[:200])
+                                                         title=pii_safe_title(title, 200))
 
 
 def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
