@@ -54,10 +54,13 @@ class PiiMatch:
 
 # --- normalisation, with an offset map back to the original text ----------------------------------------------
 _CN_DIGITS = {"零": "0", "〇": "0", "一": "1", "幺": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5",
-              "六": "6", "七": "7", "八": "8", "九": "9"}
+              "六": "6", "七": "7", "八": "8", "九": "9",
+              # the financial forms people use to dodge filters
+              "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6",
+              "柒": "7", "捌": "8", "玖": "9"}
 _EN_DIGITS = {"zero": "0", "oh": "0", "o": "0", "nil": "0", "one": "1", "two": "2", "three": "3", "four": "4",
               "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
-_UNIT = (r"(?:[0-9]|[零〇一幺二两三四五六七八九]|(?<![A-Za-z])(?:(?:double|triple)[\s\-]+)?"
+_UNIT = (r"(?:[0-9]|[零〇一幺二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖]|(?<![A-Za-z])(?:(?:double|triple)[\s\-]+)?"
          r"(?:zero|oh|o|nil|one|two|three|four|five|six|seven|eight|nine)(?![A-Za-z]))")
 _UNIT_RE = re.compile(_UNIT, re.IGNORECASE)
 _SPOKEN_RUN = re.compile(rf"{_UNIT}(?:[\s\-\.,，、·_/()（）]{{0,3}}{_UNIT}){{6,}}", re.IGNORECASE)
@@ -104,8 +107,9 @@ _MONEY_BEFORE = re.compile(r"(?:[¥￥$€£]|rmb|usd|eur|gbp|cny|hkd)\s*$", re.
 _UNIT_AFTER = re.compile(r"\s*(?:元|块|万|亿|千|百|美元|欧|英镑|日元|%|％|平|米|公里|km|kg|dollars?|yuan|euros?|pounds|"
                          r"usd|rmb|sq|square|m2|㎡|percent|units?|pcs|items?|views|people|users|visitors)", re.IGNORECASE)
 _PHONE_LABEL = re.compile(r"(?:phone|mobile|cell|tel(?:ephone)?|landline|office line|number|whatsapp|fax|hotline|"
-                          r"call|text|ring|reach|contact|电话|手机|座机|联系方式|号码|手机号|打给|致电|短信|传真)[^\dA-Za-z]{0,12}"
-                          r"(?:(?:is|was|are|me at|at|on|me)\b[^\dA-Za-z]{0,6}){0,2}$", re.IGNORECASE)
+                          r"call|text|ring|reach|contact|n[uú]mero|numéro|nummer|telefon|t[ée]l[ée]phone|portable|handy|m[óo]vil|"
+                          r"cellulare|电话|手机|座机|联系方式|号码|手机号|打给|致电|短信|传真)[^\dA-Za-z]{0,12}"
+                          r"(?:(?:is|was|are|me at|at|on|me|es|est|ist|é|e)\b[^\dA-Za-z]{0,6}){0,2}$", re.IGNORECASE)
 _ID_LABEL = re.compile(r"(?:身份证(?:号码?)?|证件号(?:码)?|\bid\s*(?:card|number|no\.?|#)?|national\s*id|"
                        r"social security(?:\s*number)?|\bssn|\bsin\b|社保(?:卡)?号?|驾照(?:号码?)?|驾驶证号?|"
                        r"driver'?s licen[cs]e(?:\s*(?:number|no\.?))?|licen[cs]e\s*(?:number|no\.?)|tax\s*id|税号|"
@@ -237,6 +241,7 @@ _VERSION_BEFORE = re.compile(r"(?:v|version|ver\.?|版本|版本号)\s*$", re.IG
 _ZH_ADDRESS = re.compile(
     r"[\u4e00-\u9fff]{1,10}?(?:路|街|巷|道|大道|胡同|弄|里)\s*\d+\s*(?:号|弄|巷)(?:院)?"
     r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*\d+\s*(?:号楼|栋|幢|座|楼|单元|层|室|号|户))*"
+    r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*[A-Za-z]?\d{2,5}(?:室|号|房)?(?![\d.]))?"
     r"|\d+\s*(?:号楼|栋|幢|座)\s*\d+\s*单元(?:\s*\d+\s*(?:室|号|层))?"
     r"|\d+\s*单元\s*\d+\s*(?:室|号)?"
     r"|(?<!\d)\d{3,5}\s*室(?!\s*\d*\s*厅)")
@@ -271,11 +276,11 @@ _PLATE_CTX = re.compile(r"(?:车牌(?:号码?)?|牌照|licen[cs]e plate|number p
                         r"(?:\s*(?:is|是|为|:|：))?[^A-Za-z0-9\u4e00-\u9fff]{0,6}"
                         r"([A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9 \-·]{3,9}[A-Za-z0-9])", re.IGNORECASE)
 
-_STRONG_HANDLE_LABEL = (r"微信号?|威信|(?i:v信)|(?<![A-Za-z])(?i:vx|wx|weixin|wechat(?:\s*id)?|qq|telegram|whatsapp|"
+_STRONG_HANDLE_LABEL = (r"微信号?|威信|(?i:v信)|加\s*[vV](?![A-Za-z])|(?<![A-Za-z])(?i:vx|wx|weixin|wechat(?:\s*id)?|qq|telegram|whatsapp|"
                         r"kakao(?:talk)?|snapchat|instagram|insta|twitter|skype|discord|username|user\s*name|"
                         r"line\s*id)(?![A-Za-z])|(?<![A-Za-z])LINE(?![A-Za-z])|抖音号?|小红书号?|微博|用户名|推特|脸书")
 _WEAK_HANDLE_LABEL = r"(?<![A-Za-z])(?:account(?:\s*id)?|handle|signal|tg|ig|id)(?![A-Za-z])|账号|帐号|账户"
-_HANDLE = r"(@?[A-Za-z0-9][A-Za-z0-9_\-.]{2,31})(?![A-Za-z0-9_])"
+_HANDLE = r"(@?[A-Za-z0-9][A-Za-z0-9_\-.]{1,30}[A-Za-z0-9_])(?![A-Za-z0-9_])"
 _MARKER = r"\s*(?:(?i:is)|是|为|:|：|=|＝|号|(?i:id))\s*"
 _HANDLE_STRONG = re.compile(rf"(?:{_STRONG_HANDLE_LABEL})(?:{_MARKER}|[\s,，]*(?:(?:me|us)\s+(?:at|on)\s+)?)(?:加|add)?"
                             rf"\s*{_HANDLE}")
