@@ -28,6 +28,7 @@ The adversarial set in tests/memory/data/pii_adversarial.jsonl measures it (docs
 """
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import unicodedata
@@ -102,7 +103,7 @@ def _normalise(text: str) -> tuple[str, list[int], list[int]]:
 
 # --- runs of digits -------------------------------------------------------------------------------------------
 _SEPS = r"[ \t\u00a0\u3000\-\.\(\)/_·–—]"
-_DIGIT_RUN = re.compile(rf"(?<![A-Za-z0-9+])(?:\+|\b00)?\(?\d(?:{_SEPS}{{0,3}}\d){{5,22}}(?:[ \-]?[Xx])?(?![A-Za-z0-9])")
+_DIGIT_RUN = re.compile(rf"(?<![A-Za-z0-9+])(?:\+|\b00)?\(?\d(?:{_SEPS}{{0,3}}\d){{5,}}(?:[ \-]?[Xx])?(?![A-Za-z0-9])")
 _MONEY_BEFORE = re.compile(r"(?:[¥￥$€£]|rmb|usd|eur|gbp|cny|hkd)\s*$", re.IGNORECASE)
 _UNIT_AFTER = re.compile(r"\s*(?:元|块|万|亿|千|百|美元|欧|英镑|日元|%|％|平|米|公里|km|kg|dollars?|yuan|euros?|pounds|"
                          r"usd|rmb|sq|square|m2|㎡|percent|units?|pcs|items?|views|people|users|visitors)", re.IGNORECASE)
@@ -117,16 +118,23 @@ _ID_LABEL = re.compile(r"(?:身份证(?:号码?)?|证件号(?:码)?|\bid\s*(?:ca
                        r"account(?:\s*(?:number|no\.?|#))?|账号|账户|卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#)|"
                        r"qq号?|passport(?:\s*(?:number|no\.?))?|护照(?:号码?)?)[^\dA-Za-z]{0,8}"
                        r"(?:(?:is|was|are)\b[^\dA-Za-z]{0,6})?$", re.IGNORECASE)
+_NON_DIGITS = re.compile(r"\D")
+_DIGIT_GROUPS = re.compile(r"\d+")
+_NOT_PERSONAL_LABEL = re.compile(r"(?:order|tracking|invoice|reference|ref|model|serial|part|item|product|sku|batch|"
+                                 r"订单|快递|运单|发票|型号|编号|批次|货号)\s*(?:number|no\.?|#|号码?)?[^\dA-Za-z]{0,6}$",
+                                 re.IGNORECASE)
 _PHONE_REGIONS = ("CN", "GB", "JP", "DE", "FR", "AU", "IN", "KR", "IT", "ES", "NL", "BR", "RU", "MX", "TW", "HK",
                   "SG", "IE", "NZ", "ZA", "TR", "SE", "CH", "BE", "AT", "PL", "PT", "TH", "VN", "MY", "ID", "PH")
 
 
-def _phone_kind(raw: str, digits: str) -> str | None:
+@functools.lru_cache(maxsize=4096)
+def _phone_kind(prefix: str, digits: str) -> str | None:
+    """`prefix` is "+" or "00" when the number was written with one, else ""."""
     n = len(digits)
-    if raw.startswith("+") or raw.startswith("00"):
+    if prefix:
         if re.fullmatch(r"(?:00)?861[3-9]\d{9}", digits):
             return "cn_mobile"
-        return "phone" if 8 <= n - (2 if raw.startswith("00") else 0) <= 15 else None
+        return "phone" if 8 <= n - (2 if prefix == "00" else 0) <= 15 else None
     if digits[0] == "0" and 9 <= n <= 12:
         for region in _PHONE_REGIONS:
             try:
@@ -161,33 +169,45 @@ def _cn_id15(digits: str) -> bool:
     return bool(re.fullmatch(r"\d{8}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}", digits))
 
 
+@functools.lru_cache(maxsize=4096)
+def _labels(before: str) -> tuple[bool, bool, bool, bool, bool]:
+    """What the 40 characters before a number say it is: (money, a thing's number, passport, phone, ID). Cached:
+    the windows of one run share their start, and a long run of numbers repeats the same text before them."""
+    return (bool(_MONEY_BEFORE.search(before)), bool(_NOT_PERSONAL_LABEL.search(before)),
+            bool(re.search(r"(?:passport|护照)[^.。;；]{0,20}$", before, re.IGNORECASE)),
+            bool(_PHONE_LABEL.search(before)), bool(_ID_LABEL.search(before)))
+
+
 def _digit_run_kind(raw: str, before: str, after: str) -> str | None:
     """What a run of digits is, or None for an ordinary number."""
-    digits = re.sub(r"\D", "", raw)
+    digits = _NON_DIGITS.sub("", raw)
     n = len(digits)
     if raw[-1] in "Xx":
         return "cn_id_number" if n == 17 and _cn_ric(digits + "X") else None
     if n == 18 and _cn_ric(digits):
         return "cn_id_number"
-    if _MONEY_BEFORE.search(before) or _UNIT_AFTER.match(after):
+    money, thing, passport, phone_label, id_label = _labels(before)
+    if money or _UNIT_AFTER.match(after):
         return None
     if n == 15 and _cn_id15(digits):
         return "cn_id_number"
-    groups = [len(g) for g in re.findall(r"\d+", raw)]
+    groups = [len(g) for g in _DIGIT_GROUPS.findall(raw)]
     if groups == [3, 2, 4] and not raw.startswith("+"):
         return "ssn"
     if not raw.startswith("+") and 13 <= n <= 19 and stdnum_luhn.is_valid(digits):
         return "bank_card"
     if n == 13 and groups == [6, 7] and stdnum_kr_rrn.is_valid(digits):
         return "national_id"
-    kind = _phone_kind(raw, digits)
+    kind = _phone_kind("+" if raw.startswith("+") else "00" if raw.startswith("00") else "", digits)
     if kind:
         return kind
-    if re.search(r"(?:passport|护照)[^.。;；]{0,20}$", before, re.IGNORECASE):
+    if thing:
+        return None  # "order number 1234567", "型号 200012": a number of a thing, not of a person
+    if passport:
         return "passport"
-    if 7 <= n <= 15 and _PHONE_LABEL.search(before):
+    if 7 <= n <= 15 and phone_label:
         return "phone"
-    if n >= 6 and _ID_LABEL.search(before):
+    if n >= 6 and id_label:
         return "id_number"
     return None
 
@@ -200,11 +220,15 @@ def _digit_runs(norm: str, add) -> None:
             add(kind, m.start(), m.end())
             continue
         # Two numbers side by side ("2024 13800138000", "电话 010 8888 6666 转 2"): try the groups between spaces.
-        chunks = [(c.start(), c.end()) for c in re.finditer(r"\S+", raw)][:10]
+        chunks = [(c.start(), c.end()) for c in re.finditer(r"\S+", raw)]
+        counts = [sum(ch.isdigit() for ch in raw[a:b]) for a, b in chunks]
+        # No identifier spans more than 7 groups; inside a table of thousands of numbers, 3 (a bound on the work
+        # a hostile 100,000-character message can cause; measured 2.6 s with 7, and it is in every embed).
+        widest = 7 if len(chunks) <= 64 else 3
         i = 0
         while i < len(chunks):
-            for j in range(len(chunks), i, -1):
-                if (i, j) == (0, len(chunks)):
+            for j in range(min(len(chunks), i + widest), i, -1):
+                if (i, j) == (0, len(chunks)) or not 6 <= sum(counts[i:j]) <= 19:
                     continue
                 s, e = m.start() + chunks[i][0], m.start() + chunks[j - 1][1]
                 sub = norm[s:e].strip("()（）.-_/ ")
@@ -221,9 +245,13 @@ def _digit_runs(norm: str, add) -> None:
 
 
 # --- formats with letters -------------------------------------------------------------------------------------
-_EMAIL = re.compile(r"[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}")
+# Every pattern starts at a boundary (a look-behind) and bounds its repeats: on a 100,000-character message a
+# pattern that may start anywhere inside a long run is quadratic (minutes, measured), one that starts only at the
+# run's beginning is linear.
+_EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}"
+                    r"\.[A-Za-z]{2,24}")
 _EMAIL_SPELLED = re.compile(
-    r"[A-Za-z0-9._%+\-]+\s*(?:\(at\)|\[at\]|\sat\s|＠)\s*[A-Za-z0-9\-]+"
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]{1,64}\s*(?:\(at\)|\[at\]|\sat\s|＠)\s*[A-Za-z0-9\-]+"
     r"(?:\s*(?:\(dot\)|\[dot\]|\sdot\s|\.)\s*[A-Za-z0-9\-]+)*\s*(?:\(dot\)|\[dot\]|\sdot\s)\s*[A-Za-z]{2,}",
     re.IGNORECASE)
 _IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]{4}){2,7}(?:[ \-]?[A-Za-z0-9]{1,4})?"
@@ -239,11 +267,11 @@ _MAC = re.compile(r"(?<![0-9A-Fa-f:-])[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}(?!
 _VERSION_BEFORE = re.compile(r"(?:v|version|ver\.?|版本|版本号)\s*$", re.IGNORECASE)
 
 _ZH_ADDRESS = re.compile(
-    r"[\u4e00-\u9fff]{1,10}?(?:路|街|巷|道|大道|胡同|弄|里)\s*\d+\s*(?:号|弄|巷)(?:院)?"
-    r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*\d+\s*(?:号楼|栋|幢|座|楼|单元|层|室|号|户))*"
+    r"[\u4e00-\u9fff]{1,10}?(?:路|街|巷|道|大道|胡同|弄|里)\s*\d{1,6}\s*(?:号|弄|巷)(?:院)?"
+    r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*\d{1,6}\s*(?:号楼|栋|幢|座|楼|单元|层|室|号|户)){0,6}"
     r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*[A-Za-z]?\d{2,5}(?:室|号|房)?(?![\d.]))?"
-    r"|\d+\s*(?:号楼|栋|幢|座)\s*\d+\s*单元(?:\s*\d+\s*(?:室|号|层))?"
-    r"|\d+\s*单元\s*\d+\s*(?:室|号)?"
+    r"|(?<!\d)\d{1,5}\s*(?:号楼|栋|幢|座)\s*\d{1,5}\s*单元(?:\s*\d{1,6}\s*(?:室|号|层))?"
+    r"|(?<!\d)\d{1,5}\s*单元\s*\d{1,6}\s*(?:室|号)?"
     r"|(?<!\d)\d{3,5}\s*室(?!\s*\d*\s*厅)")
 _JP_ADDRESS = re.compile(r"[\u4e00-\u9fff]{1,4}[都道府県][\u4e00-\u9fff]{1,8}?[区市町村郡][\u4e00-\u9fff]{0,8}?"
                          r"\d+(?:丁目|-)\s*\d+(?:番地?|-)\s*\d*号?")

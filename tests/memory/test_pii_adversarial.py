@@ -127,3 +127,11 @@ def test_no_identifier_of_the_set_is_stored_and_facts_beside_them_are(make_perso
     kept = {(n.kind, n.key) for n in notes.filter(status=MemoryNote.Status.ACTIVE)}
     wanted = {(r["kind"], r["key"]) for r in ROWS if r["write"]}
     assert len(kept & wanted) >= len(wanted) - 2, (wanted - kept)
+
+
+@pytest.mark.parametrize("text", ["x" * 100_000, "1" * 100_000, "ab." * 33_000, "a@" * 50_000, "中" * 100_000,
+                                  "12 " * 33_000])
+def test_the_guard_is_linear_on_a_hostile_longest_message(text):
+    started = time.perf_counter()
+    pii_find(text)
+    assert time.perf_counter() - started < 5  # a pattern that could start inside a long run took minutes
