@@ -30,6 +30,8 @@ class MemoryPolicy:
     recall_all_below: int
     recall_top_k: int
     task_ttl_days: int
+    experience_sharing: bool
+    experience_min_users: int
     chat_model: str
     embedding_model: str
 
