@@ -277,10 +277,12 @@ def experience_steps(text: str, *, terms, zh: bool, limit: int = 8) -> tuple[str
     for sentence in _STEP_SPLIT.split(text or ""):
         parts = []
         for clause in _CLAUSE_SPLIT.split(sentence.strip()):
-            clause = _generalise_clause(clause.strip(" ，,;；"), zh)
+            raw = clause.strip(" ，,;；")
+            clause = _generalise_clause(raw, zh)
             if len(clause.strip(" 。.!！?？")) < 2:
                 continue
-            reason = clause_private_reason(clause, terms)
+            # quotes and the user's words are looked for as they were written, figures after generalising
+            reason = clause_private_reason(raw, terms, figures=False) or clause_private_reason(clause, terms)
             if reason:
                 dropped[reason] = dropped.get(reason, 0) + 1
             else:
@@ -305,6 +307,8 @@ def _task_kind_summary(text: str) -> str:
 
 
 def _fingerprint(summary: str, solution: str) -> str:
+    """The same kind of task (whatever its size) solved by the same steps is one experience."""
+    summary = re.sub(r"大批量|批量|少量|\b(?:large-batch|batch|small)\s", "", summary)
     norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731
     return hashlib.sha256(f"{norm(summary)}\n{norm(solution)}".encode()).hexdigest()
 
@@ -317,8 +321,8 @@ def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tu
     """(summary, solution, source, dropped) of one liked reply; summary "" when nothing generic is left."""
     if state is not None:  # the tenant's task type: its name, buckets of the values, its fields and prompt
         summary, solution = _task_generalised(state, zh)
-        if clause_private_reason(re.sub(r"\d+", "", summary), terms) or clause_private_reason(
-                re.sub(r"\d+", "", solution), terms):
+        if clause_private_reason(summary, terms, own_words=False) or clause_private_reason(
+                solution, terms, own_words=False):
             return "", "", "task", {"task": 1}
         return summary, solution, "task", {}
     summary, solution, source = "", "", "reply"
@@ -334,8 +338,16 @@ def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tu
         summary = _task_kind_summary(question_text or message.content[:200])
         if source != "model":
             solution = message.content
-    steps, dropped = experience_steps(solution, terms=terms, zh=zh)
+    steps, dropped = experience_steps(solution, terms=terms, zh=_mostly_chinese(solution))
     return (summary if steps else ""), steps, source, dropped
+
+
+def _mostly_chinese(text: str) -> bool:
+    """Chinese when at least a third of the letters are Chinese: a Chinese name in an English reply keeps the
+    steps English."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text or ""))
+    latin = len(re.findall(r"[A-Za-z]", text or ""))
+    return cjk > 0 and cjk * 3 >= cjk + latin / 4
 
 
 def _reply_was_about_memory(metadata: dict) -> bool:
@@ -384,7 +396,11 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     assistant = message.session.assistant
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
     zh = language_of(question_text + message.content) == "zh"
-    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=[question_text])
+    # the user's words in this conversation (the request, and what they said around it) and all their notes
+    said = list(Message.objects.for_tenant(tenant).filter(session_id=message.session_id, role=Message.Role.USER,
+                                                          id__lt=message.pk).order_by("-id")
+                .values_list("content", flat=True)[:50])
+    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
     summary, solution, source, dropped = _draft(message=message, question_text=question_text, state=state,
                                                 policy=policy, terms=terms, zh=zh)
     for reason, count in dropped.items():  # counts only, never the content

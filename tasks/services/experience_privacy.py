@@ -68,12 +68,26 @@ def _shingles_en(text: str) -> set[str]:
     return {" ".join(words[i:i + 4]) for i in range(len(words) - 3)}
 
 
+_FUNCTION_ZH = re.compile(r"用户|[是的在有对不了和与及或也都很要会想把被给让我你他她它们这那个一]")
+
+
+def _content_bigrams(text: str) -> set[str]:
+    """Every two-character piece of what the user said or a note says about them, but the task vocabulary
+    ("用户是素食者，对花生过敏" -> 素食, 食者, 花生, 生过, 过敏; "我是岚岚的同事" -> 岚岚, 同事): a Chinese name is
+    two or three characters, so a longer overlap would let it through."""
+    out: set[str] = set()
+    for run in re.findall(r"[\u4e00-\u9fff]+", _FUNCTION_ZH.sub(" ", text or "")):
+        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+    return out - _GENERIC_ZH_BIGRAMS
+
+
 def _content_words(text: str) -> set[str]:
     return {w.lower() for w in _WORD.findall(text or "") if len(w) >= 4 and w.lower() not in _STOP_EN
             and w.lower() not in _GENERIC_EN}
 
 
 _GENERIC_ZH_SHINGLES = _shingles_zh(_GENERIC_ZH)
+_GENERIC_ZH_BIGRAMS = {_GENERIC_ZH[i:i + 2] for i in range(len(_GENERIC_ZH) - 1)}
 
 
 @dataclass
@@ -84,6 +98,7 @@ class PrivateTerms:
     shingles_zh: set[str] = field(default_factory=set)
     shingles_en: set[str] = field(default_factory=set)
     words: set[str] = field(default_factory=set)
+    bigrams: set[str] = field(default_factory=set)  # content bigrams of the user's notes and words (Chinese)
 
 
 def user_facts(*, tenant, end_user) -> list[str]:
@@ -127,27 +142,33 @@ def user_facts(*, tenant, end_user) -> list[str]:
 
 
 def private_terms_of(*, tenant, end_user, message_texts: list[str]) -> PrivateTerms:
-    """The user's facts, and the quotes and content words of `message_texts` and of all their notes."""
+    """The user's facts, and the quotes, content words and bigrams of `message_texts` and of all their notes."""
     terms = PrivateTerms(facts=user_facts(tenant=tenant, end_user=end_user))
     notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("content", "quote")
     for text in [t for pair in notes for t in pair] + list(message_texts):
+        terms.bigrams |= _content_bigrams(text)
         terms.shingles_zh |= _shingles_zh(text) - _GENERIC_ZH_SHINGLES
         terms.shingles_en |= _shingles_en(text)
         terms.words |= _content_words(text)
     return terms
 
 
-def clause_private_reason(clause: str, terms: PrivateTerms) -> str | None:
-    """Why `clause` is specific to the user (a short reason), or None when it is generic."""
+def clause_private_reason(clause: str, terms: PrivateTerms, *, own_words: bool = True,
+                          figures: bool = True) -> str | None:
+    """Why `clause` is specific to the user (a short reason), or None when it is generic. `own_words=False` for
+    text the tenant wrote (a task type's name, fields and prompt): only identifiers and the user's facts count."""
     if pii_find(clause) or any(p in clause for p in _PLACEHOLDERS):
         return "identifier"
     lowered = clause.lower()
     if any((f.lower() in lowered) if f.isascii() else (f in clause) for f in terms.facts):
         return "user_fact"
+    if not own_words:
+        return None
     if _QUOTE_MARKS.search(clause) or _shingles_zh(clause) & terms.shingles_zh or \
             _shingles_en(clause) & terms.shingles_en:
         return "quote"
-    if {w.lower() for w in _WORD.findall(clause)} & terms.words:
+    if {w.lower() for w in _WORD.findall(clause)} & terms.words or any(
+            clause[i:i + 2] in terms.bigrams for i in range(len(clause) - 1)):
         return "user_words"
     if NAME_INTRO.search(clause) or TITLED_NAME.search(clause):
         return "name"
@@ -156,6 +177,6 @@ def clause_private_reason(clause: str, terms: PrivateTerms) -> str | None:
         return "name"
     if PLACE.search(clause):
         return "place"
-    if re.search(r"\d", clause):
+    if figures and re.search(r"\d", clause):
         return "figure"
     return None
