@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, Experience, MemoryNote
+from memory.services.pii import pii_redact_value
 from memory.services.embeddings import embed_texts, text_features
 
 NOTE_OBJECT_TYPE = "memory_note"  # the same as memory.services.notes writes
@@ -34,6 +35,8 @@ def note_snapshot(note: MemoryNote) -> dict:
 
 def audit_log_write(*, tenant, actor: str, action: str, object_type: str, object_id, before=None,
                     after=None) -> AuditLog:
+    # Audit text is derived from users' words as well: it keeps what changed, never an identifier (issue 15).
+    before, after = pii_redact_value(before)[0], pii_redact_value(after)[0]
     return AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor or "system", action=action,
                                                       object_type=object_type, object_id=str(object_id),
                                                       before=before, after=after)

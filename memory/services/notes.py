@@ -67,13 +67,14 @@ def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
                                                        stage=stage, count=count)
 
 
-def _clean_text(*, tenant, end_user, text: str, stage: str) -> str:
-    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy."""
+def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False) -> str:
+    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy. A correction
+    (`refuse=True`: staff, API, web) is always refused: the person is there to take the identifier out."""
     if not pii_find(text):
         return text
     redacted, counts = pii_redact(text)
     pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage=stage)
-    if tenant.pii_policy == "redact":
+    if tenant.pii_policy == "redact" and not refuse:
         return redacted
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts)})
 
@@ -96,7 +97,7 @@ def _clean_key(*, tenant, end_user, key: str) -> str:
     return key
 
 
-def _clean_value(*, tenant, end_user, value):
+def _clean_value(*, tenant, end_user, value, refuse: bool = False):
     """A structured value with an identifier anywhere in it: refused, or dropped under the redact policy."""
     found = pii_find_in_value(value) if value is not None else []
     if not found:
@@ -105,7 +106,7 @@ def _clean_value(*, tenant, end_user, value):
     for m in found:
         counts[m.kind] = counts.get(m.kind, 0) + 1
     pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_value")
-    if tenant.pii_policy == "redact":
+    if tenant.pii_policy == "redact" and not refuse:
         return None
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "value"})
 
@@ -172,13 +173,13 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
     before = _snapshot(note)
     if "content" in changes:
         changes["content"] = _clean_text(tenant=tenant, end_user=note.end_user, text=str(changes["content"]),
-                                         stage="note").strip()
+                                         stage="note", refuse=True).strip()
         if not changes["content"]:
             raise InvalidInput("A note needs a content sentence.")
     if "key" in changes:
         changes["key"] = _clean_key(tenant=tenant, end_user=note.end_user, key=str(changes["key"] or ""))
     if "value" in changes:
-        changes["value"] = _clean_value(tenant=tenant, end_user=note.end_user, value=changes["value"])
+        changes["value"] = _clean_value(tenant=tenant, end_user=note.end_user, value=changes["value"], refuse=True)
     for name, value in changes.items():
         setattr(note, name, value)
     if {"content", "kind", "key"} & set(changes):

@@ -450,3 +450,23 @@ def pii_safe_title(text: str, limit: int) -> str:
     characters, so an identifier that straddles the cut cannot leave its first digits behind."""
     redacted, _ = pii_redact(" ".join((text or "").split()))
     return redacted if len(redacted) <= limit else redacted[:limit - 1].rstrip() + "…"
+
+
+def pii_redact_value(value):
+    """A JSON-like value with every identifier in its strings (keys included) redacted, and the counts per kind.
+    Numbers and other scalars are kept as they are."""
+    counts: dict[str, int] = {}
+
+    def walk(v):
+        if isinstance(v, str):
+            redacted, found = pii_redact(v)
+            for kind, n in found.items():
+                counts[kind] = counts.get(kind, 0) + n
+            return redacted
+        if isinstance(v, dict):
+            return {walk(k) if isinstance(k, str) else k: walk(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [walk(x) for x in v]
+        return v
+
+    return walk(value), counts
