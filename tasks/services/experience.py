@@ -1,14 +1,17 @@
-"""Experience memory (seed 004): solutions users liked, generalised and scrubbed, shared by one assistant's users
-within one tenant, and recalled as a hint when a new task resembles one.
+"""Experience memory (seed 004, redesigned in issue 15): generalised procedures users liked, recalled as a hint
+when a new task resembles one; never a user's own words, and shared with other users only when confirmed.
 
 Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
 "很好，就按这个来" / "great, let's go with this" that `experience_turn_hook` detects. The learning job
-(`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a reply that
-carries a model error, an empty reply, a task that was cancelled or expired), generalises the task and its
-solution (the tenant's model with structured output; offline: rules that replace numbers with magnitudes and drop
-names, places, dates and the user's own facts), scrubs them (PII rules of long-term memory plus names and the
-user's facts, always, whatever the model returned), embeds the task summary and stores an Experience.
-Recall is pgvector cosine distance in SQL, filtered by tenant, assistant and embedding model.
+(`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a model error,
+an empty reply, a task that was cancelled or expired) and replies about what is remembered of the user, then
+builds the kind of task (a task type, the model's summary, or the rules' recognised kind) and its steps, clause
+by clause, keeping only what tasks.services.experience_privacy finds nothing of the user in. The same procedure
+liked by another user adds their confirmation (ExperienceContribution) to the same Experience.
+
+Who is offered what (`experiences_visible_to`): the contributors always; the assistant's other users once
+`experience_min_users` distinct users confirmed it or staff approved it, while the tenant's `experience_sharing`
+is on. Recall is pgvector cosine distance in SQL, filtered by tenant, assistant, visibility and embedding model.
 """
 from __future__ import annotations
 
@@ -17,22 +20,16 @@ import logging
 import re
 
 from django.conf import settings
-from django.db import transaction
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
-from django.utils import timezone
 from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
-from assistants.models import ChatSession, Feedback, Message
+from assistants.models import Feedback, Message
 from assistants.services.policy import memory_policy_for
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.embeddings import embed_texts
-from memory.services.pii import pii_redact
 from tasks.models import TaskState
-from tasks.services.experience_privacy import NAME_INTRO as _NAME_INTRO
-from tasks.services.experience_privacy import PLACE as _PLACE
-from tasks.services.experience_privacy import TITLED_NAME as _TITLED_NAME
 from tasks.services.experience_privacy import clause_private_reason, private_terms_of
 from tasks.services.field_extraction import field_kind, language_of, number_value
 from tasks.services.scratch import scratch_get, scratch_put
@@ -110,27 +107,6 @@ def _amount_bucket(number: float, zh: bool) -> str:
     if number >= 1e4:
         return "万级" if zh else "tens of thousands"
     return "万以下" if zh else "under ten thousand"
-
-
-def experience_scrub(text: str, *, facts: list[str]) -> tuple[str, dict[str, int]]:
-    """`text` without personal identifiers (memory.services.pii), the user's facts, names or places."""
-    zh = language_of(text) == "zh"
-    text, counts = pii_redact(text or "")
-    for fact in facts:
-        if fact in text:
-            text = text.replace(fact, "[用户信息]" if zh else "[user detail]")
-            counts["user_fact"] = counts.get("user_fact", 0) + 1
-
-    def sub(pattern, placeholder, kind):
-        nonlocal text
-        text, n = pattern.subn(placeholder, text)
-        if n:
-            counts[kind] = counts.get(kind, 0) + n
-
-    sub(_NAME_INTRO, "[姓名]" if zh else "[name]", "name")
-    sub(_TITLED_NAME, "[姓名]" if zh else "[name]", "name")
-    sub(_PLACE, "[地点]" if zh else "[place]", "place")
-    return text, counts
 
 
 _TASK_KINDS = [  # what is being done, in general terms (rules, both languages)

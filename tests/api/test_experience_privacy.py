@@ -36,7 +36,7 @@ def test_no_words_of_one_user_reach_another_through_the_api(acme, globex):
     receiver = acme.api.post(CHAT, {"user": "zoe", "message": "我有 3000 条工单想分类"}).json()
     stranger = globex.api.post(CHAT, {"user": "zoe", "message": "我有 3000 条工单想分类"}).json()
     seen = json.dumps([receiver, stranger], ensure_ascii=False)
-    for path, kit in ((f"/api/v1/users/zoe/export/", acme), (f"/api/v1/users/zoe/export/", globex),
+    for path, kit in (("/api/v1/users/zoe/export/", acme), ("/api/v1/users/zoe/export/", globex),
                       (f"/api/v1/sessions/{receiver['session']}/", acme)):
         response = kit.api.get(path)
         assert response.status_code == 200, (path, response.content[:200])
