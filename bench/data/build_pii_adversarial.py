@@ -159,7 +159,8 @@ LOOKALIKES = [
     "My M3 chip laptop is fast.", "We print on A4 paper.", "I fly a Boeing 737.", "PM2.5 is bad today.",
     "I run 3 shops on Main Street.", "My account is closed.", "Line 3 of the contract is wrong.",
     "We need 18 months to break even.", "The warehouse holds 25000 units.", "Prices went up 8 percent.",
-    "I bought 4 tickets for the 7:45 show.", "Our Instagram is mostly food photos.", "The 5G rollout starts in 2026.",
+    "I bought 4 tickets for the 7:45 show.", "我们这里3号开业", "知道5号要交报告", "频道3号的节目很好看",
+    "第3单元讲的是分类", "We moved in on the 3rd, rent is 1800.", "Our Instagram is mostly food photos.", "The 5G rollout starts in 2026.",
 ]
 
 
