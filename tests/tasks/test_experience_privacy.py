@@ -228,3 +228,23 @@ def test_a_random_marker_of_one_user_never_reaches_another(data, zh):
     shared = list(Experience.objects.for_tenant(tenant).annotate(n=Count("contributions")).filter(n__gte=3)
                   .values_list("pk", flat=True))
     assert results[0].context.experience_ids == shared[:1]
+
+
+@pytest.mark.django_db
+def test_experiences_learned_before_get_their_contributor_from_the_migration():
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("memory.migrations.0005_i15_experience_contributions")
+    tenant = _tenant()
+    assistant = tenant_assistant(tenant)
+    alice, _ = _user(tenant, "alice")
+    old = Experience.objects.for_tenant(tenant).create(tenant=tenant, assistant=assistant,
+                                                       task_summary="批量文本分类任务", solution=SOLUTION_ZH,
+                                                       contributed_by=alice)
+    migration.contributions_for_existing(apps, None)
+    migration.contributions_for_existing(apps, None)  # idempotent
+    assert list(ExperienceContribution.objects.for_tenant(tenant).filter(experience=old)
+                .values_list("end_user", flat=True)) == [alice.pk]
+    assert old.fingerprint == ""  # never merged with a new one: one confirmation, below the default of 3
