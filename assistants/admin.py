@@ -92,6 +92,7 @@ class TenantAdmin(TenantScopedAdmin):
             "ttl_days_by_kind", "review_confidence_threshold", "inferred_policy", "recall_all_below",
             "recall_top_k", "recall_min_relevance")}),
         ("Personal identifiers (PII)", {"fields": ("pii_policy",)}),
+        ("Experience memory: sharing what users liked", {"fields": ("experience_sharing", "experience_min_users")}),
         ("Decay and forgetting", {"fields": (
             "decay_rate_per_day", "decay_floor", "unrecalled_days_before_decay", "archive_importance_floor",
             "task_ttl_days")}),

@@ -65,6 +65,13 @@ class Tenant(TimeStampedModel):
         default=0.3, help_text="What the chat turn puts in context must be at least this relevant (0..1, cosine "
                                "plus keyword evidence). Explicit recall (API) always returns k items.")
     task_ttl_days = models.PositiveIntegerField(default=7)
+    # Experience memory (issue 15)
+    experience_sharing = models.BooleanField(
+        default=True, help_text="Offer experiences (generalised procedures users liked) to other users of the "
+                                "assistant. Off: an experience only helps the users it came from.")
+    experience_min_users = models.PositiveIntegerField(
+        default=3, help_text="Distinct users who must confirm an experience before others are offered it "
+                             "(staff approval in the admin also shares it).")
     chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
     embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")
     temporary_chat_ttl_hours = models.PositiveIntegerField(

@@ -27,6 +27,9 @@ from pathlib import Path
 from bench.common import BenchContext, bench_tenant, has_cjk
 
 DATA = Path(__file__).resolve().parent / "data" / "write_quality.jsonl"
+# Issue 15: identifiers said the way people say them (spelled, mixed, national formats, addresses, plates,
+# handles, IPs), half Chinese, some beside a durable fact; run with the labelled set, scored the same way.
+ADVERSARIAL = Path(__file__).resolve().parent / "data" / "pii_adversarial.jsonl"
 DURABLE_AFTER = timedelta(days=14)
 
 
@@ -68,11 +71,14 @@ def pii_leaks(values: list[str], haystacks: list[str]) -> list[str]:
     return leaked
 
 
-def run_write_quality(ctx: BenchContext, *, path: Path = DATA, limit_per_category: int | None = None) -> dict:
+def run_write_quality(ctx: BenchContext, *, path: Path = DATA, limit_per_category: int | None = None,
+                      adversarial: Path | None = ADVERSARIAL) -> dict:
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.tenants import end_user_get_or_create
 
     rows = load_dataset(path, limit_per_category)
+    if adversarial is not None:
+        rows += load_dataset(adversarial, limit_per_category)
     tenant, _key = bench_tenant("bench-write")
     by_user = defaultdict(list)
     for row in rows:

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.urls import path, reverse
@@ -335,11 +335,44 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
 
 @admin.register(Experience)
 class ExperienceAdmin(TenantScopedAdmin):
-    list_display = ("id", "task_summary", "assistant", "tenant", "use_count", "created_at")
-    list_filter = (TENANT_FILTER,)
+    """Generalised procedures users liked. Others are offered one only once enough distinct users confirmed it
+    (the tenant's experience_min_users) or staff approve it here."""
+
+    list_display = ("id", "task_summary", "assistant", "tenant", "confirmed_by", "approved_at", "use_count",
+                    "created_at")
+    list_filter = (TENANT_FILTER, ("approved_at", admin.EmptyFieldListFilter))
     search_fields = ("task_summary", "solution")
     exclude = ("embedding",)
-    readonly_fields = ("source_message", "contributed_by", "embedding_model", "use_count")
+    readonly_fields = ("source_message", "contributed_by", "confirmed_by", "fingerprint", "approved_at",
+                       "approved_by", "embedding_model", "use_count")
+    actions = ("approve_for_sharing", "withdraw_approval")
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(n_users=Count("contributions__end_user", distinct=True))
+
+    @admin.display(description="confirmed by (distinct users)", ordering="n_users")
+    def confirmed_by(self, obj):
+        return obj.n_users if hasattr(obj, "n_users") else obj.contributions.count()
+
+    @admin.action(description="Approve for all users of the assistant")
+    def approve_for_sharing(self, request, queryset):
+        self._approve(request, queryset, approved=True)
+
+    @admin.action(description="Withdraw approval (back to confirmed users only)")
+    def withdraw_approval(self, request, queryset):
+        self._approve(request, queryset, approved=False)
+
+    def _approve(self, request, queryset, *, approved):
+        done = 0
+        for experience in queryset.select_related("tenant"):
+            try:
+                moderation.experience_approve(tenant=experience.tenant, experience=experience,
+                                              actor=actor_of(request), approved=approved)
+                done += 1
+            except ApplicationError as exc:
+                self.message_user(request, f"Experience {experience.pk}: {exc.message}", level=messages.ERROR)
+        if done:
+            self.message_user(request, f"{done} experience(s) {'approved' if approved else 'no longer approved'}.")
 
 
 @admin.register(PiiRejection)

@@ -90,20 +90,54 @@ class PiiRejection(TenantOwnedModel):
 
 
 class Experience(TenantOwnedModel):
-    """A generalised, scrubbed solution that a user liked; shared by one assistant's users within the tenant."""
+    """A generalised procedure (what kind of task, which steps worked) that users of one assistant liked; never a
+    user's own words. Offered to the users who contributed it; to the assistant's other users only once
+    `experience_min_users` distinct users confirmed it or staff approved it, and only while the tenant shares
+    experiences (tasks.services.experience)."""
 
     assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE, related_name="experiences")
     task_summary = models.TextField(help_text="The generalised task, e.g. 'large batch text classification'.")
-    solution = models.TextField()
+    solution = models.TextField(help_text="The generalised steps that worked; checked to hold nothing of a user.")
+    fingerprint = models.CharField(
+        max_length=64, blank=True, db_index=True,
+        help_text="sha256 of the normalised summary and steps: the same procedure liked by another user confirms "
+                  "this experience instead of creating a new one. Blank on experiences learned before issue 15.")
     source_message = models.ForeignKey(
         "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     contributed_by = models.ForeignKey(
         "assistants.EndUser", null=True, blank=True, on_delete=models.SET_NULL, related_name="experiences",
+        help_text="The first contributor (all of them: contributions).",
     )
+    approved_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when staff approve it for all users of the assistant (admin).")
+    approved_by = models.CharField(max_length=200, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
     use_count = models.PositiveIntegerField(default=0)
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "assistant", "fingerprint"], condition=~models.Q(fingerprint=""),
+                                    name="uniq_experience_fingerprint"),
+        ]
+
+    def __str__(self):
+        return self.task_summary[:80]
+
+
+class ExperienceContribution(TenantOwnedModel):
+    """One user's independent confirmation of an experience (a thumbs-up on a reply that generalised to it).
+    Erasing the user deletes it; an experience left without contributions is deleted with it."""
+
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="contributions")
+    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
+    source_message = models.ForeignKey(
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta(TenantOwnedModel.Meta):
+        constraints = [models.UniqueConstraint(fields=["experience", "end_user"], name="uniq_experience_contributor")]
 
 
 class AuditLog(TenantOwnedModel):

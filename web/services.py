@@ -8,6 +8,7 @@ from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.tokens import token_count
 from assistants.services.privacy import user_erase_request
 from core.exceptions import InvalidInput
+from memory.services.pii import pii_safe_title
 
 TITLE_MAX = 200
 SELF_SERVICE_ERASURE = "user:self (web chat)"
@@ -21,7 +22,7 @@ def chat_session_rename(*, tenant, end_user, session: ChatSession, title: str) -
         raise InvalidInput("The name is empty: write a name for the conversation.")
     if session.tenant_id != tenant.pk or session.end_user_id != end_user.pk:
         raise InvalidInput("That conversation is not yours.")
-    session.title = title[:TITLE_MAX]
+    session.title = pii_safe_title(title, TITLE_MAX)
     session.save(update_fields=["title", "updated_at"])
     return session
 
@@ -38,8 +39,7 @@ def chat_session_auto_title(*, tenant, session: ChatSession, text: str) -> None:
     """Name an unnamed conversation after its first message, so the list is readable."""
     if session.title:
         return
-    first_line = " ".join(text.split())
-    title = first_line[:AUTO_TITLE_CHARS] + ("…" if len(first_line) > AUTO_TITLE_CHARS else "")
+    title = pii_safe_title(text, AUTO_TITLE_CHARS + 1)  # no identifier in the list of conversations
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk, title="").update(title=title)
     session.title = title
 

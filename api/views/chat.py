@@ -23,6 +23,7 @@ from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
 from core.exceptions import ApplicationError, InvalidInput
+from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 _END = object()
@@ -231,7 +232,7 @@ class ChatView(TenantAPIView):
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
             return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                      title=" ".join(message.split())[:60], temporary=temporary)
+                                      title=pii_safe_title(message, 60), temporary=temporary)
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

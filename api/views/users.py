@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from django.db.models import Count
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -56,9 +57,21 @@ class TaskQuery(serializers.Serializer):
 
 
 class ExperienceSerializer(serializers.ModelSerializer):
+    confirmed_by_users = serializers.SerializerMethodField(
+        help_text="Distinct users who liked this procedure; others are offered it from the tenant's "
+                  "experience_min_users on, or once staff approved it.")
+    approved = serializers.SerializerMethodField(help_text="Approved by staff for all users of the assistant.")
+
     class Meta:
         model = Experience
-        fields = ["id", "assistant", "task_summary", "solution", "use_count", "created_at", "updated_at"]
+        fields = ["id", "assistant", "task_summary", "solution", "use_count", "confirmed_by_users", "approved",
+                  "created_at", "updated_at"]
+
+    def get_confirmed_by_users(self, obj) -> int:
+        return obj.n_users if hasattr(obj, "n_users") else obj.contributions.count()
+
+    def get_approved(self, obj) -> bool:
+        return obj.approved_at is not None
 
 
 class AssistantSerializer(serializers.ModelSerializer):
@@ -154,8 +167,9 @@ class AssistantExperiencesView(TenantAPIView):
     def get(self, request, pk):
         assistant = self.get_object(pk, Assistant.objects.for_tenant(self.tenant),
                                     message="That assistant does not exist.")
-        return self.paginated(self.get_queryset().filter(assistant=assistant).order_by("-created_at", "-id"),
-                              ExperienceSerializer)
+        return self.paginated(self.get_queryset().filter(assistant=assistant).annotate(
+            n_users=Count("contributions__end_user", distinct=True)).order_by("-created_at", "-id"),
+            ExperienceSerializer)
 
 
 class FeedbackView(TenantAPIView):

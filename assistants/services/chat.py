@@ -20,6 +20,7 @@ from assistants.services.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
+from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +35,8 @@ class TurnContext:
     memories: list = field(default_factory=list)  # list[memory.services.recall.RecalledItem]
     task: dict | None = None
     hints: list[str] = field(default_factory=list)  # reply hints from pre-turn hooks (assistants.services.hooks)
+    hint_sections: list[str] = field(default_factory=list)  # the hook section each hint came from, in order
+    experience_ids: list[int] = field(default_factory=list)  # experiences offered as hints this turn
     token_count: int = 0
     window_message_ids: list[int] = field(default_factory=list)  # the stored messages sent verbatim
     truncated: bool = False  # the new user message was cut for the model (it is stored intact)
@@ -42,8 +45,15 @@ class TurnContext:
     unsummarised_before: int | None = None
 
     def as_dict(self) -> dict:
+        """What is stored with the reply (metadata.context) and sent to clients. An experience hint is kept by
+        reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
+        not carry words that came from elsewhere (issue 15)."""
+        sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
+        own = [(h, s) for h, s in zip(self.hints, sections) if s != "experience"]
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
-                "memories": [m.as_dict() for m in self.memories], "task": self.task, "hints": self.hints,
+                "memories": [m.as_dict() for m in self.memories], "task": self.task,
+                "hints": [h for h, _ in own], "hint_sections": [s for _, s in own],
+                "experiences": list(self.experience_ids),
                 "token_count": self.token_count, "window_message_ids": self.window_message_ids,
                 "truncated": self.truncated}
 
@@ -70,9 +80,10 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
             raise InvalidInput("This tenant has no assistant yet: create one first.")
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
+    # A title is often the first words of a message: no identifier may be kept in it (issue 15).
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=title[:200], temporary=bool(temporary),
+                                                         title=pii_safe_title(title, 200), temporary=bool(temporary),
                                                          expires_at=expires_at)
 
 

@@ -111,7 +111,11 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
 
     # 4. Task state and reply hints (hints first: the reply must say them)
     task = next((h.get("data") for h in hook_results if h.get("section") == "task"), None)
-    hints = [h["reply_hint"] for h in hook_results if h.get("reply_hint")]
+    hinted = [h for h in hook_results if h.get("reply_hint")]
+    hints = [h["reply_hint"] for h in hinted]
+    hint_sections = [h.get("section") or "" for h in hinted]
+    experience_ids = [i for h in hook_results if h.get("section") == "experience"
+                      for i in (h.get("data") or {}).get("experience_ids", [])]
     task_budget = min(policy.budget_task_tokens, remaining)
     hint_lines = _fit_lines(sections.HINTS, hints, task_budget)
     hints_msg = {"role": "system", "content": _section(sections.HINTS, hint_lines)} if hint_lines else None
@@ -185,6 +189,7 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     if count > total_budget and len(messages) > 2:
         logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
     return TurnContext(messages=messages, summary=summary_text, pinned_facts=dict(session.pinned_facts or {}),
-                       memories=memories, task=task, hints=hints, token_count=count,
+                       memories=memories, task=task, hints=hints, hint_sections=hint_sections,
+                       experience_ids=experience_ids, token_count=count,
                        window_message_ids=[r["id"] for r in window], truncated=truncated,
                        unsummarised_before=len(unsummarised))

@@ -31,6 +31,8 @@ class MemoryPolicy:
     recall_top_k: int
     recall_min_relevance: float
     task_ttl_days: int
+    experience_sharing: bool
+    experience_min_users: int
     chat_model: str
     embedding_model: str
 

@@ -10,8 +10,10 @@ Erasure, step by step (docs/admin.md has the guarantees and the tests that prove
 3. A last transaction locks the user again, sweeps every kind once more (a job or turn that was already past
    its own check may have written a row meanwhile), deletes the web-chat login and the EndUser row and writes
    the ErasureReceipt. A writer that comes later finds no user (its insert fails on the foreign key).
-Experiences the user contributed are deleted, not kept: the experience store may only hold generalised,
-scrubbed solutions, but erasure does not rely on that.
+Experiences that came only from the user are deleted, not kept (the store may only hold generalised procedures,
+but erasure does not rely on that); from experiences other users confirmed too, the user's confirmation is
+removed (so one confirmed by 3 users drops below the sharing threshold again). The receipt counts both
+(memory.Experience, memory.ExperienceContribution).
 """
 from __future__ import annotations
 
@@ -23,14 +25,14 @@ from typing import Callable
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models, transaction
-from django.db.models import CharField, Q, Value
+from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
-from memory.models import AuditLog, Experience, MemoryNote, MessageVector, PiiRejection
+from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import JobRecord, SessionScratch, TaskState
 from webhooks.services import webhook_event_emit
@@ -86,13 +88,23 @@ def _user_jobs(tenant_id, user_id, job_id):
     return JobRecord.objects.filter(Q(end_user_id=user_id) | keyed).exclude(pk=job_id)
 
 
+def _experiences_only_from(tenant_id, user_id):
+    """Experiences the user contributed (or, before issue 15, was the source of) that no other user confirmed."""
+    theirs = Q(contributed_by_id=user_id) | Q(source_message__end_user_id=user_id) | Exists(
+        ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk"), end_user_id=user_id))
+    others = Exists(ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk")).exclude(
+        end_user_id=user_id))
+    return Experience.objects.unscoped().filter(tenant_id=tenant_id).filter(theirs).exclude(others)
+
+
 def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tuple[str, Callable]]:
     """(name, queryset factory) in the order they are deleted: dependents before what they point to."""
     unscoped = lambda model: model.objects.unscoped().filter(tenant_id=tenant_id)  # noqa: E731
     return [
         ("job_records", lambda: _user_jobs(tenant_id, user_id, job_id)),
-        ("experiences", lambda: unscoped(Experience).filter(
-            Q(contributed_by_id=user_id) | Q(source_message__end_user_id=user_id))),
+        ("experiences", lambda: _experiences_only_from(tenant_id, user_id)),
+        ("experience_contributions", lambda: unscoped(ExperienceContribution).filter(
+            Q(end_user_id=user_id) | Q(source_message__end_user_id=user_id))),
         ("feedback", lambda: unscoped(Feedback).filter(Q(end_user_id=user_id) | Q(message__end_user_id=user_id))),
         ("memory_notes", lambda: unscoped(MemoryNote).filter(end_user_id=user_id)),
         ("pii_rejections", lambda: unscoped(PiiRejection).filter(end_user_id=user_id)),
@@ -358,6 +370,17 @@ def _rows(queryset):
         yield from (_row(obj) for obj in batch)
 
 
+def _experience_rows(scoped, end_user):
+    """Experiences the user confirmed: the generalised procedure only. Who else confirmed it, the first
+    contributor and the source reply are other users' business and stay out of this user's export."""
+    mine = scoped(ExperienceContribution).filter(end_user=end_user).values("experience_id")
+    queryset = scoped(Experience).filter(Q(contributed_by=end_user) | Q(pk__in=mine))
+    for batch in _keyset_batches(queryset):
+        for e in batch:
+            yield {"id": e.pk, "assistant_id": e.assistant_id, "task_summary": e.task_summary,
+                   "solution": e.solution, "created_at": e.created_at}
+
+
 def user_export_write(*, tenant, end_user, write: Callable[[str], object]) -> None:
     """Write everything held about one end user as one JSON document, piece by piece, to `write`.
 
@@ -380,7 +403,7 @@ def user_export_write(*, tenant, end_user, write: Callable[[str], object]) -> No
         ("memory_notes", _export_notes(scoped, end_user)),
         ("task_states", _rows(scoped(TaskState).filter(end_user=end_user))),
         ("feedback", _rows(scoped(Feedback).filter(end_user=end_user))),
-        ("experiences_contributed", _rows(scoped(Experience).filter(contributed_by=end_user))),
+        ("experiences_contributed", _experience_rows(scoped, end_user)),
         ("pii_rejections", _rows(scoped(PiiRejection).filter(end_user=end_user))),
     ]
     for name, rows in lists:

@@ -11,7 +11,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
-from memory.models import AuditLog, MemoryNote
+from memory.models import AuditLog, Experience, MemoryNote
+from memory.services.pii import pii_redact_value
 from memory.services.embeddings import embed_texts, text_features
 
 NOTE_OBJECT_TYPE = "memory_note"  # the same as memory.services.notes writes
@@ -34,6 +35,8 @@ def note_snapshot(note: MemoryNote) -> dict:
 
 def audit_log_write(*, tenant, actor: str, action: str, object_type: str, object_id, before=None,
                     after=None) -> AuditLog:
+    # Audit text is derived from users' words as well: it keeps what changed, never an identifier (issue 15).
+    before, after = pii_redact_value(before)[0], pii_redact_value(after)[0]
     return AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor or "system", action=action,
                                                       object_type=object_type, object_id=str(object_id),
                                                       before=before, after=after)
@@ -167,3 +170,24 @@ def memory_note_admin_create(*, tenant, end_user, actor: str, kind: str, content
     audit_log_write(tenant=tenant, actor=actor, action="create", object_type=NOTE_OBJECT_TYPE, object_id=note.pk,
                     before=None, after=note_snapshot(note))
     return note
+
+
+@transaction.atomic
+def experience_approve(*, tenant, experience: Experience, actor: str, approved: bool = True) -> Experience:
+    """Staff approval (admin): an approved experience is offered to all users of its assistant while the tenant
+    shares experiences, however many users confirmed it. Approving re-checks that it holds no identifier."""
+    from memory.services.pii import pii_find
+
+    if experience.tenant_id != tenant.pk:
+        raise NotFound("That experience does not exist.")
+    if approved and (pii_find(experience.task_summary) or pii_find(experience.solution)):
+        raise InvalidInput("This experience holds a personal identifier; edit it out before approving.",
+                           code="personal_identifier")
+    before = {"approved_at": experience.approved_at.isoformat() if experience.approved_at else None}
+    experience.approved_at = timezone.now() if approved else None
+    experience.approved_by = actor if approved else ""
+    experience.save(update_fields=["approved_at", "approved_by", "updated_at"])
+    audit_log_write(tenant=tenant, actor=actor, action="approve" if approved else "unapprove",
+                    object_type="memory.Experience", object_id=experience.pk, before=before,
+                    after={"approved_at": experience.approved_at.isoformat() if experience.approved_at else None})
+    return experience

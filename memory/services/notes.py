@@ -17,7 +17,7 @@ from assistants.services.policy import memory_policy_for
 from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms
-from memory.services.pii import pii_find, pii_redact
+from memory.services.pii import pii_find, pii_find_in_value, pii_redact
 from memory.services.topics import TOPIC_BY_SLOT, query_topics, topic_words_for
 from webhooks.services import webhook_event_emit
 
@@ -75,15 +75,48 @@ def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
                                                        stage=stage, count=count)
 
 
-def _clean_text(*, tenant, end_user, text: str, stage: str) -> str:
-    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy."""
+def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False) -> str:
+    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy. A correction
+    (`refuse=True`: staff, API, web) is always refused: the person is there to take the identifier out."""
     if not pii_find(text):
         return text
     redacted, counts = pii_redact(text)
     pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage=stage)
-    if tenant.pii_policy == "redact":
+    if tenant.pii_policy == "redact" and not refuse:
         return redacted
-    raise InvalidInput("A note cannot hold a personal identifier (phone, ID, card, e-mail or passport number).")
+    raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts)})
+
+
+PII_ERROR = ("A note cannot hold a personal identifier (a phone number, ID, card or account number, e-mail, "
+             "address, licence plate, messaging handle or IP address): remove it and try again.")
+
+
+def _clean_key(*, tenant, end_user, key: str) -> str:
+    """A key is a slot name: one with an identifier is refused whatever the pii_policy (a redacted key means
+    nothing)."""
+    key = (key or "").strip()[:100]
+    found = pii_find(key)
+    if found:
+        counts: dict[str, int] = {}
+        for m in found:
+            counts[m.kind] = counts.get(m.kind, 0) + 1
+        pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_key")
+        raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "key"})
+    return key
+
+
+def _clean_value(*, tenant, end_user, value, refuse: bool = False):
+    """A structured value with an identifier anywhere in it: refused, or dropped under the redact policy."""
+    found = pii_find_in_value(value) if value is not None else []
+    if not found:
+        return value
+    counts: dict[str, int] = {}
+    for m in found:
+        counts[m.kind] = counts.get(m.kind, 0) + 1
+    pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_value")
+    if tenant.pii_policy == "redact" and not refuse:
+        return None
+    raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "value"})
 
 
 @transaction.atomic
@@ -105,6 +138,8 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
         raise InvalidInput("Confidence must be between 0 and 1.")
     content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note")
     quote = _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note") if quote else ""
+    key = _clean_key(tenant=tenant, end_user=end_user, key=key)
+    value = _clean_value(tenant=tenant, end_user=end_user, value=value)
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
     now = timezone.now()
     note = MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key[:100], content=content, value=value,
@@ -155,9 +190,13 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
     before = _snapshot(note)
     if "content" in changes:
         changes["content"] = _clean_text(tenant=tenant, end_user=note.end_user, text=str(changes["content"]),
-                                         stage="note").strip()
+                                         stage="note", refuse=True).strip()
         if not changes["content"]:
             raise InvalidInput("A note needs a content sentence.")
+    if "key" in changes:
+        changes["key"] = _clean_key(tenant=tenant, end_user=note.end_user, key=str(changes["key"] or ""))
+    if "value" in changes:
+        changes["value"] = _clean_value(tenant=tenant, end_user=note.end_user, value=changes["value"], refuse=True)
     for name, value in changes.items():
         setattr(note, name, value)
     if {"content", "kind", "key"} & set(changes):

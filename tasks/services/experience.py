@@ -1,32 +1,36 @@
-"""Experience memory (seed 004): solutions users liked, generalised and scrubbed, shared by one assistant's users
-within one tenant, and recalled as a hint when a new task resembles one.
+"""Experience memory (seed 004, redesigned in issue 15): generalised procedures users liked, recalled as a hint
+when a new task resembles one; never a user's own words, and shared with other users only when confirmed.
 
 Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
 "很好，就按这个来" / "great, let's go with this" that `experience_turn_hook` detects. The learning job
-(`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a reply that
-carries a model error, an empty reply, a task that was cancelled or expired), generalises the task and its
-solution (the tenant's model with structured output; offline: rules that replace numbers with magnitudes and drop
-names, places, dates and the user's own facts), scrubs them (PII rules of long-term memory plus names and the
-user's facts, always, whatever the model returned), embeds the task summary and stores an Experience.
-Recall is pgvector cosine distance in SQL, filtered by tenant, assistant and embedding model.
+(`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a model error,
+an empty reply, a task that was cancelled or expired) and replies about what is remembered of the user, then
+builds the kind of task (a task type, the model's summary, or the rules' recognised kind) and its steps, clause
+by clause, keeping only what tasks.services.experience_privacy finds nothing of the user in. The same procedure
+liked by another user adds their confirmation (ExperienceContribution) to the same Experience.
+
+Who is offered what (`experiences_visible_to`): the contributors always; the assistant's other users once
+`experience_min_users` distinct users confirmed it or staff approved it, while the tenant's `experience_sharing`
+is on. Recall is pgvector cosine distance in SQL, filtered by tenant, assistant, visibility and embedding model.
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import F
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Exists, F, OuterRef, Q
 from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
-from assistants.models import ChatSession, Feedback, Message
+from assistants.models import Feedback, Message
 from assistants.services.policy import memory_policy_for
-from memory.models import Experience, MemoryNote, PiiRejection
+from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.embeddings import embed_texts
-from memory.services.pii import pii_redact
 from tasks.models import TaskState
+from tasks.services.experience_privacy import clause_private_reason, private_terms_of
 from tasks.services.field_extraction import field_kind, language_of, number_value
 from tasks.services.scratch import scratch_get, scratch_put
 from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
@@ -63,14 +67,6 @@ _QUANTITY = re.compile(r"(\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八�
                        r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|(?:[a-z]+\s+){0,2}?(?:items?|records?|rows?|messages?|"
                        r"conversations?|chats?|emails?|tickets?|reviews?|comments?|documents?|files?|images?|"
                        r"photos?|orders?|customers?|users?|people|lines?|pages?))", re.IGNORECASE)
-_NAME_INTRO = re.compile(r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"
-                         r"([\u4e00-\u9fff]{2,4}?)(?=[，,。.!！\s]|$|[^\u4e00-\u9fff])|"
-                         r"\b(?i:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
-_TITLED_NAME = re.compile(r"([\u4e00-\u9fff]{1,3})(?:先生|女士|小姐|总|经理|老师|医生|博士)|"
-                          r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+")
-_PLACE = re.compile(r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|街道|路|街|商圈)|"
-                    r"(?:在|位于)([\u4e00-\u9fff]{2,4})(?=开|办|做|的|，|,|。|$)|"
-                    r"\b(?:in|at|near)\s+(?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?")
 _MONEY = re.compile(r"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|m|million|thousand)?|"
                     r"(?:\d[\d,]*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|亿)?\s*(?:元|块|人民币|美元)|"
                     r"\d[\d,]*(?:\.\d+)?\s*(?:万|亿)|\b\d[\d,]*(?:\.\d+)?\s*(?:k|million|thousand)?\s*"
@@ -111,68 +107,6 @@ def _amount_bucket(number: float, zh: bool) -> str:
     if number >= 1e4:
         return "万级" if zh else "tens of thousands"
     return "万以下" if zh else "under ten thousand"
-
-
-def user_facts(*, tenant, end_user) -> list[str]:
-    """The user's own facts, which must not travel to other users: their names and ids, pinned session facts,
-    long-term note values and task field values."""
-    facts: list[str] = []
-    if end_user is None:
-        return facts
-    facts += [end_user.display_name, end_user.external_id]
-    if end_user.user_id:
-        facts += [end_user.user.username, end_user.user.first_name, end_user.user.last_name]
-
-    def collect(value):
-        if isinstance(value, dict):
-            for v in value.values():
-                collect(v)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                collect(v)
-        elif isinstance(value, str):
-            facts.append(value)
-
-    for pinned in ChatSession.objects.for_tenant(tenant).filter(end_user=end_user).values_list("pinned_facts",
-                                                                                               flat=True):
-        for item in (pinned or {}).values():
-            collect(item.get("value") if isinstance(item, dict) else item)
-    for value in MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("value", flat=True):
-        collect(value)
-    # Names the user introduced themselves with ("我叫王小明", "I'm Jane Miller"), and their parts.
-    texts = Message.objects.for_tenant(tenant).filter(end_user=end_user, role=Message.Role.USER).order_by(
-        "-id").values_list("content", flat=True)[:300]
-    for text in texts:
-        for m in _NAME_INTRO.finditer(text or ""):
-            name = (m.group(1) or m.group(2) or "").strip()
-            facts.append(name)
-            facts.extend(name.split() if " " in name else ([name[1:]] if len(name) >= 3 else []))
-    for collected in TaskState.objects.for_tenant(tenant).filter(end_user=end_user).values_list("collected",
-                                                                                                 flat=True):
-        for item in (collected or {}).values():
-            collect(item.get("value") if isinstance(item, dict) else item)
-    return sorted({f.strip() for f in facts if f and len(f.strip()) >= 2}, key=len, reverse=True)
-
-
-def experience_scrub(text: str, *, facts: list[str]) -> tuple[str, dict[str, int]]:
-    """`text` without personal identifiers (memory.services.pii), the user's facts, names or places."""
-    zh = language_of(text) == "zh"
-    text, counts = pii_redact(text or "")
-    for fact in facts:
-        if fact in text:
-            text = text.replace(fact, "[用户信息]" if zh else "[user detail]")
-            counts["user_fact"] = counts.get("user_fact", 0) + 1
-
-    def sub(pattern, placeholder, kind):
-        nonlocal text
-        text, n = pattern.subn(placeholder, text)
-        if n:
-            counts[kind] = counts.get(kind, 0) + n
-
-    sub(_NAME_INTRO, "[姓名]" if zh else "[name]", "name")
-    sub(_TITLED_NAME, "[姓名]" if zh else "[name]", "name")
-    sub(_PLACE, "[地点]" if zh else "[place]", "place")
-    return text, counts
 
 
 _TASK_KINDS = [  # what is being done, in general terms (rules, both languages)
@@ -290,90 +224,230 @@ def _previous_user_message(message: Message) -> Message | None:
             .order_by("-id").first())
 
 
+_STEP_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_CLAUSE_SPLIT = re.compile(r"(?<=[，,])\s*")
+_PERCENT = re.compile(r"\d+(?:\.\d+)?\s*[%％]|百分之[零一二两三四五六七八九十\d]+")
+
+
+def _generalise_clause(clause: str, zh: bool) -> str:
+    """Figures in one step become words: shares, amounts, dates, counts (to magnitudes), any other number."""
+    def quantity(m):
+        base = number_value(m.group(1)) or 0
+        base *= {"万": 1e4, "千": 1e3, "百": 1e2}.get(m.group(2) or "", 1)
+        if base < 2:
+            return m.group(0)
+        return _magnitude(base, zh) + ("" if _CJK_UNIT.match(m.group(3)) else " " + m.group(3))
+
+    out = _PERCENT.sub("一小部分" if zh else "a small share", clause)
+    out = _MONEY.sub("一定金额" if zh else "an amount", out)
+    out = _DATE.sub("约定的日期" if zh else "the agreed date", out)
+    out = _QUANTITY.sub(quantity, out)
+    return re.sub(r"\d[\d,.]*", "若干" if zh else "some", out).strip()
+
+
+def experience_steps(text: str, *, terms, zh: bool, limit: int = 8) -> tuple[str, dict[str, int]]:
+    """The generic steps of a reply: each clause generalised, and kept only when nothing in it is specific to the
+    user (tasks.services.experience_privacy). Returns the steps and the count of clauses left out per reason."""
+    kept: list[str] = []
+    dropped: dict[str, int] = {}
+    for sentence in _STEP_SPLIT.split(text or ""):
+        parts = []
+        for clause in _CLAUSE_SPLIT.split(sentence.strip()):
+            raw = clause.strip(" ，,;；")
+            clause = _generalise_clause(raw, zh)
+            if len(clause.strip(" 。.!！?？")) < 2:
+                continue
+            # quotes and the user's words are looked for as they were written, figures after generalising
+            reason = clause_private_reason(raw, terms, figures=False) or clause_private_reason(clause, terms)
+            if reason:
+                dropped[reason] = dropped.get(reason, 0) + 1
+            else:
+                parts.append(clause.rstrip("。.!！?？；;"))
+        if parts:
+            kept.append(("，" if zh else ", ").join(parts))
+        if len(kept) >= limit:
+            break
+    if not kept:
+        return "", dropped
+    return ("。".join(kept) + "。") if zh else (". ".join(k[0].upper() + k[1:] for k in kept) + "."), dropped
+
+
+def _task_kind_summary(text: str) -> str:
+    """The kind of task a request is, when the rules recognise one ("大批量文本分类任务"); else "" (the request's
+    own words are never a summary)."""
+    summary = experience_generalise_offline(text)
+    if re.fullmatch(r"(?:大批量|批量|少量)?(?:文本|图像)\S{2,4}任务|(?:large-batch |batch |small )?(?:text|image) "
+                    r"\w+ task", summary):
+        return summary
+    return ""
+
+
+def _fingerprint(summary: str, solution: str) -> str:
+    """The same kind of task (whatever its size) solved by the same steps is one experience."""
+    summary = re.sub(r"大批量|批量|少量|\b(?:large-batch|batch|small)\s", "", summary)
+    norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731
+    return hashlib.sha256(f"{norm(summary)}\n{norm(solution)}".encode()).hexdigest()
+
+
+def _refusal(reason: str) -> dict:
+    return {"saved": False, "reason": reason}
+
+
+def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tuple[str, str, str, dict]:
+    """(summary, solution, source, dropped) of one liked reply; summary "" when nothing generic is left."""
+    if state is not None:  # the tenant's task type: its name, buckets of the values, its fields and prompt
+        summary, solution = _task_generalised(state, zh)
+        if clause_private_reason(summary, terms, own_words=False) or clause_private_reason(
+                solution, terms, own_words=False):
+            return "", "", "task", {"task": 1}
+        return summary, solution, "task", {}
+    summary, solution, source = "", "", "reply"
+    if policy.chat_model not in ("", OFFLINE_MODEL):
+        try:
+            draft = structured_complete(
+                model=policy.chat_model, system=_GENERALISE_SYSTEM, schema=ExperienceDraft,
+                user=f"Task: {question_text}\nSolution the user liked: {message.content}")
+            summary, solution, source = draft.task_summary.strip(), draft.solution, "model"
+        except StructuredCallFailed as exc:
+            logger.warning("experience generalisation by the model failed, using the rules: %s", exc)
+    if source != "model" or clause_private_reason(summary, terms):
+        summary = _task_kind_summary(question_text or message.content[:200])
+        if source != "model":
+            solution = message.content
+    steps, dropped = experience_steps(solution, terms=terms, zh=_mostly_chinese(solution))
+    return (summary if steps else ""), steps, source, dropped
+
+
+def _mostly_chinese(text: str) -> bool:
+    """Chinese when at least a third of the letters are Chinese: a Chinese name in an English reply keeps the
+    steps English."""
+    cjk = len(re.findall(r"[\u4e00-\u9fff]", text or ""))
+    latin = len(re.findall(r"[A-Za-z]", text or ""))
+    return cjk > 0 and cjk * 3 >= cjk + latin / 4
+
+
+def _reply_was_about_memory(metadata: dict) -> bool:
+    """A reply that said what the assistant remembers or forgot of this user is about them, never a procedure."""
+    context = metadata.get("context") or {}
+    return "memory" in (context.get("hint_sections") or []) or bool(context.get("memory_command"))
+
+
 @transaction.atomic
 def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     """Learn from one assistant reply that got positive feedback (the body of the experience_learn job).
-    Idempotent: one experience per reply; nothing is saved without a thumbs-up or for a failure."""
+
+    Stores a generalised procedure only when something generic is left after every check of
+    tasks.services.experience_privacy; the same procedure liked by another user adds their confirmation to the
+    existing experience. Idempotent per reply; nothing is saved without a thumbs-up or for a failure."""
     message = (Message.objects.for_tenant(tenant_id).select_for_update(of=("self",))
                .select_related("session__assistant", "end_user", "tenant")
                .filter(pk=message_id, role=Message.Role.ASSISTANT).first())
     if message is None:
-        return {"saved": False, "reason": "the reply no longer exists"}
-    tenant = message.tenant
+        return _refusal("the reply no longer exists")
+    tenant, end_user = message.tenant, message.end_user
     feedback = Feedback.objects.for_tenant(tenant).filter(message=message).order_by("-updated_at").first()
     if feedback is None or feedback.rating != Feedback.Rating.UP:
-        return {"saved": False, "reason": "no positive feedback"}
-    existing = Experience.objects.for_tenant(tenant).filter(source_message=message).first()
-    if existing is not None:
-        return {"saved": False, "reason": "already learned", "experience_id": existing.pk}
+        return _refusal("no positive feedback")
+    existing = ExperienceContribution.objects.for_tenant(tenant).filter(source_message=message).first()
+    if existing is not None or Experience.objects.for_tenant(tenant).filter(source_message=message).exists():
+        experience_id = existing.experience_id if existing else \
+            Experience.objects.for_tenant(tenant).filter(source_message=message).values_list("pk", flat=True)[0]
+        return {"saved": False, "reason": "already learned", "experience_id": experience_id}
     metadata = message.metadata or {}
     if metadata.get("error") or not (message.content or "").strip():
-        return {"saved": False, "reason": "the reply was a failure"}
+        return _refusal("the reply was a failure")
+    if _reply_was_about_memory(metadata):
+        return _refusal("the reply was about what is remembered of the user, not a procedure")
 
     state = None
     task_data = (metadata.get("context") or {}).get("task") or {}
     if task_data.get("id") and task_data.get("route") not in ("side_question", "offer"):
-        state = TaskState.objects.for_tenant(tenant).filter(pk=task_data["id"], end_user=message.end_user).first()
+        state = TaskState.objects.for_tenant(tenant).filter(pk=task_data["id"], end_user=end_user).first()
         if state is not None and state.state in (TaskState.State.CANCELLED, TaskState.State.EXPIRED):
-            return {"saved": False, "reason": f"the task was {state.state}"}
+            return _refusal(f"the task was {state.state}")
         if task_data.get("state") not in (TaskState.State.COMPLETED, TaskState.State.WAITING_CONFIRM):
-            return {"saved": False, "reason": "the reply was a step of an unfinished task, not a solution"}
+            return _refusal("the reply was a step of an unfinished task, not a solution")
     question = _previous_user_message(message)
-    task_text = question.content if question is not None else ""
+    question_text = question.content if question is not None else ""
     assistant = message.session.assistant
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    zh = language_of(task_text + message.content) == "zh"
-
-    if state is not None:
-        task_summary, solution = _task_generalised(state, zh)
-        source = "task"
-    else:
-        task_summary, solution, source = "", message.content, "reply"
-        if policy.chat_model not in ("", OFFLINE_MODEL):
-            try:
-                draft = structured_complete(
-                    model=policy.chat_model, system=_GENERALISE_SYSTEM, schema=ExperienceDraft,
-                    user=f"Task: {task_text}\nSolution the user liked: {message.content}")
-                task_summary, solution, source = draft.task_summary, draft.solution, "model"
-            except StructuredCallFailed as exc:
-                logger.warning("experience generalisation by the model failed, using the rules: %s", exc)
-        if source != "model":
-            task_summary = experience_generalise_offline(task_text or message.content[:200])
-            solution = experience_generalise_offline(message.content) if len(message.content) < 80 else \
-                message.content
-    facts = user_facts(tenant=tenant, end_user=message.end_user)
-    task_summary, counts_a = experience_scrub(task_summary, facts=facts)
-    solution, counts_b = experience_scrub(solution, facts=facts)
-    if source != "model":
-        # The offline solution keeps the reply's wording; numbers that are not magnitudes go too.
-        solution = _MONEY.sub("[金额]" if zh else "[amount]", solution)
-        solution = _DATE.sub("[日期]" if zh else "[date]", solution)
-    for kind, count in {**counts_a, **{k: counts_a.get(k, 0) + v for k, v in counts_b.items()}}.items():
-        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=message.end_user, pii_kind=kind,
+    zh = language_of(question_text + message.content) == "zh"
+    # the user's words in this conversation (the request, and what they said around it) and all their notes
+    said = list(Message.objects.for_tenant(tenant).filter(session_id=message.session_id, role=Message.Role.USER,
+                                                          id__lt=message.pk).order_by("-id")
+                .values_list("content", flat=True)[:50])
+    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
+    summary, solution, source, dropped = _draft(message=message, question_text=question_text, state=state,
+                                                policy=policy, terms=terms, zh=zh)
+    for reason, count in dropped.items():  # counts only, never the content
+        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=reason,
                                                        stage="experience", count=count)
-    model_name, vectors = embed_texts(texts=[_embedding_text(task_summary)], model=policy.embedding_model)
-    experience = Experience.objects.for_tenant(tenant).create(
-        tenant=tenant, assistant=assistant, task_summary=task_summary[:2000], solution=solution[:8000],
-        source_message=message, contributed_by=message.end_user, embedding=vectors[0], embedding_model=model_name)
-    return {"saved": True, "experience_id": experience.pk, "source": source}
+    if not summary or not solution:
+        return _refusal("nothing generic enough to share was left once the user's details were taken out")
+    fingerprint = _fingerprint(summary, solution)
+    experience = Experience.objects.for_tenant(tenant).filter(assistant=assistant, fingerprint=fingerprint).first()
+    created = experience is None
+    if created:
+        model_name, vectors = embed_texts(texts=[_embedding_text(summary)], model=policy.embedding_model)
+        try:
+            with transaction.atomic():
+                experience = Experience.objects.for_tenant(tenant).create(
+                    tenant=tenant, assistant=assistant, task_summary=summary[:2000], solution=solution[:8000],
+                    fingerprint=fingerprint, source_message=message, contributed_by=end_user,
+                    embedding=vectors[0], embedding_model=model_name)
+        except IntegrityError:  # another user's job created the same procedure meanwhile: confirm that one
+            created = False
+            experience = Experience.objects.for_tenant(tenant).get(assistant=assistant, fingerprint=fingerprint)
+    _contribution, added = ExperienceContribution.objects.for_tenant(tenant).get_or_create(
+        tenant=tenant, experience=experience, end_user=end_user, defaults={"source_message": message})
+    users = experience.contributions.count()
+    return {"saved": created or added, "experience_id": experience.pk, "source": source, "created": created,
+            "confirmed_by_users": users, "shared": _is_shared(experience, users, policy)}
+
+
+def _is_shared(experience: Experience, users: int, policy) -> bool:
+    return bool(policy.experience_sharing and (experience.approved_at is not None
+                                               or users >= max(1, policy.experience_min_users)))
 
 
 def experience_forget_for_message(*, tenant, message) -> int:
-    """A thumbs-down after a thumbs-up: the experience learned from that reply is removed."""
-    deleted, _ = Experience.objects.for_tenant(tenant).filter(source_message=message).delete()
+    """A thumbs-down after a thumbs-up: that user's confirmation goes; an experience nobody confirms any more is
+    deleted. Returns the experiences deleted."""
+    contributions = ExperienceContribution.objects.for_tenant(tenant).filter(source_message=message)
+    experience_ids = list(contributions.values_list("experience_id", flat=True))
+    contributions.delete()
+    orphans = Experience.objects.for_tenant(tenant).filter(
+        Q(pk__in=experience_ids) | Q(source_message=message, fingerprint="")).annotate(
+        n=Count("contributions")).filter(n=0)
+    deleted, _ = orphans.delete()
     return deleted
 
 
-def experience_recall(*, tenant, assistant, text: str, limit: int = 3,
+def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
+    """The experiences of `assistant` that `end_user` may be offered: the ones they contributed, and (while the
+    tenant shares experiences) those confirmed by `experience_min_users` distinct users or approved by staff.
+    `end_user=None`: only the shared ones."""
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
+    qs = Experience.objects.for_tenant(tenant).filter(assistant=assistant)
+    own = Q(pk__in=[]) if end_user is None else Exists(ExperienceContribution.objects.for_tenant(tenant).filter(
+        experience=OuterRef("pk"), end_user=end_user))
+    if not policy.experience_sharing:
+        return qs.filter(own)
+    qs = qs.annotate(confirmed_by=Count("contributions__end_user", distinct=True))
+    return qs.filter(own | Q(approved_at__isnull=False) | Q(confirmed_by__gte=max(1, policy.experience_min_users)))
+
+
+def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int = 3,
                       min_similarity: float | None = None) -> list[dict]:
-    """Experiences of this assistant (this tenant only) similar to `text`, best first. Cosine distance is computed
-    in SQL over vectors of the same embedding model."""
+    """Experiences `end_user` may be offered (experiences_visible_to) similar to `text`, best first. Cosine
+    distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only."""
     if min_similarity is None:
         min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
-    base = Experience.objects.for_tenant(tenant).filter(assistant=assistant, embedding__isnull=False)
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    base = experiences_visible_to(tenant=tenant, assistant=assistant, end_user=end_user, policy=policy).filter(
+        embedding__isnull=False)
     if not base.exists():
         return []
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
     model_name, vectors = embed_texts(texts=[_embedding_text(text)], model=policy.embedding_model)
     rows = (base.filter(embedding_model=model_name)
             .annotate(distance=CosineDistance("embedding", vectors[0]))
@@ -384,7 +458,9 @@ def experience_recall(*, tenant, assistant, text: str, limit: int = 3,
 
 def experience_turn_hook(*, tenant, session, message) -> dict | None:
     """See assistants.services.hooks for the contract. Records explicit positive feedback on the previous reply
-    (which triggers learning), and recalls similar experiences of this assistant as a hint."""
+    (which triggers learning), and recalls experiences this user may be offered as a hint. The hint is computed
+    for this turn only; what is stored with the reply is the experience ids (data.experience_ids), never its
+    text (assistants.services.chat.TurnContext.as_dict)."""
     from assistants.services.feedback import feedback_record
 
     text = message.content or ""
@@ -396,7 +472,7 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
             feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
                             comment=f"explicit: {text[:500]}")
         return None
-    found = experience_recall(tenant=tenant, assistant=session.assistant, text=text)
+    found = experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text)
     if not found:
         return None
     hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
@@ -411,4 +487,6 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
     solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
     hint = (f"参考以往类似任务（{best['task_summary']}）的经验：{solution}" if zh
             else f"From a similar earlier task ({best['task_summary']}): {solution}")
-    return {"section": "experience", "data": {"experiences": fresh}, "reply_hint": hint}
+    return {"section": "experience", "reply_hint": hint,
+            "data": {"experience_ids": [e["id"] for e in fresh],
+                     "experiences": [{"id": e["id"], "similarity": e["similarity"]} for e in fresh]}}

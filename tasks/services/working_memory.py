@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from assistants.services.policy import memory_policy_for
 from core.exceptions import Conflict, InvalidInput
+from memory.services.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_state_as_context,
                              task_state_open_or_resumable, task_state_progress, task_state_resumable,
@@ -121,12 +122,13 @@ def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], m
         if name not in known:
             continue
         old = collected.get(name, {}).get("value")
-        if old == extracted.value:
+        value = pii_redact_value(extracted.value)[0]  # a task-state value never holds an identifier (issue 15)
+        if old == value:
             continue
-        collected[name] = {"value": extracted.value, "message_id": message.pk if message else None,
+        collected[name] = {"value": value, "message_id": message.pk if message else None,
                            "normalized": extracted.normalized}
         step = {"action": "update_field" if old is not None else "set_field", "field": name,
-                "value": extracted.value, "message_id": message.pk if message else None, "at": _now_iso()}
+                "value": value, "message_id": message.pk if message else None, "at": _now_iso()}
         if old is not None:
             step["old_value"] = old
         steps.append(step)

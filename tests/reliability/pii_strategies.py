@@ -155,3 +155,97 @@ def ordinary_number_sentence(draw) -> tuple[str, str]:
         text = to_full_width(text)
         number = to_full_width(number)
     return text, number
+
+
+# --- issue 15: formats the first guard missed, generated (held out from bench/data/pii_adversarial.jsonl) -------
+_SPOKEN_EN = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+_SPOKEN_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
+
+
+@st.composite
+def spelled_cn_mobile(draw) -> str:
+    number = "1" + draw(st.sampled_from("3456789")) + draw(digits(9))
+    style = draw(st.sampled_from(["en", "zh", "yao", "mixed"]))
+    out = []
+    for i, d in enumerate(number):
+        if style == "en":
+            out.append(_SPOKEN_EN[int(d)] if d != "0" or draw(st.booleans()) else "oh")
+        elif style in ("zh", "yao"):
+            out.append("幺" if style == "yao" and d == "1" else "两" if d == "2" and draw(st.booleans())
+                       else _SPOKEN_ZH[int(d)])
+        else:
+            out.append(_SPOKEN_ZH[int(d)] if i % 2 else d)
+    sep = " " if style == "en" else draw(st.sampled_from(["", " "]))
+    return sep.join(out)
+
+
+@st.composite
+def national_phone(draw) -> str:
+    """National formats with a trunk 0: UK mobile, JP mobile, DE Berlin, AU mobile, FR mobile."""
+    kind = draw(st.sampled_from(["uk", "jp", "de", "au", "fr"]))
+    if kind == "uk":
+        return f"07{draw(st.sampled_from('3456789'))}{draw(digits(2))} {draw(digits(6))}"
+    if kind == "jp":
+        return f"0{draw(st.sampled_from('789'))}0-{draw(digits(4))}-{draw(digits(4))}"
+    if kind == "de":
+        return f"030 {draw(digits(8))}"
+    if kind == "au":
+        return f"04{draw(digits(2))} {draw(digits(3))} {draw(digits(3))}"
+    return "0" + draw(st.sampled_from("67")) + " " + " ".join(draw(digits(2)) for _ in range(4))
+
+
+@st.composite
+def spaced_cn_id(draw) -> str:
+    number = draw(cn_id_number()).upper()
+    sep = draw(st.sampled_from([" ", "-", "  "]))
+    return f"{number[:6]}{sep}{number[6:14]}{sep}{number[14:]}"
+
+
+@st.composite
+def licence_plate(draw) -> str:
+    letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+    kind = draw(st.sampled_from(["cn", "uk", "fr"]))
+    if kind == "cn":
+        body = draw(st.text(alphabet=letters + string.digits, min_size=5, max_size=5).filter(
+            lambda s: any(c.isdigit() for c in s)))
+        return draw(st.sampled_from("京沪粤川浙苏鲁鄂湘闽")) + draw(st.sampled_from(letters)) + body
+    if kind == "uk":
+        return (draw(st.text(alphabet=letters, min_size=2, max_size=2)) + draw(digits(2)) + " "
+                + draw(st.text(alphabet=letters, min_size=3, max_size=3)))
+    return (draw(st.text(alphabet=letters, min_size=2, max_size=2)) + "-" + draw(digits(3)) + "-"
+            + draw(st.text(alphabet=letters, min_size=2, max_size=2)))
+
+
+@st.composite
+def public_ipv4(draw) -> str:
+    first = draw(st.sampled_from([23, 45, 81, 101, 142, 185, 203, 211]))
+    return ".".join(str(x) for x in [first] + [draw(st.integers(0, 255)) for _ in range(3)])
+
+
+@st.composite
+def handle_after_label(draw) -> str:
+    name = draw(st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=8))
+    return name + draw(st.sampled_from(["_", "", "."])) + draw(digits(draw(st.integers(2, 4))))
+
+
+HELD_OUT_ZH = ["有事就打{}，随时都行", "我的车是{}，停在楼下", "备用联系方式{}", "{}是我身份证", "服务器{}连不上了"]
+HELD_OUT_EN = ["Ping me on {} after lunch.", "My car, {}, is in the shop.", "Use {} for the form.",
+               "The box at {} keeps rebooting."]
+HANDLE_LABELS = ["微信 {}", "vx：{}", "加v {}", "WeChat: {}", "telegram {}", "QQ号 {}", "LINE ID {}"]
+
+held_out_identifier = st.one_of(
+    spelled_cn_mobile().map(lambda v: ("cn_mobile", v)),
+    national_phone().map(lambda v: ("phone", v)),
+    spaced_cn_id().map(lambda v: ("cn_id_number", v)),
+    licence_plate().map(lambda v: ("licence_plate", v)),
+    public_ipv4().map(lambda v: ("ip_address", v)),
+)
+
+
+@st.composite
+def held_out_sentence(draw):
+    if draw(st.integers(0, 5)) == 0:
+        value = draw(handle_after_label())
+        return "account_handle", value, draw(st.sampled_from(HANDLE_LABELS)).format(value) + "，有空聊"
+    kind, value = draw(held_out_identifier)
+    return kind, value, draw(st.sampled_from(HELD_OUT_ZH + HELD_OUT_EN)).format(value)

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memory.services.pii import REDACTED, pii_find, pii_redact
-from tests.reliability.pii_strategies import ordinary_number_sentence, sentence_with_identifier
+from tests.reliability.pii_strategies import held_out_sentence, ordinary_number_sentence, sentence_with_identifier
 
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -53,3 +53,16 @@ def test_any_text_is_handled_and_offsets_are_in_range(text):
         assert 0 <= match.start < match.end <= len(text)
     redacted, _ = pii_redact(text)
     assert isinstance(redacted, str)
+
+
+@PROPERTY
+@given(held_out_sentence())
+def test_held_out_formats_are_redacted(case):
+    """Issue 15: spelled and mixed digits, national phone formats, spaced IDs, plates, IPs and handles, generated
+    rather than taken from the adversarial set."""
+    kind, value, sentence = case
+    redacted, counts = pii_redact(sentence)
+    assert value not in redacted and counts, f"{kind} {value!r} survived in {redacted!r}"
+    core = digits_of(value)
+    if len(core) >= 7:
+        assert core not in digits_of(redacted), f"{kind} digits of {value!r} survived in {redacted!r}"

@@ -1,5 +1,6 @@
 """Experience memory: learned only from positive feedback, generalised and scrubbed, recalled for similar tasks
-of the same assistant in the same tenant, never elsewhere."""
+of the same assistant in the same tenant, never elsewhere; offered to other users only once several users
+confirmed it or staff approved it (issue 15: tests/tasks/test_experience_privacy.py has the leak tests)."""
 import pytest
 from django.conf import settings
 
@@ -7,7 +8,8 @@ from assistants.models import Assistant, Feedback, Message
 from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
-from memory.models import Experience, PiiRejection
+from memory.models import Experience, ExperienceContribution, PiiRejection
+from memory.services.moderation import experience_approve
 from tasks.models import JobRecord, TaskType
 from tasks.services.experience import (experience_generalise_offline, experience_learn, experience_recall,
                                        is_positive_feedback)
@@ -55,6 +57,7 @@ def test_thumbs_up_saves_a_generalised_scrubbed_experience(tenant, user, session
     assert "抽检" in exp.solution  # the method itself is kept
     assert exp.embedding is not None and exp.embedding_model == settings.LLM_EMBEDDING_MODEL
     assert PiiRejection.objects.for_tenant(tenant).filter(stage="experience").exists()
+    assert list(ExperienceContribution.objects.for_tenant(tenant).values_list("end_user", flat=True)) == [user.pk]
     # learning twice from the same reply does not duplicate
     assert experience_learn(tenant_id=tenant.pk, message_id=reply.pk)["saved"] is False
     assert Experience.objects.for_tenant(tenant).count() == 1
@@ -112,11 +115,32 @@ def test_explicit_praise_in_chat_confirms_the_task_and_learns_it(tenant, user, s
     for private in ("星火", "9月底", "20万"):
         assert private not in exp.task_summary and private not in exp.solution
 
-    # another user of the same assistant starting a project plan gets the experience as a hint
+    # the user it came from is offered it in a new conversation; another user is not, yet
+    r = say(tenant, chat_session_start(tenant=tenant, end_user=user), "我还想再做个项目计划")
+    assert "参考以往类似任务" in r.reply
     bob = end_user_get_or_create(tenant=tenant, external_id="bob")
     r = say(tenant, chat_session_start(tenant=tenant, end_user=bob), "我也想做个项目计划")
-    assert "参考以往类似任务" in r.reply and "星火" not in r.reply
+    assert "参考以往类似任务" not in r.reply
+
+    # two more users, each with their own project of the same size, like the same procedure: now it is shared
+    for name, values in (("carol", ("项目名称是晨光", "截止时间是10月底", "团队3个人", "预算12万")),
+                         ("dave", ("项目名称是远航", "截止时间是年底", "团队8人", "预算18万"))):
+        other = end_user_get_or_create(tenant=tenant, external_id=name)
+        other_session = chat_session_start(tenant=tenant, end_user=other)
+        for text in ("帮我做一个项目计划",) + values:
+            r = say(tenant, other_session, text)
+        feedback_record(tenant=tenant, end_user=other, message_id=r.reply_message.pk, rating="up")
+        learned = experience_learn(tenant_id=tenant.pk, message_id=r.reply_message.pk)
+        assert learned["created"] is False and learned["experience_id"] == exp.pk
+    assert learned["confirmed_by_users"] == 3 and learned["shared"] is True
+    r = say(tenant, chat_session_start(tenant=tenant, end_user=bob), "我也想做个项目计划")
+    assert "参考以往类似任务" in r.reply
+    for private in ("星火", "晨光", "远航", "9月底", "10月底", "20万", "12万", "18万"):
+        assert private not in r.reply
     assert any("参考以往类似任务" in hint for hint in r.context.hints)
+    # what is stored with Bob's reply refers to the experience; its text is not copied into the metadata
+    stored = r.reply_message.metadata["context"]
+    assert stored["experiences"] == [exp.pk] and not any("参考以往" in h for h in stored["hints"])
 
 
 @pytest.mark.django_db
@@ -159,10 +183,10 @@ def test_recall_never_crosses_tenants_or_assistants(make_tenant, tenant, user, s
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     query = "我这有 3000 条用户评论，想分成几类"
-    assert [e["task_summary"] for e in experience_recall(tenant=tenant, assistant=assistant, text=query)] == \
-        ["大批量文本分类任务"]
+    assert [e["task_summary"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=user,
+                                                         text=query)] == ["大批量文本分类任务"]
     # unrelated questions recall nothing
-    assert experience_recall(tenant=tenant, assistant=assistant, text="你们公司周末上班吗?") == []
+    assert experience_recall(tenant=tenant, assistant=assistant, end_user=user, text="你们公司周末上班吗?") == []
 
     other_assistant = Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="Second", system_prompt="x")
     task_types_install_examples(tenant=tenant, assistant=other_assistant)
@@ -177,12 +201,17 @@ def test_recall_never_crosses_tenants_or_assistants(make_tenant, tenant, user, s
     r = say(other_tenant, chat_session_start(tenant=other_tenant, end_user=stranger), query)
     assert "参考以往" not in r.reply and "大批量" not in r.reply
 
-    # the same tenant and assistant, another user: recalled, once per session
+    # the same tenant and assistant, another user: not offered one user's experience until staff approve it
     bob = end_user_get_or_create(tenant=tenant, external_id="bob")
+    bob_session = chat_session_start(tenant=tenant, end_user=bob)
+    assert experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
+    r = say(tenant, bob_session, query)
+    assert "参考以往" not in r.reply
+    experience_approve(tenant=tenant, experience=Experience.objects.for_tenant(tenant).get(), actor="admin:staff")
     bob_session = chat_session_start(tenant=tenant, end_user=bob)
     r = say(tenant, bob_session, query)
     assert "参考以往类似任务（大批量文本分类任务）" in r.reply and "王小明" not in r.reply
-    r = say(tenant, bob_session, query)
+    r = say(tenant, bob_session, query)  # once per session
     assert "参考以往" not in r.reply
 
 
@@ -192,7 +221,7 @@ def test_vectors_of_another_embedding_model_are_not_compared(tenant, user, sessi
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     Experience.objects.for_tenant(tenant).update(embedding_model="some-other-model")
-    assert experience_recall(tenant=tenant, assistant=assistant, text="1000 条客服对话分类") == []
+    assert experience_recall(tenant=tenant, assistant=assistant, end_user=user, text="1000 条客服对话分类") == []
 
 
 @pytest.mark.django_db
@@ -225,3 +254,4 @@ def test_thumbs_up_is_learned_by_the_real_worker(celery_worker, tenant, user, se
     assert job.result["saved"] is True
     exp = Experience.objects.for_tenant(tenant).get(source_message=reply)
     assert exp.task_summary == "大批量文本分类任务" and exp.pk == job.result["experience_id"]
+    assert job.result["confirmed_by_users"] == 1 and job.result["shared"] is False
