@@ -18,6 +18,7 @@ from django.utils import timezone
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
+from memory.services.pii import pii_safe_title
 from tasks.models import JobRecord
 from tasks.services.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
@@ -64,8 +65,9 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
 
+    title = pii_safe_title(title or "Imported conversation", 200)  # the integrator's title may quote the user
     session = ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                            title=(title or "Imported conversation")[:200])
+                                                            title=title)
     rows = Message.objects.for_tenant(tenant).bulk_create([
         Message(tenant=tenant, session=session, end_user=end_user, role=item["role"], content=item["content"],
                 search_vector=_message_terms(item["content"]), metadata={"imported": True})
