@@ -59,6 +59,7 @@ PATH_PARAMETERS = {
     "external_id": ({"type": "string", "minLength": 1, "maxLength": 200},
                     "Your id for the end user (created on first write; unknown on a read: 404)."),
     "id": ({"type": "integer", "minimum": 1}, "The object's id, within your tenant."),
+    "note_id": ({"type": "integer", "minimum": 1}, "The note the memory change wrote (its event's note_id)."),
 }
 
 

@@ -1,7 +1,7 @@
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
-from api.views import chat, memories, sessions, users
+from api.views import chat, memories, memory_events, sessions, users
 
 v1 = [
     path("chat/", chat.ChatView.as_view(), name="chat"),
@@ -19,6 +19,9 @@ v1 = [
     path("memories/<int:pk>/", memories.MemoryDetailView.as_view(), name="memory"),
     path("memories/<int:pk>/history/", memories.MemoryHistoryView.as_view(), name="memory-history"),
     path("messages/<int:pk>/feedback/", users.FeedbackView.as_view(), name="message-feedback"),
+    path("messages/<int:pk>/memory-events/", memory_events.MemoryEventsView.as_view(), name="message-memory-events"),
+    path("messages/<int:pk>/memory-events/<int:note_id>/undo/", memory_events.MemoryEventUndoView.as_view(),
+         name="message-memory-event-undo"),
     path("jobs/<int:pk>/", users.JobView.as_view(), name="job"),
 ]
 

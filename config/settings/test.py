@@ -13,3 +13,5 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"test-{os.getpid()}")
 RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 WORKER_HEARTBEAT_SECONDS = 2
+# Streams in tests do not wait for a worker most tests do not start; the memory-event tests set their own wait.
+MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=0.0)

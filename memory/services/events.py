@@ -46,8 +46,13 @@ def note_label(note: MemoryNote) -> str:
 
 
 def note_event(*, action: str, note: MemoryNote, before: MemoryNote | None = None) -> dict:
-    event = {"action": action, "note_id": note.pk, "kind": note.kind, "key": note.key, "label": note_label(note),
-             "content": note.content, "undoable": action in UNDOABLE, "undone": False}
+    """One change as clients show it. `value` is the label without the slot ("30,000 euros"), for "budget 20,000
+    euros → 30,000 euros"."""
+    label = note_label(note)
+    slot = _slot(note.key)
+    value = label[len(slot) + 1:] if slot and label.startswith(f"{slot} ") else label
+    event = {"action": action, "note_id": note.pk, "kind": note.kind, "key": note.key, "label": label,
+             "value": value, "content": note.content, "undoable": action in UNDOABLE, "undone": False}
     if before is not None:
         event["before"] = {"note_id": before.pk, "label": note_label(before), "content": before.content}
     return event
