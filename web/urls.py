@@ -13,6 +13,7 @@ urlpatterns = [
     path("chat/<int:session_id>/send/", chat.chat_send, name="chat_send"),
     path("chat/<int:session_id>/stream/", chat.chat_stream, name="chat_stream"),
     path("messages/<int:message_id>/feedback/", chat.message_feedback, name="feedback"),
+    path("messages/<int:message_id>/memory/<int:note_id>/undo/", chat.memory_undo, name="memory_undo"),
     path("memory/", memory.memory_page, name="memory"),
     path("memory/forget-all/", memory.memory_forget_all, name="memory_forget_all"),
     path("memory/<int:note_id>/correct/", memory.memory_correct, name="memory_correct"),
