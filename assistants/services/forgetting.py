@@ -28,6 +28,7 @@ from memory.services.topics import query_topics
 PINNED_SLOTS = {"budget": {"budget"}, "city": {"location"}, "district": {"location"}, "size": {"shop_size"},
                 "category": {"business"}, "allergy": {"allergy"}, "headcount": {"staff"}}
 _FILLER = re.compile(r"这件事|这个事|那件事|的事情?|这一点|这条|那条|the fact that|\bthat\b|\babout\b|\bmy\b|\bthe\b|"
+                     r"\b(?:i'm|i am|i|don't|do not|doesn't|not|no|never|am|is|are)\b|"
                      r"我之前说的|我说过的|我说的|我|你", re.IGNORECASE)
 PLACE_NAMES = {"notes": ("记忆笔记", "notes"), "pinned": ("置顶事实", "pinned facts"),
                "summary": ("对话摘要", "the conversation summary"), "task": ("任务状态", "task state"),
