@@ -27,7 +27,7 @@ HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|
 CHANGE = re.compile(r"改成|换成|改为|换为|改喝|改吃|改用|改坐|换了|改了|不再|已经不|现在改|现在换|其实是|更正|纠正|"
                     r"不是.{1,12}了|\bswitched to\b|\bchanged to\b|\bnow (?:i )?(?:prefer|drink|take|use|live|work)\b|"
                     r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b|"
-                    r"\bmoved to\b|\bpostponed\b|\brescheduled\b|\bpushed (?:back )?to\b|\bswitched from .{1,40}? to\b|改到|推迟到|"
+                    r"\bmoved to\b|\bpostponed\b|\btransferred\b|\bnow\s*[.!]?\s*$|\brescheduled\b|\bpushed (?:back )?to\b|\bswitched from .{1,40}? to\b|改到|推迟到|"
                     r"提前到|变成|变了",
                     re.IGNORECASE)
 WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉挺火|好像挺火|挺火的|随便问问|随便看看|突发奇想|一时兴起|"
@@ -40,7 +40,7 @@ WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉�
                   r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda want\b|\bobsessed\b|"
                   r"\b(?:lol|haha|ha|hah)\b|\bjust for fun\b|\brandom thought\b|\bi wonder\b|\bbriefly\b|"
                   r"\bnot sure\b|\bone day\b|\bat some point\b|\bwho knows\b|\bgive it a go\b|\bcould go for\b|"
-                  r"我想想|\blet me think\b|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
+                  r"我想想|\blet me think\b|\b(?:got|get|getting) (?:distracted|confused|lost|sidetracked|bored)\b|走神|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
                   re.IGNORECASE)
 QUESTION = re.compile(r"[?？]\s*$|[吗呢么嘛][。！!]?\s*$|^(?:请|麻烦|帮我|能不能|可不可以|能否|你觉得|你说)|帮我|介绍一下|"
                       r"说说|讲讲|细说|告诉我|推荐|怎么|如何|为什么|为啥|多少钱|哪些|哪个|有没有|是不是|"
@@ -75,7 +75,8 @@ _DANGLING = re.compile(r"\b(?:it|this|that|them)\s*[.!。！]?\s*$|[它这那]\s
 
 
 _RELATIVE_SUBJECT = re.compile(r"^(?:my|our) (?:wife|husband|son|daughter|kids?|children|partner|mother|father|mom|mum|"
-                               r"dad|brother|sister|parents?)\b|^我(?:的|家)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
+                               r"dad|brother|sister|parents?)\b|^(?:her|his) (?:school|class|teacher|grade|job|work|"
+                               r"company|birthday|age|kindergarten|university|college)\b|^我(?:的|家)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
                                r"妈妈?|父亲|母亲|哥哥?|姐姐?|弟弟?|妹妹?)", re.IGNORECASE)
 
 
@@ -431,6 +432,57 @@ _BARE_AMOUNT = re.compile(r"^\W*(?:about|around|roughly|maybe|大概|大约|差�
 _FAMILY_CONTEXT = re.compile(r"家|家庭|家里|孩子|family|household|kids|children|siblings|brothers|sisters", re.I)
 
 
+_PRICE = re.compile(r"\bcosts?\b|\bpriced at\b|\bsells? for\b|\bgoes for\b|一杯|一份|一个要|售价|卖到?\s*\d|"
+                    r"要\s*\d+(?:\.\d+)?\s*[块元]", re.IGNORECASE)
+
+
+# A share limit on one part of the spending ("装修不超过两成", "keep marketing under 10% of the budget"): a constraint
+# keyed by what it limits, so that a later "装修预算改成不超过三成" supersedes it.
+_LIMIT_ZH = re.compile(r"^(?P<what>[\u4e00-\u9fff]{1,6}?)(?:的)?(?:预算|费用|开支|成本|支出|投入)?(?:要|得|必须|只能)?"
+                       r"(?:改成|改为|换成|调到|调成)?(?:不超过|不超|不能超过|不要超过|最多|至多|控制在)(?P<limit>.{1,12}?)"
+                       r"(?:以内|以下|之内)?[。！!]?$")
+_LIMIT_EN = re.compile(r"^(?:keep |the |our |my )?(?P<what>[a-z][a-z ]{1,30}?) (?:budget |costs? |spend(?:ing)? )?"
+                       r"(?:must |should |has to |needs to |can )?(?:now |still |only )?(?:stay |be |go )?"
+                       r"(?:under|below|at most|no more than|"
+                       r"capped at|within) (?P<limit>.{1,30}?)[.!]?$", re.IGNORECASE)
+_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "十": 10}
+
+
+def ratio_of(text: str) -> float | None:
+    """"两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a quarter" -> 0.25; None when the text gives no share."""
+    text = text or ""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent\b)", text, re.I)
+    if m:
+        return float(m.group(1)) / 100
+    m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
+    if m:
+        n = to_digits(m.group(1))
+        n = _CN_DIGIT.get(n, n)
+        return float(n) / 100 if str(n).isdigit() else None
+    m = re.search(r"([\d一二两三四五六七八九])\s*成", text)
+    if m:
+        return float(_CN_DIGIT.get(m.group(1), m.group(1))) / 10
+    m = re.search(r"([\d一二两三四五六七八九])分之([\d一二三四五六七八九])", text)
+    if m:
+        return float(_CN_DIGIT.get(m.group(2), m.group(2))) / float(_CN_DIGIT.get(m.group(1), m.group(1)))
+    m = re.search(r"\ba (half|third|quarter|fifth|tenth)\b", text, re.I)
+    if m:
+        return {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}[m.group(1).lower()]
+    return None
+
+
+def share_limit(clause: str) -> tuple[str, float] | None:
+    """(what is limited, its share) for a clause that caps one part of the spending by a share."""
+    m = _LIMIT_ZH.match(clause.strip()) or _LIMIT_EN.match(clause.strip())
+    if not m:
+        return None
+    what = re.sub(r"\b(?:the|of|my|our)\b", " ", m.group("what")).strip()
+    share = ratio_of(m.group("limit"))
+    if not what or share is None or FIRST_PERSON.search(what) or not 0 < share <= 1:
+        return None
+    return what.lower(), round(share, 4)
+
+
 def _head_count(clause: str) -> bool:
     return any(q.unit == "people" and not q.code for q in quantities(clause)) and not _FAMILY_CONTEXT.search(clause)
 
@@ -511,12 +563,17 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses)
                              if c and not is_question(c) and not is_request(c)]
         from_reply: set[str] = set()
+        limits: list[tuple[str, float, str]] = []
         statement_clauses += [c for c in standing if c not in statement_clauses]
         # "…, I think." / "…，不太确定。": a clause that is only a hedge hedges what the sentence says
         hedge_only = [c for c in statement_clauses if HEDGE.search(c) and len(_content_terms(HEDGE.sub(" ", c))) == 0]
         sentence_hedged = bool(hedge_only)
         statement_clauses = [c for c in statement_clauses if c not in hedge_only]
         for clause in statement_clauses:
+            limit = share_limit(clause) if not whim else None
+            if limit:
+                limits.append((*limit, clause))
+                continue
             if REASON.search(clause) and not FIRST_PERSON.search(clause):
                 topics = [t for t in topics_in(clause) if t.kind == "constraint"]
             else:
@@ -579,7 +636,10 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 kind = marker
             if slot == "location":
                 place = place_in(joined)
-                if not place:
+                if not place:  # "我住在12楼": where, but no place name: the user's words as a plain fact
+                    if FIRST_PERSON.search(joined) and not whim:
+                        generic.extend((kind_of(c) or "profile", c) for c in slot_clauses
+                                       if (kind_of(c) or "profile", c) not in generic)
                     continue
                 value = {"place": place}
             elif slot == "business":
@@ -596,6 +656,9 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 continue
             elif topic.options and value is None and not FIRST_PERSON.search(joined):
                 continue
+            elif topic.options and not change_m and not any(FIRST_PERSON.search(c) for c in clauses) \
+                    and (_PRICE.search(joined) or any(q.unit == "money" for q in quantities(joined))):
+                continue  # "A latte costs 4.50 downstairs", "拿铁一杯 32 块": the price of a thing, not a taste
             hedged = bool(HEDGE.search(joined)) or sentence_hedged
             if value is not None and hedged and "amount" in value:
                 value["approx"] = True
@@ -615,6 +678,11 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
             out.append(Candidate(kind=kind, key=slot if kind == topic.kind else f"{kind}:{slot}", content=content,
                                  value=value, confidence=confidence, quote=quote, hedged=hedged,
                                  change=bool(change_m), whim=whim))
+        for what, share, clause in limits:
+            hedged = bool(HEDGE.search(clause)) or sentence_hedged
+            out.append(Candidate(kind="constraint", key=f"limit:{what}"[:100], content=third_person(clause, chinese),
+                                 value={"share": share}, confidence=0.6 if hedged else 0.85, quote=clause,
+                                 hedged=hedged, change=bool(change_m), whim=whim))
         for kind, clause in generic:
             hedged = bool(HEDGE.search(clause)) or sentence_hedged
             out.append(Candidate(kind=kind, key="", content=third_person(clause, chinese), value=None,

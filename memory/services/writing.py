@@ -22,6 +22,7 @@ from memory.services.rules import Candidate
 SIMILAR_NOTE = 0.85  # cosine similarity above which two keyless notes of one kind are the same fact
 SAME_TERMS = 0.6  # share of the shorter statement's content words two statements of one fact have in common
 CORRECTION_TERMS = 0.5  # the same for a correction, whose sentence also names the old value
+LOOSE_CHANGE_TERMS = 0.25  # the same for a subjectless change, which may only change a known fact
 
 
 def _comparable(value, other=None) -> str:
@@ -79,6 +80,10 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) ->
     for note in notes:
         theirs = _fact_terms(_statement(note)) | _fact_terms(note.content)
         tries = [(mine, SAME_TERMS)] + ([(mine | said_with, CORRECTION_TERMS)] if said_with else [])
+        if candidate.extra.get("needs_match"):
+            # a subjectless change ("和银行的会面改到周四了") can only be about a fact already known: two shared
+            # words are enough to say which (it is dropped when nothing matches)
+            tries.append((mine | said_with, LOOSE_CHANGE_TERMS))
         for words, needed in tries:
             shared = len(words & theirs)
             score = shared / max(1, min(len(words), len(theirs)))

@@ -175,3 +175,26 @@ def test_a_pending_turn_says_so(make_person):
     person = make_person()
     turn = person.say("我对花生过敏。", extract=False)
     assert memory_events_for_message(tenant=person.tenant, message_id=turn.user_message.pk)["status"] == "pending"
+
+
+# --- corrections of facts with no slot of the lexicon (write-quality misses fixed for issue 16) -------------------
+
+@pytest.mark.parametrize("before, after, old_word, new_word", [
+    ("设备采购不超过两成。", "设备采购预算改成不超过四成。", "两成", "四成"),
+    ("Keep advertising under 10% of the budget.", "Advertising should now be no more than 15% of the budget.",
+     "10%", "15%"),
+    ("周三约了律师。", "和律师的见面改到周五了。", "周三", "周五"),
+    ("My son goes to Maple Primary.", "He moved; his school is Riverside Primary now.", "Maple", "Riverside"),
+])
+def test_a_later_change_supersedes_a_fact_without_a_lexicon_slot(make_person, before, after, old_word, new_word):
+    person = make_person()
+    person.say(before)
+    assert any(old_word in n.content for n in person.notes())
+    person.say(after)
+    contents = [n.content for n in person.notes()]
+    assert any(new_word in c for c in contents) and not any(old_word in c for c in contents), contents
+
+
+@pytest.mark.parametrize("text", ["A flat white costs 3.80 at the kiosk.", "隔壁的美式一杯 18 块。"])
+def test_the_price_of_a_thing_is_not_a_taste(text):
+    assert not [c for c in read_message(text) if not c.whim]
