@@ -76,3 +76,21 @@ def test_the_stream_sends_the_memory_event_once_the_worker_has_extracted(celery_
     memory = events[-1][1]
     assert memory["status"] == "done" and memory["message_id"] == events[-2][1]["user_message_id"]
     assert [(e["action"], e["label"]) for e in memory["events"]] == [("written", "budget 12,000 euros")]
+
+
+def test_a_patch_by_the_integrator_is_final_until_the_user_restates_it(acme):
+    first = turn(acme, "frank", "Our budget is 40,000 dollars.")
+    [note] = MemoryNote.objects.for_tenant(acme.tenant).filter(end_user__external_id="frank", status="active")
+    patched = acme.api.patch(f"/api/v1/memories/{note.pk}/", {"content": "The user's budget is $45,000."})
+    assert patched.status_code == 200
+    for text in ("We're a team of 6 people.", "I use a MacBook Pro 14 at work.", "about 50,000 dollars, I think"):
+        reply = turn(acme, "frank", text, session=first["session"])
+        assert acme.api.get(events_url(reply["message_id"])).json()["events"] == [] or all(
+            e["key"] != "budget" for e in acme.api.get(events_url(reply["message_id"])).json()["events"])
+    active = MemoryNote.objects.for_tenant(acme.tenant).filter(end_user__external_id="frank", status="active",
+                                                               key="budget")
+    assert [n.pk for n in active] == [note.pk]
+    reply = turn(acme, "frank", "Our budget is now 60,000 dollars.", session=first["session"])
+    [event] = acme.api.get(events_url(reply["message_id"])).json()["events"]
+    assert event["action"] == "superseded" and event["before"]["label"] == "budget $45,000"
+    assert event["label"] == "budget $60,000"

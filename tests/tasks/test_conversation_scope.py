@@ -103,6 +103,10 @@ def test_forget_reaches_the_task_state_and_is_never_a_task_value(tenant, user, s
     say(tenant, session, "项目名称是不喝咖啡因挑战" if zh else "The project is called No Caffeine Drinking Week")
     [state] = tasks_of(tenant, user)
     assert state.collected
+    other = "用户在杭州开店。" if zh else "The user runs a shop in Leeds."
+    summary = (f"用户不喝咖啡因。{other}" if zh else f"The user does not drink caffeine. {other}")
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(summary=summary)  # as compaction writes it
+    session.summary = summary
     r = say(tenant, session, "请忘记我不喝咖啡因这件事" if zh else "Please forget that I don't drink caffeine")
     assert ("任务状态" in r.reply and "记忆笔记" in r.reply) if zh else ("task state" in r.reply and "notes" in r.reply)
     state.refresh_from_db()
@@ -112,3 +116,6 @@ def test_forget_reaches_the_task_state_and_is_never_a_task_value(tenant, user, s
     assert not MemoryNote.objects.for_tenant(tenant).filter(end_user=user, status="active").exists()
     session_row = ChatSession.objects.for_tenant(tenant).get(pk=session.pk)
     assert "咖啡因" not in str(session_row.pinned_facts) and "affeine" not in str(session_row.pinned_facts)
+    assert "咖啡因" not in session_row.summary and "affeine" not in session_row.summary
+    assert session_row.summary == other  # the rest of the summary stays
+    assert ("对话摘要" if zh else "summary") in r.reply
