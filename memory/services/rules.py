@@ -141,8 +141,6 @@ _DISCOURSE_TAIL = re.compile(r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|t
                              r"as i've said|remember|again|"
                              r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$", re.IGNORECASE)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
-_NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
-_UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
 _PERIOD = (("day", re.compile(r"每天|每日|日流水|日营业|一天|天流水|\bdaily\b|\ba day\b|\bper day\b", re.I)),
            ("week", re.compile(r"每周|每星期|一周|一星期|一个星期|\bweekly\b|\ba week\b|\bper week\b", re.I)),
            ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
@@ -263,20 +261,6 @@ def to_digits(text: str) -> str:
     return _CN_NUMERAL_RUN.sub(convert, text)
 
 
-def parse_amount(text: str) -> float | None:
-    """The first amount in `text`, units applied: "10 万" -> 100000, "4k" -> 4000, "四千" -> 4000."""
-    digits = to_digits(text).replace(",", "")
-    for m in _NUM.finditer(digits):
-        number = float(m.group(1))
-        unit = (m.group(2) or "").lower()
-        # a year or a percentage is not an amount
-        after = digits[m.end(1):m.end(1) + 2]
-        if after.startswith(("年", "%", "岁", "号", "点")):
-            continue
-        return number * _UNIT.get(unit, 1.0)
-    return None
-
-
 def period_of(text: str) -> str | None:
     return next((name for name, rx in _PERIOD if rx.search(text)), None)
 
@@ -287,12 +271,6 @@ def kind_of(text: str) -> str | None:
 
 def _num_str(n: float) -> str:
     return f"{int(n)}" if float(n).is_integer() else f"{n:g}"
-
-
-def _money_zh(n: float) -> str:
-    if n >= 10000 and (n / 10000) * 10 == int((n / 10000) * 10):
-        return f"{_num_str(n / 10000)} 万元"
-    return f"{_num_str(n)} 元"
 
 
 _NOT_VERBS = {"in", "on", "at", "to", "for", "with", "and", "or", "of", "a", "an", "the", "from", "by", "about", "as",
