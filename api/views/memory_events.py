@@ -21,9 +21,11 @@ class MemoryEventBefore(serializers.Serializer):
 
 
 class MemoryEventSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(["written", "superseded", "forgotten"],
-                                     help_text="written: a new note; superseded: a new version replaced `before`; "
-                                               "forgotten: a forget request removed notes (never their text).")
+    action = serializers.ChoiceField(["written", "updated", "superseded", "forgotten"],
+                                     help_text="written: a new note; updated: a note's value was confirmed (an "
+                                               "approximate amount said exactly); superseded: a new version "
+                                               "replaced `before`; forgotten: a forget request removed notes "
+                                               "(never their text).")
     note_id = serializers.IntegerField(required=False, help_text="The note written (written, superseded).")
     kind = serializers.CharField(required=False)
     key = serializers.CharField(required=False, allow_blank=True)

@@ -94,8 +94,13 @@ def _settle(*, tenant, session, message) -> dict | None:
         metadata={**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}})
     message.metadata = {**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
     if answer == "yes":
+        from memory.services.events import memory_events_record, note_event
+
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.ACTIVE,
                            confidence=max(pending.confidence, 0.85))
+        before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
+        memory_events_record(tenant=tenant, message=message, events=[
+            note_event(action="superseded" if before is not None else "written", note=pending, before=before)])
         hint = (f"好的，我记下了：{pending.content}" if chinese else f"Got it, I've updated my notes: {pending.content}")
     else:
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.REJECTED)

@@ -199,6 +199,10 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, events: li
             if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
                 old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
                 old.save(update_fields=["value", "updated_at"])
+                if events is not None:
+                    from memory.services.events import note_event
+
+                    events.append(note_event(action="updated", note=old))
             memory_note_refresh(note=old, confidence=candidate.confidence, message=message)
             return "refreshed"
         return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing

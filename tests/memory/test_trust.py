@@ -253,3 +253,12 @@ def test_a_correction_in_the_admin_sticks(make_person):
     person.say("团队一共五个人，大概吧。")
     [kept] = person.notes()
     assert kept.pk == note.pk and kept.corrected_by == "admin:moderator" and kept.value == {"amount": 8}
+
+
+def test_a_yes_to_our_question_is_a_memory_event_too(make_person):
+    person = make_person()
+    person.say("预算大概 10 万。")
+    person.say("预算大概 15 万吧。")  # unclear: held and asked about
+    answer = person.say("是的")
+    [event] = memory_events_for_message(tenant=person.tenant, message_id=answer.reply_message.pk)["events"]
+    assert event["action"] == "superseded" and "10 万" in event["before"]["label"] and "15 万" in event["label"]
