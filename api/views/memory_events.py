@@ -54,7 +54,9 @@ EXAMPLE = {"message_id": 344, "status": "done", "events": [
      "before": {"note_id": 41, "label": "budget 20,000 euros", "content": "The user's budget is 20,000 euros."}}]}
 
 
-class MemoryEventsView(TenantAPIView):
+class _TurnMessageView(TenantAPIView):
+    """The message a turn's memory events hang on, within the tenant (and the ?user= safeguard)."""
+
     model = Message
     not_found_message = "That message does not exist."
 
@@ -65,6 +67,8 @@ class MemoryEventsView(TenantAPIView):
             messages = messages.filter(end_user=user)
         return self.get_object(pk, messages.select_related("end_user"))
 
+
+class MemoryEventsView(_TurnMessageView):
     @api_doc(summary="Memory changes of a chat turn",
              description="What the turn of this message (the user message or its reply) wrote, updated, "
                          "superseded or forgot in the user's long-term memory. `status` is `pending` until the "
@@ -78,7 +82,7 @@ class MemoryEventsView(TenantAPIView):
                                                   end_user=message.end_user))
 
 
-class MemoryEventUndoView(MemoryEventsView):
+class MemoryEventUndoView(_TurnMessageView):
     @api_doc(summary="Undo one memory change of a chat turn",
              description="A written note is forgotten; a new version is rejected and the version it replaced is "
                          "active again (and kept as corrected). A forget cannot be undone: the text is gone.",

@@ -41,6 +41,9 @@ _PEOPLE = re.compile(r"^\s*(?:(?:个|名|位)?(?:人|员工|店员|伙计|雇员
                      r"(?:full[- ]time |part[- ]time )?(?:people|persons?|employees?|staff(?:ers)?|workers?|"
                      r"members?|colleagues|hires|engineers|developers|cooks|chefs|baristas|waiters|servers|"
                      r"nurses|teachers|people on (?:the|my|our) team))", re.IGNORECASE)
+# "team of 8", "a staff of 12", "团队一共 4", "员工有 6": the number before which the head count is named.
+_PEOPLE_BEFORE = re.compile(r"\b(?:team|staff|crew|workforce|headcount|head count) of\s*$|(?:团队|员工|人手|店员)(?:一共|共|总共)?"
+                            r"(?:有|是)?\s*$", re.IGNORECASE)
 _AGE = re.compile(r"^\s*(?:周岁|岁|years? old\b|yo\b|y/o\b)", re.IGNORECASE)
 # Units of other things: the number is no amount of money, area or people.
 _OTHER = re.compile(r"^\s*(?:年(?!薪|收入|营业|流水|预算)|月(?!租|流水|薪|营业)|日|号|点|时|分钟|分|秒|楼|层|栋|室|次|遍|趟|节|章|页|"
@@ -99,6 +102,9 @@ def normalise(text: str) -> str:
     text = re.sub(r"(?<![\d一二三四五六七八九十两])([一二三四五六七八九两])(?=\s*(?:个|名|位)?(?:人|员工|店员|伙计|"
                   r"雇员|同事|成员|工人|厨师|服务员)|\s*(?:个|名|位))",
                   lambda m: str("一二三四五六七八九".find(m.group(1)) + 1 if m.group(1) != "两" else 2), text)
+    # "1万2" is 12,000 and "3千5" 3,500 (the digit after the unit is the next place), not 10,002
+    text = re.sub(r"(\d+)万([1-9])(?![\d千百十万.])", r"\1.\2万", text)
+    text = re.sub(r"(\d+)千([1-9])(?![\d百十千万.])", r"\1.\2千", text)
     return _en_words_to_digits(_cn_to_digits(text))
 
 
@@ -130,7 +136,7 @@ def quantities(text: str) -> list[Quantity]:
             unit = "money"
         elif _AREA.match(rest):
             unit = "area"
-        elif _PEOPLE.match(rest):
+        elif _PEOPLE.match(rest) or (_PEOPLE_BEFORE.search(before) and not _OTHER.match(rest)):
             unit = "people"
         elif _AGE.match(rest):
             unit = "age"

@@ -479,7 +479,8 @@ REQUEST = re.compile(
     r"itinerary|schedule|proposal|checklist|budget plan)s?\b", re.IGNORECASE)
 # Text shaped like a system prompt, a chat-template token or a settings change is never a fact (issue 16).
 MARKUP = re.compile(
-    r"</?\s*(?:system|user|assistant|developer|tool|im_start|im_end|inst|sys|prompt|instructions?)\b[^>]{0,40}>|"
+    r"</?\s*(?:system|user|assistant|developer|tool|im_start|im_end|inst|sys|prompt|instructions?|admin|root|"
+    r"sudo|override)\b[^>]{0,40}>|"
     r"<\|[^|>]{1,30}\|>|\[/?\s*(?:system|inst|sys|admin|developer)\s*\]|【\s*(?:系统|管理员|开发者)[^】]{0,10}】|"
     r"^\s*(?:#+\s*|```\s*)?(?:system|系统|sys)\s*[:：\n]|```\s*(?:system|sys)\b|"
     r"\b(?:system prompt|developer mode|jailbreak|dan mode)\b|系统提示|系统指令|系统消息|开发者模式|越狱模式|"
@@ -493,10 +494,11 @@ MARKUP = re.compile(
 CLAIM = re.compile(
     r"(?:我是|我就是|本人是|我作为|作为|我现在是|我乃)(?:这个|本|你们的?|你的|该)?(?:平台|系统|网站|应用|app|服务|机器人|助手)?的?"
     r"(?:超级|最高|系统)?(?:管理员|管理者|开发者|开发人员|站长|版主|运营人员|所有者|root|admin|主人|创造者|创建者)|"
-    r"(?:最高|管理员|root|超级|系统|开发者)权限|授权你|我有权|你必须听我的|"
+    r"(?:最高|管理员|root|超级|系统|开发者)权限|授权你|我有权|你必须听我的|以(?:管理员|开发者|系统)身份|管理员模式|"
     r"\bi(?:'m| am)\s+(?:now\s+)?(?:the|an?|your|this (?:platform|system|site|app)'s)\s+(?:super\s?)?"
     r"(?:admin(?:istrator)?|moderator|developer|owner|operator|creator|root user|superuser)\b"
-    r"(?!\s+(?:at|in|for|with|of a|of an)\b)|"
+    r"(?=\s*(?:$|[.,!;:]|here\b|now\b|so\b|and\b|of (?:this|the|your) (?:platform|system|site|app|assistant|"
+    r"service|bot)\b))|"
     r"\bi have (?:root|admin(?:istrator)?|full|elevated|superuser|special) (?:access|rights|privileges|permissions)\b|"
     r"\bas (?:your|the|an?|this (?:platform|system)'s) (?:admin(?:istrator)?|developer|operator|owner|moderator|creator)\b|"
     r"\bi authori[sz]e you\b|\b(?:openai|anthropic|google) (?:employee|staff|engineer|researcher)\b|"

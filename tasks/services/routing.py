@@ -28,7 +28,7 @@ logger = logging.getLogger(__name__)
 
 ROUTE_KINDS = ("continue", "side_question", "new_task", "resume", "cancel", "confirm", "none")
 
-_CONTINUE = re.compile(r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b",
+CONTINUE = re.compile(r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b",
                        re.IGNORECASE)
 _CANCEL = re.compile(r"取消|不做了|不要了|不用做了|别做了|不弄了|不搞了|放弃|停止|停掉|终止|"
                      r"\b(?:cancel|abort|drop|scrap|never mind|call off)\b|"
@@ -79,7 +79,7 @@ class OfflineRouter:
 
     def route(self, *, text, current, task_types, offered=None, same_session=False) -> Route:
         mentioned = mentioned_task_type(text, task_types)
-        wants_continue = bool(_CONTINUE.search(text))
+        wants_continue = bool(CONTINUE.search(text))
         if mentioned is not None:
             values = fields_extract(text=text, fields=mentioned.required_fields)
             if _CANCEL.search(text):

@@ -29,7 +29,7 @@ from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_s
                              task_state_open_or_resumable, task_state_progress, task_state_resumable,
                              task_types_for)
 from tasks.services.field_extraction import Extracted, language_of
-from tasks.services.routing import _CONTINUE, ANOTHER, Route, mentioned_task_type, router_for
+from tasks.services.routing import ANOTHER, CONTINUE, Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
 
 OFFER_KEY = "task_offer"
@@ -308,7 +308,7 @@ def _route_message(*, tenant, session, message) -> dict | None:
     router = router_for(chat_model=policy.chat_model if involved else "offline")
     route = router.route(text=text, current=current, task_types=task_types, offered=offered,
                          same_session=current is not None)
-    wants_another = bool(ANOTHER.search(text)) and not _CONTINUE.search(text)
+    wants_another = bool(ANOTHER.search(text)) and not CONTINUE.search(text)
     if route.kind == "resume" and wants_another and route.task_type is not None:
         route = Route("new_task", route.task_type, route.values, route.source)  # "a new plan", not the old one
 
