@@ -43,13 +43,13 @@ def load_dataset(path: Path = DATA, limit_per_category: int | None = None) -> li
     if not limit_per_category:
         return rows
     kept, seen = [], defaultdict(int)
-    users_kept = set()
-    for row in rows:  # keep whole users (a correction or repeat group stays complete)
-        bucket = (row["lang"], row["category"])
-        if row["user"] in users_kept or seen[bucket] < limit_per_category:
-            if row["user"] not in users_kept:
-                seen[bucket] += 1
-                users_kept.add(row["user"])
+    decided: dict[str, bool] = {}
+    for row in rows:  # keep whole users (a correction or repeat group stays complete), chosen by their first row
+        if row["user"] not in decided:
+            bucket = (row["lang"], row["category"])
+            decided[row["user"]] = seen[bucket] < limit_per_category
+            seen[bucket] += decided[row["user"]]
+        if decided[row["user"]]:
             kept.append(row)
     return kept
 
