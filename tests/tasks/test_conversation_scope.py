@@ -119,3 +119,20 @@ def test_forget_reaches_the_task_state_and_is_never_a_task_value(tenant, user, s
     assert "咖啡因" not in session_row.summary and "affeine" not in session_row.summary
     assert session_row.summary == other  # the rest of the summary stays
     assert ("对话摘要" if zh else "summary") in r.reply
+
+
+@pytest.mark.django_db
+def test_forget_removes_scratch_entries_of_that_user_only(tenant, user, session):
+    from tasks.models import SessionScratch
+    from tasks.services.scratch import scratch_put
+
+    bob = end_user_get_or_create(tenant=tenant, external_id="bob")
+    bob_session = chat_session_start(tenant=tenant, end_user=bob)
+    scratch_put(tenant=tenant, session=session, key="draft:1", value={"text": "Plan without caffeine drinks"})
+    scratch_put(tenant=tenant, session=session, key="draft:2", value={"text": "Opening hours 7 to 3"})
+    scratch_put(tenant=tenant, session=bob_session, key="draft:1", value={"text": "Plan without caffeine drinks"})
+    r = say(tenant, session, "Please forget that I don't drink caffeine")
+    assert "session scratch" in r.reply
+    assert list(SessionScratch.objects.for_tenant(tenant).filter(end_user=user).values_list("key", flat=True)) \
+        == ["draft:2"]
+    assert SessionScratch.objects.for_tenant(tenant).filter(end_user=bob).count() == 1

@@ -243,10 +243,10 @@ def test_the_memory_line_appears_under_the_reply_and_undo_restores(site, celery_
     page.click("text=Start a conversation")
     page.wait_for_selector("#message-box")
     send(page, "My budget is 20,000 euros.")
-    page.wait_for_selector(".memory-event:has-text('Memory saved: budget 20,000 euros')")
+    page.wait_for_selector(".memory-event:has-text('Memory saved: budget 20,000 euros')", timeout=60_000)
     send(page, "Actually, my budget is 30,000 euros now.")
     line = page.locator(".memory-event", has_text="Memory updated: budget 20,000 euros → 30,000 euros")
-    line.wait_for()
+    line.wait_for(timeout=60_000)  # the worker may still be busy with earlier tests' jobs
     shot(page, "16-memory-line")
     line.locator("button", has_text="Undo").click()
     page.wait_for_selector(".memory-event.undone")
