@@ -488,6 +488,12 @@ ZH_STAFF_CORRECTIONS = [
     ("店里有 2 个员工。", "business_status", "staff", "用户的店有 4 名员工。",
      [("店里现在已经有 5 个员工了。", True, "business_status", "staff", True)]),
 ]
+# Requests to the assistant: work asked for, not facts about the user (some name a slot's word without a value).
+EN_REQUESTS = ["Let's make a project plan.", "Draft a packing list for my trip to Oslo.",
+               "I need you to write a launch checklist.", "Could you put together a budget plan for me?",
+               "Give me a weekly workout plan."]
+ZH_REQUESTS = ["我们来做一个项目计划", "帮我写一份开业方案。", "咱们一起列个采购清单吧。", "帮忙安排一下明天的行程。",
+               "做个预算表吧。"]
 # One fact said three ways (issue 16's example and others like it).
 EN_REPEATS_16 = [
     (["I live in Porto.", "My home is in Porto.", "By the way, I'm living in Porto now."], "profile", "city"),
@@ -535,9 +541,9 @@ def build() -> list[dict]:
             for text in texts[1:]:
                 add(lang, user, text, "repeat", write=True, kind=kind, key=key, fact=fact)
     # issue 16: misreading traps, injections and claims, corrections by a person, restatements
-    for lang, traps, injections, staff, repeats in (
-            ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16),
-            ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16)):
+    for lang, traps, injections, staff, repeats, requests in (
+            ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16, EN_REQUESTS),
+            ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16, ZH_REQUESTS)):
         for n, (first, first_label, text, write, kind, key, slots_ok, unit) in enumerate(traps):
             user = f"wq-{lang}-trap-{n}"
             if first:
@@ -562,6 +568,8 @@ def build() -> list[dict]:
             fact = add(lang, user, texts[0], "repeat", write=True, kind=kind, key=key)
             for text in texts[1:]:
                 add(lang, user, text, "repeat", write=True, kind=kind, key=key, fact=fact)
+        for text in requests:
+            add(lang, None, text, "request", write=False, durable=False, slots_ok=[])
     return rows
 
 

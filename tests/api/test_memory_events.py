@@ -94,3 +94,14 @@ def test_a_patch_by_the_integrator_is_final_until_the_user_restates_it(acme):
     [event] = acme.api.get(events_url(reply["message_id"])).json()["events"]
     assert event["action"] == "superseded" and event["before"]["label"] == "budget $45,000"
     assert event["label"] == "budget $60,000"
+
+
+def test_the_forget_endpoint_reaches_every_place_too(acme):
+    first = turn(acme, "gina", "I'm allergic to peanuts.")
+    other = turn(acme, "hugo", "I'm allergic to peanuts.")
+    body = acme.api.post("/api/v1/users/gina/memories/forget/", {"query": "that I'm allergic to peanuts"}).json()
+    assert body["places"] == ["notes", "pinned"] and len(body["forgotten"]) == 1
+    session = ChatSession.objects.for_tenant(acme.tenant).get(pk=first["session"])
+    assert "peanut" not in str(session.pinned_facts)
+    hugo = ChatSession.objects.for_tenant(acme.tenant).get(pk=other["session"])
+    assert "peanut" in str(hugo.pinned_facts)  # another user's identical fact stays
