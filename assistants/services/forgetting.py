@@ -83,7 +83,25 @@ def _sessions_forget(*, tenant, end_user, needles: Needles, current=None) -> set
             ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(pinned_facts=kept, summary=summary)
             if current is not None and current.pk == session.pk:  # this turn's context is built without them
                 current.pinned_facts, current.summary = kept, summary
+            _reply_contexts_forget(tenant=tenant, session=session, removed=set(pinned) - set(kept), needles=needles)
     return places
+
+
+def _reply_contexts_forget(*, tenant, session, removed: set[str], needles: Needles) -> None:
+    """The pinned facts and summary each reply was built from are kept with it (the web chat's "used N memories"):
+    the forgotten ones leave those copies too."""
+    from assistants.models import Message
+
+    for reply in Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.ASSISTANT,
+                                                           metadata__has_key="context"):
+        context = dict((reply.metadata or {}).get("context") or {})
+        pinned = {k: v for k, v in (context.get("pinned_facts") or {}).items() if k not in removed}
+        sentences = re.split(r"(?<=[。！？!?\n])|(?<=\.)\s+", context.get("summary") or "")
+        summary = "".join(s for s in sentences if not needles.found_in(s)).strip()
+        if pinned != (context.get("pinned_facts") or {}) or summary != (context.get("summary") or "").strip():
+            context.update(pinned_facts=pinned, summary=summary)
+            Message.objects.for_tenant(tenant).filter(pk=reply.pk).update(metadata={**reply.metadata,
+                                                                                   "context": context})
 
 
 def _describe(forgotten: list[dict], places: set[str], target: str, chinese: bool) -> str:

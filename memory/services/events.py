@@ -9,7 +9,7 @@ forgetting removes it, and the event must not keep a copy.
 """
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 
 from assistants.models import Message
@@ -134,8 +134,43 @@ def memory_event_undo(*, tenant, end_user, message_id: int, note_id: int, actor:
             memory_note_update(tenant=tenant, note=old, actor=actor, status=MemoryNote.Status.ACTIVE)
             MemoryNote.objects.for_tenant(tenant).filter(pk=old.pk).update(corrected_at=timezone.now(),
                                                                            corrected_by=actor[:200])
-    event["undone"] = True
+    # read again: forgetting the note above removed its text from these very events
+    metadata = dict(Message.objects.for_tenant(tenant).get(pk=message.pk).metadata or {})
+    events = list(metadata.get("memory_events") or [])
+    event = dict(events[index], undone=True)
     events[index] = event
     metadata["memory_events"] = events
     Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)
     return event
+
+
+def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:
+    """Remove a forgotten note's text from the messages that mention it by id (issue 16, "forget means
+    everywhere"): the memory events of the turns that wrote or replaced it, and the recalled notes listed in the
+    context of replies ("used N memories"). Returns how many messages were changed. The message texts themselves
+    stay until the user's data is erased (docs/memory.md)."""
+    changed = 0
+    rows = Message.objects.for_tenant(tenant).select_for_update().filter(end_user_id=note.end_user_id).filter(
+        models.Q(metadata__memory_events__contains=[{"note_id": note.pk}])
+        | models.Q(metadata__memory_events__contains=[{"before": {"note_id": note.pk}}])
+        | models.Q(metadata__context__memories__contains=[{"type": "note", "id": note.pk}]))
+    for row in rows:
+        metadata = dict(row.metadata or {})
+        events = []
+        for event in metadata.get("memory_events") or []:
+            event = dict(event)
+            if event.get("note_id") == note.pk:
+                event.update(label="", value="", content="", forgotten=True, undoable=False)
+            if (event.get("before") or {}).get("note_id") == note.pk:
+                event["before"] = {"note_id": note.pk, "label": "", "content": "", "forgotten": True}
+                event["undoable"] = False  # the version to go back to no longer exists
+            events.append(event)
+        if "memory_events" in metadata:
+            metadata["memory_events"] = events
+        context = metadata.get("context")
+        if isinstance(context, dict) and context.get("memories"):
+            metadata["context"] = dict(context, memories=[
+                m for m in context["memories"] if not (m.get("type") == "note" and m.get("id") == note.pk)])
+        Message.objects.for_tenant(tenant).filter(pk=row.pk).update(metadata=metadata)
+        changed += 1
+    return changed

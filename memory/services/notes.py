@@ -187,6 +187,9 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     from assistants.models import Message
 
     Message.objects.for_tenant(tenant).filter(memory_notes=note).update(search_vector="")
+    from memory.services.events import memory_note_traces_forget
+
+    memory_note_traces_forget(tenant=tenant, note=note)  # its text in turns' memory events and reply contexts
     note.status = MemoryNote.Status.FORGOTTEN
     note.content = FORGOTTEN_CONTENT
     note.quote = ""
@@ -239,6 +242,10 @@ def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "", wit
         if with_values:  # for the caller that removes the same fact from other places (assistants.services.forgetting)
             item.update(key=note.key, value=note.value)
         forgotten.append(item)
+        # the earlier versions it superseded are the same fact: forgotten with it, not kept as history (issue 16)
+        for old in memory_note_history(tenant=tenant, note=note):
+            if old.pk != note.pk and old.status != MemoryNote.Status.FORGOTTEN and old.end_user_id == end_user.pk:
+                memory_note_forget(tenant=tenant, note=old, actor=actor or f"user:{end_user.external_id}")
         memory_note_forget(tenant=tenant, note=note, actor=actor or f"user:{end_user.external_id}")
     _forget_messages(tenant=tenant, end_user=end_user, query=query)
     return forgotten

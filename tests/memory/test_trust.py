@@ -272,3 +272,22 @@ def test_a_yes_to_our_question_is_a_memory_event_too(make_person):
     answer = person.say("是的")
     [event] = memory_events_for_message(tenant=person.tenant, message_id=answer.reply_message.pk)["events"]
     assert event["action"] == "superseded" and "10 万" in event["before"]["label"] and "15 万" in event["label"]
+
+
+def test_forgetting_a_note_removes_its_text_from_memory_events_and_reply_contexts(make_person):
+    person = make_person(recall_all_below=20)
+    person.say("My budget is 20,000 euros.")
+    changed = person.say("Actually my budget is 30,000 euros now.")
+    later = person.say("What should I buy first?")
+    used = later.reply_message.metadata["context"]["memories"]
+    assert any("30,000" in m["content"] for m in used)
+    confirmation = person.say("Please forget my budget.")
+    assert "30,000 euros" in confirmation.reply  # the confirmation says what was forgotten, as the issue asks
+    from assistants.models import Message
+
+    texts = [str(m.metadata) for m in Message.objects.for_tenant(person.tenant).filter(end_user=person.end_user)
+             .exclude(pk=confirmation.reply_message.pk)]
+    assert not any("30,000" in t or "20,000 euros" in t for t in texts if "memory_events" in t or "context" in t), \
+        [t[:300] for t in texts if "30,000" in t]
+    [event] = memory_events_for_message(tenant=person.tenant, message_id=changed.user_message.pk)["events"]
+    assert event["forgotten"] and not event["undoable"] and event["content"] == ""
