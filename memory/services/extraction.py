@@ -221,7 +221,8 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int) -> dict:
     tenant = Tenant.objects.get(pk=tenant_id)
     with tenant_scope(tenant):
         result = _extract(tenant=tenant, message_id=message_id)
-        if result.get("skipped") != "not a user message" and not result.get("events_recorded"):
+        if result.get("skipped") not in ("not a user message", "user erasure in progress") \
+                and not result.get("events_recorded"):
             with transaction.atomic():
                 message = Message.objects.for_tenant(tenant).filter(pk=message_id).first()
                 if message is not None and not (message.metadata or {}).get("memory_done"):
