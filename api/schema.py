@@ -60,6 +60,7 @@ PATH_PARAMETERS = {
                     "Your id for the end user (created on first write; unknown on a read: 404), percent-encoded as "
                     "one path segment: 'team/eve' is team%2Feve, '50%off' is 50%25off (docs/api.md \"User ids\")."),
     "id": ({"type": "integer", "minimum": 1}, "The object's id, within your tenant."),
+    "note_id": ({"type": "integer", "minimum": 1}, "The note the memory change wrote (its event's note_id)."),
 }
 
 

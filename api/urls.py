@@ -3,7 +3,7 @@ from urllib.parse import unquote
 from django.urls import path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import chat, memories, sessions, users, webhooks
+from api.views import chat, memories, memory_events, sessions, users, webhooks
 
 
 class ExternalIdConverter:
@@ -38,6 +38,9 @@ v1 = [
     path("memories/<int:pk>/", memories.MemoryDetailView.as_view(), name="memory"),
     path("memories/<int:pk>/history/", memories.MemoryHistoryView.as_view(), name="memory-history"),
     path("messages/<int:pk>/feedback/", users.FeedbackView.as_view(), name="message-feedback"),
+    path("messages/<int:pk>/memory-events/", memory_events.MemoryEventsView.as_view(), name="message-memory-events"),
+    path("messages/<int:pk>/memory-events/<int:note_id>/undo/", memory_events.MemoryEventUndoView.as_view(),
+         name="message-memory-event-undo"),
     path("jobs/<int:pk>/", users.JobView.as_view(), name="job"),
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
     path("webhooks/<int:pk>/", webhooks.WebhookDetailView.as_view(), name="webhook"),

@@ -141,6 +141,18 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
                   f"({_fmt(wq['chinese_kept_pct'], '%')}) |", "",
                   f"Targets: PII leaks = 0 → {_met(wq['targets']['pii_leaks == 0'])}; duplicate rate ≤ 2% → "
                   f"{_met(wq['targets']['duplicate_rate <= 2%'])}.", ""]
+        if "misread_slots" in wq:  # issue 16's traps, injections and corrections by a person
+            t = wq["targets"]
+            lines += ["| misreading traps | misread slots | injections | stored | facts they changed | held for review | "
+                      "corrections by a person | overwritten | units kept |",
+                      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                      f"| {wq['trap_utterances']} | {wq['misread_slots']} | {wq['injections']} | "
+                      f"{wq['stored_injections']} | {wq['facts_changed_by_injections']} | "
+                      f"{wq['injections_held_for_review']} | {wq['staff_corrections']} | "
+                      f"{wq['overwritten_corrections']} | {_fmt(wq['units_kept_pct'], '%')} |", "",
+                      f"Targets: 0 misread slots → {_met(t['misread_slots == 0'])}; 0 stored injections → "
+                      f"{_met(t['stored_injections == 0'])}; 0 overwritten corrections → "
+                      f"{_met(t['overwritten_corrections == 0'])}.", ""]
     elif wq:
         lines += ["### 5. Write quality", "", f"Skipped: {wq.get('skipped') or wq.get('error')}", ""]
 

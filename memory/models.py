@@ -60,6 +60,11 @@ class MemoryNote(TenantOwnedModel):
     review_reason = models.CharField(
         max_length=40, blank=True,
         help_text="Why a note waits in review: agent_inferred, low_confidence, conflict (asked in chat).")
+    corrected_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When a person (the user, staff, an integrator) last corrected it: extraction never overwrites it "
+                  "then, unless the user restates that fact with a new value (issue 16).")
+    corrected_by = models.CharField(max_length=200, blank=True, help_text="Who corrected it (user:…, admin:…, api:…).")
     importance_decayed_at = models.DateTimeField(
         null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day).")
 

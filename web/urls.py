@@ -17,6 +17,7 @@ urlpatterns = [
     path("messages/<int:message_id>/feedback/", chat.message_feedback, name="feedback"),
     path("messages/<int:message_id>/regenerate/", chat.message_regenerate, name="regenerate"),
     path("messages/<int:message_id>/edit/", chat.message_edit, name="edit"),
+    path("messages/<int:message_id>/memory/<int:note_id>/undo/", chat.memory_undo, name="memory_undo"),
     path("memory/", memory.memory_page, name="memory"),
     path("memory/forget-all/", memory.memory_forget_all, name="memory_forget_all"),
     path("memory/switch/", memory.memory_switch, name="memory_switch"),

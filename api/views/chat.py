@@ -160,7 +160,9 @@ class ChatView(TenantAPIView):
             "stored, `reply` is empty and `error` says why (status 200).\n\n"
             "**Streaming**: `\"stream\": true` or `Accept: text/event-stream` answers with server-sent events: "
             "`context`, then `delta` events (`{\"text\": ...}`), then `done` with the same object as the JSON "
-            "answer (or `error` with the error body).\n\n"
+            "answer (or `error` with the error body), then `memory`: what the turn wrote, updated, superseded or "
+            "forgot (as at GET /api/v1/messages/<id>/memory-events/; `status` pending if its job has not finished "
+            "within MEMORY_EVENTS_WAIT_SECONDS).\n\n"
             "**Idempotency**: with an `Idempotency-Key` header, a retry with the same key and body returns the "
             "first result (header `Idempotent-Replayed: true`) and no second turn; the same key with another body "
             "is a 409."),
@@ -191,7 +193,9 @@ class ChatView(TenantAPIView):
                                                fingerprint=request_fingerprint(path=request.path, data=request.data))
             if replay:
                 if wants_stream:
-                    return self._stream(request, iter([sse("done", record.response_body)]), replayed=True)
+                    return self._stream(request, iter([sse("done", record.response_body),
+                                                       sse("memory", self._memory_of(record.response_body))]),
+                                        replayed=True)
                 return Response(record.response_body, status=record.response_status,
                                 headers={"Idempotent-Replayed": "true"})
         try:
@@ -209,6 +213,15 @@ class ChatView(TenantAPIView):
         if record is not None:
             idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
         return Response(body)
+
+    def _memory_of(self, body: dict) -> dict:
+        """The memory events of a replayed turn, as they stand now."""
+        from memory.services.events import memory_events_for_message
+
+        try:
+            return memory_events_for_message(tenant=self.tenant, message_id=body["user_message_id"])
+        except (KeyError, ApplicationError):
+            return {"message_id": body.get("user_message_id"), "status": "done", "events": []}
 
     def _session(self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
         """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
@@ -253,6 +266,8 @@ class ChatView(TenantAPIView):
                         idempotency_finish(record=record, status=200, body=body, session_id=session_id)
                         record = None
                     yield sse("done", body)
+                elif kind == "memory":
+                    yield sse("memory", payload)  # what the turn wrote or changed in memory (issue 16)
         except ApplicationError as exc:
             yield sse("error", error_body(exc.code, exc.message, exc.details))
         except Exception:  # noqa: BLE001 - the client gets an error event, the log gets the trace

@@ -10,9 +10,10 @@ from api.fields import Bool, Number, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
+from assistants.services.forgetting import forget_everywhere
 from core.exceptions import Conflict
 from memory.models import MemoryNote
-from memory.services.notes import (memory_forget_matching, memory_note_create, memory_note_forget,
+from memory.services.notes import (memory_note_create, memory_note_forget,
                                    memory_note_history, memory_note_update)
 from memory.services.recall import memory_recall
 
@@ -88,6 +89,8 @@ class ForgottenSerializer(serializers.Serializer):
 
 class ForgetResponse(serializers.Serializer):
     forgotten = ForgottenSerializer(many=True)
+    places = serializers.ListField(child=serializers.CharField(), required=False,
+                                   help_text="Where it was removed: notes, pinned, summary, task, scratch.")
 
 
 class HistoryResponse(serializers.Serializer):
@@ -201,7 +204,9 @@ class MemoryForgetView(TenantAPIView):
     model = MemoryNote
 
     @api_doc(summary="Forget what matches a query",
-             description="Forgets the user's active notes that match `query` and returns what was forgotten.",
+             description="Forgets what `query` names everywhere it lives (notes, pinned facts and summary lines "
+                         "of the user's sessions, task-state values, session scratch) and returns the notes "
+                         "forgotten and the places it was removed from.",
              body=True, request=ForgetRequest,
              responses={200: OpenApiResponse(ForgetResponse, examples=[OpenApiExample("forgotten", {
                  "forgotten": [{"id": 7, "kind": "plan", "content": "预算大概 40 万"}]})])},
@@ -209,7 +214,6 @@ class MemoryForgetView(TenantAPIView):
     def post(self, request, external_id):
         data = self.validated(ForgetRequest)
         end_user = self.end_user(external_id)
-        forgotten = memory_forget_matching(tenant=self.tenant, end_user=end_user, query=data["query"],
-                                           actor=self.actor)
+        outcome = forget_everywhere(tenant=self.tenant, end_user=end_user, query=data["query"], actor=self.actor)
         return Response({"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
-                                       for f in forgotten]})
+                                       for f in outcome["forgotten"]], "places": outcome["places"]})

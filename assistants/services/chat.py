@@ -96,9 +96,10 @@ def turn_uses_long_term_memory(*, session: ChatSession, end_user: EndUser) -> bo
 def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
     """Store the user's message, build the context, call the model, store the reply, schedule jobs."""
     result = None
-    for event, payload in chat_turn_stream(tenant=tenant, session=session, text=text):
+    for event, payload in chat_turn_stream(tenant=tenant, session=session, text=text, memory_wait=0):
         if event == "done":
             result = payload
+            break  # the reply is complete: a JSON client reads the memory events later (GET …/memory-events/)
     return result
 
 
@@ -159,8 +160,31 @@ def chat_reply_store(*, tenant: Tenant, session: ChatSession, text: str, context
     return reply_message
 
 
-def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iterator[tuple[str, object]]:
-    """The same turn, as events: ("context", TurnContext), ("delta", str)..., then ("done", TurnResult).
+def _memory_events(*, tenant, message, wait: float) -> dict:
+    """The turn's memory events once its extraction job is done, or what is known after `wait` seconds
+    (status "pending": the client can ask GET /api/v1/messages/<id>/memory-events/ later). The connection goes
+    back to the pool between polls."""
+    import time
+
+    from memory.services.events import memory_events_for_message
+
+    deadline = time.monotonic() + max(0.0, wait)
+    while True:
+        try:
+            payload = memory_events_for_message(tenant=tenant, message_id=message.pk)
+        except NotFound:  # the user's data was erased meanwhile: there is nothing to report
+            return {"message_id": message.pk, "status": "done", "events": []}
+        if payload["status"] == "done" or time.monotonic() >= deadline:
+            return payload
+        connection_release_while_waiting()
+        time.sleep(0.1)
+
+
+def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
+                     memory_wait: float | None = None) -> Iterator[tuple[str, object]]:
+    """The same turn, as events: ("context", TurnContext), ("delta", str)..., ("done", TurnResult), then
+    ("memory", {"message_id", "status", "events"}): what the turn's jobs wrote, updated, superseded or forgot,
+    after at most `memory_wait` seconds (settings.MEMORY_EVENTS_WAIT_SECONDS).
 
     The user's message is committed before the model is called, so no model fault can lose it; a fault gives a
     reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
@@ -249,3 +273,8 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str) -> Iter
         transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
                              reply=reply, context=context, error=error)
+    if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
+        yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
+        return
+    wait = settings.MEMORY_EVENTS_WAIT_SECONDS if memory_wait is None else memory_wait
+    yield "memory", _memory_events(tenant=tenant, message=user_message, wait=wait)

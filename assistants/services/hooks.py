@@ -19,6 +19,7 @@ from django.utils.module_loading import import_string
 logger = logging.getLogger(__name__)
 
 PRE_TURN_HOOKS = [
+    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks (issue 16)
     "memory.services.commands.memory_turn_hook",  # forget requests, conflict clarification (issue 4)
     "tasks.services.working_memory.task_route_message",  # working memory (issue 5)
     "tasks.services.experience.experience_turn_hook",  # experience hints (issue 5)

@@ -16,3 +16,5 @@ WORKER_HEARTBEAT_SECONDS = 2
 # Webhook tests receive on 127.0.0.1; the production rule is tested with this setting turned off.
 WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", default=True)
 WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=0.3)
+# Streams in tests do not wait for a worker most tests do not start; the memory-event tests set their own wait.
+MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=0.0)

@@ -16,7 +16,7 @@ from assistants.models import Message
 from assistants.services.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_update
-from memory.services.rules import is_chinese, read_message
+from memory.services.rules import injection_kind, is_chinese, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
 
 _ZH_SAID = r"(?:(?:我)?(?:之前|以前|刚才|上次|曾经)?(?:说的|说过的|提到的|提过的|讲的|告诉你的))"
@@ -94,8 +94,13 @@ def _settle(*, tenant, session, message) -> dict | None:
         metadata={**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}})
     message.metadata = {**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
     if answer == "yes":
+        from memory.services.events import memory_events_record, note_event
+
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.ACTIVE,
                            confidence=max(pending.confidence, 0.85))
+        before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
+        memory_events_record(tenant=tenant, message=message, events=[
+            note_event(action="superseded" if before is not None else "written", note=pending, before=before)])
         hint = (f"好的，我记下了：{pending.content}" if chinese else f"Got it, I've updated my notes: {pending.content}")
     else:
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.REJECTED)
@@ -105,6 +110,8 @@ def _settle(*, tenant, session, message) -> dict | None:
 
 def _ask(*, tenant, session, message) -> dict | None:
     """Ask when this message changes a known fact unclearly."""
+    if injection_kind(message.content):
+        return None  # a claim or injected markup never changes a fact, so there is nothing to ask about
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     chinese = is_chinese(message.content)
     for candidate in read_message(message.content):
@@ -124,6 +131,8 @@ def _ask(*, tenant, session, message) -> dict | None:
 
 def memory_turn_hook(*, tenant, session, message) -> dict | None:
     """See assistants.services.hooks for the contract."""
+    if (message.metadata or {}).get("memory_command") == "forget":
+        return None  # applied everywhere by assistants.services.forgetting, which runs first in a turn
     target = forget_target(message.content)
     if target:
         with transaction.atomic():

@@ -28,8 +28,9 @@ from memory.services.embeddings import search_terms
 from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
-from memory.services.rules import (CHANGE, HEDGE, WHIM, Candidate, is_chinese, read_message, render,
-                                   third_person)
+from memory.services.quantities import slot_amount
+from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
+                                   is_chinese, is_question, is_request, read_message, render, third_person)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
 from memory.services.writing import candidate_apply
 
@@ -125,7 +126,19 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     def drop(reason):
         dropped[reason] = dropped.get(reason, 0) + 1
 
+    # 0. Text shaped like a system prompt or markup, and claims of role or authority, are no facts about the user
+    # (issue 16): markup gives nothing; a claim is held for review as inferred (inferred_policy=review) or dropped.
+    injection = injection_kind(text)
+    if injection == "markup":
+        for _ in candidates:
+            drop("injection")
+        return kept, dropped, pii
     for c in candidates:
+        if injection == "claim":
+            if policy.inferred_policy != "review":
+                drop("claim")
+                continue
+            c.source, c.extra = "agent_inferred", dict(c.extra, review_reason="claim")
         # 1. user_stated only when the quote is the user's own words
         if c.source == "user_stated" and (not c.quote or _compact(c.quote) not in message):
             c.source = "agent_inferred"
@@ -160,6 +173,19 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
         if c.quote and CHANGE.search(c.quote):
             c.change = True
         if c.extra.get("from_model"):
+            if c.quote and (is_request(c.quote) or is_question(c.quote)):
+                drop("request")  # "let's make a plan", "can you ...": asked of the assistant, not said of the user
+                continue
+            slot = c.key.split(":")[-1]
+            if slot in NUMERIC_SLOTS and isinstance(c.value, dict) and "amount" in c.value:
+                # a number fills a slot only when its unit or the slot's word says what it is, as offline
+                found = slot_amount(slot, c.quote, keyword=has_slot_word(TOPIC_BY_SLOT[slot], c.quote)) \
+                    if slot in TOPIC_BY_SLOT else None
+                if found is None:
+                    drop("misread")
+                    continue
+                if found.currency and not c.value.get("currency"):
+                    c.value["currency"] = found.currency
             if not c.key:  # a model that gives no slot: the lexicon's, so that supersede still works
                 topics = topics_in(c.quote or c.content)
                 c.key = topics[0].slot if topics else ""
@@ -190,55 +216,74 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
     is False: the import job embeds its messages in batches) embed the message for episodic recall. Idempotent
     per message.
     Returns counts for the job ledger: {"written": n, "refreshed": n, "superseded": n, "pending_review": n,
-    "dropped": {...}, "pii": {...}}."""
+    "dropped": {...}, "pii": {...}}. What changed is also recorded as the turn's memory events
+    (memory.services.events), and the message is marked done, so clients know the turn's memory is settled."""
     from assistants.models import Tenant
-    from memory.services.commands import is_memory_command
+    from memory.services.events import memory_events_record
 
     tenant = Tenant.objects.get(pk=tenant_id)
     with tenant_scope(tenant):
-        message = Message.objects.for_tenant(tenant).select_related("session", "end_user", "session__assistant") \
-            .filter(pk=message_id).first()
-        result = {"written": 0, "refreshed": 0, "superseded": 0, "pending_review": 0, "dropped": {}, "pii": {}}
-        if message is None or message.role != Message.Role.USER:
-            return dict(result, skipped="not a user message")
-        if message.end_user.erasure_requested_at is not None:
-            return dict(result, skipped="user erasure in progress")
+        result = _extract(tenant=tenant, message_id=message_id, embed_message=embed_message)
+        if result.get("skipped") not in ("not a user message", "user erasure in progress") \
+                and not result.get("events_recorded"):
+            with transaction.atomic():
+                message = Message.objects.for_tenant(tenant).filter(pk=message_id).first()
+                if message is not None and not (message.metadata or {}).get("memory_done"):
+                    memory_events_record(tenant=tenant, message=message, events=[], done=True)
+        result.pop("events_recorded", None)
+        return result
+
+
+def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
+    from memory.services.commands import is_memory_command
+    from memory.services.events import memory_events_record
+
+    message = Message.objects.for_tenant(tenant).select_related("session", "end_user", "session__assistant") \
+        .filter(pk=message_id).first()
+    result = {"written": 0, "refreshed": 0, "superseded": 0, "pending_review": 0, "dropped": {}, "pii": {}}
+    if message is None or message.role != Message.Role.USER:
+        return dict(result, skipped="not a user message")
+    if message.end_user.erasure_requested_at is not None:
+        return dict(result, skipped="user erasure in progress")
+    if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+        return dict(result, skipped="already extracted")
+    if is_memory_command(message.content):
+        return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
+    if not message.search_vector:
+        Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
+            search_vector=message_search_text(message.content))
+    policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
+    if embed_message:
+        result["message_vectors"] = message_vectors_write(tenant=tenant, messages=[message],
+                                                          model=policy.embedding_model)
+    previous = Message.objects.for_tenant(tenant).filter(session=message.session, id__lt=message.pk,
+                                                         role=Message.Role.ASSISTANT).order_by("-id").first()
+    previous_reply = previous.content if previous else ""
+    if policy.chat_model == "offline":
+        candidates = read_message(message.content, previous_reply=previous_reply)
+    else:
+        candidates = extract_with_model(model=policy.chat_model, text=message.content,
+                                        previous_reply=previous_reply)
+    kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
+    for match in pii_find(message.content):  # every identifier in the message was kept out of memory
+        pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content)
+                                                          if m.kind == match.kind))
+    result["dropped"], result["pii"] = dropped, pii
+    with transaction.atomic():
+        # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
+        # serialises them, and the second one finds the first one's notes.
+        Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
         if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
             return dict(result, skipped="already extracted")
-        if is_memory_command(message.content):
-            return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
-        if not message.search_vector:
-            Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
-                search_vector=message_search_text(message.content))
-        policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
-        if embed_message:
-            result["message_vectors"] = message_vectors_write(tenant=tenant, messages=[message],
-                                                              model=policy.embedding_model)
-        previous = Message.objects.for_tenant(tenant).filter(session=message.session, id__lt=message.pk,
-                                                             role=Message.Role.ASSISTANT).order_by("-id").first()
-        previous_reply = previous.content if previous else ""
-        if policy.chat_model == "offline":
-            candidates = read_message(message.content, previous_reply=previous_reply)
-        else:
-            candidates = extract_with_model(model=policy.chat_model, text=message.content,
-                                            previous_reply=previous_reply)
-        kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
-        for match in pii_find(message.content):  # every identifier in the message was kept out of memory
-            pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content)
-                                                              if m.kind == match.kind))
-        result["dropped"], result["pii"] = dropped, pii
-        with transaction.atomic():
-            # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
-            # serialises them, and the second one finds the first one's notes.
-            Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
-            if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
-                return dict(result, skipped="already extracted")
-            if pii:
-                pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
-            for candidate in kept:
-                outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy)
-                result[outcome] = result.get(outcome, 0) + 1
-        return result
+        if pii:
+            pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
+        events: list[dict] = []
+        for candidate in kept:
+            outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy,
+                                      events=events)
+            result[outcome] = result.get(outcome, 0) + 1
+        memory_events_record(tenant=tenant, message=message, events=events, done=True)
+    return dict(result, events_recorded=True)
 
 
 __all__ = ["memory_extract_for_message", "candidates_check", "extract_with_model", "third_person"]

@@ -147,6 +147,12 @@ def memory_note_edit(*, tenant, note: MemoryNote, actor: str, **changes) -> Memo
             raise InvalidInput("A forgotten note cannot be edited; write a new note instead.")
         for name, value in changes.items():
             setattr(n, name, value)
+        if "content" in changes and "value" not in changes and n.value is not None:
+            from memory.services.notes import value_from_content
+
+            n.value = value_from_content(content=n.content, key=n.key)
+        if {"content", "value", "kind", "key"} & set(changes):
+            n.corrected_at, n.corrected_by = timezone.now(), actor[:200]  # final until the user restates it
         if vector is not None:
             n.embedding_model, n.embedding = vector
             n.search_text = " ".join(text_features(n.content))

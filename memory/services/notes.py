@@ -170,6 +170,24 @@ def _mark_superseded(old: MemoryNote, *, tenant, by: MemoryNote, actor: str) -> 
     _event(old, "memory.superseded", superseded_by=by.pk)
 
 
+CORRECTING_FIELDS = {"content", "value", "kind", "key"}
+
+
+def value_from_content(*, content: str, key: str) -> dict | None:
+    """The structured value a corrected sentence states for the note's slot ("The user's budget is 20,000 euros."
+    -> {"amount": 20000, "currency": "EUR"}), or None: a stale value must not outlive the sentence it was read
+    from."""
+    from memory.services.rules import read_message
+
+    slot = _slot(key)
+    if not slot:
+        return None
+    for candidate in read_message(content):
+        if _slot(candidate.key) == slot and candidate.value:
+            return candidate.value
+    return None
+
+
 @transaction.atomic
 def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) -> MemoryNote:
     """Correct a note (content, kind, key, confidence, expires_at, pinned, importance, status, value); a new
@@ -193,12 +211,17 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
                                          stage="note", refuse=True).strip()
         if not changes["content"]:
             raise InvalidInput("A note needs a content sentence.")
+    if "content" in changes and "value" not in changes and note.value is not None:
+        changes["value"] = value_from_content(content=changes["content"], key=changes.get("key", note.key))
     if "key" in changes:
         changes["key"] = _clean_key(tenant=tenant, end_user=note.end_user, key=str(changes["key"] or ""))
     if "value" in changes:
         changes["value"] = _clean_value(tenant=tenant, end_user=note.end_user, value=changes["value"], refuse=True)
     for name, value in changes.items():
         setattr(note, name, value)
+    if actor and CORRECTING_FIELDS & set(changes):
+        # a person's correction is final until the user restates that fact (memory.services.writing)
+        note.corrected_at, note.corrected_by = timezone.now(), actor[:200]
     if {"content", "kind", "key"} & set(changes):
         _index(note, embedding_model=memory_policy_for(tenant=tenant).embedding_model)
     note.save()
@@ -222,6 +245,9 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
 
     Message.objects.for_tenant(tenant).filter(memory_notes=note).update(search_vector="")
     MessageVector.objects.for_tenant(tenant).filter(message__memory_notes=note).delete()
+    from memory.services.events import memory_note_traces_forget
+
+    memory_note_traces_forget(tenant=tenant, note=note)  # its text in turns' memory events and reply contexts
     note.status = MemoryNote.Status.FORGOTTEN
     note.content = FORGOTTEN_CONTENT
     note.quote = ""
@@ -260,7 +286,7 @@ def memory_notes_matching(*, tenant, end_user, query: str) -> list[MemoryNote]:
 
 
 @transaction.atomic
-def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "") -> list[dict]:
+def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "", with_values: bool = False) -> list[dict]:
     """Forget the active notes that match `query`; returns what was forgotten as [{id, kind, content}] (the
     content as it was, for the confirmation; it is no longer stored). The user's past messages that match the
     request leave episodic recall as well."""
@@ -271,7 +297,14 @@ def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "") -> 
         raise InvalidInput("Say what to forget, e.g. 'my coffee preference'.")
     forgotten = []
     for note in memory_notes_matching(tenant=tenant, end_user=end_user, query=query):
-        forgotten.append({"id": note.pk, "kind": note.kind, "content": note.content})
+        item = {"id": note.pk, "kind": note.kind, "content": note.content}
+        if with_values:  # for the caller that removes the same fact from other places (assistants.services.forgetting)
+            item.update(key=note.key, value=note.value)
+        forgotten.append(item)
+        # the earlier versions it superseded are the same fact: forgotten with it, not kept as history (issue 16)
+        for old in memory_note_history(tenant=tenant, note=note):
+            if old.pk != note.pk and old.status != MemoryNote.Status.FORGOTTEN and old.end_user_id == end_user.pk:
+                memory_note_forget(tenant=tenant, note=old, actor=actor or f"user:{end_user.external_id}")
         memory_note_forget(tenant=tenant, note=note, actor=actor or f"user:{end_user.external_id}")
     _forget_messages(tenant=tenant, end_user=end_user, query=query)
     return forgotten

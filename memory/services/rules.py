@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from memory.services.quantities import money_text, quantities, slot_amount
 from memory.services.topics import TOPIC_BY_SLOT, Topic, find_option, topics_in
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -26,7 +27,7 @@ HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|
 CHANGE = re.compile(r"改成|换成|改为|换为|改喝|改吃|改用|改坐|换了|改了|不再|已经不|现在改|现在换|其实是|更正|纠正|"
                     r"不是.{1,12}了|\bswitched to\b|\bchanged to\b|\bnow (?:i )?(?:prefer|drink|take|use|live|work)\b|"
                     r"\banymore\b|\bno longer\b|\binstead\b|\bactually\b|\bcorrection\b|\bnot .{1,20} but\b|"
-                    r"\bmoved to\b|\bpostponed\b|\brescheduled\b|\bpushed (?:back )?to\b|\bswitched from .{1,40}? to\b|改到|推迟到|"
+                    r"\bmoved to\b|\bpostponed\b|\btransferred\b|\bnow\s*[.!]?\s*$|\brescheduled\b|\bpushed (?:back )?to\b|\bswitched from .{1,40}? to\b|改到|推迟到|"
                     r"提前到|变成|变了",
                     re.IGNORECASE)
 WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉挺火|好像挺火|挺火的|随便问问|随便看看|突发奇想|一时兴起|"
@@ -39,7 +40,7 @@ WHIM = re.compile(r"最近在研究|最近在看|最近想|最近有点|感觉�
                   r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda want\b|\bobsessed\b|"
                   r"\b(?:lol|haha|ha|hah)\b|\bjust for fun\b|\brandom thought\b|\bi wonder\b|\bbriefly\b|"
                   r"\bnot sure\b|\bone day\b|\bat some point\b|\bwho knows\b|\bgive it a go\b|\bcould go for\b|"
-                  r"我想想|\blet me think\b|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
+                  r"我想想|\blet me think\b|\b(?:got|get|getting) (?:distracted|confused|lost|sidetracked|bored)\b|走神|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
                   re.IGNORECASE)
 QUESTION = re.compile(r"[?？]\s*$|[吗呢么嘛][。！!]?\s*$|^(?:请|麻烦|帮我|能不能|可不可以|能否|你觉得|你说)|帮我|介绍一下|"
                       r"说说|讲讲|细说|告诉我|推荐|怎么|如何|为什么|为啥|多少钱|哪些|哪个|有没有|是不是|"
@@ -74,7 +75,8 @@ _DANGLING = re.compile(r"\b(?:it|this|that|them)\s*[.!。！]?\s*$|[它这那]\s
 
 
 _RELATIVE_SUBJECT = re.compile(r"^(?:my|our) (?:wife|husband|son|daughter|kids?|children|partner|mother|father|mom|mum|"
-                               r"dad|brother|sister|parents?)\b|^我(?:的|家)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
+                               r"dad|brother|sister|parents?)\b|^(?:her|his) (?:school|class|teacher|grade|job|work|"
+                               r"company|birthday|age|kindergarten|university|college)\b|^我(?:的|家)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
                                r"妈妈?|父亲|母亲|哥哥?|姐姐?|弟弟?|妹妹?)", re.IGNORECASE)
 
 
@@ -133,20 +135,19 @@ DISCOURSE = re.compile(r"^\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: bef
                        r"i told you(?: before)?|just to remind you|(?:just a )?reminder|remember|again|by the way|"
                        r"you know|to repeat|once more|for the record|"
                        r"我(?:之前|前面|刚才|早就|上次)?(?:说过|说了|讲过|提过)的?|(?:之前|前面|上次|早就)(?:说过|说了|讲过|提过)|"
-                       r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子)"
+                       r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子|对了|对啦|哦对|话说)"
                        r"(?:\s*[,，:：.。!！]\s*|\s+|$|(?=[\u4e00-\u9fff]))", re.IGNORECASE)
 _DISCOURSE_TAIL = re.compile(r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
                              r"as i've said|remember|again|"
                              r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$", re.IGNORECASE)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
-_NUM = re.compile(r"(\d+(?:\.\d+)?)\s*(亿|百万|万|w|千|k|元|块|million|thousand|m\b)?", re.IGNORECASE)
-_UNIT = {"亿": 1e8, "百万": 1e6, "million": 1e6, "m": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3}
 _PERIOD = (("day", re.compile(r"每天|每日|日流水|日营业|一天|天流水|\bdaily\b|\ba day\b|\bper day\b", re.I)),
            ("week", re.compile(r"每周|每星期|一周|一星期|一个星期|\bweekly\b|\ba week\b|\bper week\b", re.I)),
            ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
            ("year", re.compile(r"每年|一年|年营业|年收入|\byearly\b|\bannual|\ba year\b|\bper year\b", re.I)))
 _PLACE_ZH = re.compile(r"(?:住在|在|搬到|来自|老家是?)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|工作|上班|读书|生活|做|经营|有)")
-_PLACE_ZH_END = re.compile(r"(?:住在|搬到了?|搬去了?|来自|老家(?:是|在)?|我家在)([\u4e00-\u9fff]{2,8}?)(?:的|了|啦)?[。！!.]?$")
+_PLACE_ZH_END = re.compile(r"(?:住在|(?<=[我俺])(?:现在|目前|一直|还)?住(?![得的过了着惯在])|搬到了?|搬去了?|来自|老家(?:是|在)?|"
+                           r"我家在)([\u4e00-\u9fff]{2,8}?)(?:的|了|啦)?[。！!.]?$")
 _PLACE_EN = re.compile(r"\b(?:in|live in|living in|based in|moved to)\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})")
 _PLACE_EN_FRONT = re.compile(r"^((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2}) is (?:where|the city where) (?:I|we) "
                              r"(?:live|am based|work)\b|\b(?:I'm|I am|we're|we are) from\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})")
@@ -260,20 +261,6 @@ def to_digits(text: str) -> str:
     return _CN_NUMERAL_RUN.sub(convert, text)
 
 
-def parse_amount(text: str) -> float | None:
-    """The first amount in `text`, units applied: "10 万" -> 100000, "4k" -> 4000, "四千" -> 4000."""
-    digits = to_digits(text).replace(",", "")
-    for m in _NUM.finditer(digits):
-        number = float(m.group(1))
-        unit = (m.group(2) or "").lower()
-        # a year or a percentage is not an amount
-        after = digits[m.end(1):m.end(1) + 2]
-        if after.startswith(("年", "%", "岁", "号", "点")):
-            continue
-        return number * _UNIT.get(unit, 1.0)
-    return None
-
-
 def period_of(text: str) -> str | None:
     return next((name for name, rx in _PERIOD if rx.search(text)), None)
 
@@ -284,12 +271,6 @@ def kind_of(text: str) -> str | None:
 
 def _num_str(n: float) -> str:
     return f"{int(n)}" if float(n).is_integer() else f"{n:g}"
-
-
-def _money_zh(n: float) -> str:
-    if n >= 10000 and (n / 10000) * 10 == int((n / 10000) * 10):
-        return f"{_num_str(n / 10000)} 万元"
-    return f"{_num_str(n)} 元"
 
 
 _NOT_VERBS = {"in", "on", "at", "to", "for", "with", "and", "or", "of", "a", "an", "the", "from", "by", "about", "as",
@@ -344,17 +325,19 @@ def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) 
     approx_zh = "约 " if v.get("approx") else ""
     approx_en = "about " if v.get("approx") else ""
     amount = v.get("amount")
+    currency = v.get("currency", "")
     if slot == "budget" and amount is not None:
-        return (f"用户的预算{approx_zh or '为 '}{_money_zh(amount)}。" if chinese
-                else f"The user's budget is {approx_en}{amount:,.0f}.")
+        return (f"用户的预算{approx_zh or '为 '}{money_text(amount, currency, True)}。" if chinese
+                else f"The user's budget is {approx_en}{money_text(amount, currency, False)}.")
     if slot == "shop_size" and amount is not None:
-        return (f"用户的店面面积{approx_zh or ' '}{_num_str(amount)} 平米。" if chinese
-                else f"The user's shop is {approx_en}{_num_str(amount)} square meters.")
+        feet = v.get("unit") == "sq ft"
+        return (f"用户的店面面积{approx_zh or ' '}{_num_str(amount)} {'平方英尺' if feet else '平米'}。" if chinese
+                else f"The user's shop is {approx_en}{_num_str(amount)} {'square feet' if feet else 'square meters'}.")
     if slot == "revenue" and amount is not None:
         per_zh = {"day": "每天", "month": "每月", "year": "每年"}.get(v.get("period"), "")
         per_en = {"day": " per day", "month": " per month", "year": " per year"}.get(v.get("period"), "")
-        return (f"用户的店{per_zh}流水{approx_zh}{_money_zh(amount)}。" if chinese
-                else f"The user's revenue is {approx_en}{amount:,.0f}{per_en}.")
+        return (f"用户的店{per_zh}流水{approx_zh}{money_text(amount, currency, True)}。" if chinese
+                else f"The user's revenue is {approx_en}{money_text(amount, currency, False)}{per_en}.")
     if slot == "staff" and amount is not None:
         return (f"用户的店有{approx_zh or ' '}{_num_str(amount)} 名员工。" if chinese
                 else f"The user has {approx_en}{_num_str(amount)} employees.")
@@ -368,12 +351,22 @@ def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) 
     return third_person(quote, chinese)
 
 
-def _slot_value(topic: Topic, text: str, change_at: int) -> dict | None:
+def _slot_value(topic: Topic, text: str, change_at: int, *, keyword: bool | None = None) -> dict | None:
     if topic.slot in NUMERIC_SLOTS:
-        amount = parse_amount(_near(text, topic))
-        if amount is None:
+        if keyword is None:
+            keyword = has_slot_word(topic, text)
+        # the new value follows a change marker ("预算从 10 万改成 15 万"): read from there when it has one
+        tail = text[change_at + 1:] if change_at >= 0 else ""
+        found = (slot_amount(topic.slot, tail, keyword=True) if tail and keyword else None) \
+            or slot_amount(topic.slot, _near(text, topic), keyword=keyword) \
+            or slot_amount(topic.slot, text, keyword=keyword)
+        if found is None:
             return None
-        value = {"amount": amount}
+        value = {"amount": found.amount}
+        if found.currency:
+            value["currency"] = found.currency
+        if topic.slot == "shop_size" and re.search(r"feet|foot|ft\b|平方英尺", text, re.I):
+            value["unit"] = "sq ft"
         if topic.slot in {"revenue", "rent", "orders"}:
             period = period_of(text)
             if period:
@@ -385,6 +378,14 @@ def _slot_value(topic: Topic, text: str, change_at: int) -> dict | None:
             option, negated = found
             return {"option": option, "negated": True} if negated else {"option": option}
     return None
+
+
+def has_slot_word(topic: Topic, text: str) -> bool:
+    """The slot's own word is in the text ("预算", "budget", "员工", "staff"), not only a number near it."""
+    from memory.services.topics import _has
+
+    low = (text or "").lower()
+    return any(_has(low, term) >= 0 for term in topic.terms)
 
 
 def _near(text: str, topic: Topic) -> str:
@@ -400,11 +401,131 @@ def _near(text: str, topic: Topic) -> str:
     return tail if re.search(r"\d|[一二三四五六七八九十两百千万]", tail) else text
 
 
+# A bare answer to the assistant's question ("20万", "about 5k dollars", "四千"): nothing but the amount.
+_BARE_AMOUNT = re.compile(r"^\W*(?:about|around|roughly|maybe|大概|大约|差不多|约)?\s*[$€£¥￥]?\s*[\d,.]+\s*"
+                          r"(?:万|千|百万|亿|k|w|thousand|million|grand)?\s*(?:元|块|rmb|yuan|euros?|dollars?|pounds?|"
+                          r"欧元|美元|英镑|人|个人|名员工|个员工|people|employees|staff|平米|平|㎡|sqm|m2)?"
+                          r"\s*(?:左右|吧|上下|or so|ish)?\W*$", re.IGNORECASE)
+# A head count said without the word staff ("Team of 4 people", "团队一共 4 个人", "with three employees").
+_FAMILY_CONTEXT = re.compile(r"家|家庭|家里|孩子|family|household|kids|children|siblings|brothers|sisters", re.I)
+
+
+_PRICE = re.compile(r"\bcosts?\b|\bpriced at\b|\bsells? for\b|\bgoes for\b|一杯|一份|一个要|售价|卖到?\s*\d|"
+                    r"要\s*\d+(?:\.\d+)?\s*[块元]", re.IGNORECASE)
+
+
+# A share limit on one part of the spending ("装修不超过两成", "keep marketing under 10% of the budget"): a constraint
+# keyed by what it limits, so that a later "装修预算改成不超过三成" supersedes it.
+_LIMIT_ZH = re.compile(r"^(?P<what>[\u4e00-\u9fff]{1,6}?)(?:的)?(?:预算|费用|开支|成本|支出|投入)?(?:要|得|必须|只能)?"
+                       r"(?:改成|改为|换成|调到|调成)?(?:不超过|不超|不能超过|不要超过|最多|至多|控制在)(?P<limit>.{1,12}?)"
+                       r"(?:以内|以下|之内)?[。！!]?$")
+_LIMIT_EN = re.compile(r"^(?:keep |the |our |my )?(?P<what>[a-z][a-z ]{1,30}?) (?:budget |costs? |spend(?:ing)? )?"
+                       r"(?:must |should |has to |needs to |can )?(?:now |still |only )?(?:stay |be |go )?"
+                       r"(?:under|below|at most|no more than|"
+                       r"capped at|within) (?P<limit>.{1,30}?)[.!]?$", re.IGNORECASE)
+_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "十": 10}
+
+
+def ratio_of(text: str) -> float | None:
+    """"两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a quarter" -> 0.25; None when the text gives no share."""
+    text = text or ""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent\b)", text, re.I)
+    if m:
+        return float(m.group(1)) / 100
+    m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
+    if m:
+        n = to_digits(m.group(1))
+        n = _CN_DIGIT.get(n, n)
+        return float(n) / 100 if str(n).isdigit() else None
+    m = re.search(r"([\d一二两三四五六七八九])\s*成", text)
+    if m:
+        return float(_CN_DIGIT.get(m.group(1), m.group(1))) / 10
+    m = re.search(r"([\d一二两三四五六七八九])分之([\d一二三四五六七八九])", text)
+    if m:
+        return float(_CN_DIGIT.get(m.group(2), m.group(2))) / float(_CN_DIGIT.get(m.group(1), m.group(1)))
+    m = re.search(r"\ba (half|third|quarter|fifth|tenth)\b", text, re.I)
+    if m:
+        return {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}[m.group(1).lower()]
+    return None
+
+
+def share_limit(clause: str) -> tuple[str, float] | None:
+    """(what is limited, its share) for a clause that caps one part of the spending by a share."""
+    m = _LIMIT_ZH.match(clause.strip()) or _LIMIT_EN.match(clause.strip())
+    if not m:
+        return None
+    what = re.sub(r"\b(?:the|of|my|our)\b", " ", m.group("what")).strip()
+    share = ratio_of(m.group("limit"))
+    if not what or share is None or FIRST_PERSON.search(what) or not 0 < share <= 1:
+        return None
+    return what.lower(), round(share, 4)
+
+
+def _head_count(clause: str) -> bool:
+    return any(q.unit == "people" and not q.code for q in quantities(clause)) and not _FAMILY_CONTEXT.search(clause)
+
+
+# --- what is not a fact about the user: requests to the assistant, claims of authority, injected markup -----------
+# "我们来做一个项目计划", "let's plan the launch", "I need you to draft a list": the user asks for work, and says
+# nothing about themselves.
+REQUEST = re.compile(
+    r"^(?:那|好|好的|那么|ok|okay)?[，, ]*(?:我们|咱们|咱|让我们)?(?:来|一起)(?:做|写|列|弄|搞|想|规划|定|聊|算|排|整理|讨论)|"
+    r"(?:我想|我要|我需要|我希望|想)?(?:你|您)(?:来|帮|给|替|能|可以|先|再)|^(?:我)?(?:需要|想要?|要)(?:一个|一份|个|份)|"
+    r"(?:做|写|列|出|制定|定|规划|起草|整理|生成|来)(?:一个|一份|个|份|一下)?(?:新的|另一个|另一份)?.{0,8}?(?:计划|方案|清单|"
+    r"大纲|报告|总结|表格|文案|提纲|规划|日程|攻略)(?:吧|吗|呢)?[。!！]?$|"
+    r"^(?:let's|let us|shall we)\b|\b(?:i want|i need|i'd like|i would like) you to\b|"
+    r"^(?:i (?:want|need|would like|'d like)|give me|make me|write me|draft|create|prepare|build|show me|list) "
+    r"(?:a|an|the|another|a new|my|some)?\s*(?:\w+\s){0,3}(?:plan|list|outline|summary|draft|report|table|"
+    r"itinerary|schedule|proposal|checklist|budget plan)s?\b", re.IGNORECASE)
+# Text shaped like a system prompt, a chat-template token or a settings change is never a fact (issue 16).
+MARKUP = re.compile(
+    r"</?\s*(?:system|user|assistant|developer|tool|im_start|im_end|inst|sys|prompt|instructions?|admin|root|"
+    r"sudo|override)\b[^>]{0,40}>|"
+    r"<\|[^|>]{1,30}\|>|\[/?\s*(?:system|inst|sys|admin|developer)\s*\]|【\s*(?:系统|管理员|开发者)[^】]{0,10}】|"
+    r"^\s*(?:#+\s*|```\s*)?(?:system|系统|sys)\s*[:：\n]|```\s*(?:system|sys)\b|"
+    r"\b(?:system prompt|developer mode|jailbreak|dan mode)\b|系统提示|系统指令|系统消息|开发者模式|越狱模式|"
+    r"\bignore (?:all |any |every )?(?:of )?(?:the |your )?(?:previous|prior|above|earlier|preceding|former)\s+"
+    r"(?:instructions|rules|prompts?|messages|directions)|\bdisregard (?:all |the |your )?(?:previous |prior |above )?"
+    r"(?:instructions|rules)|忽略(?:掉)?(?:你)?(?:之前|以上|前面|上面|先前|所有)?(?:的)?(?:所有)?(?:指令|规则|设定|提示|要求|限制)|"
+    r"\b(?:pii_policy|recall_top_k|inferred_policy|review_confidence_threshold|ttl_days_by_kind|"
+    r"budget_memories_tokens|recall_all_below|chat_model|embedding_model|system_prompt|policy_overrides)\b|"
+    r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']", re.IGNORECASE)
+# A claim of role or authority over the platform ("我是管理员", "I'm the admin", "I have root access").
+CLAIM = re.compile(
+    r"(?:我是|我就是|本人是|我作为|作为|我现在是|我乃)(?:这个|本|你们的?|你的|该)?(?:平台|系统|网站|应用|app|服务|机器人|助手)?的?"
+    r"(?:超级|最高|系统)?(?:管理员|管理者|开发者|开发人员|站长|版主|运营人员|所有者|root|admin|主人|创造者|创建者)|"
+    r"(?:最高|管理员|root|超级|系统|开发者)权限|授权你|我有权|你必须听我的|以(?:管理员|开发者|系统)身份|管理员模式|"
+    r"\bi(?:'m| am)\s+(?:now\s+)?(?:the|an?|your|this (?:platform|system|site|app)'s)\s+(?:super\s?)?"
+    r"(?:admin(?:istrator)?|moderator|developer|owner|operator|creator|root user|superuser)\b"
+    r"(?=\s*(?:$|[.,!;:]|here\b|now\b|so\b|and\b|of (?:this|the|your) (?:platform|system|site|app|assistant|"
+    r"service|bot)\b))|"
+    r"\bi have (?:root|admin(?:istrator)?|full|elevated|superuser|special) (?:access|rights|privileges|permissions)\b|"
+    r"\bas (?:your|the|an?|this (?:platform|system)'s) (?:admin(?:istrator)?|developer|operator|owner|moderator|creator)\b|"
+    r"\bi authori[sz]e you\b|\b(?:openai|anthropic|google) (?:employee|staff|engineer|researcher)\b|"
+    r"\byou must obey me\b", re.IGNORECASE)
+
+
+def injection_kind(text: str) -> str | None:
+    """"markup" for text shaped like a system prompt, a template token or a settings change; "claim" for a claim of
+    role or authority; None otherwise. Neither is a fact about the user (issue 16)."""
+    if MARKUP.search(text or ""):
+        return "markup"
+    if CLAIM.search(text or ""):
+        return "claim"
+    return None
+
+
+def is_request(clause: str) -> bool:
+    return bool(REQUEST.search((clause or "").strip()))
+
+
 def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
     """Candidate facts in one user message (offline rules). Whims are returned marked, so that what is dropped
     can be counted; questions and requests yield nothing."""
     chinese = is_chinese(text)
     out: list[Candidate] = []
+    if injection_kind(text) == "markup":
+        return out  # text shaped like a system prompt says nothing about the user, in any clause
     for sentence in split_sentences(text):
         clauses = [c for c in split_clauses(sentence)]
         if not clauses:
@@ -419,13 +540,20 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         # durable preference about the user, though it is phrased as a request
         standing = [c for c in clauses if STANDING.search(c) and not _OTHER_PEOPLE.search(c)
                     and not c.rstrip().endswith(("?", "？"))]
-        statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses) if c and not is_question(c)]
+        statement_clauses = [c for c in (strip_ask_tail(c) for c in clauses)
+                             if c and not is_question(c) and not is_request(c)]
+        from_reply: set[str] = set()
+        limits: list[tuple[str, float, str]] = []
         statement_clauses += [c for c in standing if c not in statement_clauses]
         # "…, I think." / "…，不太确定。": a clause that is only a hedge hedges what the sentence says
         hedge_only = [c for c in statement_clauses if HEDGE.search(c) and len(_content_terms(HEDGE.sub(" ", c))) == 0]
         sentence_hedged = bool(hedge_only)
         statement_clauses = [c for c in statement_clauses if c not in hedge_only]
         for clause in statement_clauses:
+            limit = share_limit(clause) if not whim else None
+            if limit:
+                limits.append((*limit, clause))
+                continue
             if REASON.search(clause) and not FIRST_PERSON.search(clause):
                 topics = [t for t in topics_in(clause) if t.kind == "constraint"]
             else:
@@ -438,8 +566,15 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 topics.append(TOPIC_BY_SLOT["shop_size"])
             if _BUSINESS_ZH.search(clause) or _BUSINESS_EN.search(clause):
                 topics.append(TOPIC_BY_SLOT["business"])
-            if not topics and previous_reply and parse_amount(clause) is not None:
-                topics = [t for t in topics_in(previous_reply) if t.slot in NUMERIC_SLOTS][:1]
+            if _head_count(clause) and TOPIC_BY_SLOT["staff"] not in topics:
+                topics.append(TOPIC_BY_SLOT["staff"])  # "Team of 4 people", "店里一共三个人"
+            if not topics and previous_reply and _BARE_AMOUNT.match(clause):
+                # a bare amount answers the assistant's question about a slot ("预算多少？" "20万"), when its unit
+                # fits that slot: "4 people" never answers a question about the budget
+                asked = [t for t in topics_in(previous_reply) if t.slot in NUMERIC_SLOTS][:1]
+                if asked and slot_amount(asked[0].slot, clause, keyword=True) is not None:
+                    topics = asked
+                    from_reply.add(asked[0].slot)
             if topics:
                 for t in topics:
                     by_slot.setdefault(t.slot, [])
@@ -473,14 +608,18 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
             quote = _span(sentence, slot_clauses) or joined
             cm = CHANGE.search(joined)
-            value = _slot_value(topic, joined, cm.end() - 1 if cm else -1)  # the new value follows the marker
+            value = _slot_value(topic, joined, cm.end() - 1 if cm else -1,  # the new value follows the marker
+                                keyword=True if slot in from_reply else None)
             kind = topic.kind
             marker = kind_of(joined)
             if marker in {"plan", "conclusion"} and slot not in NUMERIC_SLOTS:
                 kind = marker
             if slot == "location":
                 place = place_in(joined)
-                if not place:
+                if not place:  # "我住在12楼": where, but no place name: the user's words as a plain fact
+                    if FIRST_PERSON.search(joined) and not whim:
+                        generic.extend((kind_of(c) or "profile", c) for c in slot_clauses
+                                       if (kind_of(c) or "profile", c) not in generic)
                     continue
                 value = {"place": place}
             elif slot == "business":
@@ -497,6 +636,9 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 continue
             elif topic.options and value is None and not FIRST_PERSON.search(joined):
                 continue
+            elif topic.options and not change_m and not any(FIRST_PERSON.search(c) for c in clauses) \
+                    and (_PRICE.search(joined) or any(q.unit == "money" for q in quantities(joined))):
+                continue  # "A latte costs 4.50 downstairs", "拿铁一杯 32 块": the price of a thing, not a taste
             hedged = bool(HEDGE.search(joined)) or sentence_hedged
             if value is not None and hedged and "amount" in value:
                 value["approx"] = True
@@ -516,6 +658,11 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
             out.append(Candidate(kind=kind, key=slot if kind == topic.kind else f"{kind}:{slot}", content=content,
                                  value=value, confidence=confidence, quote=quote, hedged=hedged,
                                  change=bool(change_m), whim=whim))
+        for what, share, clause in limits:
+            hedged = bool(HEDGE.search(clause)) or sentence_hedged
+            out.append(Candidate(kind="constraint", key=f"limit:{what}"[:100], content=third_person(clause, chinese),
+                                 value={"share": share}, confidence=0.6 if hedged else 0.85, quote=clause,
+                                 hedged=hedged, change=bool(change_m), whim=whim))
         for kind, clause in generic:
             hedged = bool(HEDGE.search(clause)) or sentence_hedged
             out.append(Candidate(kind=kind, key="", content=third_person(clause, chinese), value=None,

@@ -26,12 +26,17 @@ SIMILAR_NOTE = 0.85
 SIMILAR_NOTE_BY_MODEL = {SENTENCE_MODEL: 0.93}
 SAME_TERMS = 0.6  # share of the shorter statement's content words two statements of one fact have in common
 CORRECTION_TERMS = 0.5  # the same for a correction, whose sentence also names the old value
+LOOSE_CHANGE_TERMS = 0.25  # the same for a subjectless change, which may only change a known fact
 
 
-def _comparable(value) -> str:
+def _comparable(value, other=None) -> str:
+    """A value as compared with another: the hedge never counts, and a currency or unit only when both name one
+    ("20,000" restates "20,000 euros")."""
     if not isinstance(value, dict):
         return ""
-    return json.dumps({k: v for k, v in value.items() if k != "approx"}, sort_keys=True, ensure_ascii=False)
+    other = other if isinstance(other, dict) else {}
+    skip = {"approx"} | {k for k in ("currency", "unit") if k not in other}
+    return json.dumps({k: v for k, v in value.items() if k not in skip}, sort_keys=True, ensure_ascii=False)
 
 
 _PERSON = re.compile(r"用户|我们|咱们|我|俺|\b(?:the user'?s?|i'm|i've|i'd|i|my|me|we|our|us)\b", re.IGNORECASE)
@@ -56,7 +61,7 @@ def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
     if note.key and not candidate.key and not candidate.value and not candidate.change:
         return True  # a free-form restatement of a slot's fact ("我吃不了辣" after "我不吃辣") adds nothing
     if note.value or candidate.value:
-        return _comparable(note.value) == _comparable(candidate.value)
+        return _comparable(note.value, candidate.value) == _comparable(candidate.value, note.value)
     if candidate.change:  # "actually my favourite colour is green now": same subject, a new value
         return False
     return max(_terms_overlap(note.content, candidate.content),
@@ -79,6 +84,10 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) ->
     for note in notes:
         theirs = _fact_terms(_statement(note)) | _fact_terms(note.content)
         tries = [(mine, SAME_TERMS)] + ([(mine | said_with, CORRECTION_TERMS)] if said_with else [])
+        if candidate.extra.get("needs_match"):
+            # a subjectless change ("和银行的会面改到周四了") can only be about a fact already known: two shared
+            # words are enough to say which (it is dropped when nothing matches)
+            tries.append((mine | said_with, LOOSE_CHANGE_TERMS))
         for words, needed in tries:
             shared = len(words & theirs)
             score = shared / max(1, min(len(words), len(theirs)))
@@ -145,10 +154,37 @@ def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
             or candidate.confidence < policy.review_confidence_threshold)
 
 
-def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None) -> str:
+# "my budget is now 30,000", "我现在住在杭州", "预算改成": the user says the fact has a new value.
+_NEW_VALUE = re.compile(r"\bnow\b|\bthese days\b|\bnew\b|\bupdated?\b|\bchanged?\b|\bactually\b|\binstead\b|"
+                        r"现在|目前|如今|已经|最新|重新|新的", re.IGNORECASE)
+
+
+def restates_with_new_value(old: MemoryNote, candidate: Candidate) -> bool:
+    """Whether the user explicitly restates the fact of `old` with a new value (issue 16): in their own words
+    (user_stated, not hedged, not a subjectless change that needs an earlier fact), naming the same slot by its own
+    word ("my budget is now 30,000", "预算改成 3 万"), or, for a fact with no slot, saying that it changed."""
+    from memory.services.rules import CHANGE, has_slot_word
+    from memory.services.topics import TOPIC_BY_SLOT
+
+    if candidate.source != MemoryNote.Source.USER_STATED or candidate.hedged or candidate.unclear:
+        return False
+    said = candidate.quote or ""
+    marked = bool(CHANGE.search(said) or _NEW_VALUE.search(said))
+    if old.key:
+        if candidate.key.split(":")[-1] != old.key.split(":")[-1]:
+            return False
+        topic = TOPIC_BY_SLOT.get(old.key.split(":")[-1])
+        return marked or (topic is not None and has_slot_word(topic, said))
+    return marked and not candidate.extra.get("needs_match")
+
+
+def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None,
+                    events: list | None = None) -> str:
     """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
-    the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result:
-    written, refreshed, superseded, pending_review or unchanged."""
+    the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result: written, refreshed,
+    superseded, pending_review, unchanged or kept_correction (a person corrected the note and the user did not
+    restate that fact). `events` (when given) receives what changed, for the turn's memory events
+    (memory.services.events)."""
     end_user = message.end_user if message is not None else end_user
     if message is not None and (message.metadata or {}).get("memory_answer"):
         candidate.change, candidate.unclear = True, False  # the user is answering our question: it is settled
@@ -161,11 +197,18 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
                         message=message)
     if old is None and candidate.extra.get("needs_match"):
         return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
+    if old is not None and old.corrected_at is not None and not same_fact(old, candidate) \
+            and not restates_with_new_value(old, candidate):
+        return "kept_correction"  # a person's correction is final until the user restates that fact
     if old is not None and same_fact(old, candidate):
         if status == MemoryNote.Status.ACTIVE:
             if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
                 old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
                 old.save(update_fields=["value", "updated_at"])
+                if events is not None:
+                    from memory.services.events import note_event
+
+                    events.append(note_event(action="updated", note=old))
             memory_note_refresh(note=old, confidence=candidate.confidence, message=message)
             return "refreshed"
         return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
@@ -176,11 +219,15 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
             end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW)
         if candidate.key and any(same_fact(n, candidate) for n in duplicate):
             return "pending_review"
-    memory_note_create(
+    reason = candidate.extra.get("review_reason", reason) if status != MemoryNote.Status.ACTIVE else reason
+    note = memory_note_create(
         tenant=tenant, end_user=end_user, kind=candidate.kind, key=candidate.key, content=candidate.content,
         source=candidate.source, confidence=candidate.confidence, value=candidate.value, quote=candidate.quote,
         status=status, session=message.session if message is not None else None, message=message, supersedes=old,
         review_reason=reason, assistant=message.session.assistant if message is not None else None)
-    if status != MemoryNote.Status.ACTIVE:
-        return "pending_review"
-    return "superseded" if old is not None else "written"
+    outcome = "pending_review" if status != MemoryNote.Status.ACTIVE else "superseded" if old is not None else "written"
+    if events is not None and outcome != "pending_review":
+        from memory.services.events import note_event
+
+        events.append(note_event(action=outcome, note=note, before=old if outcome == "superseded" else None))
+    return outcome

@@ -261,6 +261,9 @@
             }
             if (taskStrip && typeof data.task_html === "string") taskStrip.innerHTML = data.task_html;
             scrollToEnd(conversation);
+          } else if (name === "memory") { // what this turn wrote or changed in memory, with Undo
+            var article = data.reply_id && document.getElementById("m" + data.reply_id);
+            if (article && data.html) { article.appendChild(fromHTML(data.html)); scrollToEnd(conversation); }
           } else if (name === "error") {
             restore();
             fail(data.message || s.failed);

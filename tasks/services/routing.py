@@ -28,9 +28,16 @@ logger = logging.getLogger(__name__)
 
 ROUTE_KINDS = ("continue", "side_question", "new_task", "resume", "cancel", "confirm", "none")
 
-_CONTINUE = re.compile(r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b",
+CONTINUE = re.compile(r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b",
                        re.IGNORECASE)
-_CANCEL = re.compile(r"取消|不做了|不要了|不用做了|放弃|\b(?:cancel|abort|drop|scrap|never mind)\b", re.IGNORECASE)
+_CANCEL = re.compile(r"取消|不做了|不要了|不用做了|别做了|不弄了|不搞了|放弃|停止|停掉|终止|"
+                     r"\b(?:cancel|abort|drop|scrap|never mind|call off)\b|"
+                     r"\bstop(?:ping)?\s+(?:the |this |that |my |our )?(?:\w+\s)?(?:plan|planning|task|project|it)\b",
+                     re.IGNORECASE)
+# "another plan", "a new project plan", "再做一个", "新的计划": a second task of a type, not the earlier one again.
+ANOTHER = re.compile(r"另一个|另外一个|另做|再做一个|再来一个|再做个|新的|新建|新开|重新做|重新开始|换一个|第二个|"
+                     r"\banother\b|\ba new\b|\bnew one\b|\bsecond\b|\bfresh\b|\bstart over\b|\bfrom scratch\b",
+                     re.IGNORECASE)
 _AFFIRM = re.compile(
     r"^\s*(?:好|好的|好啊|好吧|可以|行|确认|没问题|同意|对|是的|要|要的|嗯|继续|ok|okay|yes|yep|yeah|sure|confirm|"
     r"go ahead|sounds good|looks good|let's do it|please do)\b|就按这个|就这样|就这么|按这个来|照这个|确认|"
@@ -72,16 +79,22 @@ class OfflineRouter:
 
     def route(self, *, text, current, task_types, offered=None, same_session=False) -> Route:
         mentioned = mentioned_task_type(text, task_types)
-        wants_continue = bool(_CONTINUE.search(text))
+        wants_continue = bool(CONTINUE.search(text))
         if mentioned is not None:
             values = fields_extract(text=text, fields=mentioned.required_fields)
             if _CANCEL.search(text):
                 return Route("cancel", mentioned)
             same = current is not None and current.task_type_id == mentioned.pk
+            if ANOTHER.search(text) and not wants_continue:
+                return Route("new_task", mentioned, values)
             if wants_continue or same:
                 return Route("resume", mentioned, values)
             return Route("new_task", mentioned, values)
         if current is None:
+            if offered is not None and _CANCEL.search(text) and len(text) <= 40:
+                return Route("cancel", offered.task_type)
+            if offered is not None and ANOTHER.search(text) and not wants_continue:
+                return Route("new_task", offered.task_type)
             if offered is not None and (wants_continue or is_affirmation(text)):
                 return Route("resume", offered.task_type)
             if wants_continue and len(text) <= 20:

@@ -80,3 +80,13 @@ def scratch_expire(*, now=None) -> int:
     now = now or timezone.now()
     deleted, _ = SessionScratch.objects.unscoped().filter(expires_at__lte=now).delete()
     return deleted
+
+
+def scratch_forget(*, tenant, end_user, found_in: Callable[[str], bool]) -> int:
+    """Delete the user's scratch entries whose value holds what the user asked to forget (`found_in` says so of
+    the value's JSON text). Returns how many were deleted."""
+    doomed = [row.pk for row in SessionScratch.objects.for_tenant(tenant).filter(end_user=end_user)
+              if found_in(json.dumps(row.value, ensure_ascii=False, default=str))]
+    if doomed:
+        SessionScratch.objects.for_tenant(tenant).filter(pk__in=doomed).delete()
+    return len(doomed)

@@ -30,7 +30,7 @@ from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_s
                              task_state_open_or_resumable, task_state_progress, task_state_resumable,
                              task_types_for)
 from tasks.services.field_extraction import Extracted, language_of
-from tasks.services.routing import Route, mentioned_task_type, router_for
+from tasks.services.routing import ANOTHER, CONTINUE, Route, mentioned_task_type, router_for
 from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
 from webhooks.services import webhook_event_emit
 
@@ -250,15 +250,19 @@ def _hint_resume(state: TaskState, zh: bool, filled: list[str]) -> str:
     return head + told + _ask(state, zh)
 
 
-def _hint_offer(state: TaskState, zh: bool) -> str:
+def _hint_offer(state: TaskState, zh: bool, or_new: bool = False) -> str:
+    """The question that offers a task from another conversation: it is never continued without a yes."""
+    new_zh = "还是新建一个？" if or_new else ""
+    new_en = " Or shall I start a new one?" if or_new else ""  # the question without it is a contract (tests)
     if state.pending_fields:
         if zh:
-            return f"你之前的{_label(state, zh)}还差{_join(list(state.pending_fields), True)}，要继续吗？"
+            return f"你之前的{_label(state, zh)}还差{_join(list(state.pending_fields), True)}，要继续吗？{new_zh}"
         return (f"Your earlier {_label(state, zh)} still needs the {_join(list(state.pending_fields), False)}. "
-                f"Shall we continue?")
+                f"Shall we continue?{new_en}")
     if zh:
-        return f"你之前的{_label(state, zh)}信息已齐全，还等你确认，要继续吗？"
-    return f"Your earlier {_label(state, zh)} is complete and waiting for your confirmation. Shall we continue?"
+        return f"你之前的{_label(state, zh)}信息已齐全，还等你确认，要继续吗？{new_zh}"
+    return (f"Your earlier {_label(state, zh)} is complete and waiting for your confirmation. Shall we "
+            f"continue?{new_en}")
 
 
 def _hint_paused(paused: TaskState, zh: bool) -> str:
@@ -287,20 +291,18 @@ def _route_message(*, tenant, session, message) -> dict | None:
     assistant = session.assistant
     end_user = session.end_user
     text = message.content or ""
+    if (message.metadata or {}).get("memory_command"):
+        return None  # "forget that ..." is said to memory, never a value for the task (issue 16)
     zh = language_of(text) == "zh"
     task_types = task_types_for(tenant=tenant, assistant=assistant)
     found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
-    current = found if found is not None and found.state in OPEN_STATES else None
-    if not task_types and current is None:
+    # Working memory belongs to its conversation (issue 16): a task open in another session is not this one's
+    # current task. It is offered as a question ("continue your project plan?"), never continued silently.
+    current = found if found is not None and found.state in OPEN_STATES and found.session_id == session.pk else None
+    if not task_types and found is None:
         return None
     offered = None
-    earlier = None
-    if current is not None and current.session_id != session.pk:
-        earlier = current
-    elif current is None:
-        candidate = found  # no task is open: the most recent paused one, if any
-        if candidate is not None and candidate.session_id != session.pk:
-            earlier = candidate
+    earlier = found if found is not None and found.session_id != session.pk else None
     # What we offered to resume matters only when there is an earlier task to offer.
     offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY) if earlier is not None else None
     if offered_id and earlier is not None and earlier.pk == offered_id:
@@ -312,18 +314,34 @@ def _route_message(*, tenant, session, message) -> dict | None:
     involved = current is not None or offered is not None or mentioned_task_type(text, task_types) is not None
     router = router_for(chat_model=policy.chat_model if involved else "offline")
     route = router.route(text=text, current=current, task_types=task_types, offered=offered,
-                         same_session=current is not None and current.session_id == session.pk)
+                         same_session=current is not None)
+    wants_another = bool(ANOTHER.search(text)) and not CONTINUE.search(text)
+    if route.kind == "resume" and wants_another and route.task_type is not None:
+        route = Route("new_task", route.task_type, route.values, route.source)  # "a new plan", not the old one
+
+    if route.kind == "cancel":
+        return _cancel(tenant=tenant, session=session, message=message, route=route, current=current,
+                       earlier=earlier, zh=zh)
 
     if route.kind == "new_task" and route.task_type is not None:
         paused_note = ""
-        if current is not None:
+        # An earlier, unfinished task of the same type is resumed rather than started twice when it is this
+        # conversation's; from another conversation it is offered as a question; "another/a new plan" starts anew.
+        existing = None if wants_another else task_state_resumable(
+            tenant=tenant, end_user=end_user, assistant=assistant, task_type=route.task_type, lock=True)
+        if existing is not None and existing.session_id != session.pk and existing.pk != offered_id:
+            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=existing.pk)
+            return _result(existing, "offer", _hint_offer(existing, zh, or_new=True))
+        if current is not None and (existing is None or existing.pk != current.pk):
             current = task_state_transition(tenant=tenant, state=current, to=TaskState.State.PAUSED,
                                             message=message, reason=f"new task: {route.task_type.name}")
             paused_note = _hint_paused(current, zh)
-        # An earlier, paused task of the same type is resumed rather than started twice.
-        existing = task_state_resumable(tenant=tenant, end_user=end_user, assistant=assistant,
-                                        task_type=route.task_type, lock=True)
-        if existing is not None:
+        if earlier is not None and earlier.state in OPEN_STATES and earlier.pk != getattr(existing, "pk", None):
+            # one task in progress per user: the other conversation's is kept, paused, and can be resumed
+            earlier = task_state_transition(tenant=tenant, state=earlier, to=TaskState.State.PAUSED, message=message,
+                                            reason=f"new task: {route.task_type.name}")
+            paused_note = paused_note or _hint_paused(earlier, zh)
+        if existing is not None and existing.session_id == session.pk:
             return _resume(tenant=tenant, session=session, message=message, state=existing, route=route, zh=zh,
                            prefix=paused_note)
         state = task_state_start(tenant=tenant, session=session, task_type=route.task_type, message=message)
@@ -356,11 +374,6 @@ def _route_message(*, tenant, session, message) -> dict | None:
             return _result(earlier, "offer", _hint_offer(earlier, zh))
         return None
 
-    if route.kind == "cancel":
-        state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.CANCELLED, message=message)
-        return _result(state, "cancel", f"好的，已取消{state.task_name}。" if zh
-                       else f"OK, I cancelled the {_label(state, zh)}.")
-
     if route.kind == "confirm" and current.state == TaskState.State.WAITING_CONFIRM:
         state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.COMPLETED, message=message)
         hint = (f"好的，{state.task_name}已确认完成：{_recap(state, zh)}。" if zh
@@ -381,6 +394,27 @@ def _route_message(*, tenant, session, message) -> dict | None:
         scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk)
         return _result(current, "offer", _hint_offer(current, zh))
     return _result(current, "side_question", None)
+
+
+def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: bool) -> dict | None:
+    """"Cancel the project plan" / "取消" / "stop the plan": the named (or current, or offered) task is cancelled,
+    whichever conversation it was started in."""
+    def fits(state):
+        return state is not None and (route.task_type is None or state.task_type_id == route.task_type.pk)
+
+    target = current if fits(current) else earlier if fits(earlier) else None
+    if target is None and route.task_type is not None:
+        target = task_state_resumable(tenant=tenant, end_user=session.end_user, assistant=session.assistant,
+                                      task_type=route.task_type, lock=True)
+    if target is None:
+        if route.task_type is None:
+            return None
+        return {"section": "task", "data": None,
+                "reply_hint": f"没有进行中的{route.task_type.name}，不需要取消。" if zh
+                else f"There is no {route.task_type.name.lower()} in progress, so there is nothing to cancel."}
+    state = task_state_transition(tenant=tenant, state=target, to=TaskState.State.CANCELLED, message=message)
+    return _result(state, "cancel", f"好的，已取消{state.task_name}。" if zh
+                   else f"OK, I cancelled the {_label(state, zh)}.")
 
 
 def _resume(*, tenant, session, message, state: TaskState, route: Route, zh: bool, prefix: str = "") -> dict:
@@ -421,3 +455,38 @@ def task_states_expire(*, now=None, batch: int = 500) -> dict:
         if len(rows) < batch:
             break
     return {"expired_tasks": expired, "expired_scratch": scratch_expire(now=now)}
+
+
+# --- forgetting (a user's "forget …" reaches task state too, issue 16) ---------------------------------------------
+def task_states_forget(*, tenant, end_user, found_in) -> int:
+    """Remove from the user's task states every collected value that holds what the user asked to forget
+    (`found_in(text)` says so): the field is pending again, its steps in the history lose the value, and a drafted
+    result that quoted it is dropped. Final tasks are scrubbed too (forgetting overrides immutability: the value
+    must not survive anywhere). Returns how many values were removed."""
+    removed = 0
+    for state in TaskState.objects.for_tenant(tenant).select_for_update().filter(end_user=end_user):
+        names = [name for name, entry in (state.collected or {}).items() if found_in(str(entry.get("value", "")))]
+        result_hit = bool(state.result) and found_in(state.result)
+        if not names and not result_hit:
+            continue
+        collected = {n: e for n, e in state.collected.items() if n not in names}
+        history = []
+        for step in state.step_history:
+            step = dict(step)
+            if step.get("field") in names or found_in(str(step.get("value", ""))):
+                step.pop("value", None)
+                step.pop("old_value", None)
+                step["forgotten"] = True
+            history.append(step)
+        history.append({"action": "forget", "fields": names, "at": _now_iso()})
+        changes = {"collected": collected, "step_history": history, "version": F("version") + 1,
+                   "updated_at": timezone.now()}
+        if names:
+            changes["pending_fields"] = [f["name"] for f in state.required_fields if f["name"] not in collected]
+        if names or result_hit:
+            changes["result"] = ""
+        if state.state not in FINAL_STATES and names and state.state != TaskState.State.PAUSED:
+            changes["state"] = TaskState.State.COLLECTING_INFO
+        TaskState.objects.for_tenant(tenant).filter(pk=state.pk).update(**changes)
+        removed += len(names) or 1
+    return removed

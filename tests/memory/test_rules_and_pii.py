@@ -17,7 +17,7 @@ def facts(text):
     ("店里有 5 个员工", ("business_status", "staff"), {"amount": 5}),
     ("We opened a 40 square meter bakery last year, daily sales are around 3k", ("business_status", "revenue"),
      {"amount": 3000, "period": "day", "approx": True}),
-    ("My budget is 20,000 dollars", ("constraint", "budget"), {"amount": 20000}),
+    ("My budget is 20,000 dollars", ("constraint", "budget"), {"amount": 20000, "currency": "USD"}),
     ("Actually my budget is 30k now, not 20k", ("constraint", "budget"), {"amount": 30000}),
     ("I moved to Seattle", ("profile", "location"), {"place": "Seattle"}),
     ("我现在住在上海", ("profile", "location"), {"place": "上海"}),

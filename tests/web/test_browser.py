@@ -228,3 +228,28 @@ def test_task_progress_strip(site, new_page):
     shot(page, "13-zh-task-strip")
     send(page, "预算是20万。")
     page.locator(".task-strip", has_text="还差预算").wait_for(state="detached")  # no eval: the page's CSP
+
+
+
+@needs_chat_layer
+@needs_long_term_memory
+@pytest.mark.worker
+def test_the_memory_line_appears_under_the_reply_and_undo_restores(site, celery_worker, new_page, settings):
+    """Issue 16: the stream's memory event puts "Memory updated: … → …" under the reply, live; Undo restores."""
+    settings.MEMORY_EVENTS_WAIT_SECONDS = 30  # the live server waits for the real worker's extraction
+    end_user = person("browser-memory-line", "noor")
+    page = new_page()
+    log_in(page, site.url, "noor", PASSWORD)
+    page.click("text=Start a conversation")
+    page.wait_for_selector("#message-box")
+    send(page, "My budget is 20,000 euros.")
+    page.wait_for_selector(".memory-event:has-text('Memory saved: budget 20,000 euros')", timeout=60_000)
+    send(page, "Actually, my budget is 30,000 euros now.")
+    line = page.locator(".memory-event", has_text="Memory updated: budget 20,000 euros → 30,000 euros")
+    line.wait_for(timeout=60_000)  # the worker may still be busy with earlier tests' jobs
+    shot(page, "16-memory-line")
+    line.locator("button", has_text="Undo").click()
+    page.wait_for_selector(".memory-event.undone")
+    shot(page, "17-memory-line-undone")
+    [active] = active_notes(end_user)
+    assert active.value == {"amount": 20000, "currency": "EUR"}

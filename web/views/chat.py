@@ -22,6 +22,7 @@ from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, c
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from core.exceptions import ApplicationError
+from memory.services.events import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.presenters import reply_context
 from web.rendering import markdown_render
@@ -69,6 +70,7 @@ def _message_rows(request, session, *, only: tuple[int, ...] = ()):
     messages = list(messages.prefetch_related("feedback"))
     by_id = {m.pk: m for m in messages}
     rows = []
+    asked = None  # the user message a reply answers: its turn's memory events are shown under the reply
     for message in messages:
         if MESSAGE_REPLACED_KEY in (message.metadata or {}):
             continue  # an earlier version: shown under the message that replaced it
@@ -77,9 +79,13 @@ def _message_rows(request, session, *, only: tuple[int, ...] = ()):
             rating = next((f.rating for f in message.feedback.all() if f.end_user_id == request.end_user.pk), None)
             earlier = _earlier_versions(message, by_id, ALTERNATIVE_OF_KEY)
         else:
+            asked = message
             earlier = _earlier_versions(message, by_id, EDIT_OF_KEY)
-        rows.append({"message": message, "ctx": reply_context(message.metadata) if message.role == "assistant"
-                     else None, "rating": rating, "earlier": earlier})
+        row = {"message": message, "ctx": reply_context(message.metadata) if message.role == "assistant" else None,
+               "rating": rating, "earlier": earlier}
+        if message.role == Message.Role.ASSISTANT and asked is not None:
+            row.update(memory_events=(asked.metadata or {}).get("memory_events") or [], memory_message_id=asked.pk)
+        rows.append(row)
     _mark_latest(rows)
     return rows
 
@@ -268,8 +274,18 @@ def _turn_events(request, session, turn, first, language):
                         tenant=request.tenant, end_user=request.end_user, session=session,
                         user_message_id=user_message_id,
                         chars=chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id))
+                reply_id = payload.reply_message.pk if payload.reply_message else None
                 with translation.override(language):
                     yield sse("done", _done_payload(request, session, payload))
+                if reply_id is None:
+                    return
+            elif name == "memory":  # what the turn wrote or changed: the line under the reply, with Undo
+                if payload.get("events"):
+                    with translation.override(language):
+                        html = render_to_string("web/_memory_line.html", {
+                            "memory_events": payload["events"], "memory_message_id": payload["message_id"]},
+                            request=request)
+                    yield sse("memory", {"reply_id": reply_id, "html": html})
                 return
             event = next(turn, None)
         yield sse("error", {"message": _generic_failure()})
@@ -318,6 +334,20 @@ def _done_payload(request, session, result) -> dict:
     payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
     payload["reply_id"] = message.pk
     return payload
+
+
+@require_POST
+@end_user_required
+def memory_undo(request, message_id: int, note_id: int):
+    """Undo one memory change of a turn (the line under the reply): the previous version is restored."""
+    message = message_for(request, message_id)
+    try:
+        memory_event_undo(tenant=request.tenant, end_user=request.end_user, message_id=message.pk, note_id=note_id,
+                          actor=f"user:{request.end_user.external_id}")
+    except ApplicationError as exc:
+        return render(request, "web/chat.html",
+                      _chat_context(request, message.session, error=exc.message), status=exc.status)
+    return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
 
 @require_POST

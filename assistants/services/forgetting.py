@@ -1,0 +1,163 @@
+""""Forget …" means everywhere (issue 16): a user's forget request removes the fact from every place a turn keeps
+it, not only from the notes:
+
+- long-term notes (memory.services.notes.memory_forget_matching: content, embedding, search terms, episodic recall);
+- pinned facts and lines of the rolling summary of the user's sessions (this module: both live on ChatSession);
+- values of the user's task states, their step history and drafted result (tasks.services.working_memory);
+- session scratch entries that hold it (tasks.services.scratch).
+
+The confirmation says what was forgotten and where. This is the chat turn's layer: it sees memory and tasks,
+which do not see each other. The pre-turn hook marks the message as a memory command, so no other hook reads it
+as a fact or a task value.
+"""
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+
+from assistants.models import ChatSession
+from memory.services.commands import forget_target
+from memory.services.embeddings import search_terms
+from memory.services.events import forget_event, memory_events_record
+from memory.services.notes import memory_forget_matching
+from memory.services.rules import is_chinese
+from memory.services.topics import query_topics
+
+# Pinned fact keys (assistants.services.pinned) and the note slots they hold.
+PINNED_SLOTS = {"budget": {"budget"}, "city": {"location"}, "district": {"location"}, "size": {"shop_size"},
+                "category": {"business"}, "allergy": {"allergy"}, "headcount": {"staff"}}
+_FILLER = re.compile(r"这件事|这个事|那件事|的事情?|这一点|这条|那条|the fact that|\bthat\b|\babout\b|\bmy\b|\bthe\b|"
+                     r"\b(?:i'm|i am|i|don't|do not|doesn't|not|no|never|am|is|are)\b|"
+                     r"我之前说的|我说过的|我说的|我|你", re.IGNORECASE)
+PLACE_NAMES = {"notes": ("记忆笔记", "notes"), "pinned": ("置顶事实", "pinned facts"),
+               "summary": ("对话摘要", "the conversation summary"), "task": ("任务状态", "task state"),
+               "scratch": ("会话暂存", "session scratch")}
+
+
+class Needles:
+    """What a forget request names, to look for in other places: the request's words and the forgotten notes'
+    values (a place, a type, an option and its surface forms)."""
+
+    def __init__(self, *, target: str, forgotten: list[dict]):
+        self.terms = set(search_terms(_FILLER.sub(" ", target)))
+        self.slots = set(query_topics(target)) | {(f.get("key") or "").split(":")[-1] for f in forgotten} - {""}
+        values = set()
+        for f in forgotten:
+            for field in ("place", "type", "option"):
+                v = (f.get("value") or {}).get(field)
+                if isinstance(v, str) and len(v) >= 2:
+                    values.add(v.lower())
+        self.values = values
+
+    def found_in(self, text: str) -> bool:
+        text = str(text or "")
+        low = text.lower()
+        if any(v in low for v in self.values):
+            return True
+        if not self.terms:
+            return False
+        theirs = set(search_terms(text))
+        shared = len(self.terms & theirs)
+        return shared >= min(len(self.terms), 2) and shared / len(self.terms) >= 0.6
+
+
+def _sessions_forget(*, tenant, end_user, needles: Needles, current=None) -> set[str]:
+    """Remove matching pinned facts and summary sentences from the user's sessions. Returns the places touched."""
+    places: set[str] = set()
+    for session in ChatSession.objects.for_tenant(tenant).select_for_update().filter(end_user=end_user):
+        pinned = dict(session.pinned_facts or {})
+        kept = {}
+        for key, fact in pinned.items():
+            value = fact.get("value") if isinstance(fact, dict) else fact
+            slots = PINNED_SLOTS.get(key.split(":")[0], set())
+            if (slots & needles.slots) or needles.found_in(value if isinstance(value, str) else str(value)):
+                places.add("pinned")
+                continue
+            kept[key] = fact
+        sentences = re.split(r"(?<=[。！？!?\n])|(?<=\.)\s+", session.summary or "")
+        summary = "".join(s for s in sentences if not needles.found_in(s)).strip()
+        if summary != (session.summary or "").strip():
+            places.add("summary")
+        if kept != pinned or summary != (session.summary or "").strip():
+            ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(pinned_facts=kept, summary=summary)
+            if current is not None and current.pk == session.pk:  # this turn's context is built without them
+                current.pinned_facts, current.summary = kept, summary
+            _reply_contexts_forget(tenant=tenant, session=session, removed=set(pinned) - set(kept), needles=needles)
+    return places
+
+
+def _reply_contexts_forget(*, tenant, session, removed: set[str], needles: Needles) -> None:
+    """The pinned facts and summary each reply was built from are kept with it (the web chat's "used N memories"):
+    the forgotten ones leave those copies too."""
+    from assistants.models import Message
+
+    for reply in Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.ASSISTANT,
+                                                           metadata__has_key="context"):
+        context = dict((reply.metadata or {}).get("context") or {})
+        pinned = {k: v for k, v in (context.get("pinned_facts") or {}).items() if k not in removed}
+        sentences = re.split(r"(?<=[。！？!?\n])|(?<=\.)\s+", context.get("summary") or "")
+        summary = "".join(s for s in sentences if not needles.found_in(s)).strip()
+        if pinned != (context.get("pinned_facts") or {}) or summary != (context.get("summary") or "").strip():
+            context.update(pinned_facts=pinned, summary=summary)
+            Message.objects.for_tenant(tenant).filter(pk=reply.pk).update(metadata={**reply.metadata,
+                                                                                   "context": context})
+
+
+def _describe(forgotten: list[dict], places: set[str], target: str, chinese: bool) -> str:
+    order = [p for p in ("notes", "pinned", "summary", "task", "scratch") if p in places]
+    where = ("、" if chinese else ", ").join(PLACE_NAMES[p][0 if chinese else 1] for p in order)
+    if forgotten:
+        items = ("；" if chinese else "; ").join(f["content"].rstrip("。.") for f in forgotten)
+    else:
+        items = target
+    if chinese:
+        return f"好的，我已经忘掉了：{items}。已从{where}中删除。"
+    return f"Done, I have forgotten: {items}. Removed from {where}."
+
+
+@transaction.atomic
+def forget_everywhere(*, tenant, end_user, query: str, actor: str = "", session=None) -> dict:
+    """Forget what `query` names in every place it lives. Returns {"forgotten": [...], "places": [...]}."""
+    from tasks.services.scratch import scratch_forget
+    from tasks.services.working_memory import task_states_forget
+
+    forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor, with_values=True)
+    needles = Needles(target=query, forgotten=forgotten)
+    places = {"notes"} if forgotten else set()
+    places |= _sessions_forget(tenant=tenant, end_user=end_user, needles=needles, current=session)
+    if task_states_forget(tenant=tenant, end_user=end_user, found_in=needles.found_in):
+        places.add("task")
+    if scratch_forget(tenant=tenant, end_user=end_user, found_in=needles.found_in):
+        places.add("scratch")
+    for f in forgotten:
+        f.pop("value", None)
+    return {"forgotten": forgotten, "places": sorted(places)}
+
+
+def forget_turn_hook(*, tenant, session, message) -> dict | None:
+    """Pre-turn hook (assistants.services.hooks): a forget request is applied everywhere at once, and the reply
+    says what was forgotten and where."""
+    target = forget_target(message.content)
+    if not target:
+        return None
+    from assistants.models import Message
+
+    metadata = {**(message.metadata or {}), "memory_command": "forget"}
+    Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)
+    message.metadata = metadata
+    outcome = forget_everywhere(tenant=tenant, end_user=session.end_user, query=target,
+                                actor=f"user:{session.end_user.external_id}", session=session)
+    chinese = is_chinese(message.content)
+    if outcome["places"]:
+        hint = _describe(outcome["forgotten"], set(outcome["places"]), target, chinese)
+    else:
+        hint = (f"我没有找到关于“{target}”的记忆，没有可以忘掉的。" if chinese
+                else f"I have no memory about “{target}”, so there was nothing to forget.")
+    memory_events_record(tenant=tenant, message=message,
+                         events=[forget_event(forgotten=outcome["forgotten"], places=outcome["places"])]
+                         if outcome["places"] else [])
+    return {"section": "memory", "data": {"forgotten": outcome["forgotten"], "places": outcome["places"]},
+            "reply_hint": hint}
+
+
