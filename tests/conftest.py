@@ -108,10 +108,15 @@ def worker_env(openai_server: ScriptedOpenAI) -> dict:
     return env
 
 
+_SESSION_WORKER_STARTED = False
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup, openai_server):
     """A real Celery worker process on the real broker and the test database, for the whole session."""
+    global _SESSION_WORKER_STARTED
     worker = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker.log").start()
+    _SESSION_WORKER_STARTED = True
     yield worker
     worker.stop()
 
@@ -124,7 +129,9 @@ def _worker_idle_before_flush(request):
     deadlock in the next test's setup or this one's teardown."""
     marker = request.node.get_closest_marker("django_db")
     transactional = (marker is not None and marker.kwargs.get("transaction")) or "live_server" in request.fixturenames
-    if "celery_worker" not in request.fixturenames or not transactional:
+    # The session's worker, once started, takes the jobs of every later test too (a chat turn over HTTP queues
+    # its extraction whether or not the test asked for the worker), so every transactional test waits for it.
+    if not (transactional and (_SESSION_WORKER_STARTED or "celery_worker" in request.fixturenames)):
         yield
         return
     # Set up pytest-django's database fixture before this one, so that this teardown runs before its flush.
