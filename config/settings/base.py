@@ -6,6 +6,8 @@ from pathlib import Path
 
 import environ
 
+from config.queues import bulk_queue_name, task_routes
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
@@ -228,6 +230,10 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
 
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="platform")
+
+# Interactive and bulk queues (config/queues.py): a turn's jobs never wait behind a tenant's import.
+CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (tasks.JobRecord), not in a result backend
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-run is redelivered; services are idempotent so that is safe
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
