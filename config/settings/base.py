@@ -353,6 +353,12 @@ EXPERIENCE_MIN_SIMILARITY = env.float("EXPERIENCE_MIN_SIMILARITY", default=0.6)
 # --- Periodic jobs (django-celery-beat's DatabaseScheduler loads these and keeps them editable in the admin) --
 CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 # Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
+# The outbox (core.dispatch): a running job's worker renews its lease every JOB_LEASE_SECONDS / 3; a job whose lease
+# ran out without completion is sent again. A sent job that has not started within DISPATCH_START_SECONDS is sent
+# again too (a copy of a completed job does nothing). Completed outbox rows are forgotten after DISPATCH_KEEP_HOURS.
+JOB_LEASE_SECONDS = env.float("JOB_LEASE_SECONDS", default=60.0)
+DISPATCH_START_SECONDS = env.float("DISPATCH_START_SECONDS", default=900.0)
+DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }

@@ -77,7 +77,7 @@ def throwaway_redis(tmp_path):
 
 
 @contextlib.contextmanager
-def producer_on(broker_url: str):
+def producer_on(broker_url: str, transport_options: dict | None = None):
     """Make this test process publish to `broker_url` (the Celery app caches its connection pools)."""
     from config.celery import app
 
@@ -94,7 +94,8 @@ def producer_on(broker_url: str):
     saved_env = os.environ.get("CELERY_BROKER_URL")
     os.environ["CELERY_BROKER_URL"] = broker_url  # Celery reads this variable before its own setting
     app.conf.broker_url = broker_url
-    app.conf.broker_transport_options = {"visibility_timeout": VISIBILITY_TIMEOUT, "socket_connect_timeout": 2}
+    app.conf.broker_transport_options = transport_options or {"visibility_timeout": VISIBILITY_TIMEOUT,
+                                                              "socket_connect_timeout": 2}
     reset_pools()
     try:
         yield app
