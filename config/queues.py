@@ -12,6 +12,10 @@ BULK_JOBS = (
     "tasks.jobs.task_states_expire", "webhooks.jobs.webhook_deliveries_sweep",
 )
 
+# Bulk jobs whose first argument is a tenant id: at most the tenant's `bulk_jobs_max` of them run at once
+# (core.dispatch), so one tenant's backlog cannot take every worker.
+TENANT_BULK_JOBS = ("assistants.jobs.session_import", "assistants.jobs.user_erase", "memory.jobs.memory_reembed")
+
 
 def bulk_queue_name(default_queue: str) -> str:
     return f"{default_queue}-bulk"

@@ -35,6 +35,8 @@ from django.db import close_old_connections, connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from config.queues import TENANT_BULK_JOBS
+
 logger = logging.getLogger(__name__)
 
 DISPATCH_KIND = "dispatch"
@@ -217,6 +219,47 @@ def _outbox_finish(record_id: int, *, status: str, error: str = "", wait_seconds
     JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(**fields)
 
 
+_BULK_LOCK_CLASS = 18  # pg_advisory_xact_lock(18, tenant id): one tenant's bulk claims, one at a time
+
+
+def _outbox_claim_bulk(record_id: int, *, tenant_id: int) -> bool | None:
+    """Claim a tenant's bulk job only while fewer than the tenant's limit of its bulk jobs run (fairness between
+    tenants: the rest of the workers stay for other tenants). True: claimed; False: over the limit, try later;
+    None: the job already completed."""
+    from django.apps import apps
+    from django.db import connection
+
+    from tasks.models import JobRecord
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BULK_LOCK_CLASS, int(tenant_id)])
+        limit = (apps.get_model("assistants", "Tenant")._default_manager.filter(pk=tenant_id)
+                 .values_list("bulk_jobs_max", flat=True).first()) or settings.BULK_JOBS_PER_TENANT
+        running = (JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.RUNNING,
+                                            lease_expires_at__gt=timezone.now(), progress__job__in=TENANT_BULK_JOBS,
+                                            progress__args__0=int(tenant_id))
+                   .exclude(pk=record_id).count())
+        record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
+        if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
+            return None
+        if running >= limit:
+            return False
+        return _outbox_claim(record_id)
+
+
+def _outbox_defer(task, record_id: int, args, kwargs) -> None:
+    """Send the job again in BULK_JOB_WAIT_SECONDS, keeping its outbox row (and lease) so nothing is lost."""
+    from tasks.models import JobRecord
+
+    wait = settings.BULK_JOB_WAIT_SECONDS
+    JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
+        status=JobRecord.Status.QUEUED, updated_at=timezone.now(),
+        lease_expires_at=timezone.now() + timedelta(seconds=wait + settings.DISPATCH_START_SECONDS))
+    task.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", countdown=wait, retry=True,
+                     retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+
+
 class OutboxTask(Task):
     """The Celery app's task class: a job sent through the outbox holds a lease on its row while it runs."""
 
@@ -227,7 +270,15 @@ class OutboxTask(Task):
         from tasks.models import JobRecord
 
         record_id = int(task_id[len(TASK_ID_PREFIX):])
-        if not _outbox_claim(record_id):
+        if self.name in TENANT_BULK_JOBS and args:
+            claimed = _outbox_claim_bulk(record_id, tenant_id=args[0])
+            if claimed is False:
+                logger.info("job %s %s waits: its tenant's bulk jobs are at their limit", self.name, task_id)
+                _outbox_defer(self, record_id, list(args), kwargs)
+                return None
+        else:
+            claimed = _outbox_claim(record_id)
+        if not claimed:
             logger.info("job %s %s already completed; this copy does nothing", self.name, task_id)
             return None
         _renewer.add(record_id)

@@ -359,6 +359,10 @@ CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 JOB_LEASE_SECONDS = env.float("JOB_LEASE_SECONDS", default=60.0)
 DISPATCH_START_SECONDS = env.float("DISPATCH_START_SECONDS", default=900.0)
 DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
+# Fairness: a tenant's bulk jobs (config.queues.TENANT_BULK_JOBS) that may run at once, unless Tenant.bulk_jobs_max
+# says otherwise; a job over the limit waits BULK_JOB_WAIT_SECONDS and tries again, leaving its slot to others.
+BULK_JOBS_PER_TENANT = env.int("BULK_JOBS_PER_TENANT", default=1)
+BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }
