@@ -2,6 +2,10 @@
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
+
+# "filesystem://" uses kombu's filesystem transport with atomic message writes (core/broker.py explains why).
+TRANSPORT_ALIASES["filesystem"] = "core.broker:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 

@@ -222,10 +222,11 @@ def _outbox_finish(record_id: int, *, status: str, error: str = "", wait_seconds
 _BULK_LOCK_CLASS = 18  # pg_advisory_xact_lock(18, tenant id): one tenant's bulk claims, one at a time
 
 
-def _outbox_claim_bulk(record_id: int, *, tenant_id: int) -> bool | None:
+def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | None:
     """Claim a tenant's bulk job only while fewer than the tenant's limit of its bulk jobs run (fairness between
-    tenants: the rest of the workers stay for other tenants). True: claimed; False: over the limit, try later;
-    None: the job already completed."""
+    tenants: the rest of the workers stay for other tenants). The step of a job that queued it (an import's next
+    batch, same arguments) does not count against it. True: claimed; False: over the limit, try later; None: the
+    job already completed."""
     from django.apps import apps
     from django.db import connection
 
@@ -239,7 +240,7 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int) -> bool | None:
         running = (JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.RUNNING,
                                             lease_expires_at__gt=timezone.now(), progress__job__in=TENANT_BULK_JOBS,
                                             progress__args__0=int(tenant_id))
-                   .exclude(pk=record_id).count())
+                   .exclude(pk=record_id).exclude(progress__args=args).count())  # a step's next step is no rival
         record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
         if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
             return None
@@ -271,7 +272,7 @@ class OutboxTask(Task):
 
         record_id = int(task_id[len(TASK_ID_PREFIX):])
         if self.name in TENANT_BULK_JOBS and args:
-            claimed = _outbox_claim_bulk(record_id, tenant_id=args[0])
+            claimed = _outbox_claim_bulk(record_id, tenant_id=args[0], args=list(args))
             if claimed is False:
                 logger.info("job %s %s waits: its tenant's bulk jobs are at their limit", self.name, task_id)
                 _outbox_defer(self, record_id, list(args), kwargs)

@@ -127,6 +127,28 @@ def redis_worker(django_db_setup, openai_server, throwaway_redis):
         worker.stop()
 
 
+@pytest.fixture
+def own_broker_worker(django_db_setup, openai_server, tmp_path):
+    """Factory of workers on a filesystem broker folder of their own (the default broker of `make run`), which this
+    test process publishes to as well: the session's shared worker cannot take these jobs."""
+    from config.settings.base import broker_transport_options
+
+    run_dir = tmp_path / "run"
+    started: list[WorkerProcess] = []
+
+    def make(extra_env: dict | None = None, queues: str = "", name: str = "own") -> WorkerProcess:
+        env = worker_env(openai_server)
+        env.update({"CELERY_BROKER_URL": "filesystem://", "RUN_DIR": str(run_dir), **(extra_env or {})})
+        worker = WorkerProcess(env, ROOT / "test-artifacts" / f"worker-{name}.log", queues=queues).start()
+        started.append(worker)
+        return worker
+
+    with producer_on("filesystem://", broker_transport_options("filesystem://", run_dir)):
+        yield make
+    for worker in started:
+        worker.stop()
+
+
 class WebProcess:
     """`make run`'s web server (uvicorn, ASGI, DEBUG on as in local settings) on the test database."""
 

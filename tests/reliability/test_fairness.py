@@ -8,7 +8,7 @@ from django.db import connection
 
 from assistants.models import ErasureReceipt, Message
 from tasks.models import JobRecord
-from tests.conftest import ROOT, WorkerProcess, wait_for, worker_env
+from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory, TenantFactory
 from tests.reliability.conftest import needs
 from tests.reliability.test_worker_killed import _waiting_on_lock, conversation
@@ -17,13 +17,8 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True), needs
 
 
 @pytest.fixture
-def two_workers(django_db_setup, openai_server):
-    env = worker_env(openai_server)
-    env["BULK_JOB_WAIT_SECONDS"] = "1"
-    workers = [WorkerProcess(env, ROOT / "test-artifacts" / f"worker-fair-{i}.log").start() for i in range(2)]
-    yield workers
-    for worker in workers:
-        worker.stop()
+def two_workers(own_broker_worker):
+    return [own_broker_worker({"BULK_JOB_WAIT_SECONDS": "1"}, name=f"fair-{i}") for i in range(2)]
 
 
 def test_one_tenants_bulk_backlog_leaves_a_worker_for_another_tenant(two_workers):

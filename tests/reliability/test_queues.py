@@ -10,7 +10,7 @@ from bench.common import queue_depth
 from core.dispatch import enqueue_now
 from core.management.commands.runplatform import worker_commands
 from tasks.models import JobRecord
-from tests.conftest import ROOT, WorkerProcess, wait_for, worker_env
+from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 from tests.reliability.test_extraction_faults import user_message
 
@@ -28,7 +28,7 @@ def test_make_run_keeps_a_slot_for_interactive_work(monkeypatch):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_turns_extraction_runs_while_another_tenants_bulk_work_waits(django_db_setup, openai_server):
+def test_a_turns_extraction_runs_while_another_tenants_bulk_work_waits(own_broker_worker):
     from memory.jobs import memory_extract, memory_reembed
 
     big, small = TenantFactory(slug="big-importer"), TenantFactory(slug="small-shop")
@@ -39,8 +39,7 @@ def test_a_turns_extraction_runs_while_another_tenants_bulk_work_waits(django_db
     enqueue_now(memory_extract, small.pk, message.pk)
 
     # The worker of `make run`'s interactive slot: the bulk backlog cannot occupy it.
-    worker = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker-interactive.log",
-                           queues=settings.CELERY_TASK_DEFAULT_QUEUE).start()
+    worker = own_broker_worker(queues=settings.CELERY_TASK_DEFAULT_QUEUE, name="interactive")
     try:
         wait_for(lambda: JobRecord.objects.filter(idempotency_key=f"extract:{message.pk}",
                                                   status="succeeded").exists(),
@@ -49,7 +48,7 @@ def test_a_turns_extraction_runs_while_another_tenants_bulk_work_waits(django_db
         assert not JobRecord.objects.filter(kind="memory_reembed").exists()
     finally:
         worker.stop()
-    shared = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker-shared.log").start()
+    shared = own_broker_worker(name="shared")
     try:
         wait_for(lambda: JobRecord.objects.filter(kind="memory_reembed", tenant=big, status="succeeded").count() == 3,
                  timeout=60, message="the bulk jobs, once a bulk slot serves them")

@@ -153,28 +153,9 @@ LEASE_SECONDS = 2
 
 
 @pytest.fixture
-def filesystem_worker(django_db_setup, openai_server, tmp_path):
-    """Workers on a filesystem broker of their own (the default broker of `make run`), with a short job lease;
-    this test process publishes to the same folder."""
-    from config.settings.base import broker_transport_options
-    from tests.conftest import ROOT, WorkerProcess, worker_env
-    from tests.reliability.conftest import producer_on
-
-    run_dir = tmp_path / "run"
-    started: list[WorkerProcess] = []
-
-    def make() -> WorkerProcess:
-        env = worker_env(openai_server)
-        env.update({"CELERY_BROKER_URL": "filesystem://", "RUN_DIR": str(run_dir),
-                    "JOB_LEASE_SECONDS": str(LEASE_SECONDS)})
-        worker = WorkerProcess(env, ROOT / "test-artifacts" / "worker-filesystem.log").start()
-        started.append(worker)
-        return worker
-
-    with producer_on("filesystem://", broker_transport_options("filesystem://", run_dir)):
-        yield make
-    for worker in started:
-        worker.stop()
+def filesystem_worker(own_broker_worker):
+    """Workers on the filesystem broker (a folder of their own) with a short job lease."""
+    return lambda: own_broker_worker({"JOB_LEASE_SECONDS": str(LEASE_SECONDS)}, name="filesystem")
 
 
 def _outbox_row(job_name: str) -> JobRecord:
