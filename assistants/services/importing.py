@@ -25,7 +25,7 @@ from tasks.services.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
-IMPORT_STEP_MESSAGES = 500  # user messages embedded and extracted per step (one job) of the import
+IMPORT_STEP_MESSAGES = 250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
 COMPACTION_PASSES_PER_STEP = 20  # compaction passes per step, so that one job's time stays bounded
 COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what left the window
 
