@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from config.queues import bulk_queue_name
 from tests.openai_server import ScriptedOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,17 +52,19 @@ def scripted_llm(openai_server, settings):
 
 
 class WorkerProcess:
-    def __init__(self, env: dict, log_path: Path):
+    def __init__(self, env: dict, log_path: Path, queues: str = ""):
         self.env = env
         self.log_path = log_path
+        self.queues = queues  # default: both queues of CELERY_QUEUE
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> "WorkerProcess":
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         queue = self.env["CELERY_QUEUE"]
+        queues = self.queues or f"{queue},{bulk_queue_name(queue)}"  # as `make run`'s shared slot
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queues,
              "-n", f"{queue}-{time.time_ns()}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -142,7 +145,8 @@ def _worker_idle_before_flush(request):
 
     deadline = time.monotonic() + 15  # a job a test left running for ever (a killed worker) must not hang the run
     while time.monotonic() < deadline:
-        if queue_depth(settings.CELERY_TASK_DEFAULT_QUEUE) == 0 and \
+        queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BULK_QUEUE)
+        if all(queue_depth(queue) == 0 for queue in queues) and \
                 not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists():
             return
         time.sleep(0.1)
