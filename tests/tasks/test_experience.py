@@ -32,8 +32,13 @@ def _exchange(tenant, session, question, answer, **metadata):
 
 
 def _learning_enqueued(callbacks) -> bool:
-    """The experience-learning job is enqueued after commit (by feedback_record)."""
-    return sum("feedback_record" in getattr(cb, "__qualname__", "") for cb in callbacks) == 1
+    """The experience-learning job is enqueued after commit (by feedback_record, through the outbox): exactly one
+    after-commit callback publishes it."""
+    def publishes_learning(cb) -> bool:
+        cells = [c.cell_contents for c in (getattr(cb, "__closure__", None) or ())]
+        return any(getattr(c, "name", "").endswith("experience_learn") for c in cells)
+
+    return sum(publishes_learning(cb) for cb in callbacks) == 1
 
 
 def _thumbs_up(tenant, user, reply, capture):
