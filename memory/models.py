@@ -84,6 +84,10 @@ class MemoryNote(TenantOwnedModel):
         indexes = [
             models.Index(fields=["tenant", "end_user", "status"]),
             models.Index(fields=["tenant", "end_user", "kind", "key"]),
+            # recall counts a user's active notes to choose the exact or the HNSW search: an index-only count
+            # (10,000 notes: 0.8 ms, 2.5 ms through the heap), issue 22
+            models.Index(fields=["tenant", "end_user", "expires_at"], condition=models.Q(status="active"),
+                         name="note_user_active_expiry"),
             HnswIndex(name="note_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                       opclasses=["vector_cosine_ops"]),
         ]

@@ -17,4 +17,9 @@ class Migration(migrations.Migration):
             name='embedding_half',
             field=models.GeneratedField(db_persist=True, expression=django.db.models.functions.comparison.Cast('embedding', pgvector.django.halfvec.HalfVectorField(dimensions=512)), help_text="The embedding in half precision, computed by PostgreSQL. Half the size, it stays in the row (a 512-float vector is moved out to TOAST): recall ranks a user's notes exactly on it in a quarter of the time, then re-ranks the best candidates on `embedding` (issue 22).", output_field=pgvector.django.halfvec.HalfVectorField(dimensions=512, null=True)),
         ),
+        migrations.AddIndex(
+            model_name='memorynote',
+            index=models.Index(condition=models.Q(('status', 'active')), fields=['tenant', 'end_user', 'expires_at'],
+                               name='note_user_active_expiry'),
+        ),
     ]

@@ -66,6 +66,9 @@ CANDIDATES = 50
 # ranking (docs/benchmarks.md, "Heavy users").
 EXACT_SCAN_MAX = 20_000
 RERANK_FACTOR = 2
+# Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
+# index, as before issue 22.
+MESSAGE_EXACT_SCAN_MAX = 5_000
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -215,8 +218,8 @@ MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 # The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
 # keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
-# to EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate message with
-# its best chunk's cosine, its own keyword evidence and that of the message before it.
+# to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
+# message with its best chunk's cosine, its own keyword evidence and that of the message before it.
 _MESSAGE_VECTORS = ("FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
                     "AND embedding_model = %(model)s")
 _EPISODES_SQL = (
@@ -294,8 +297,8 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ve
     with connection.cursor() as cur:
         cur.execute(sql, {"tenant": tenant_id, "user": end_user_id, "session": exclude_session_id or -1,
                           "tsquery": query, "terms": terms, "pool": pool, "top": top, "model": model,
-                          "vector": _vector_literal(vector), "limit": top, "exact_max": EXACT_SCAN_MAX,
-                          "count_limit": EXACT_SCAN_MAX + 1})
+                          "vector": _vector_literal(vector), "limit": top, "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                          "count_limit": MESSAGE_EXACT_SCAN_MAX + 1})
         rows = cur.fetchall()
     n_terms = len(set(terms))
     return [(mid, session_id, content, created_at, _coverage(matched, size, total, n_matched, n_terms),
