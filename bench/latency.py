@@ -133,7 +133,6 @@ def copy_notes(notes) -> None:
     from pgvector.django import VectorField
 
     model = type(notes[0])
-    # a generated column (MemoryNote.embedding_half) is computed by PostgreSQL and cannot be written
     fields = [f for f in model._meta.concrete_fields if not f.primary_key and not getattr(f, "generated", False)]
     columns = ", ".join(f'"{f.column}"' for f in fields)
 

@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Cast
-from pgvector.django import HalfVectorField, HnswIndex, VectorField
+from pgvector.django import HnswIndex, VectorField
 
 from core.models import TenantOwnedModel
 
@@ -53,12 +52,9 @@ class MemoryNote(TenantOwnedModel):
     )
     source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
-    embedding_half = models.GeneratedField(
-        expression=Cast("embedding", HalfVectorField(dimensions=settings.EMBEDDING_DIMENSIONS)),
-        output_field=HalfVectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True), db_persist=True,
-        help_text="The embedding in half precision, computed by PostgreSQL. Half the size, it stays in the row "
-                  "(a 512-float vector is moved out to TOAST): recall ranks a user's notes exactly on it in a "
-                  "quarter of the time, then re-ranks the best candidates on `embedding` (issue 22).")
+    # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
+    # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
+    # would return it and every read parse it (134 us a note). Migration memory.0008_i22_note_halfvec (issue 22).
     embedding_model = models.CharField(max_length=200, blank=True)
     search_text = models.TextField(blank=True, help_text="Terms for keyword recall (words and CJK bigrams).")
     observed_at = models.DateTimeField(null=True, blank=True, help_text="When the user said it (import keeps history).")

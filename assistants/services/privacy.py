@@ -293,7 +293,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
 # --- Export -------------------------------------------------------------------------------------------------------
 
 
-NOT_EXPORTED = ("tenant", "embedding", "embedding_half", "search_text", "search_vector")  # derived from what is exported, or ours
+NOT_EXPORTED = ("tenant", "embedding", "search_text", "search_vector")  # derived from what is exported, or ours
 
 
 def _without_derived(queryset):

@@ -60,8 +60,8 @@ class RecallWeights:
 WEIGHTS = RecallWeights()
 CANDIDATES = 50
 # A user with more active notes than this is searched through the HNSW index. Up to it, the user's notes are
-# ranked exactly on their half-precision copy (MemoryNote.embedding_half: 1 KB in the row, where the full vector
-# is read from TOAST), and the best RERANK_FACTOR x candidates are re-ranked on the full vectors: measured at
+# ranked exactly on their half-precision copy (column embedding_half, migration memory.0008: 1 KB in the row,
+# where the full vector is read from TOAST), and the best RERANK_FACTOR x candidates are re-ranked on the full vectors: measured at
 # 10,000 notes of one user in a 100,000-note store, 10-12 ms instead of 31-50 ms, recall@10 1.0 of the exact
 # ranking (docs/benchmarks.md, "Heavy users").
 EXACT_SCAN_MAX = 20_000
