@@ -98,6 +98,7 @@ class TenantAdmin(TenantScopedAdmin):
             "task_ttl_days")}),
         ("Models", {"fields": ("chat_model", "embedding_model")}),
         ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
+        ("Background work", {"fields": ("bulk_jobs_max",)}),
         ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
     )
 

@@ -72,6 +72,11 @@ class Tenant(TimeStampedModel):
     experience_min_users = models.PositiveIntegerField(
         default=3, help_text="Distinct users who must confirm an experience before others are offered it "
                              "(staff approval in the admin also shares it).")
+    # Fairness of background work (issue 18)
+    bulk_jobs_max = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Bulk jobs (imports, re-embedding, erasure) of this tenant that may run at "
+                                         "once; the others wait, so other tenants' work gets the remaining workers. "
+                                         "Blank: BULK_JOBS_PER_TENANT (1).")
     chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
     embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")
     temporary_chat_ttl_hours = models.PositiveIntegerField(

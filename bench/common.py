@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from config.queues import bulk_queue_name
+
 
 def percentiles(samples_ms: list[float]) -> dict:
     """p50/p95/p99/mean/n of a list of milliseconds (nearest-rank percentiles, no interpolation)."""
@@ -52,7 +54,7 @@ def wait_jobs_idle(queue: str, timeout: float = 600.0, settle: float = 0.2, inte
     start = time.monotonic()
     quiet_since = None
     while True:
-        busy = queue_depth(queue) > 0 or jobs_in_flight() > 0
+        busy = queue_depth(queue) > 0 or queue_depth(bulk_queue_name(queue)) > 0 or jobs_in_flight() > 0
         now = time.monotonic()
         if busy:
             quiet_since = None

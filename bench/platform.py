@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+from config.queues import bulk_queue_name
 from core.management.commands.runplatform import web_concurrency
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,7 +86,8 @@ class Processes:
         logfile = self.run_dir / "worker.log"
         queue = os.environ["CELERY_QUEUE"]
         self.procs["worker"] = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q",
+             f"{queue},{bulk_queue_name(queue)}",
              "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
              "--without-heartbeat"],
             cwd=ROOT, env=dict(os.environ), stdout=open(logfile, "ab"), stderr=subprocess.STDOUT)

@@ -1,26 +1,46 @@
-"""Sending Celery jobs so that a broker outage never loses a job and never fails the user's request.
+"""Sending Celery jobs so that no job is lost, on any broker, and a broker outage never fails the user's request.
 
-`enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work: the job is sent after
-the surrounding transaction commits (a worker never sees ids that are not committed yet). If the broker cannot
-be reached, publishing gives up quickly (CELERY_TASK_PUBLISH_RETRY_POLICY, a second or two, so a chat turn is
-not held up) and the job is written to the job ledger instead, as an *undelivered* JobRecord (kind "dispatch",
-status queued, progress = {"job": name, "args": [...], "kwargs": {...}}). The beat job
-`core.jobs.dispatch_redeliver` sends those again once the broker is back.
+The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work:
+it writes the job to the job ledger, in the caller's transaction, as an outbox row (JobRecord kind "dispatch",
+progress = {"job": name, "args": [...], "kwargs": {...}}), and publishes it once that transaction commits, with
+the Celery task id "outbox-<row id>". A rolled-back request therefore schedules nothing, and a committed one
+cannot lose its job between the commit and the broker.
+
+The lease. Every job runs through `OutboxTask.__call__` (the Celery app's task class): it marks its row running
+with `lease_expires_at = now + JOB_LEASE_SECONDS`, a thread of the worker process renews the lease while the job
+runs, and the row is marked succeeded or failed when it ends (queued again while a retry waits out its backoff).
+A row whose lease ran out without completion (its worker was SIGKILLed, the filesystem broker dropped the
+message, a retry's ETA message died with its worker) is sent again by the beat job `core.jobs.dispatch_redeliver`;
+so is a sent job that has not started within DISPATCH_START_SECONDS, and one the broker refused (its lease is
+expired at once). A copy that arrives after its job completed does nothing, and the services are idempotent
+(idempotency keys, compare-and-set), so completion stays exactly once in effect.
+
+If the broker cannot be reached, publishing gives up quickly (CELERY_TASK_PUBLISH_RETRY_POLICY, a second or two,
+so a chat turn is not held up); the row stays queued with the broker's error.
 
 Jobs take ids, never user text (docs/STYLE: "Thin Celery tasks: take ids"), so the ledger holds no personal
-content; `_payload_is_plain` refuses anything but ids, numbers, booleans and short strings.
+content; `_payload_is_plain` refuses anything but ids, numbers, booleans and short strings. Periodic jobs sent by
+beat carry no outbox row: beat sends them again on its own schedule.
 """
 from __future__ import annotations
 
 import logging
+import threading
+from datetime import timedelta
 
+from celery import Task
+from celery.exceptions import Retry
 from django.conf import settings
-from django.db import transaction
+from django.db import close_old_connections, connections, transaction
+from django.db.models import F, Q
 from django.utils import timezone
+
+from config.queues import TENANT_BULK_JOBS
 
 logger = logging.getLogger(__name__)
 
 DISPATCH_KIND = "dispatch"
+TASK_ID_PREFIX = "outbox-"
 _MAX_ARG_CHARS = 200  # an id, a slug or an actor name; anything longer is not what a job should carry
 
 
@@ -36,36 +56,64 @@ def _payload_is_plain(value) -> bool:
     return False
 
 
-def enqueue_on_commit(job, *args, **kwargs) -> None:
-    """Send `job(*args, **kwargs)` to a worker once the current transaction commits (at once outside one).
-    Never raises because of the broker: an undeliverable job is kept in the ledger and re-sent later."""
-    if not _payload_is_plain(list(args)) or not _payload_is_plain(kwargs):
+def _outbox_record(job, args: list, kwargs: dict):
+    """The outbox row of one job, written in the caller's transaction (or on its own in autocommit)."""
+    from tasks.models import JobRecord
+
+    if not _payload_is_plain(args) or not _payload_is_plain(kwargs):
         raise ValueError(f"{job.name} must be given ids and short values only, not text or objects.")
-    transaction.on_commit(lambda: enqueue_now(job, *args, **kwargs))
+    return JobRecord.objects.create(
+        kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED, progress={"job": job.name, "args": args, "kwargs": kwargs},
+        lease_expires_at=timezone.now() + timedelta(seconds=settings.DISPATCH_START_SECONDS))
+
+
+def enqueue_on_commit(job, *args, **kwargs) -> None:
+    """Record `job(*args, **kwargs)` in the outbox with the current transaction's data and send it to a worker once
+    the transaction commits (at once outside one). Never raises because of the broker."""
+    record = _outbox_record(job, list(args), kwargs)
+    transaction.on_commit(lambda: _publish(record.pk, job, list(args), kwargs))
 
 
 def enqueue_now(job, *args, **kwargs) -> bool:
-    """Publish now. Returns True when the broker took the message, False when it went to the ledger."""
+    """Record and publish now. Returns True when the broker took the message, False when it stays in the outbox
+    for redelivery."""
+    record = _outbox_record(job, list(args), kwargs)
+    return _publish(record.pk, job, list(args), kwargs)
+
+
+def _publish(record_id: int, job, args: list, kwargs: dict) -> bool:
+    from tasks.models import JobRecord
+
     try:
-        job.apply_async(args=args, kwargs=kwargs, retry=True, retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+        job.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", retry=True,
+                        retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
         return True
     except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
-        logger.warning("broker unreachable, job %s kept in the ledger for redelivery: %s", job.name, exc)
-        _record_undelivered(job.name, list(args), kwargs, exc)
+        logger.warning("broker unreachable, job %s kept in the outbox for redelivery: %s", job.name, exc)
+        JobRecord.objects.filter(pk=record_id, status=JobRecord.Status.QUEUED).update(
+            lease_expires_at=timezone.now(),
+            error=f"broker unreachable: {type(exc).__name__}: {exc}"[:500], updated_at=timezone.now())
         return False
 
 
-def _record_undelivered(name: str, args: list, kwargs: dict, exc: Exception) -> None:
+def _due():
     from tasks.models import JobRecord
 
-    JobRecord.objects.create(kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED,
-                             progress={"job": name, "args": args, "kwargs": kwargs},
-                             error=f"broker unreachable: {type(exc).__name__}: {exc}"[:500])
+    return (Q(kind=DISPATCH_KIND, status__in=[JobRecord.Status.QUEUED, JobRecord.Status.RUNNING])
+            & (Q(lease_expires_at__lt=timezone.now()) | Q(lease_expires_at__isnull=True)))
+
+
+def dispatch_due_exists() -> bool:
+    from tasks.models import JobRecord
+
+    return JobRecord.objects.filter(_due()).exists()
 
 
 def dispatch_redeliver(*, limit: int = 500) -> dict:
-    """Send the undelivered jobs again, oldest first. Stops at the first failure (the broker is still down).
-    Safe to run concurrently: rows are claimed with SKIP LOCKED, and jobs are idempotent anyway."""
+    """Send again, oldest first, the outbox rows whose lease ran out without completion. Stops at the first
+    failure (the broker is still down). Safe to run concurrently: rows are claimed with SKIP LOCKED, a copy of a
+    job that completed meanwhile does nothing, and jobs are idempotent anyway. Also forgets completed rows older
+    than DISPATCH_KEEP_HOURS."""
     from celery import current_app
 
     from tasks.models import JobRecord
@@ -73,30 +121,179 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
     sent = 0
     while sent < limit:
         with transaction.atomic():
-            record = (JobRecord.objects.select_for_update(skip_locked=True)
-                      .filter(kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED).order_by("id").first())
+            record = JobRecord.objects.select_for_update(skip_locked=True).filter(_due()).order_by("id").first()
             if record is None:
                 break
+            now = timezone.now()
             name = record.progress.get("job", "")
             job = current_app.tasks.get(name)
             if job is None:
                 record.status = JobRecord.Status.FAILED
                 record.error = f"No job named {name!r} is registered any more."
-                record.finished_at = timezone.now()
+                record.finished_at = now
                 record.save(update_fields=["status", "error", "finished_at", "updated_at"])
                 continue
             try:
                 job.apply_async(args=record.progress.get("args", []), kwargs=record.progress.get("kwargs", {}),
-                                retry=True, retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+                                task_id=f"{TASK_ID_PREFIX}{record.pk}", retry=True,
+                                retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
             except Exception as exc:  # noqa: BLE001
-                record.attempts += 1
                 record.error = f"broker unreachable: {type(exc).__name__}: {exc}"[:500]
-                record.save(update_fields=["attempts", "error", "updated_at"])
+                record.save(update_fields=["error", "updated_at"])
                 return {"sent": sent, "broker": "down"}
-            record.status = JobRecord.Status.SUCCEEDED
-            record.attempts += 1
-            record.finished_at = timezone.now()
-            record.result = {"delivered_at": record.finished_at.isoformat()}
-            record.save(update_fields=["status", "attempts", "finished_at", "result", "updated_at"])
+            record.status = JobRecord.Status.QUEUED
+            record.lease_expires_at = now + timedelta(seconds=settings.DISPATCH_START_SECONDS)
+            record.result = {"resent_at": now.isoformat(), "resent": record.result.get("resent", 0) + 1}
+            record.save(update_fields=["status", "lease_expires_at", "result", "updated_at"])
             sent += 1
+    kept_since = timezone.now() - timedelta(hours=settings.DISPATCH_KEEP_HOURS)
+    JobRecord.objects.filter(kind=DISPATCH_KIND, status__in=[JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED],
+                             finished_at__lt=kept_since).delete()
     return {"sent": sent}
+
+
+class _LeaseRenewer:
+    """One thread per worker process that extends the leases of the outbox rows this process is running."""
+
+    def __init__(self):
+        self._ids: set[int] = set()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def add(self, record_id: int) -> None:
+        with self._lock:
+            self._ids.add(record_id)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="outbox-lease", daemon=True)
+                self._thread.start()
+
+    def discard(self, record_id: int) -> None:
+        with self._lock:
+            self._ids.discard(record_id)
+
+    def _run(self) -> None:
+        from tasks.models import JobRecord
+
+        interval = max(0.5, settings.JOB_LEASE_SECONDS / 3)
+        stop = threading.Event()
+        while not stop.wait(interval):
+            with self._lock:
+                ids = list(self._ids)
+            if not ids:
+                continue
+            try:
+                close_old_connections()
+                JobRecord.objects.filter(pk__in=ids, status=JobRecord.Status.RUNNING).update(
+                    lease_expires_at=timezone.now() + timedelta(seconds=settings.JOB_LEASE_SECONDS))
+            except Exception as exc:  # noqa: BLE001 - a database blip: try again next tick, the lease has slack
+                logger.warning("could not renew job leases: %s", exc)
+                connections.close_all()
+
+
+_renewer = _LeaseRenewer()
+
+
+def _outbox_claim(record_id: int) -> bool:
+    """Mark the outbox row running under a fresh lease. False when the job already completed (a late copy)."""
+    from tasks.models import JobRecord
+
+    now = timezone.now()
+    record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
+    if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
+        return False
+    JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
+        status=JobRecord.Status.RUNNING, started_at=now, attempts=F("attempts") + 1, updated_at=now,
+        lease_expires_at=now + timedelta(seconds=settings.JOB_LEASE_SECONDS))
+    return True  # a message without its row (sent before the outbox existed) runs: jobs are idempotent
+
+
+def _outbox_finish(record_id: int, *, status: str, error: str = "", wait_seconds: float = 0) -> None:
+    from tasks.models import JobRecord
+
+    now = timezone.now()
+    fields = {"status": status, "error": error[:2000], "updated_at": now}
+    if status == JobRecord.Status.QUEUED:  # a retry waits out its backoff in the worker's memory (an ETA message)
+        fields["lease_expires_at"] = now + timedelta(seconds=wait_seconds + settings.DISPATCH_START_SECONDS)
+    else:
+        fields.update(lease_expires_at=None, finished_at=now)
+    JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(**fields)
+
+
+_BULK_LOCK_CLASS = 18  # pg_advisory_xact_lock(18, tenant id): one tenant's bulk claims, one at a time
+
+
+def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | None:
+    """Claim a tenant's bulk job only while fewer than the tenant's limit of its bulk jobs run (fairness between
+    tenants: the rest of the workers stay for other tenants). The step of a job that queued it (an import's next
+    batch, same arguments) does not count against it. True: claimed; False: over the limit, try later; None: the
+    job already completed."""
+    from django.apps import apps
+    from django.db import connection
+
+    from tasks.models import JobRecord
+
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BULK_LOCK_CLASS, int(tenant_id)])
+        limit = (apps.get_model("assistants", "Tenant")._default_manager.filter(pk=tenant_id)
+                 .values_list("bulk_jobs_max", flat=True).first()) or settings.BULK_JOBS_PER_TENANT
+        running = (JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.RUNNING,
+                                            lease_expires_at__gt=timezone.now(), progress__job__in=TENANT_BULK_JOBS,
+                                            progress__args__0=int(tenant_id))
+                   .exclude(pk=record_id).exclude(progress__args=args).count())  # a step's next step is no rival
+        record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
+        if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
+            return None
+        if running >= limit:
+            return False
+        return _outbox_claim(record_id)
+
+
+def _outbox_defer(task, record_id: int, args, kwargs) -> None:
+    """Send the job again in BULK_JOB_WAIT_SECONDS, keeping its outbox row (and lease) so nothing is lost."""
+    from tasks.models import JobRecord
+
+    wait = settings.BULK_JOB_WAIT_SECONDS
+    JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
+        status=JobRecord.Status.QUEUED, updated_at=timezone.now(),
+        lease_expires_at=timezone.now() + timedelta(seconds=wait + settings.DISPATCH_START_SECONDS))
+    task.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", countdown=wait, retry=True,
+                     retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+
+
+class OutboxTask(Task):
+    """The Celery app's task class: a job sent through the outbox holds a lease on its row while it runs."""
+
+    def __call__(self, *args, **kwargs):
+        task_id = getattr(self.request, "id", None) or ""
+        if not task_id.startswith(TASK_ID_PREFIX) or self.request.is_eager:
+            return super().__call__(*args, **kwargs)
+        from tasks.models import JobRecord
+
+        record_id = int(task_id[len(TASK_ID_PREFIX):])
+        if self.name in TENANT_BULK_JOBS and args:
+            claimed = _outbox_claim_bulk(record_id, tenant_id=args[0], args=list(args))
+            if claimed is False:
+                logger.info("job %s %s waits: its tenant's bulk jobs are at their limit", self.name, task_id)
+                _outbox_defer(self, record_id, list(args), kwargs)
+                return None
+        else:
+            claimed = _outbox_claim(record_id)
+        if not claimed:
+            logger.info("job %s %s already completed; this copy does nothing", self.name, task_id)
+            return None
+        _renewer.add(record_id)
+        try:
+            result = super().__call__(*args, **kwargs)
+        except Retry as exc:
+            wait = exc.when if isinstance(exc.when, (int, float)) else 0
+            _outbox_finish(record_id, status=JobRecord.Status.QUEUED, error=str(exc.exc or "")[:500],
+                           wait_seconds=wait)
+            raise
+        except Exception as exc:
+            _outbox_finish(record_id, status=JobRecord.Status.FAILED, error=f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            _renewer.discard(record_id)
+        _outbox_finish(record_id, status=JobRecord.Status.SUCCEEDED)
+        return result

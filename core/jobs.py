@@ -6,11 +6,11 @@ from tasks.services.ledger import job_run
 
 @shared_task(bind=True, max_retries=0, acks_late=True)
 def dispatch_redeliver(self):
-    """Re-send jobs that could not reach the broker when they were scheduled (core.dispatch). Run by beat every
-    DISPATCH_REDELIVER_SECONDS; writes a ledger row only when there was something to re-send."""
-    from core.dispatch import DISPATCH_KIND, dispatch_redeliver as redeliver
-    from tasks.models import JobRecord
+    """Re-send the jobs whose outbox lease ran out without completion: refused by the broker, lost with a killed
+    worker, or not started in time (core.dispatch). Run by beat every DISPATCH_REDELIVER_SECONDS; writes a ledger
+    row only when there was something to re-send."""
+    from core.dispatch import dispatch_due_exists, dispatch_redeliver as redeliver
 
-    if not JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED).exists():
+    if not dispatch_due_exists():
         return {"sent": 0}
     return job_run(self, kind="dispatch_redeliver", body=lambda job: redeliver())

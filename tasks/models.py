@@ -88,9 +88,15 @@ class JobRecord(TimeStampedModel):
     attempts = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    lease_expires_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="Outbox rows (kind 'dispatch'): when the job is sent again unless it completed by then. A running "
+                  "job's worker renews it every JOB_LEASE_SECONDS / 3; a sent job waits DISPATCH_START_SECONDS.")
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [models.Index(fields=["lease_expires_at"], condition=models.Q(kind="dispatch",
+                                status__in=["queued", "running"]), name="job_outbox_due")]
         constraints = [
             models.UniqueConstraint(
                 fields=["kind", "idempotency_key"], condition=~models.Q(idempotency_key=""), name="uniq_job_key"

@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+from config.queues import bulk_queue_name
 from tests.openai_server import ScriptedOpenAI
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,17 +52,19 @@ def scripted_llm(openai_server, settings):
 
 
 class WorkerProcess:
-    def __init__(self, env: dict, log_path: Path):
+    def __init__(self, env: dict, log_path: Path, queues: str = ""):
         self.env = env
         self.log_path = log_path
+        self.queues = queues  # default: both queues of CELERY_QUEUE
         self.proc: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> "WorkerProcess":
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         queue = self.env["CELERY_QUEUE"]
+        queues = self.queues or f"{queue},{bulk_queue_name(queue)}"  # as `make run`'s shared slot
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queue,
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queues,
              "-n", f"{queue}-{time.time_ns()}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
             cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
         )
@@ -108,10 +111,15 @@ def worker_env(openai_server: ScriptedOpenAI) -> dict:
     return env
 
 
+_SESSION_WORKER_STARTED = False
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup, openai_server):
     """A real Celery worker process on the real broker and the test database, for the whole session."""
+    global _SESSION_WORKER_STARTED
     worker = WorkerProcess(worker_env(openai_server), ROOT / "test-artifacts" / "worker.log").start()
+    _SESSION_WORKER_STARTED = True
     yield worker
     worker.stop()
 
@@ -124,7 +132,9 @@ def _worker_idle_before_flush(request):
     deadlock in the next test's setup or this one's teardown."""
     marker = request.node.get_closest_marker("django_db")
     transactional = (marker is not None and marker.kwargs.get("transaction")) or "live_server" in request.fixturenames
-    if "celery_worker" not in request.fixturenames or not transactional:
+    # The session's worker, once started, takes the jobs of every later test too (a chat turn over HTTP queues
+    # its extraction whether or not the test asked for the worker), so every transactional test waits for it.
+    if not (transactional and (_SESSION_WORKER_STARTED or "celery_worker" in request.fixturenames)):
         yield
         return
     # Set up pytest-django's database fixture before this one, so that this teardown runs before its flush.
@@ -135,7 +145,8 @@ def _worker_idle_before_flush(request):
 
     deadline = time.monotonic() + 15  # a job a test left running for ever (a killed worker) must not hang the run
     while time.monotonic() < deadline:
-        if queue_depth(settings.CELERY_TASK_DEFAULT_QUEUE) == 0 and \
+        queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BULK_QUEUE)
+        if all(queue_depth(queue) == 0 for queue in queues) and \
                 not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists():
             return
         time.sleep(0.1)

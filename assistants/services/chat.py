@@ -104,11 +104,11 @@ def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
 
 
 def _enqueue(job, *args) -> None:
-    """Send a background job; a broker outage keeps it in the ledger for redelivery (core.dispatch), never
-    turned into a failed reply."""
-    from core.dispatch import enqueue_now
+    """Record a background job in the outbox with the data it is about and send it once that commits; a broker
+    outage keeps it for redelivery (core.dispatch), never turned into a failed reply."""
+    from core.dispatch import enqueue_on_commit
 
-    enqueue_now(job, *args)
+    enqueue_on_commit(job, *args)
 
 
 def _error_sentence(exc: Exception, chinese: bool) -> str:
@@ -225,7 +225,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
         long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
         if long_term:
-            transaction.on_commit(lambda: _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk))
+            _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk)  # with the message, in its transaction
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
@@ -270,7 +270,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                                      model_name="offline" if model.offline else model_name, error=error)
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
-        transaction.on_commit(lambda: _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk))
+        _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk)
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
                              reply=reply, context=context, error=error)
     if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn

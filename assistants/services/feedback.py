@@ -23,10 +23,11 @@ def feedback_record(*, tenant, end_user, message_id: int, rating: str, comment: 
 
     if rating == Feedback.Rating.UP and turn_uses_long_term_memory(session=message.session,
                                                                    end_user=message.end_user):
+        from core.dispatch import enqueue_on_commit
         from tasks.jobs import experience_learn
 
         tenant_id, key = tenant.pk, f"experience:{message.pk}:{feedback.pk}:{feedback.updated_at.timestamp():.6f}"
-        transaction.on_commit(lambda: experience_learn.delay(tenant_id, message.pk, key))
+        enqueue_on_commit(experience_learn, tenant_id, message.pk, key)  # in the outbox with the feedback
     else:
         from tasks.services.experience import experience_forget_for_message
 

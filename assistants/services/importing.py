@@ -1,9 +1,10 @@
 """Importing a conversation from elsewhere (an integrator moving its chat history in).
 
 `session_import` stores the session and its messages with their original timestamps in one transaction and
-queues one job; `session_import_process` (the job body) then does what chatting would have done: extraction of
-long-term notes from every user message, in order, and compaction of the session into its rolling summary, with
-progress in the job ledger, after embedding the user messages for episodic recall. A note written from an
+queues its job; `session_import_process` (the job body) then does what chatting would have done, in bounded
+steps that are each their own job: embedding the user messages for episodic recall and extraction of long-term
+notes from each, in order, then compaction of the session into its rolling summary, with progress in the job
+ledger. A note written from an
 imported message keeps that message's time as `observed_at` (recall's time decay and "when did I say this" see
 the conversation when it happened), while its lifetime counts from when it was learnt.
 """
@@ -24,7 +25,8 @@ from tasks.services.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
-MESSAGE_VECTOR_BATCH = 512  # user messages embedded per step of the import job
+IMPORT_STEP_MESSAGES = 250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
+COMPACTION_PASSES_PER_STEP = 20  # compaction passes per step, so that one job's time stays bounded
 COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what left the window
 
 
@@ -108,8 +110,36 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
 
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
-    """The import job: extraction for every user message in order, then compaction. Safe to run again:
-    extraction is idempotent per message and compaction is guarded by the session's summary version."""
+    """The import job, in bounded steps (issue 18): each step embeds and extracts the next IMPORT_STEP_MESSAGES
+    user messages or, once all are extracted, runs up to COMPACTION_PASSES_PER_STEP compaction passes. With a
+    ledger row, a step records where it got to (progress "done"; the counts so far in "result") and queues the
+    next step as its own job in the same transaction, returning {"continued": True}; without one, every step runs
+    here. A step killed half-way is sent again by the outbox and resumes from the recorded position: extraction is
+    idempotent per message and compaction is guarded by the session's summary version. Between two steps the
+    worker takes other tenants' jobs."""
+    progress, counts = {}, {}
+    if job_id:
+        row = JobRecord.objects.filter(pk=job_id).values("progress", "result").first() or {}
+        progress, counts = dict(row.get("progress") or {}), dict(row.get("result") or {})
+    while True:
+        finished, progress = _import_step(tenant_id=tenant_id, session_id=session_id, progress=progress,
+                                          counts=counts, job_id=job_id)
+        if finished is not None:
+            return finished
+        if job_id:
+            from assistants.jobs import session_import as session_import_job
+
+            with transaction.atomic():  # the position and the next step together: a crash loses neither
+                JobRecord.objects.filter(pk=job_id).update(progress=progress, result=counts,
+                                                           updated_at=timezone.now())
+                enqueue_on_commit(session_import_job, tenant_id, session_id, job_id)
+            return {"continued": True}
+
+
+def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dict,
+                 job_id: int | None) -> tuple[dict | None, dict]:
+    """One step. Returns (the job's result, progress) when the import is finished, else (None, the next
+    position). Updates `counts` in place."""
     from assistants.services.compaction import session_compact
     from assistants.services.policy import memory_policy_for
     from memory.services.commands import is_memory_command
@@ -119,37 +149,44 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
     session = ChatSession.objects.for_tenant(tenant_id).select_related("tenant", "assistant", "end_user") \
         .filter(pk=session_id).first()
     if session is None:
-        return {"skipped": "the session no longer exists"}
+        return {"skipped": "the session no longer exists"}, progress
     if session.end_user.erasure_requested_at is not None:
-        return {"skipped": "user erasure in progress"}
-    started = timezone.now()
-    user_messages = list(Message.objects.for_tenant(tenant_id).filter(session=session, role=Message.Role.USER)
-                         .order_by("created_at", "id"))
-    total, aligned, written = len(user_messages), 0, 0
-    policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
-    vectors = 0
-    for start in range(0, total, MESSAGE_VECTOR_BATCH):  # episodic recall by meaning: embedded in batches
-        vectors += message_vectors_write(tenant=session.tenant, model=policy.embedding_model,
-                                         messages=[m for m in user_messages[start:start + MESSAGE_VECTOR_BATCH]
-                                                   if not is_memory_command(m.content)])
-        if job_id:
-            job_progress_update(job_id=job_id, progress={"stage": "message_vectors", "done": 0, "total": total,
-                                                         "embedded": min(total, start + MESSAGE_VECTOR_BATCH)})
-    for done, message in enumerate(user_messages, 1):
-        outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
-        written += int(outcome.get("written", 0) or 0)
-        aligned += _align_note_times(tenant_id=tenant_id, message=message, since=started)
-        if job_id and (done % 10 == 0 or done == total):
-            job_progress_update(job_id=job_id, progress={"stage": "extraction", "done": done, "total": total})
-    passes = 0
-    while passes < COMPACTION_PASSES_MAX:
+        return {"skipped": "user erasure in progress"}, progress
+    counts.setdefault("started_at", timezone.now().isoformat())  # notes written since then get the message's time
+    started = datetime.fromisoformat(counts["started_at"])
+    user_messages = Message.objects.for_tenant(tenant_id).filter(session=session, role=Message.Role.USER) \
+        .order_by("created_at", "id")
+    total = user_messages.count()
+    stage = progress.get("stage")
+    done = min(int(progress.get("done", 0) or 0), total) if stage in ("extraction", "compaction") else 0
+    if stage != "compaction" and done < total:
+        batch = list(user_messages[done:done + IMPORT_STEP_MESSAGES])
+        policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
+        counts["message_vectors"] = counts.get("message_vectors", 0) + message_vectors_write(
+            tenant=session.tenant, model=policy.embedding_model,
+            messages=[m for m in batch if not is_memory_command(m.content)])
+        for message in batch:
+            outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk,
+                                                 embed_message=False) or {}
+            counts["notes_written"] = counts.get("notes_written", 0) + int(outcome.get("written", 0) or 0)
+            counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(
+                tenant_id=tenant_id, message=message, since=started)
+        return None, {"stage": "extraction", "done": done + len(batch), "total": total}
+    passes, compacting = 0, True
+    while compacting and passes < COMPACTION_PASSES_PER_STEP \
+            and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX:
         passes += 1
-        if not (session_compact(tenant_id=tenant_id, session_id=session_id) or {}).get("compacted"):
-            break
+        compacting = bool((session_compact(tenant_id=tenant_id, session_id=session_id) or {}).get("compacted"))
+    counts["compaction_passes"] = counts.get("compaction_passes", 0) + passes
+    if compacting and counts["compaction_passes"] < COMPACTION_PASSES_MAX:
+        return None, {"stage": "compaction", "done": total, "total": total}
+    final = {"stage": "done", "done": total, "total": total}
     if job_id:
-        job_progress_update(job_id=job_id, progress={"stage": "done", "done": total, "total": total})
+        job_progress_update(job_id=job_id, progress=final)
+    written = counts.get("notes_written", 0)
     webhook_event_emit(tenant=tenant_id, event="import.completed", data={
         "job": job_id, "session": session_id, "user_id": session.end_user_id, "user_messages": total,
         "notes_written": written})
-    return {"user_messages": total, "notes_written": written, "notes_dated": aligned, "compaction_passes": passes,
-            "message_vectors": vectors}
+    return {"user_messages": total, "notes_written": written, "notes_dated": counts.get("notes_dated", 0),
+            "compaction_passes": counts["compaction_passes"],
+            "message_vectors": counts.get("message_vectors", 0)}, final

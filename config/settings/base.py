@@ -6,6 +6,8 @@ from pathlib import Path
 
 import environ
 
+from config.queues import bulk_queue_name, task_routes
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
@@ -228,6 +230,10 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
 
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="platform")
+
+# Interactive and bulk queues (config/queues.py): a turn's jobs never wait behind a tenant's import.
+CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (tasks.JobRecord), not in a result backend
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-run is redelivered; services are idempotent so that is safe
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -347,6 +353,16 @@ EXPERIENCE_MIN_SIMILARITY = env.float("EXPERIENCE_MIN_SIMILARITY", default=0.6)
 # --- Periodic jobs (django-celery-beat's DatabaseScheduler loads these and keeps them editable in the admin) --
 CELERY_BEAT_SCHEDULE = globals().get("CELERY_BEAT_SCHEDULE", {})
 # Jobs that could not reach the broker when scheduled are re-sent from the ledger (core.dispatch).
+# The outbox (core.dispatch): a running job's worker renews its lease every JOB_LEASE_SECONDS / 3; a job whose lease
+# ran out without completion is sent again. A sent job that has not started within DISPATCH_START_SECONDS is sent
+# again too (a copy of a completed job does nothing). Completed outbox rows are forgotten after DISPATCH_KEEP_HOURS.
+JOB_LEASE_SECONDS = env.float("JOB_LEASE_SECONDS", default=60.0)
+DISPATCH_START_SECONDS = env.float("DISPATCH_START_SECONDS", default=900.0)
+DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
+# Fairness: a tenant's bulk jobs (config.queues.TENANT_BULK_JOBS) that may run at once, unless Tenant.bulk_jobs_max
+# says otherwise; a job over the limit waits BULK_JOB_WAIT_SECONDS and tries again, leaving its slot to others.
+BULK_JOBS_PER_TENANT = env.int("BULK_JOBS_PER_TENANT", default=1)
+BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }

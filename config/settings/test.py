@@ -1,6 +1,8 @@
 """Test settings: the same real PostgreSQL + pgvector and a real broker; only speed knobs differ."""
 import os
 
+from config.queues import bulk_queue_name, task_routes
+
 from .base import *  # noqa: F401,F403
 from .base import BASE_DIR, CELERY_BROKER_URL, DATABASES, broker_transport_options, env
 
@@ -10,6 +12,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 # Each test run gets its own queue (and, without Redis, its own filesystem broker folder), so that parallel runs
 # on one machine never take each other's jobs. The test worker is started with the same values.
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"test-{os.getpid()}")
+CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
+CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 WORKER_HEARTBEAT_SECONDS = 2

@@ -14,6 +14,11 @@ pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transac
 
 
 def test_notes_list_note_page_audit_log_and_lookup_at_1366(site, new_page):
+    from django.db import connection
+
+    with connection.cursor() as cur:  # ids as a real store has them (the suite's own are small), not 2 digits
+        for table in ("memory_memorynote", "assistants_enduser", "assistants_tenant"):
+            cur.execute(f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), 2000000)")
     tenant = TenantFactory(slug="laptop")
     AssistantFactory(tenant=tenant)
     people = [EndUserFactory(tenant=tenant, external_id=f"customer-{i:04d}@example-integrator") for i in range(3)]

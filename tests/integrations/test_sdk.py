@@ -110,14 +110,18 @@ def test_sync_client_chat_stream_idempotency_sessions_feedback_export(live_web, 
             a.chat("lin", "something else", idempotency_key="order-7781")
         assert reused.value.status == 409
         events = list(a.chat_stream("lin", "预算是多少？", session=first["session"]))
-        assert events[0].type == "context" and events[-1].type == "done"
+        assert [e.type for e in events][:1] + [e.type for e in events][-2:] == ["context", "done", "memory"]
+        done = events[-2]
         streamed = "".join(e.text for e in events)
-        assert streamed == events[-1].data["reply"] and streamed
+        assert streamed == done.data["reply"] and streamed
+        assert events[-1].data["message_id"] == done.data["user_message_id"]
+        assert a.memory_events(done.data["user_message_id"])["status"] in ("done", "pending")
+        assert a.get_user("lin")["memory_enabled"] is True
         sessions = list(a.list_sessions("lin"))
         assert [s["id"] for s in sessions] == [first["session"]]
         messages = list(a.list_messages(first["session"], page_size=1))
         assert len(messages) == 4 and messages[0]["content"] == "我的预算大概 40 万"
-        rated = a.feedback(events[-1].data["message_id"], "up", comment="好", user="lin")
+        rated = a.feedback(done.data["message_id"], "up", comment="好", user="lin")
         assert rated["rating"] == "up"
         imported = a.import_session("lin", [{"role": "user", "content": "I moved to Lisbon.",
                                              "created_at": "2025-03-01T09:00:00Z"}], title="old chat")
@@ -177,7 +181,8 @@ def test_async_client_lists_recalls_and_streams(live_web, tenant_a, tenant_b):
     listed, recalled, events, other = asyncio.run(go())
     assert len(listed) == 3
     assert "游泳" in recalled[0]["content"]
-    assert events[-1].type == "done" and "".join(e.text for e in events) == events[-1].data["reply"]
+    assert [e.type for e in events][-2:] == ["done", "memory"]
+    assert "".join(e.text for e in events) == events[-2].data["reply"]
     assert isinstance(other, sdk().errors.UserNotFound)
 
 

@@ -77,7 +77,7 @@ def throwaway_redis(tmp_path):
 
 
 @contextlib.contextmanager
-def producer_on(broker_url: str):
+def producer_on(broker_url: str, transport_options: dict | None = None):
     """Make this test process publish to `broker_url` (the Celery app caches its connection pools)."""
     from config.celery import app
 
@@ -94,7 +94,8 @@ def producer_on(broker_url: str):
     saved_env = os.environ.get("CELERY_BROKER_URL")
     os.environ["CELERY_BROKER_URL"] = broker_url  # Celery reads this variable before its own setting
     app.conf.broker_url = broker_url
-    app.conf.broker_transport_options = {"visibility_timeout": VISIBILITY_TIMEOUT, "socket_connect_timeout": 2}
+    app.conf.broker_transport_options = transport_options or {"visibility_timeout": VISIBILITY_TIMEOUT,
+                                                              "socket_connect_timeout": 2}
     reset_pools()
     try:
         yield app
@@ -121,6 +122,28 @@ def redis_worker(django_db_setup, openai_server, throwaway_redis):
         return worker
 
     with producer_on(throwaway_redis.url):
+        yield make
+    for worker in started:
+        worker.stop()
+
+
+@pytest.fixture
+def own_broker_worker(django_db_setup, openai_server, tmp_path):
+    """Factory of workers on a filesystem broker folder of their own (the default broker of `make run`), which this
+    test process publishes to as well: the session's shared worker cannot take these jobs."""
+    from config.settings.base import broker_transport_options
+
+    run_dir = tmp_path / "run"
+    started: list[WorkerProcess] = []
+
+    def make(extra_env: dict | None = None, queues: str = "", name: str = "own") -> WorkerProcess:
+        env = worker_env(openai_server)
+        env.update({"CELERY_BROKER_URL": "filesystem://", "RUN_DIR": str(run_dir), **(extra_env or {})})
+        worker = WorkerProcess(env, ROOT / "test-artifacts" / f"worker-{name}.log", queues=queues).start()
+        started.append(worker)
+        return worker
+
+    with producer_on("filesystem://", broker_transport_options("filesystem://", run_dir)):
         yield make
     for worker in started:
         worker.stop()

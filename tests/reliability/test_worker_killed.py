@@ -145,3 +145,106 @@ def test_worker_killed_mid_extraction_writes_each_note_once(redis_worker, openai
     notes = list(MemoryNote.objects.for_tenant(tenant).filter(end_user=session.end_user))
     assert sorted(n.key for n in notes) == ["budget", "city"], [(n.key, n.content) for n in notes]
     assert JobRecord.objects.get(idempotency_key=key).attempts == 2
+
+
+# --- The default filesystem broker (issue 18): it has no redelivery of its own; the outbox's lease re-sends --------
+
+LEASE_SECONDS = 2
+
+
+@pytest.fixture
+def filesystem_worker(own_broker_worker):
+    """Workers on the filesystem broker (a folder of their own) with a short job lease."""
+    return lambda: own_broker_worker({"JOB_LEASE_SECONDS": str(LEASE_SECONDS)}, name="filesystem")
+
+
+def _outbox_row(job_name: str) -> JobRecord:
+    rows = [r for r in JobRecord.objects.filter(kind="dispatch") if r.progress.get("job") == job_name]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def _redeliver_until(done, message: str):
+    """What beat does every DISPATCH_REDELIVER_SECONDS, polled: re-send what a lease ran out on, until `done`."""
+    from core.dispatch import dispatch_redeliver
+
+    def tick():
+        dispatch_redeliver()
+        return done()
+
+    wait_for(tick, timeout=90, interval=0.5, message=message)
+
+
+@needs("chat")
+def test_worker_killed_mid_compaction_on_the_filesystem_broker_compacts_once(filesystem_worker, openai_server):
+    from assistants.jobs import session_compact
+    from core.dispatch import dispatch_redeliver
+
+    tenant = TenantFactory(chat_model=SCRIPTED_MODEL, window_turns=1, summary_trigger_messages=1)
+    session = conversation(tenant, ["I run a bakery in Leeds.", "Nice.", "My budget is £12,000.", "OK.",
+                                    "我们下个月开业。", "好的。"])
+    other = conversation(TenantFactory(chat_model=SCRIPTED_MODEL), ["另一个租户的消息"])
+    lines = {"summary_lines": ["User runs a bakery in Leeds", "Budget £12,000"]}
+    openai_server.reset()
+    openai_server.push("chat", Scripted(content=lines, delay=6), Scripted(content=lines))
+
+    first = filesystem_worker()
+    enqueue_now(session_compact, tenant.pk, session.pk)
+    wait_for(lambda: openai_server.chat_requests(), timeout=30, message="the worker to call the model")
+    assert _outbox_row("assistants.jobs.session_compact").status == "running"
+    first.kill()  # the filesystem transport removed the message when the worker took it: only the outbox has it
+
+    filesystem_worker()
+    time.sleep(LEASE_SECONDS + 1)
+    assert ChatSession.all_tenants.get(pk=session.pk).summary_version == 0  # nothing redelivers on its own
+    _redeliver_until(lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
+                     "the compaction re-sent once its lease ran out")
+    time.sleep(2)
+    assert dispatch_redeliver()["sent"] == 0  # completed: nothing more to send
+    session.refresh_from_db()
+    assert session.summary_version == 1
+    for line in lines["summary_lines"]:
+        assert session.summary.count(line) == 1, session.summary
+    jobs = list(JobRecord.objects.filter(kind="session_compact", tenant=tenant))
+    assert len(jobs) == 1 and jobs[0].status == "succeeded" and jobs[0].attempts == 2
+    outbox = _outbox_row("assistants.jobs.session_compact")
+    assert outbox.status == "succeeded" and outbox.attempts == 2 and outbox.result["resent"] == 1
+    assert ChatSession.all_tenants.get(pk=other.pk).summary_version == 0  # the other tenant's session untouched
+
+
+@needs("admin")
+def test_worker_killed_mid_erasure_on_the_filesystem_broker_finishes_once(filesystem_worker):
+    from assistants.services.privacy import user_erase_request
+
+    tenant = TenantFactory()
+    session = conversation(tenant, [f"message {i}: 我的电话是1380013{i:04d}" for i in range(20)])
+    user = session.end_user
+    for i in range(8):
+        MemoryNoteFactory(tenant=tenant, end_user=user, key=f"k{i}", content=f"note {i}")
+    bystander = conversation(tenant, ["I am another user of the same tenant"])
+    MemoryNoteFactory(tenant=tenant, end_user=bystander.end_user, content="bystander note")
+    message_ids = list(Message.objects.for_tenant(tenant).filter(session=session).values_list("id", flat=True))
+
+    locker = psycopg.connect(**connection.get_connection_params(), autocommit=False)
+    try:
+        locker.execute("SELECT id FROM assistants_message WHERE id = %s FOR UPDATE", [message_ids[-1]])
+        first = filesystem_worker()
+        job = user_erase_request(tenant=tenant, end_user=user, requested_by="test-suite")
+        wait_for(lambda: _waiting_on_lock(connection.settings_dict["NAME"]), timeout=30,
+                 message="the erasure to be blocked half-way")
+        first.kill()
+    finally:
+        locker.rollback()
+        locker.close()
+    assert not ErasureReceipt.objects.for_tenant(tenant).exists()
+
+    filesystem_worker()
+    _redeliver_until(lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").exists(),
+                     "the erasure re-sent once its lease ran out")
+    receipts = list(ErasureReceipt.objects.for_tenant(tenant))
+    assert len(receipts) == 1
+    counts = receipts[0].counts
+    assert counts["assistants.Message"] == 20 and counts["memory.MemoryNote"] == 8
+    assert not Message.objects.for_tenant(tenant).filter(id__in=message_ids).exists()
+    assert MemoryNote.objects.for_tenant(tenant).filter(end_user=bystander.end_user).count() == 1
+    assert Message.objects.for_tenant(tenant).filter(session=bystander).count() == 1

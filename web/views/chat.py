@@ -246,6 +246,7 @@ def _turn_events(request, session, turn, first, language):
     event = first
     received, rendered_at, checked_at = [], 0.0, time.monotonic()
     user_message_id = _latest_user_message_id(request, session)  # stored by the turn before its first event
+    done = False
     try:
         while event is not None:
             name, payload = event
@@ -277,6 +278,7 @@ def _turn_events(request, session, turn, first, language):
                 reply_id = payload.reply_message.pk if payload.reply_message else None
                 with translation.override(language):
                     yield sse("done", _done_payload(request, session, payload))
+                done = True
                 if reply_id is None:
                     return
             elif name == "memory":  # what the turn wrote or changed: the line under the reply, with Undo
@@ -288,7 +290,8 @@ def _turn_events(request, session, turn, first, language):
                     yield sse("memory", {"reply_id": reply_id, "html": html})
                 return
             event = next(turn, None)
-        yield sse("error", {"message": _generic_failure()})
+        if not done:  # a turn that ends without its reply (regenerate and edit send no memory event after it)
+            yield sse("error", {"message": _generic_failure()})
     except ApplicationError as exc:
         yield sse("error", {"message": exc.message})
     except Exception:  # noqa: BLE001 - the stream ends with a sentence, never a stack trace

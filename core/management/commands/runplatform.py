@@ -19,6 +19,22 @@ def web_concurrency() -> str:
     return os.environ.get("WEB_CONCURRENCY") or "1"
 
 
+def worker_commands(python: str) -> dict:
+    """The Celery workers of `make run`: CELERY_CONCURRENCY slots (default 2) split so that interactive work never
+    waits behind bulk work. One slot serves only the interactive queue (a turn's extraction, message vectors,
+    compaction); the others serve the bulk queue and, when it is empty, interactive jobs too. A tenant's three big
+    imports then occupy at most the bulk slots, and a chat turn's extraction starts within seconds."""
+    interactive, bulk = settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BULK_QUEUE
+    shared = max(1, int(os.environ.get("CELERY_CONCURRENCY", "2")) - 1)
+
+    def worker(name: str, queues: str, concurrency: int) -> list[str]:
+        return [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "-Q", queues,
+                "--concurrency", str(concurrency), "-n", f"{name}@%h"]
+
+    return {"worker-interactive": worker("interactive", interactive, 1),
+            "worker-bulk": worker("bulk", f"{bulk},{interactive}", shared)}
+
+
 def process_environment(name: str) -> dict:
     """The environment of one process `make run` starts. The web server runs with DEBUG off unless
     DJANGO_DEBUG says otherwise: people trying the product see its own 404 and 500 pages, never Django's debug
@@ -30,7 +46,7 @@ def process_environment(name: str) -> dict:
 
 
 class Command(BaseCommand):
-    help = "Run web (uvicorn, ASGI), a Celery worker and Celery beat together on this machine."
+    help = "Run web (uvicorn, ASGI), the Celery workers (interactive, bulk) and Celery beat together on this machine."
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
@@ -45,8 +61,7 @@ class Command(BaseCommand):
         commands = {
             "web": [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
                     "--workers", web_concurrency()],
-            "worker": [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO",
-                       "--concurrency", os.environ.get("CELERY_CONCURRENCY", "2"), "-n", "worker@%h"],
+            **worker_commands(python),
             "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
                      "--schedule", str(settings.RUN_DIR / "celerybeat-schedule")],
         }

@@ -73,7 +73,8 @@ class _Operations:
     def chat_stream(self, user: str, message: str, *, session: int | None = None, assistant: int | None = None,
                     idempotency_key: str | None = None) -> Iterator[ChatEvent]:
         """The same turn as server-sent events: ChatEvent("context"), ChatEvent("delta") with `.text`..., then
-        ChatEvent("done") with the chat() result. A failure after the stream began raises the API error."""
+        ChatEvent("done") with the chat() result, then ChatEvent("memory") with what the turn changed in memory
+        ({message_id, status, events}). A failure after the stream began raises the API error."""
         body = dict(_chat_body(user, message, session, assistant), stream=True)
         return self._stream(Request("POST", "/api/v1/chat/", json=body,
                                     headers={"Accept": "text/event-stream",
@@ -186,10 +187,31 @@ class _Operations:
     def export_user(self, user: str) -> dict:
         return self._call(Request("GET", f"/api/v1/users/{_u(user)}/export/"))
 
+    @operation("users_retrieve")
+    def get_user(self, user: str) -> dict:
+        """The user's settings: {user, memory_enabled}."""
+        return self._call(Request("GET", f"/api/v1/users/{_u(user)}/"))
+
+    @operation("users_partial_update")
+    def set_memory_enabled(self, user: str, enabled: bool) -> dict:
+        """Switch the user's long-term memory on or off (from the next turn: no notes written or recalled)."""
+        return self._call(Request("PATCH", f"/api/v1/users/{_u(user)}/", json={"memory_enabled": bool(enabled)}))
+
     @operation("users_destroy")
     def erase_user(self, user: str) -> int:
         """Start erasing everything about the user; returns the job id (follow it with get_job)."""
         return self._call(Request("DELETE", f"/api/v1/users/{_u(user)}/", transform=_job_id))
+
+    # --- memory events of a chat turn -----------------------------------------------------------------------------
+    @operation("messages_memory_events_retrieve")
+    def memory_events(self, message: int) -> dict:
+        """What a chat turn wrote, updated, superseded or forgot: {message_id, status, events}."""
+        return self._call(Request("GET", f"/api/v1/messages/{int(message)}/memory-events/"))
+
+    @operation("messages_memory_events_undo_create")
+    def undo_memory_event(self, message: int, note: int) -> dict:
+        """Undo one memory change of a chat turn; returns the event as it now stands."""
+        return self._call(Request("POST", f"/api/v1/messages/{int(message)}/memory-events/{int(note)}/undo/"))
 
     @operation("jobs_retrieve")
     def get_job(self, job: int) -> dict:

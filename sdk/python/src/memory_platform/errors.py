@@ -146,6 +146,24 @@ class UrlNotPublic(BadRequest):
     code = "url_not_public"
 
 
+class PersonalIdentifier(BadRequest):
+    """A note created or corrected with a personal identifier in it (phone, ID, card, IBAN, e-mail, address...)."""
+
+    code = "personal_identifier"
+
+
+class NotLatest(BadRequest):
+    """Only the latest reply can be regenerated, and only the latest message edited."""
+
+    code = "not_latest"
+
+
+class Unchanged(BadRequest):
+    """An edit that changes nothing."""
+
+    code = "unchanged"
+
+
 class UserNotFound(NotFound):
     code = "user_not_found"
 
