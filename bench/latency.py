@@ -133,7 +133,7 @@ def copy_notes(notes) -> None:
     from pgvector.django import VectorField
 
     model = type(notes[0])
-    fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+    fields = [f for f in model._meta.concrete_fields if not f.primary_key and not getattr(f, "generated", False)]
     columns = ", ".join(f'"{f.column}"' for f in fields)
 
     def converter(field):
@@ -182,10 +182,11 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
     settings), timed without the rest of recall."""
     from django.db import connection
 
-    from memory.services.recall import CANDIDATES, vector_statement
+    from memory.services.recall import CANDIDATES, vector_statement, vector_statement_params
 
     with connection.cursor() as cursor:
-        cursor.execute(vector_statement(exact=exact), [literal, tenant_id, user_id, model, literal, CANDIDATES])
+        cursor.execute(vector_statement(exact=exact), vector_statement_params(
+            tenant_id=tenant_id, end_user_id=user_id, literal=literal, model=model, limit=CANDIDATES, exact=exact))
         return cursor.fetchall()
 
 

@@ -16,7 +16,7 @@ from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 
 from api.errors import error_body, error_for_status
-from api.fields import Bool, Id, StrictSerializer, Text
+from api.fields import MAX_ID, Bool, Id, StrictSerializer, Text
 from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_finish, request_fingerprint
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
@@ -226,18 +226,17 @@ class ChatView(TenantAPIView):
     def _session(self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
         """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
         if session_id is not None:
+            session = self._continued_session(external_id, session_id)
+            if session is not None:
+                return self._check_continued(session, assistant_id, temporary=temporary)
+            # not found, or its user is being erased: the slower path below says which, as it always did
             end_user = self.end_user(external_id, create=False, missing=f"Session {session_id} does not exist "
                                                                         f"for this user.")
             self.refuse_if_being_erased(end_user)  # before the session: erasure deletes sessions as it goes
             session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
                 end_user=end_user).select_related("assistant"), message=f"Session {session_id} does not exist "
                                                                           f"for this user.")
-            if assistant_id is not None and session.assistant_id != assistant_id:
-                raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
-            if temporary and not session.temporary:
-                raise InvalidInput("That session is not temporary, and an existing session cannot become one: "
-                                   "leave 'session' out to start a temporary chat.")
-            return session
+            return self._check_continued(session, assistant_id, temporary=temporary)
         assistant = None
         if assistant_id is not None:
             assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
@@ -246,6 +245,28 @@ class ChatView(TenantAPIView):
             end_user = self.end_user(external_id, create=True)
             return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
                                       title=pii_safe_title(message, 60), temporary=temporary)
+
+    def _continued_session(self, external_id, session_id) -> ChatSession | None:
+        """The session with its user and assistant in one statement (the turn of every continuing conversation),
+        or None when it is not there or its user is being erased (then _session answers as before)."""
+        external_id = external_id.strip() if isinstance(external_id, str) else external_id
+        if not isinstance(session_id, int) or not 0 < session_id <= MAX_ID or not isinstance(external_id, str):
+            return None
+        session = (ChatSession.objects.for_tenant(self.tenant)
+                   .filter(pk=session_id, end_user__tenant_id=self.tenant.pk, end_user__external_id=external_id)
+                   .select_related("end_user", "assistant").first())
+        if session is None or session.end_user.erasure_requested_at is not None:
+            return None
+        return session
+
+    @staticmethod
+    def _check_continued(session: ChatSession, assistant_id, *, temporary: bool) -> ChatSession:
+        if assistant_id is not None and session.assistant_id != assistant_id:
+            raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
+        if temporary and not session.temporary:
+            raise InvalidInput("That session is not temporary, and an existing session cannot become one: "
+                               "leave 'session' out to start a temporary chat.")
+        return session
 
     def _events(self, first, events, record):
         """The SSE body. Runs after the view returned: every failure becomes an `error` event."""

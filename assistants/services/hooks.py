@@ -27,14 +27,38 @@ PRE_TURN_HOOKS = [
 
 
 def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
+    """Run every hook in one savepoint (two statements, not two per hook: issue 22). Should one hook raise, that
+    savepoint is rolled back, so no hook's writes are half kept, and the hooks run again one savepoint each, the
+    failing one skipped: the others' effects are exactly those of a turn where it failed alone."""
+    failed: set[str] = set()
+    try:
+        with transaction.atomic():
+            return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=False)
+    except _HookFailed:
+        return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=True)
+
+
+class _HookFailed(Exception):
+    """A hook raised inside the shared savepoint (which is then rolled back)."""
+
+
+def _run(*, tenant, session, message, failed: set[str], isolate: bool) -> list[dict]:
     results = []
     for path in PRE_TURN_HOOKS:
+        if path in failed:
+            continue
         try:
-            # A savepoint per hook: a hook whose SQL fails must not abort the turn's transaction.
-            with transaction.atomic():
+            if isolate:
+                # A savepoint per hook: a hook whose SQL fails must not abort the turn's transaction.
+                with transaction.atomic():
+                    result = import_string(path)(tenant=tenant, session=session, message=message)
+            else:
                 result = import_string(path)(tenant=tenant, session=session, message=message)
-        except Exception:  # noqa: BLE001 - one layer failing must not cost the user a reply
+        except Exception as exc:  # noqa: BLE001 - one layer failing must not cost the user a reply
             logger.exception("pre-turn hook %s failed", path)
+            failed.add(path)
+            if not isolate:
+                raise _HookFailed(path) from exc
             continue
         if result:
             results.append(result)

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import F
 from django.utils import timezone
@@ -58,7 +59,16 @@ class RecallWeights:
 
 WEIGHTS = RecallWeights()
 CANDIDATES = 50
-EXACT_SCAN_MAX = 5_000  # a user with more active notes than this is searched through the HNSW index
+# A user with more active notes than this is searched through the HNSW index. Up to it, the user's notes are
+# ranked exactly on their half-precision copy (column embedding_half, migration memory.0008: 1 KB in the row,
+# where the full vector is read from TOAST), and the best RERANK_FACTOR x candidates are re-ranked on the full vectors: measured at
+# 10,000 notes of one user in a 100,000-note store, 10-12 ms instead of 31-50 ms, recall@10 1.0 of the exact
+# ranking (docs/benchmarks.md, "Heavy users").
+EXACT_SCAN_MAX = 20_000
+RERANK_FACTOR = 2
+# Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
+# index, as before issue 22.
+MESSAGE_EXACT_SCAN_MAX = 5_000
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -107,11 +117,16 @@ def vector_statement(*, exact: bool) -> str:
     planner off the HNSW index: at a few thousand vectors an exact sort costs milliseconds and misses nothing);
     otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
     (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
-    order = "(embedding <=> %s::vector) + 0" if exact else "embedding <=> %s::vector"
-    return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
-            "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
-            "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
-            f"ORDER BY {order} LIMIT %s")
+    where = ("WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
+             "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) ")
+    if not exact:
+        return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote " + where +
+                "ORDER BY embedding <=> %s::vector LIMIT %s")
+    # as in _NOTES_SQL: exact on the half-precision copy, the best RERANK_FACTOR x re-ranked on the full vectors
+    dims = int(settings.EMBEDDING_DIMENSIONS)
+    return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM (SELECT id, embedding FROM memory_memorynote "
+            + where + f"ORDER BY (embedding_half <=> %s::halfvec({dims})) + 0 LIMIT {RERANK_FACTOR} * %s) near "
+            "ORDER BY embedding <=> %s::vector LIMIT %s")
 
 
 def active_note_count(*, tenant_id: int, end_user_id: int, limit: int = EXACT_SCAN_MAX + 1) -> int:
@@ -128,8 +143,17 @@ def vector_candidates(*, tenant_id: int, end_user_id: int, vector: list[float], 
     literal = _vector_literal(vector)
     exact = active_note_count(tenant_id=tenant_id, end_user_id=end_user_id) <= EXACT_SCAN_MAX
     with connection.cursor() as cur:
-        cur.execute(vector_statement(exact=exact), [literal, tenant_id, end_user_id, model, literal, limit])
+        cur.execute(vector_statement(exact=exact), vector_statement_params(
+            tenant_id=tenant_id, end_user_id=end_user_id, literal=literal, model=model, limit=limit, exact=exact))
         return {row[0]: float(row[1]) for row in cur.fetchall()}
+
+
+def vector_statement_params(*, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int,
+                            exact: bool) -> list:
+    """The parameters of vector_statement(exact=exact), in order."""
+    if exact:
+        return [literal, tenant_id, end_user_id, model, literal, limit, literal, limit]
+    return [literal, tenant_id, end_user_id, model, literal, limit]
 
 
 def _vector_literal(vector: list[float]) -> str:
@@ -146,8 +170,9 @@ _USER_NOTES = ("FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _NOTES_SQL = (
     "WITH cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
-    "exact AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) <= %(exact_max)s "
-    "ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "exact AS (SELECT id FROM (SELECT id, embedding " + _USER_NOTES + _VECTOR_FILTER +
+    " AND (SELECT c FROM cnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
+    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "kw AS ({keyword}), "
@@ -193,8 +218,8 @@ MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 # The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
 # keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
-# to EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate message with
-# its best chunk's cosine, its own keyword evidence and that of the message before it.
+# to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
+# message with its best chunk's cosine, its own keyword evidence and that of the message before it.
 _MESSAGE_VECTORS = ("FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
                     "AND embedding_model = %(model)s")
 _EPISODES_SQL = (
@@ -236,9 +261,10 @@ class _Candidate:
 def _note_rows(*, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str,
                all_below: int, limit: int) -> tuple[int, list[tuple]]:
     """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See _NOTES_SQL."""
-    sql = _NOTES_SQL.replace("{keyword}", _KEYWORD_SQL if tsquery else _NO_KEYWORD_SQL)
+    sql = _NOTES_SQL.replace("{keyword}", _KEYWORD_SQL if tsquery else _NO_KEYWORD_SQL).replace(
+        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
     params = {"tenant": tenant_id, "user": end_user_id, "model": model, "vector": _vector_literal(vector),
-              "tsquery": tsquery, "limit": limit, "exact_max": EXACT_SCAN_MAX,
+              "tsquery": tsquery, "limit": limit, "rerank": RERANK_FACTOR * limit, "exact_max": EXACT_SCAN_MAX,
               "count_limit": max(EXACT_SCAN_MAX, all_below) + 1, "all_below": all_below}
     with connection.cursor() as cur:
         cur.execute(sql, params)
@@ -271,8 +297,8 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ve
     with connection.cursor() as cur:
         cur.execute(sql, {"tenant": tenant_id, "user": end_user_id, "session": exclude_session_id or -1,
                           "tsquery": query, "terms": terms, "pool": pool, "top": top, "model": model,
-                          "vector": _vector_literal(vector), "limit": top, "exact_max": EXACT_SCAN_MAX,
-                          "count_limit": EXACT_SCAN_MAX + 1})
+                          "vector": _vector_literal(vector), "limit": top, "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                          "count_limit": MESSAGE_EXACT_SCAN_MAX + 1})
         rows = cur.fetchall()
     n_terms = len(set(terms))
     return [(mid, session_id, content, created_at, _coverage(matched, size, total, n_matched, n_terms),

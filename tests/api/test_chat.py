@@ -179,3 +179,22 @@ def test_model_failure_keeps_the_user_message_and_says_why(acme, scripted_llm):
     assert body["error"] and body["reply"].startswith("(offline model)")
     assert any(r["path"].endswith("/chat/completions") for r in scripted_llm.requests)
     assert Message.objects.for_tenant(acme.tenant).get(pk=body["user_message_id"]).content == "are you there?"
+
+
+def test_continuing_a_session_checks_its_user_erasure_and_spaces_as_a_new_one_does(acme, globex):
+    """The continuing turn reads session, user and assistant in one statement (issue 22): same answers as before."""
+    from django.utils import timezone
+
+    first = acme.api.post(CHAT, {"user": "王芳", "message": "我住在杭州"}).json()
+    again = acme.api.post(CHAT, {"user": " 王芳 ", "message": "还记得吗", "session": first["session"]})
+    assert again.status_code == 200 and again.json()["session"] == first["session"]
+    globex.api.post(CHAT, {"user": "王芳", "message": "another tenant's 王芳"})
+    foreign = globex.api.post(CHAT, {"user": "王芳", "message": "let me in", "session": first["session"]})
+    assert foreign.status_code == 404 and error_of(foreign)["code"] == "not_found"
+    user = acme.user("王芳")
+    user.erasure_requested_at = timezone.now()
+    user.save()
+    before = Message.objects.for_tenant(acme.tenant).count()
+    leaving = acme.api.post(CHAT, {"user": "王芳", "message": "one more", "session": first["session"]})
+    assert leaving.status_code == 409 and error_of(leaving)["code"] == "user_being_erased"
+    assert Message.objects.for_tenant(acme.tenant).count() == before

@@ -18,3 +18,13 @@ def sql_failing_hook(*, tenant, session, message):
 
     with connection.cursor() as cursor:
         cursor.execute("SELECT * FROM no_such_table_for_this_test")
+
+
+def title_marking_hook(*, tenant, session, message):
+    """Writes: appends one "+" to the session's title per call that is kept."""
+    from django.db.models import F, Value
+    from django.db.models.functions import Concat
+
+    from assistants.models import ChatSession
+
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(title=Concat(F("title"), Value("+")))

@@ -75,3 +75,46 @@ def test_notes_in_a_turns_context_are_counted_as_recalled_once_the_reply_is_stor
     assert note.pk in [m.id for m in turn.context.memories if m.type == "note"]
     note = MemoryNote.objects.for_tenant(person.tenant).get(pk=note.pk)
     assert note.recall_count == 1 and note.last_recalled_at is not None
+
+
+PLACES = ["杭州", "成都", "Lisbon", "Osaka", "深圳南山", "Berlin", "西安", "Toronto", "苏州", "Nairobi"]
+THINGS = [("喜欢喝", "咖啡"), ("对", "花生过敏"), ("每周去", "游泳"), ("likes", "green tea"), ("is allergic to", "shellfish"),
+          ("collects", "vinyl records"), ("想学", "日语"), ("plays", "the cello"), ("养了一只", "柯基"),
+          ("runs", "marathons"), ("讨厌", "香菜"), ("drives", "an old Volvo"), ("在学", "陶艺"), ("saves for", "a flat")]
+
+
+def _notes_with_vectors(person, texts, model, vectors):
+    return [MemoryNoteFactory(end_user=person.end_user, tenant=person.tenant, key="", content=text,
+                              embedding=vector, embedding_model=model).pk for text, vector in zip(texts, vectors)]
+
+
+def _exact_full_precision(person, literal, model):
+    with connection.cursor() as cur:
+        cur.execute("SELECT id FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' "
+                    "AND embedding_model = %s ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+                    [person.tenant.pk, person.end_user.pk, model, literal, recall.CANDIDATES])
+        return [row[0] for row in cur.fetchall()]
+
+
+def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_users_own(make_person):
+    """The exact branch ranks on MemoryNote.embedding_half and re-ranks on the full vectors (issue 22): with three
+    times CANDIDATES notes, the candidates are those of a full-precision sort, in its order; another user of the
+    same tenant and a user of another tenant holding the same notes never appear."""
+    from memory.services.embeddings import embed_texts
+
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    texts = [f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
+             for place in PLACES for verb, thing in THINGS][:3 * recall.CANDIDATES]
+    model, vectors = embed_texts(texts=texts)
+    own = set(_notes_with_vectors(person, texts, model, vectors))
+    _notes_with_vectors(neighbour, texts, model, vectors)
+    _notes_with_vectors(stranger, texts, model, vectors)
+    questions = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "where do I swim every week?"]
+    for question, vector in zip(questions, embed_texts(texts=questions, model=model)[1]):
+        found = recall.vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk,
+                                         vector=vector, model=model)
+        assert set(found) <= own
+        assert list(found) == _exact_full_precision(person, recall._vector_literal(vector), model), question
+        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, touch=False)
+        assert items and {i.id for i in items if i.type == "note"} <= own
