@@ -139,14 +139,21 @@ def _worker_idle_before_flush(request):
         return
     # Set up pytest-django's database fixture before this one, so that this teardown runs before its flush.
     request.getfixturevalue("_django_db_helper")
+    from django.utils import timezone
+
+    started = timezone.now()
     yield
     from bench.common import queue_depth
+    from core.dispatch import DISPATCH_KIND
     from tasks.models import JobRecord
 
     deadline = time.monotonic() + 15  # a job a test left running for ever (a killed worker) must not hang the run
     while time.monotonic() < deadline:
         queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BULK_QUEUE)
-        if all(queue_depth(queue) == 0 for queue in queues) and \
+        # A job the worker has prefetched has left the queue but not started: its outbox row is still queued.
+        sent_not_started = JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED,
+                                                    created_at__gte=started)
+        if all(queue_depth(queue) == 0 for queue in queues) and not sent_not_started.exists() and \
                 not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists():
             return
         time.sleep(0.1)

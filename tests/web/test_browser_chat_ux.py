@@ -104,7 +104,7 @@ def test_multiline_whitespace_only_and_menus(site, new_page):
     rename = page.locator("details.menu", has=page.locator("summary", has_text="Rename"))
     rename.locator("summary").click()
     assert rename.get_attribute("open") is not None
-    assert page.evaluate("document.activeElement.id") == "rename-title"  # focus goes to the name field
+    expect(page.locator("#rename-title")).to_be_focused()  # focus goes to the name field (set on the toggle event)
     page.keyboard.press("Escape")
     assert rename.get_attribute("open") is None
     delete = page.locator("details.menu", has=page.locator("summary", has_text="Delete"))
