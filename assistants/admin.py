@@ -14,7 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from assistants.admin_scoping import (
+from core.admin_scoping import (
     ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label,
     staff_tenant_ids,
 )
@@ -196,7 +196,7 @@ class EndUserAdmin(TenantScopedAdmin):
                 except ApplicationError as exc:
                     self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
             if jobs:
-                ledger = reverse("admin:tasks_jobrecord_changelist") + "?kind=user_erase"
+                ledger = reverse("admin:core_jobrecord_changelist") + "?kind=user_erase"
                 self.message_user(request, format_html(
                     "Erasure queued for {} user(s): job(s) {}. Progress is in the <a href=\"{}\">job ledger</a>; "
                     "each finished erasure leaves an erasure receipt.",

@@ -1,7 +1,7 @@
 """Celery jobs of the assistants app. Thin: take ids, call one service, record in the ledger."""
 from celery import shared_task
 
-from tasks.services.ledger import job_run
+from core.ledger import job_run
 
 
 @shared_task(bind=True, max_retries=5, acks_late=True)

@@ -214,7 +214,7 @@ class ErasureReceipt(TenantOwnedModel):
     requested_by = models.CharField(max_length=200)
     reason = models.CharField(max_length=500, blank=True, help_text="Why the erasure was asked for (no names).")
     counts = models.JSONField(default=dict)
-    job = models.ForeignKey("tasks.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    job = models.ForeignKey("core.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)
 
 

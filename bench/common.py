@@ -41,7 +41,7 @@ def queue_depth(queue: str) -> int:
 
 
 def jobs_in_flight() -> int:
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     return JobRecord.objects.filter(status__in=[JobRecord.Status.QUEUED, JobRecord.Status.RUNNING]).count()
 

@@ -41,7 +41,7 @@ def main() -> None:
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.compaction import session_compact
     from assistants.services.context import context_build
-    from assistants.services.policy import memory_policy_for
+    from core.policy import memory_policy_for
     from assistants.services.tokens import token_count_messages
 
     slug = f"bench-{int(time.time())}"

@@ -94,7 +94,7 @@ class Processes:
         name = f"{queue}@{socket.gethostname()}"
 
         def ready():
-            from tasks.models import WorkerHeartbeat
+            from core.models import WorkerHeartbeat
 
             if self.procs["worker"].poll() is not None:
                 raise RuntimeError(f"the Celery worker exited: {logfile.read_text(errors='replace')[-2000:]}")

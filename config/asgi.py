@@ -9,7 +9,7 @@ os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
 django_application = get_asgi_application()
 
 from core.request_limits import BodySizeLimit  # noqa: E402 - needs the settings configured above
-from core.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+from assistants.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
 from mcp_api.asgi import mcp_mount  # noqa: E402 - the same
 
 # /mcp/ is the MCP server (streamable HTTP); everything else is Django. The size limit wraps both: 413 before the

@@ -58,7 +58,7 @@ def _payload_is_plain(value) -> bool:
 
 def _outbox_record(job, args: list, kwargs: dict):
     """The outbox row of one job, written in the caller's transaction (or on its own in autocommit)."""
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     if not _payload_is_plain(args) or not _payload_is_plain(kwargs):
         raise ValueError(f"{job.name} must be given ids and short values only, not text or objects.")
@@ -82,7 +82,7 @@ def enqueue_now(job, *args, **kwargs) -> bool:
 
 
 def _publish(record_id: int, job, args: list, kwargs: dict) -> bool:
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     try:
         job.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", retry=True,
@@ -97,14 +97,14 @@ def _publish(record_id: int, job, args: list, kwargs: dict) -> bool:
 
 
 def _due():
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     return (Q(kind=DISPATCH_KIND, status__in=[JobRecord.Status.QUEUED, JobRecord.Status.RUNNING])
             & (Q(lease_expires_at__lt=timezone.now()) | Q(lease_expires_at__isnull=True)))
 
 
 def dispatch_due_exists() -> bool:
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     return JobRecord.objects.filter(_due()).exists()
 
@@ -116,7 +116,7 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
     than DISPATCH_KEEP_HOURS."""
     from celery import current_app
 
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     sent = 0
     while sent < limit:
@@ -172,7 +172,7 @@ class _LeaseRenewer:
             self._ids.discard(record_id)
 
     def _run(self) -> None:
-        from tasks.models import JobRecord
+        from core.models import JobRecord
 
         interval = max(0.5, settings.JOB_LEASE_SECONDS / 3)
         stop = threading.Event()
@@ -195,7 +195,7 @@ _renewer = _LeaseRenewer()
 
 def _outbox_claim(record_id: int) -> bool:
     """Mark the outbox row running under a fresh lease. False when the job already completed (a late copy)."""
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     now = timezone.now()
     record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
@@ -208,7 +208,7 @@ def _outbox_claim(record_id: int) -> bool:
 
 
 def _outbox_finish(record_id: int, *, status: str, error: str = "", wait_seconds: float = 0) -> None:
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     now = timezone.now()
     fields = {"status": status, "error": error[:2000], "updated_at": now}
@@ -230,7 +230,7 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | 
     from django.apps import apps
     from django.db import connection
 
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     with transaction.atomic():
         with connection.cursor() as cursor:
@@ -251,7 +251,7 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | 
 
 def _outbox_defer(task, record_id: int, args, kwargs) -> None:
     """Send the job again in BULK_JOB_WAIT_SECONDS, keeping its outbox row (and lease) so nothing is lost."""
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     wait = settings.BULK_JOB_WAIT_SECONDS
     JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
@@ -268,7 +268,7 @@ class OutboxTask(Task):
         task_id = getattr(self.request, "id", None) or ""
         if not task_id.startswith(TASK_ID_PREFIX) or self.request.is_eager:
             return super().__call__(*args, **kwargs)
-        from tasks.models import JobRecord
+        from core.models import JobRecord
 
         record_id = int(task_id[len(TASK_ID_PREFIX):])
         if self.name in TENANT_BULK_JOBS and args:

@@ -36,7 +36,7 @@ def check_broker() -> dict:
 
 
 def check_worker() -> dict:
-    from tasks.models import WorkerHeartbeat
+    from core.models import WorkerHeartbeat
 
     try:
         cutoff = timezone.now() - timedelta(seconds=settings.WORKER_HEARTBEAT_SECONDS * 3)

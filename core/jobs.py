@@ -1,7 +1,8 @@
 """Celery jobs of the platform core. Thin: call one service, record in the ledger."""
 from celery import shared_task
 
-from tasks.services.ledger import job_run
+from core import heartbeat  # noqa: F401 - connects the worker heartbeat signals (every worker imports the jobs)
+from core.ledger import job_run
 
 
 @shared_task(bind=True, max_retries=0, acks_late=True)

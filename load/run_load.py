@@ -62,7 +62,7 @@ def backlog(tenant_slug: str) -> dict:
 
     from assistants.models import Tenant
     from config.celery import app
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     with app.connection_for_write() as conn:
         try:
@@ -80,7 +80,7 @@ def ledger_summary(tenant_slug: str) -> dict:
 
     from assistants.models import Message, Tenant
     from memory.models import MemoryNote
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     tenant = Tenant.objects.get(slug=tenant_slug)
     rows = JobRecord.objects.filter(tenant=tenant).values("kind", "status").annotate(n=Count("id"))

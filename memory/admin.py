@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from assistants.admin_scoping import (
+from core.admin_scoping import (
     ACTOR_PREFIXES, ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label, staff_tenant_ids,
 )
 from core.exceptions import ApplicationError

@@ -2,7 +2,7 @@
 from celery import shared_task
 from celery.signals import worker_init
 
-from tasks.services.ledger import job_run
+from core.ledger import job_run
 
 
 @worker_init.connect
@@ -69,7 +69,7 @@ def memory_reembed(self, tenant_id: int):
     ledger after each batch."""
     from assistants.models import Tenant
     from memory.services.forgetting import memory_reembed_notes
-    from tasks.services.ledger import job_progress_update
+    from core.ledger import job_progress_update
 
     return job_run(self, kind="memory_reembed", tenant_id=tenant_id, retry_countdown=_backoff,
                    body=lambda job: memory_reembed_notes(

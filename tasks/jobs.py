@@ -1,8 +1,7 @@
 """Celery jobs of the tasks app. Thin: take ids, call one service, record in the ledger."""
 from celery import shared_task
 
-from tasks import heartbeat  # noqa: F401  (connects the worker heartbeat signals)
-from tasks.services.ledger import job_run
+from core.ledger import job_run
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)

@@ -145,7 +145,7 @@ def _worker_idle_before_flush(request):
     yield
     from bench.common import queue_depth
     from core.dispatch import DISPATCH_KIND
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     deadline = time.monotonic() + 15  # a job a test left running for ever (a killed worker) must not hang the run
     while time.monotonic() < deadline:

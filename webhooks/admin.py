@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html_join
 
-from assistants.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
+from core.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
 from webhooks.services import (webhook_events_check, webhook_delivery_resend, webhook_endpoint_enable,

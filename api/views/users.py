@@ -22,7 +22,8 @@ from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import Experience
 from memory.services.recall import memory_recall
-from tasks.models import JobRecord, TaskState
+from core.models import JobRecord
+from tasks.models import TaskState
 
 
 class NotImplementedYet(ApplicationError):

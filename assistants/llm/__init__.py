@@ -28,7 +28,7 @@ class ChatModel(Protocol):
 
 
 def get_chat_model(*, tenant, assistant=None) -> ChatModel:
-    from assistants.services.policy import memory_policy_for
+    from core.policy import memory_policy_for
 
     name = memory_policy_for(tenant=tenant, assistant=assistant).chat_model or OFFLINE_NAME
     if name == OFFLINE_NAME or not (settings.OPENAI_BASE_URL and settings.OPENAI_API_KEY):

@@ -17,7 +17,7 @@ from assistants.llm.sections import is_chinese
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
 from assistants.services.chat import (TurnResult, _error_sentence, chat_reply_store, chat_turn_stream,
                                       turn_uses_long_term_memory)
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
 

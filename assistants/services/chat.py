@@ -16,7 +16,7 @@ from assistants.llm.sections import is_chinese
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound

@@ -22,7 +22,7 @@ from assistants.llm import get_chat_model
 from assistants.llm.errors import ModelError
 from assistants.llm.offline import offline_summary_merge, summary_lines
 from assistants.models import ChatSession, Message
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from assistants.services.tokens import token_count, token_truncate
 from core.models import tenant_scope
 from memory.services.pii import pii_redact

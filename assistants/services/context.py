@@ -25,7 +25,7 @@ from assistants.llm.offline import offline_summary_merge
 from assistants.llm.sections import is_chinese
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
-from assistants.services.policy import MemoryPolicy
+from core.policy import MemoryPolicy
 from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
 
 logger = logging.getLogger(__name__)

@@ -20,8 +20,8 @@ from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
 from memory.services.pii import pii_safe_title
-from tasks.models import JobRecord
-from tasks.services.ledger import job_progress_update, job_record_create
+from core.models import JobRecord
+from core.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
@@ -141,7 +141,7 @@ def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dic
     """One step. Returns (the job's result, progress) when the import is finished, else (None, the next
     position). Updates `counts` in place."""
     from assistants.services.compaction import session_compact
-    from assistants.services.policy import memory_policy_for
+    from core.policy import memory_policy_for
     from memory.services.commands import is_memory_command
     from memory.services.episodes import message_vectors_write
     from memory.services.extraction import memory_extract_for_message

@@ -34,7 +34,8 @@ from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
-from tasks.models import JobRecord, SessionScratch, TaskState
+from core.models import JobRecord
+from tasks.models import SessionScratch, TaskState
 from webhooks.services import webhook_event_emit
 
 ERASE_JOB_KIND = "user_erase"
@@ -172,7 +173,7 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
     `reason` (why, e.g. "GDPR art. 17 request, ticket 4411") is kept on the job and then on the receipt; it must
     not name the person."""
     from assistants.jobs import user_erase as user_erase_job
-    from tasks.services.ledger import job_record_create
+    from core.ledger import job_record_create
 
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")

@@ -11,7 +11,7 @@ from assistants.models import Tenant, TenantStaff
 STAFF_GROUP = "Tenant staff"
 # Everything of the platform's apps, except what is platform-wide (tenants are created and deleted by
 # superusers; staff links and worker heartbeats are superuser-only).
-STAFF_APPS = ("assistants", "memory", "tasks", "webhooks")
+STAFF_APPS = ("core", "assistants", "memory", "tasks", "webhooks")  # core: the job ledger
 STAFF_EXCLUDED = ("add_tenant", "delete_tenant", "add_tenantstaff", "change_tenantstaff", "delete_tenantstaff",
                   "view_tenantstaff", "add_workerheartbeat", "change_workerheartbeat", "delete_workerheartbeat",
                   "view_workerheartbeat")

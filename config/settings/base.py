@@ -234,7 +234,7 @@ CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="platform")
 # Interactive and bulk queues (config/queues.py): a turn's jobs never wait behind a tenant's import.
 CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
-CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (tasks.JobRecord), not in a result backend
+CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (core.JobRecord), not in a result backend
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-run is redelivered; services are idempotent so that is safe
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

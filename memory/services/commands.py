@@ -13,7 +13,7 @@ import re
 from django.db import transaction
 
 from assistants.models import Message
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_update
 from memory.services.rules import injection_kind, is_chinese, read_message

@@ -21,7 +21,7 @@ from django.db import transaction
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from assistants.models import Message
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from core.models import tenant_scope
 from memory.models import MemoryNote
 from memory.services.embeddings import search_terms

@@ -12,7 +12,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from assistants.models import Tenant
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from core.dispatch import enqueue_on_commit
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts

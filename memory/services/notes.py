@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms

@@ -37,7 +37,7 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from assistants.services.privacy import end_user_lock_for_write
 from core.exceptions import Conflict, InvalidInput
 from memory.models import MemoryNote

@@ -26,7 +26,7 @@ from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
 from assistants.models import Feedback, Message
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.embeddings import embed_texts
 from tasks.models import TaskState

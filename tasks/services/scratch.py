@@ -17,7 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from memory.services.pii import pii_redact_value
 from tasks.models import SessionScratch
 

@@ -22,7 +22,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from assistants.services.policy import memory_policy_for
+from core.policy import memory_policy_for
 from core.exceptions import Conflict, InvalidInput
 from memory.services.pii import pii_redact_value
 from tasks.models import TaskState, TaskType

@@ -12,7 +12,8 @@ from assistants.services.staff import tenant_staff_add
 from assistants.services.tenants import end_user_create_with_login
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
 from memory.services.embeddings import embed_texts
-from tasks.models import JobRecord, SessionScratch, TaskState, TaskType, WorkerHeartbeat
+from core.models import JobRecord, WorkerHeartbeat
+from tasks.models import SessionScratch, TaskState, TaskType
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 from tests.factories import (
     AssistantFactory, ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory,

@@ -21,7 +21,7 @@ from assistants.services.privacy import user_erase, user_erase_request
 from core.exceptions import Conflict
 from memory.jobs import memory_extract
 from memory.models import AuditLog, MemoryNote
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.admin.conftest import populate_user
 from tests.conftest import ROOT, WorkerProcess, wait_for, worker_env
 from tests.factories import AssistantFactory, TenantFactory
@@ -80,7 +80,7 @@ def test_no_row_about_the_user_remains_in_any_model(world):
     # The walk finds the kinds the issue names (a model added later with a path to EndUser joins this list).
     for label in ("assistants.ChatSession", "assistants.Message", "assistants.Feedback", "memory.MemoryNote",
                   "memory.MemoryNote_source_messages", "memory.Experience", "memory.PiiRejection",
-                  "tasks.TaskState", "tasks.SessionScratch", "tasks.JobRecord"):
+                  "tasks.TaskState", "tasks.SessionScratch", "core.JobRecord"):
         assert before[label], f"the fixture has no {label} row about the user"
     others_b = everything_of(world["globex"]["tenant"].pk)
     bystander_before = rows_about(a["bystander"]["user"].pk)
@@ -111,7 +111,7 @@ def test_receipt_counts_match_what_was_there_and_hold_no_personal_content(world)
     a = world["acme"]
     user = a["person"]["user"]
     before = {label: len(pks) for label, pks in rows_about(user.pk).items() if pks}
-    before["tasks.JobRecord"] += 1  # the ledger row keyed "extract:<message id>" has no foreign key to the user
+    before["core.JobRecord"] += 1  # the ledger row keyed "extract:<message id>" has no foreign key to the user
     job = user_erase_request(tenant=a["tenant"], end_user=user, requested_by="dpo@acme", enqueue=False)
     user_erase(tenant_id=a["tenant"].pk, end_user_id=user.pk, requested_by="dpo@acme", job_id=job.pk)
     receipt = ErasureReceipt.objects.for_tenant(a["tenant"]).get(job=job)

@@ -5,7 +5,7 @@ import pytest
 
 from assistants.models import ChatSession, Message
 from memory.models import MemoryNote
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 

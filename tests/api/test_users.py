@@ -3,8 +3,9 @@ import pytest
 
 from assistants.models import EndUser, Feedback
 from memory.models import Experience
-from tasks.models import JobRecord, TaskState
-from tasks.services.ledger import job_record_create
+from core.models import JobRecord
+from tasks.models import TaskState
+from core.ledger import job_record_create
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory

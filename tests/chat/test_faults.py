@@ -11,7 +11,7 @@ from assistants.llm import ModelError, get_chat_model
 from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_turn_stream
 from assistants.services.compaction import session_compact
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.chat.helpers import add_turns, all_messages, make_session, say
 from tests.conftest import wait_for
 from tests.openai_server import Scripted

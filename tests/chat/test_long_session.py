@@ -9,7 +9,7 @@ from assistants.llm import sections
 from assistants.models import ChatSession
 from assistants.services.compaction import session_compact
 from tests.chat.helpers import make_session, say, section, verbatim
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 
 FILLER_ZH = ["外卖平台的抽成一般怎么算？", "今天跑了一天市场，有点累", "你觉得装修风格选什么好？", "菜单要不要加凉菜？",

@@ -10,8 +10,8 @@ from django.db import connection
 from assistants.models import ApiKey, Assistant, Tenant
 from assistants.services.tenants import hash_api_key
 from tasks.jobs import platform_ping
-from tasks.models import JobRecord
-from tasks.services.ledger import job_record_create
+from core.models import JobRecord
+from core.ledger import job_record_create
 from tests.conftest import ROOT, wait_for
 
 

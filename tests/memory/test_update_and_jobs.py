@@ -11,7 +11,7 @@ from memory.models import AuditLog, MemoryNote
 from memory.services.extraction import memory_extract_for_message
 from memory.services.notes import memory_forget_matching, memory_note_create, memory_note_history, memory_note_update
 from memory.services.recall import memory_recall
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory
 from tests.openai_server import Scripted

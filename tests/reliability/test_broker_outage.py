@@ -9,8 +9,8 @@ from django.db import transaction
 from core.dispatch import DISPATCH_KIND, enqueue_now, enqueue_on_commit
 from core.jobs import dispatch_redeliver
 from tasks.jobs import platform_ping
-from tasks.models import JobRecord
-from tasks.services.ledger import job_record_create
+from core.models import JobRecord
+from core.ledger import job_record_create
 from tests.conftest import wait_for
 from tests.reliability.conftest import needs
 

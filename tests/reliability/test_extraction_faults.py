@@ -9,7 +9,7 @@ from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
 from core.dispatch import enqueue_now
 from memory.models import MemoryNote
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 from tests.openai_server import Scripted

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 
 from assistants.models import ErasureReceipt, Message
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory, TenantFactory
 from tests.reliability.conftest import needs

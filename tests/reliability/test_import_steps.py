@@ -9,7 +9,7 @@ from assistants.models import Message
 from assistants.services.importing import IMPORT_STEP_MESSAGES, session_import
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import MessageVector
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 

@@ -9,7 +9,7 @@ from django.conf import settings
 from bench.common import queue_depth
 from core.dispatch import enqueue_now
 from core.management.commands.runplatform import worker_commands
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 from tests.reliability.test_extraction_faults import user_message

@@ -14,7 +14,7 @@ from django.db import connection
 from assistants.models import ChatSession, ErasureReceipt, Message
 from core.dispatch import enqueue_now
 from memory.models import MemoryNote
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import (AssistantFactory, ChatSessionFactory, EndUserFactory, MemoryNoteFactory,
                              MessageFactory, TenantFactory)

@@ -10,7 +10,8 @@ from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.moderation import experience_approve
-from tasks.models import JobRecord, TaskType
+from core.models import JobRecord
+from tasks.models import TaskType
 from tasks.services.experience import (experience_generalise_offline, experience_learn, experience_recall,
                                        is_positive_feedback)
 from tasks.services.task_types import task_types_install_examples

@@ -7,7 +7,8 @@ from django.utils import timezone
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
 from tasks.jobs import task_states_expire
-from tasks.models import JobRecord, TaskState
+from core.models import JobRecord
+from tasks.models import TaskState
 from tasks.services.working_memory import task_states_expire as expire_service
 from tests.conftest import wait_for
 from tests.tasks.conftest import say

@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from assistants.models import EndUser, Tenant
 from assistants.services.privacy import ERASE_JOB_KIND, user_erase, user_erase_request
 from core.exceptions import ApplicationError
-from tasks.services.ledger import job_run
+from core.ledger import job_run
 
 
 class Command(BaseCommand):

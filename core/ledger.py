@@ -12,7 +12,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tasks.models import JobRecord
+from core.models import JobRecord
 
 
 def job_record_create(*, kind: str, tenant_id: int | None = None, end_user_id: int | None = None,

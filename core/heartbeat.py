@@ -20,7 +20,7 @@ def _hostname(sender) -> str:
 
 
 def _beat(hostname: str) -> None:
-    from tasks.models import WorkerHeartbeat
+    from core.models import WorkerHeartbeat
 
     while not _stop.is_set():
         try:
@@ -39,7 +39,7 @@ def start_heartbeat(sender=None, **kwargs):
 
 @worker_shutdown.connect
 def stop_heartbeat(sender=None, **kwargs):
-    from tasks.models import WorkerHeartbeat
+    from core.models import WorkerHeartbeat
 
     _stop.set()
     try:

@@ -1,0 +1,25 @@
+"""The erasure receipt's job now points at core.JobRecord (moved from tasks, same table): state only, the
+foreign key constraint in the database is the same one."""
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('assistants', '0009_i18_bulk_jobs_max'),
+        ('core', '0002_jobrecord_workerheartbeat_from_tasks'),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            database_operations=[],
+            state_operations=[
+                migrations.AlterField(
+                    model_name='erasurereceipt',
+                    name='job',
+                    field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='core.jobrecord'),
+                ),
+            ],
+        ),
+    ]

@@ -1,0 +1,48 @@
+"""Admin for the platform's own rows: the job ledger and the worker heartbeats."""
+from __future__ import annotations
+
+import json
+
+from django.contrib import admin
+from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.utils.html import format_html
+
+from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantScopedAdmin
+from core.models import JobRecord, WorkerHeartbeat
+
+TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+
+
+def pretty(value):
+    return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+@admin.register(JobRecord)
+class JobRecordAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
+    """The job ledger. Tenant staff see their tenant's jobs; platform-wide jobs (no tenant) only superusers."""
+
+    list_display = ("id", "kind", "status", "tenant", "attempts", "created_at", "finished_at")
+    list_filter = ("kind", "status", TENANT_FILTER)
+    search_fields = ("idempotency_key",)
+    fields = ("kind", "status", "tenant", "end_user", "idempotency_key", "attempts", "progress_display",
+              "result_display", "error", "created_at", "started_at", "finished_at")
+    readonly_fields = fields
+
+    @admin.display(description="progress")
+    def progress_display(self, obj):
+        return pretty(obj.progress)
+
+    @admin.display(description="result")
+    def result_display(self, obj):
+        return pretty(obj.result)
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(SuperuserOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("hostname", "last_seen")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
