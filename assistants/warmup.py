@@ -14,9 +14,9 @@ def web_process_warm_up() -> None:
     from django.urls import get_resolver
 
     get_resolver().url_patterns  # noqa: B018 - imports every view and what they import
-    from assistants.services.hooks import PRE_TURN_HOOKS
+    from assistants.services.hooks import pre_turn_hooks
 
-    for path in PRE_TURN_HOOKS:
+    for path in pre_turn_hooks():
         import_string(path)
     for module in ("assistants.services.context", "assistants.jobs", "memory.jobs", "memory.services.recall",
                    "memory.services.extraction"):

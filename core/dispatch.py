@@ -1,6 +1,8 @@
 """Sending Celery jobs so that no job is lost, on any broker, and a broker outage never fails the user's request.
 
-The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work:
+The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work
+(`job` is the job's registered name, e.g. "memory.jobs.memory_reembed", so that a service never imports the job
+module that imports it back; `job_named` looks it up):
 it writes the job to the job ledger, in the caller's transaction, as an outbox row (JobRecord kind "dispatch",
 progress = {"job": name, "args": [...], "kwargs": {...}}), and publishes it once that transaction commits, with
 the Celery task id "outbox-<row id>". A rolled-back request therefore schedules nothing, and a committed one
@@ -24,6 +26,7 @@ beat carry no outbox row: beat sends them again on its own schedule.
 """
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 from datetime import timedelta
@@ -67,16 +70,40 @@ def _outbox_record(job, args: list, kwargs: dict):
         lease_expires_at=timezone.now() + timedelta(seconds=settings.DISPATCH_START_SECONDS))
 
 
-def enqueue_on_commit(job, *args, **kwargs) -> None:
+def job_named(job: Task | str) -> Task:
+    """The registered Celery job called `job` (a job object is returned as is). A job's name is its import path
+    (shared_task's default), so a job module the process has not imported yet is imported here: a web process
+    does not run Celery's autodiscovery. An unknown name raises LookupError before anything is recorded."""
+    if not isinstance(job, str):
+        return job
+    from celery import current_app
+
+    found = current_app.tasks.get(job)
+    if found is None:
+        module, _dot, _attr = job.rpartition(".")
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if not module.startswith(exc.name or "\0"):
+                raise  # the job module exists but one of its imports does not: say that, not "no such job"
+        found = current_app.tasks.get(job)
+    if found is None:
+        raise LookupError(f"No job named {job!r} is registered.")
+    return found
+
+
+def enqueue_on_commit(job: Task | str, *args, **kwargs) -> None:
     """Record `job(*args, **kwargs)` in the outbox with the current transaction's data and send it to a worker once
     the transaction commits (at once outside one). Never raises because of the broker."""
+    job = job_named(job)
     record = _outbox_record(job, list(args), kwargs)
     transaction.on_commit(lambda: _publish(record.pk, job, list(args), kwargs))
 
 
-def enqueue_now(job, *args, **kwargs) -> bool:
+def enqueue_now(job: Task | str, *args, **kwargs) -> bool:
     """Record and publish now. Returns True when the broker took the message, False when it stays in the outbox
     for redelivery."""
+    job = job_named(job)
     record = _outbox_record(job, list(args), kwargs)
     return _publish(record.pk, job, list(args), kwargs)
 

@@ -166,9 +166,8 @@ def webhook_delivery_resend(*, tenant, delivery: WebhookDelivery) -> None:
 # --- events --------------------------------------------------------------------------------------------------------
 def _enqueue(delivery_id: int) -> None:
     from core.dispatch import enqueue_on_commit
-    from webhooks.jobs import webhook_deliver
 
-    enqueue_on_commit(webhook_deliver, delivery_id)
+    enqueue_on_commit("webhooks.jobs.webhook_deliver", delivery_id)
 
 
 def webhook_event_emit(*, tenant, event: str, data: dict) -> int:

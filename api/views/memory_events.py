@@ -11,7 +11,8 @@ from api.views.base import TenantAPIView
 from api.views.sessions import USER_PARAM
 from assistants.models import Message
 from core.exceptions import NotFound
-from memory.services.events import memory_event_undo, memory_events_for_message
+from memory.services.event_undo import memory_event_undo
+from memory.services.events import memory_events_for_message
 
 
 class MemoryEventBefore(serializers.Serializer):

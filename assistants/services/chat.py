@@ -1,7 +1,7 @@
 """The chat turn: one service for the web chat, the API and tests. (Interface fixed; issue 3 completes it.)"""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Iterator
 
@@ -16,6 +16,7 @@ from assistants.llm.sections import is_chinese
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
+from assistants.services.turn_context import TurnContext
 from core.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
@@ -23,39 +24,6 @@ from core.exceptions import Conflict, InvalidInput, NotFound
 from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class TurnContext:
-    """What the reply was built from. `messages` is exactly what was sent to the model."""
-
-    messages: list[dict]
-    summary: str = ""
-    pinned_facts: dict = field(default_factory=dict)
-    memories: list = field(default_factory=list)  # list[memory.services.recall.RecalledItem]
-    task: dict | None = None
-    hints: list[str] = field(default_factory=list)  # reply hints from pre-turn hooks (assistants.services.hooks)
-    hint_sections: list[str] = field(default_factory=list)  # the hook section each hint came from, in order
-    experience_ids: list[int] = field(default_factory=list)  # experiences offered as hints this turn
-    token_count: int = 0
-    window_message_ids: list[int] = field(default_factory=list)  # the stored messages sent verbatim
-    truncated: bool = False  # the new user message was cut for the model (it is stored intact)
-    # How many messages of the session came after the summary and before this turn (None: not counted). Not part
-    # of as_dict(): it spares the turn a second count when it decides whether compaction is due.
-    unsummarised_before: int | None = None
-
-    def as_dict(self) -> dict:
-        """What is stored with the reply (metadata.context) and sent to clients. An experience hint is kept by
-        reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
-        not carry words that came from elsewhere (issue 15)."""
-        sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
-        own = [(h, s) for h, s in zip(self.hints, sections) if s != "experience"]
-        return {"summary": self.summary, "pinned_facts": self.pinned_facts,
-                "memories": [m.as_dict() for m in self.memories], "task": self.task,
-                "hints": [h for h, _ in own], "hint_sections": [s for _, s in own],
-                "experiences": list(self.experience_ids),
-                "token_count": self.token_count, "window_message_ids": self.window_message_ids,
-                "truncated": self.truncated}
 
 
 @dataclass
@@ -103,7 +71,7 @@ def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
     return result
 
 
-def _enqueue(job, *args) -> None:
+def _enqueue(job: str, *args: int) -> None:
     """Record a background job in the outbox with the data it is about and send it once that commits; a broker
     outage keeps it for redelivery (core.dispatch), never turned into a failed reply."""
     from core.dispatch import enqueue_on_commit
@@ -189,9 +157,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
     The user's message is committed before the model is called, so no model fault can lose it; a fault gives a
     reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
     after commit and never block the reply."""
-    from assistants import jobs as assistant_jobs
     from assistants.services.context import context_build
-    from memory import jobs as memory_jobs
 
     if session.tenant_id != tenant.pk:
         raise NotFound("That session does not exist.")
@@ -225,7 +191,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
         long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
         if long_term:
-            _enqueue(memory_jobs.memory_extract, tenant.pk, user_message.pk)  # with the message, in its transaction
+            _enqueue("memory.jobs.memory_extract", tenant.pk, user_message.pk)  # with the message, in its transaction
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
@@ -270,7 +236,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                                      model_name="offline" if model.offline else model_name, error=error)
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
-        _enqueue(assistant_jobs.session_compact, tenant.pk, session.pk)
+        _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
     yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
                              reply=reply, context=context, error=error)
     if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn

@@ -25,6 +25,7 @@ from assistants.llm.offline import offline_summary_merge
 from assistants.llm.sections import is_chinese
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
+from assistants.services.turn_context import TurnContext
 from core.policy import MemoryPolicy
 from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
 
@@ -86,12 +87,10 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
 
 
 def context_build(*, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy,
-                  hook_results: list[dict] | None = None, recall: bool = True):
+                  hook_results: list[dict] | None = None, recall: bool = True) -> TurnContext:
     """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
     chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
     stay."""
-    from assistants.services.chat import TurnContext
-
     hook_results = hook_results or []
     chinese = is_chinese(user_message.content[:2000])
     total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens

@@ -24,12 +24,28 @@ def feedback_record(*, tenant, end_user, message_id: int, rating: str, comment: 
     if rating == Feedback.Rating.UP and turn_uses_long_term_memory(session=message.session,
                                                                    end_user=message.end_user):
         from core.dispatch import enqueue_on_commit
-        from tasks.jobs import experience_learn
 
         tenant_id, key = tenant.pk, f"experience:{message.pk}:{feedback.pk}:{feedback.updated_at.timestamp():.6f}"
-        enqueue_on_commit(experience_learn, tenant_id, message.pk, key)  # in the outbox with the feedback
+        enqueue_on_commit("tasks.jobs.experience_learn", tenant_id, message.pk, key)  # in the outbox with the feedback
     else:
         from tasks.services.experience import experience_forget_for_message
 
         experience_forget_for_message(tenant=tenant, message=message)
     return feedback
+
+
+def feedback_turn_hook(*, tenant, session, message) -> None:
+    """A pre-turn hook (assistants.services.hooks): a message that explicitly praises the previous reply ("很好，
+    就按这个来", "perfect, go with this") is recorded as a thumbs-up on that reply, which is what experience memory
+    learns from. Says nothing in the reply; the experience hook after it offers no hint for such a message."""
+    from tasks.services.experience import is_positive_feedback
+
+    text = message.content or ""
+    if not is_positive_feedback(text):
+        return None
+    previous = (Message.objects.for_tenant(tenant)
+                .filter(session=session, role=Message.Role.ASSISTANT, id__lt=message.pk).order_by("-id").first())
+    if previous is not None:
+        feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
+                        comment=f"explicit: {text[:500]}")
+    return None

@@ -17,7 +17,7 @@ import re
 from django.db import transaction
 
 from assistants.models import ChatSession
-from memory.services.commands import forget_target
+from memory.services.forget_requests import forget_target
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
 from memory.services.notes import memory_forget_matching

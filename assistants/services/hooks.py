@@ -1,5 +1,9 @@
 """Pre-turn hooks: services of other layers that look at the user's message before the context is built.
 
+The hooks are the dotted paths in settings.ASSISTANT_PRE_TURN_HOOKS, called in that order (the default list and
+what each does are in config/settings/base.py; README "Settings"). The chat turn imports none of them: a layer
+below it is plugged in by name, so no import goes upwards and none comes back.
+
 Each hook is called as `hook(*, tenant, session, message)` inside the turn, after the user's message is stored,
 and returns None or a dict:
     {"section": "task" | "memory" | "experience", "data": {...}, "reply_hint": "a sentence for the reply"}
@@ -7,23 +11,43 @@ and returns None or a dict:
 - `reply_hint` (optional) is something the reply must say (e.g. "还差预算，请告诉我预算。", "I forgot: ...",
   "我记得你说过预算大概 10 万，现在是 15 万了吗？"). It goes into the context as a system note, and the
   offline model says it verbatim.
-A hook that raises is logged and skipped: a broken layer never blocks a reply.
+A hook that raises is logged and skipped: a broken layer never blocks a reply. A path that does not name a
+callable is refused when the process starts (system check assistants.E001), not skipped turn after turn.
 """
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, register
 from django.db import transaction
 from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
-PRE_TURN_HOOKS = [
-    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks (issue 16)
-    "memory.services.commands.memory_turn_hook",  # forget requests, conflict clarification (issue 4)
-    "tasks.services.working_memory.task_route_message",  # working memory (issue 5)
-    "tasks.services.experience.experience_turn_hook",  # experience hints (issue 5)
-]
+
+def pre_turn_hooks() -> list[str]:
+    """The configured hooks' dotted paths, in call order (read each turn, so a test's settings override holds)."""
+    return list(settings.ASSISTANT_PRE_TURN_HOOKS)
+
+
+@register()
+def check_pre_turn_hooks(app_configs, **kwargs) -> list[CheckMessage]:
+    """Every configured hook must import and be callable."""
+    errors: list[CheckMessage] = []
+    for path in pre_turn_hooks():
+        try:
+            hook: Callable | None = import_string(path)
+        except ImportError as exc:
+            hook, reason = None, f"it cannot be imported ({exc})"
+        else:
+            reason = "it is not a function"
+        if hook is None or not callable(hook):
+            errors.append(Error(f"ASSISTANT_PRE_TURN_HOOKS names {path!r}, but {reason}.",
+                                hint="Give the dotted path of a function hook(*, tenant, session, message).",
+                                id="assistants.E001"))
+    return errors
 
 
 def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
@@ -44,7 +68,7 @@ class _HookFailed(Exception):
 
 def _run(*, tenant, session, message, failed: set[str], isolate: bool) -> list[dict]:
     results = []
-    for path in PRE_TURN_HOOKS:
+    for path in pre_turn_hooks():
         if path in failed:
             continue
         try:

@@ -92,9 +92,7 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
                             idempotency_key=f"import:{session.pk}",
                             progress={"stage": "queued", "done": 0,
                                       "total": sum(1 for m in messages if m["role"] == Message.Role.USER)})
-    from assistants.jobs import session_import as session_import_job
-
-    enqueue_on_commit(session_import_job, tenant.pk, session.pk, job.pk)
+    enqueue_on_commit("assistants.jobs.session_import", tenant.pk, session.pk, job.pk)
     return session, [row.pk for row in rows], job
 
 
@@ -127,12 +125,10 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
         if finished is not None:
             return finished
         if job_id:
-            from assistants.jobs import session_import as session_import_job
-
             with transaction.atomic():  # the position and the next step together: a crash loses neither
                 JobRecord.objects.filter(pk=job_id).update(progress=progress, result=counts,
                                                            updated_at=timezone.now())
-                enqueue_on_commit(session_import_job, tenant_id, session_id, job_id)
+                enqueue_on_commit("assistants.jobs.session_import", tenant_id, session_id, job_id)
             return {"continued": True}
 
 
@@ -142,7 +138,7 @@ def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dic
     position). Updates `counts` in place."""
     from assistants.services.compaction import session_compact
     from core.policy import memory_policy_for
-    from memory.services.commands import is_memory_command
+    from memory.services.forget_requests import is_memory_command
     from memory.services.episodes import message_vectors_write
     from memory.services.extraction import memory_extract_for_message
 

@@ -52,17 +52,6 @@ def user_id_hash(external_id: str) -> str:
     return hashlib.sha256(external_id.encode()).hexdigest()
 
 
-def end_user_lock_for_write(*, tenant_id: int, end_user_id: int) -> EndUser | None:
-    """For any writer about a user (jobs, hooks): lock the user's row and return it, or None when the user is
-    gone or being erased, in which case write nothing. Call it inside `transaction.atomic()` and write in the
-    same transaction: erasure takes the same lock, so the write either lands before erasure (and is erased) or
-    sees the flag."""
-    user = EndUser.objects.unscoped().select_for_update().filter(pk=end_user_id, tenant_id=tenant_id).first()
-    if user is None or user.erasure_requested_at is not None:
-        return None
-    return user
-
-
 # --- What belongs to one user -------------------------------------------------------------------------------------
 
 
@@ -172,7 +161,6 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
     `enqueue=False` leaves running it to the caller (the erase_user command runs it in its own process).
     `reason` (why, e.g. "GDPR art. 17 request, ticket 4411") is kept on the job and then on the receipt; it must
     not name the person."""
-    from assistants.jobs import user_erase as user_erase_job
     from core.ledger import job_record_create
 
     if end_user.tenant_id != tenant.pk:
@@ -192,7 +180,7 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
                                           "reason": reason})
         if enqueue and job.status != JobRecord.Status.SUCCEEDED:
             args = (tenant.pk, user.pk, requested_by, job.pk)
-            enqueue_on_commit(user_erase_job, *args)
+            enqueue_on_commit("assistants.jobs.user_erase", *args)
     end_user.erasure_requested_at = user.erasure_requested_at
     return job
 

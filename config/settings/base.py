@@ -271,6 +271,16 @@ LLM_TOKEN_SAFETY_FACTOR = env.float("LLM_TOKEN_SAFETY_FACTOR", default=1.0)
 # Vector column width (a migration fixes it): the offline encoder's 512. Smaller models are zero-padded (cosine
 # unchanged); OpenAI-compatible embedders are asked for this many dimensions.
 EMBEDDING_DIMENSIONS = 512
+# Pre-turn hooks (assistants/services/hooks.py): what reads the user's message, in this order, before the context is
+# built; each is a dotted path to `hook(*, tenant, session, message) -> dict | None`. Settings hold them so that a
+# layer below the chat turn is plugged in by name and the turn imports none of them (README "Code layout").
+ASSISTANT_PRE_TURN_HOOKS = [path.strip() for path in env.list("ASSISTANT_PRE_TURN_HOOKS", default=[
+    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks
+    "memory.services.commands.memory_turn_hook",  # forget requests' notes, the question on an unclear change
+    "tasks.services.working_memory.task_route_message",  # working memory: the task state of this message
+    "assistants.services.feedback.feedback_turn_hook",  # "很好，就按这个来": a thumbs-up on the previous reply
+    "tasks.services.experience.experience_turn_hook",  # a hint from a similar earlier task
+]) if path.strip()]
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").

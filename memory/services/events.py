@@ -9,11 +9,11 @@ forgetting removes it, and the event must not keep a copy.
 """
 from __future__ import annotations
 
-from django.db import models, transaction
+from django.db import models
 from django.utils import timezone
 
 from assistants.models import Message
-from core.exceptions import InvalidInput, NotFound
+from core.exceptions import NotFound
 from memory.models import MemoryNote
 
 UNDOABLE = {"written", "superseded"}
@@ -79,7 +79,9 @@ def memory_events_record(*, tenant, message: Message, events: list[dict], done: 
     message.metadata = metadata
 
 
-def _user_message(*, tenant, message_id: int, end_user=None) -> Message:
+def turn_user_message(*, tenant, message_id: int, end_user=None) -> Message:
+    """The user message of the turn `message_id` belongs to (the message itself, or the one before a reply): where
+    the turn's events live. NotFound when it is not this tenant's (and, given `end_user`, this user's) message."""
     qs = Message.objects.for_tenant(tenant).select_related("session")
     if end_user is not None:
         qs = qs.filter(end_user=end_user)
@@ -95,53 +97,11 @@ def _user_message(*, tenant, message_id: int, end_user=None) -> Message:
 def memory_events_for_message(*, tenant, message_id: int, end_user=None) -> dict:
     """{"message_id", "status": "done" | "pending", "events": [...]} for the turn of `message_id` (the user
     message or its reply)."""
-    message = _user_message(tenant=tenant, message_id=message_id, end_user=end_user)
+    message = turn_user_message(tenant=tenant, message_id=message_id, end_user=end_user)
     metadata = message.metadata or {}
     done = bool(metadata.get("memory_done")) or message.role != Message.Role.USER
     return {"message_id": message.pk, "status": "done" if done else "pending",
             "events": list(metadata.get("memory_events") or [])}
-
-
-@transaction.atomic
-def memory_event_undo(*, tenant, end_user, message_id: int, note_id: int, actor: str) -> dict:
-    """Undo one event of a turn: a written note is forgotten; a superseding note is rejected and the version it
-    replaced is active again, marked as corrected by the person (so extraction keeps it). Forgetting cannot be
-    undone: the forgotten text no longer exists."""
-    from memory.services.notes import memory_note_forget, memory_note_update
-
-    message = _user_message(tenant=tenant, message_id=message_id, end_user=end_user)
-    metadata = dict(message.metadata or {})
-    events = list(metadata.get("memory_events") or [])
-    index = next((i for i, e in enumerate(events) if e.get("note_id") == note_id), None)
-    if index is None:
-        raise NotFound("That memory change does not exist in this turn.")
-    event = dict(events[index])
-    if not event.get("undoable"):
-        raise InvalidInput("Forgetting cannot be undone: the forgotten text was deleted.")
-    if event.get("undone"):
-        return event
-    notes = MemoryNote.objects.for_tenant(tenant).select_for_update().filter(end_user=end_user)
-    note = notes.filter(pk=note_id).first()
-    if note is not None and note.status in (MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW):
-        if event["action"] == "superseded":
-            memory_note_update(tenant=tenant, note=note, actor=actor, status=MemoryNote.Status.REJECTED)
-        else:
-            memory_note_forget(tenant=tenant, note=note, actor=actor)
-    previous = event.get("before") or {}
-    if event["action"] == "superseded" and previous.get("note_id"):
-        old = notes.filter(pk=previous["note_id"], status=MemoryNote.Status.SUPERSEDED).first()
-        if old is not None:
-            memory_note_update(tenant=tenant, note=old, actor=actor, status=MemoryNote.Status.ACTIVE)
-            MemoryNote.objects.for_tenant(tenant).filter(pk=old.pk).update(corrected_at=timezone.now(),
-                                                                           corrected_by=actor[:200])
-    # read again: forgetting the note above removed its text from these very events
-    metadata = dict(Message.objects.for_tenant(tenant).get(pk=message.pk).metadata or {})
-    events = list(metadata.get("memory_events") or [])
-    event = dict(events[index], undone=True)
-    events[index] = event
-    metadata["memory_events"] = events
-    Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)
-    return event
 
 
 def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:

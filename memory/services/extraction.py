@@ -235,7 +235,7 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
 
 
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
-    from memory.services.commands import is_memory_command
+    from memory.services.forget_requests import is_memory_command
     from memory.services.events import memory_events_record
 
     message = Message.objects.for_tenant(tenant).select_related("session", "end_user", "session__assistant") \

@@ -56,7 +56,7 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> 
     then every past user message that has no vector of that model (episodic recall). `progress(dict)` is called
     after each batch (the job ledger's progress). Idempotent: a second run finds nothing left to do."""
     from assistants.models import Message
-    from memory.services.commands import is_memory_command
+    from memory.services.forget_requests import is_memory_command
     from memory.services.episodes import message_vectors_write
 
     policy = memory_policy_for(tenant=tenant)
@@ -99,7 +99,6 @@ def memory_reembed_stale() -> list[int]:
     """Queue the re-embed job for every tenant with notes or past messages not embedded with its current model
     (after an upgrade that changed the default model, or a model switch whose job was lost). Returns their ids."""
     from assistants.models import Message
-    from memory.jobs import memory_reembed
 
     queued = []
     for tenant in Tenant.objects.order_by("id"):
@@ -109,7 +108,7 @@ def memory_reembed_stale() -> list[int]:
         messages = not notes and Message.objects.for_tenant(tenant).filter(role=Message.Role.USER).exclude(
             vectors__embedding_model=model).exists()
         if notes or messages:
-            enqueue_on_commit(memory_reembed, tenant.pk)
+            enqueue_on_commit("memory.jobs.memory_reembed", tenant.pk)
             queued.append(tenant.pk)
     return queued
 
@@ -117,12 +116,10 @@ def memory_reembed_stale() -> list[int]:
 def memory_embedding_model_set(*, tenant: Tenant, model: str, actor: str = "") -> Tenant:
     """Switch the tenant's embedding model and re-embed its notes in the background. Until the job is done, notes
     of the old model are left out of vector search (never compared across models) and found by keywords."""
-    from memory.jobs import memory_reembed
-
     model = (model or "").strip()
     if tenant.embedding_model == model:
         return tenant
     tenant.embedding_model = model
     tenant.save(update_fields=["embedding_model", "updated_at"])
-    enqueue_on_commit(memory_reembed, tenant.pk)
+    enqueue_on_commit("memory.jobs.memory_reembed", tenant.pk)
     return tenant

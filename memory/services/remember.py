@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.policy import memory_policy_for
-from assistants.services.privacy import end_user_lock_for_write
+from core.erasure import end_user_lock_for_write
 from core.exceptions import Conflict, InvalidInput
 from memory.models import MemoryNote
 from memory.services.extraction import candidates_check, extract_with_model

@@ -457,20 +457,14 @@ def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int
 
 
 def experience_turn_hook(*, tenant, session, message) -> dict | None:
-    """See assistants.services.hooks for the contract. Records explicit positive feedback on the previous reply
-    (which triggers learning), and recalls experiences this user may be offered as a hint. The hint is computed
-    for this turn only; what is stored with the reply is the experience ids (data.experience_ids), never its
-    text (assistants.services.chat.TurnContext.as_dict)."""
-    from assistants.services.feedback import feedback_record
-
+    """See assistants.services.hooks for the contract. Recalls experiences this user may be offered as a hint.
+    A message that praises the previous reply gets no hint: it is feedback, which the hook before this one
+    (assistants.services.feedback.feedback_turn_hook) records as a thumbs-up (and that triggers learning). The
+    hint is computed for this turn only; what is stored with the reply is the experience ids
+    (data.experience_ids), never its text (assistants.services.chat.TurnContext.as_dict)."""
     text = message.content or ""
     zh = language_of(text) == "zh"
     if is_positive_feedback(text):
-        previous = (Message.objects.for_tenant(tenant)
-                    .filter(session=session, role=Message.Role.ASSISTANT, id__lt=message.pk).order_by("-id").first())
-        if previous is not None:
-            feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
-                            comment=f"explicit: {text[:500]}")
         return None
     found = experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text)
     if not found:

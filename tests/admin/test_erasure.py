@@ -291,7 +291,7 @@ def test_erase_user_command_says_why_when_the_user_is_unknown(world):
 def test_writers_in_other_layers_can_check_the_erasure_guard(world):
     from django.db import transaction
 
-    from assistants.services.privacy import end_user_lock_for_write
+    from core.erasure import end_user_lock_for_write
 
     a = world["acme"]
     user = a["person"]["user"]

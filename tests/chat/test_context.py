@@ -12,9 +12,9 @@ from tests.chat.helpers import all_messages, make_session, say, section, verbati
 
 
 @pytest.fixture
-def test_hooks(monkeypatch):
-    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", hooks.PRE_TURN_HOOKS + [
-        "tests.chat.hooks_for_tests.broken_hook", "tests.chat.hooks_for_tests.task_hook"])
+def test_hooks(settings):
+    settings.ASSISTANT_PRE_TURN_HOOKS = hooks.pre_turn_hooks() + [
+        "tests.chat.hooks_for_tests.broken_hook", "tests.chat.hooks_for_tests.task_hook"]
 
 
 @pytest.mark.django_db
@@ -126,9 +126,8 @@ def test_a_message_over_the_limit_is_rejected_with_the_limit_in_one_sentence(set
 
 
 @pytest.mark.django_db
-def test_a_hook_whose_sql_fails_does_not_cost_the_user_a_reply(monkeypatch):
-    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", ["tests.chat.hooks_for_tests.sql_failing_hook"] +
-                        hooks.PRE_TURN_HOOKS)
+def test_a_hook_whose_sql_fails_does_not_cost_the_user_a_reply(settings):
+    settings.ASSISTANT_PRE_TURN_HOOKS = ["tests.chat.hooks_for_tests.sql_failing_hook"] + hooks.pre_turn_hooks()
     session = make_session()
     result = say(session, "我的预算是 12 万")
     assert result.reply.startswith("（离线模型）") and "12 万" in result.reply
@@ -136,7 +135,7 @@ def test_a_hook_whose_sql_fails_does_not_cost_the_user_a_reply(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_hooks_share_one_savepoint_yet_a_failing_one_neither_undoes_nor_doubles_the_others(monkeypatch):
+def test_hooks_share_one_savepoint_yet_a_failing_one_neither_undoes_nor_doubles_the_others(settings):
     """The hooks run in one savepoint (issue 22); when one fails, the others' writes are kept exactly once."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -145,17 +144,17 @@ def test_hooks_share_one_savepoint_yet_a_failing_one_neither_undoes_nor_doubles_
         return sum(q["sql"].startswith("SAVEPOINT") for q in queries.captured_queries)
 
     session, other = make_session(), make_session()
-    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", [])
+    settings.ASSISTANT_PRE_TURN_HOOKS = []
     with CaptureQueriesContext(connection) as no_hooks:  # the test's own transaction makes the turn's a savepoint
         say(other, "no hooks at all")
-    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", ["tests.chat.hooks_for_tests.title_marking_hook",
-                                                  "tests.chat.hooks_for_tests.task_hook"])
+    settings.ASSISTANT_PRE_TURN_HOOKS = ["tests.chat.hooks_for_tests.title_marking_hook",
+                                         "tests.chat.hooks_for_tests.task_hook"]
     with CaptureQueriesContext(connection) as two_hooks:
         say(session, "first, the budget is 3 万")
     assert savepoints(two_hooks) == savepoints(no_hooks)  # the hooks add no savepoint each
-    monkeypatch.setattr(hooks, "PRE_TURN_HOOKS", ["tests.chat.hooks_for_tests.title_marking_hook",
-                                                  "tests.chat.hooks_for_tests.sql_failing_hook",
-                                                  "tests.chat.hooks_for_tests.task_hook"])
+    settings.ASSISTANT_PRE_TURN_HOOKS = ["tests.chat.hooks_for_tests.title_marking_hook",
+                                         "tests.chat.hooks_for_tests.sql_failing_hook",
+                                         "tests.chat.hooks_for_tests.task_hook"]
     result = say(session, "帮我做个开店计划")
     session.refresh_from_db()
     assert session.title.count("+") == 2  # one per turn: not lost with the failed hook, not written twice

@@ -85,7 +85,7 @@ def test_amounts_and_dates_are_not_identifiers(text):
     ("Please forget my budget", "my budget"), ("delete what I said about my commute", "my commute"),
 ])
 def test_forget_requests_are_recognised(text, target):
-    from memory.services.commands import forget_target
+    from memory.services.forget_requests import forget_target
 
     assert forget_target(text) == target
 
@@ -93,6 +93,6 @@ def test_forget_requests_are_recognised(text, target):
 @pytest.mark.parametrize("text", ["我忘了带钥匙", "我忘记密码了怎么办", "帮我删除这个文件", "I forget things easily",
                                   "remove the onions from the recipe", "我老是忘记吃早饭"])
 def test_ordinary_sentences_are_not_forget_requests(text):
-    from memory.services.commands import forget_target
+    from memory.services.forget_requests import forget_target
 
     assert forget_target(text) is None

@@ -5,7 +5,8 @@ import pytest
 
 from core.exceptions import NotFound
 from memory.models import MemoryNote
-from memory.services.events import memory_event_undo, memory_events_for_message
+from memory.services.event_undo import memory_event_undo
+from memory.services.events import memory_events_for_message
 from memory.services.extraction import memory_extract_for_message
 from memory.services.notes import memory_note_history, memory_note_update
 from memory.services.rules import read_message

@@ -22,7 +22,7 @@ from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, c
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from core.exceptions import ApplicationError
-from memory.services.events import memory_event_undo
+from memory.services.event_undo import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.presenters import reply_context
 from web.rendering import markdown_render
