@@ -2,7 +2,8 @@
 when a new task resembles one; never a user's own words, and shared with other users only when confirmed.
 
 Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
-"很好，就按这个来" / "great, let's go with this" that `experience_turn_hook` detects. The learning job
+"很好，就按这个来" / "great, let's go with this" (`is_positive_feedback`, recorded by the pre-turn hook
+assistants.services.feedback.feedback_turn_hook). The learning job
 (`experience_learn`, run by tasks.jobs.experience_learn) re-checks the feedback, refuses failures (a model error,
 an empty reply, a task that was cancelled or expired) and replies about what is remembered of the user, then
 builds the kind of task (a task type, the model's summary, or the rules' recognised kind) and its steps, clause
