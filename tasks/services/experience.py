@@ -462,7 +462,7 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
     A message that praises the previous reply gets no hint: it is feedback, which the hook before this one
     (assistants.services.feedback.feedback_turn_hook) records as a thumbs-up (and that triggers learning). The
     hint is computed for this turn only; what is stored with the reply is the experience ids
-    (data.experience_ids), never its text (assistants.services.chat.TurnContext.as_dict)."""
+    (data.experience_ids), never its text (assistants.services.turn_context.TurnContext.as_dict)."""
     text = message.content or ""
     zh = language_of(text) == "zh"
     if is_positive_feedback(text):
