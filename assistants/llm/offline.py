@@ -292,7 +292,7 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
 
     lines = summary_lines(old_summary)
     seen = {re.sub(r"\W", "", ln) for ln in lines}
-    facts_of: dict[str, tuple[str, dict]] = {}  # a line's facts, parsed once per merge, not once per new fact
+    parsed: list[tuple[str, dict] | None] = [None] * len(lines)  # each line's facts, read once per merge
     for message in messages:
         if message.get("offline") or message.get("role") not in ("user", "assistant"):
             continue  # the offline model's replies only echo the context: nothing new to keep
@@ -314,13 +314,16 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
                 if fact_key in ("rules", "allergy"):
                     continue
                 for i, old in enumerate(lines):
-                    old_body, old_facts = _line_facts(old, facts_of)
+                    if parsed[i] is None:
+                        parsed[i] = _line_facts(old)
+                    old_body, old_facts = parsed[i]  # a "changed to" note leaves the body, so its facts, alone
                     if fact_key in old_facts and old_facts[fact_key] != value:
                         zh = is_chinese(old_body)
                         label = pinned_label(fact_key, chinese=zh)
                         note = f"（{label}已改为 {value}）" if zh else f" ({label} later changed to {value})"
                         lines[i] = old_body + note
             lines.append(line)
+            parsed.append(None)
             seen.add(key)
 
     _summary_trim(lines, max_tokens=max_tokens, pinned_facts=pinned_facts)
@@ -330,14 +333,12 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
 _TRIM_SLACK = 16  # tokens: below this far over the cap, the exact count of the joined text decides
 
 
-def _line_facts(line: str, cache: dict[str, tuple[str, dict]]) -> tuple[str, dict]:
-    """A summary line without its "changed to" note, and the facts it states (cached by line)."""
+def _line_facts(line: str) -> tuple[str, dict]:
+    """A summary line without its "changed to" note, and the facts it states."""
     from assistants.services.pinned import pinned_facts_extract
 
-    if line not in cache:
-        body = re.sub(r"（[^）]*）$|\([^)]*later changed[^)]*\)$", "", line)
-        cache[line] = (body, pinned_facts_extract(re.sub(r"^(?:用户|User)[:：]\s*", "", body))[0])
-    return cache[line]
+    body = re.sub(r"（[^）]*）$|\([^)]*later changed[^)]*\)$", "", line)
+    return body, pinned_facts_extract(re.sub(r"^(?:用户|User)[:：]\s*", "", body))[0]
 
 
 def _summary_trim(lines: list[str], *, max_tokens: int, pinned_facts: dict | None) -> None:
