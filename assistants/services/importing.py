@@ -113,7 +113,8 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
     """The import job, in bounded steps (issue 18): each step embeds and extracts the next IMPORT_STEP_MESSAGES
-    user messages or, once all are extracted, runs up to COMPACTION_PASSES_PER_STEP compaction passes. With a
+    user messages or, once all are extracted, runs compaction passes (each bounded by COMPACTION_PASS_MESSAGES)
+    until COMPACTION_PASSES_PER_STEP of them or COMPACTION_STEP_SECONDS, whichever comes first. With a
     ledger row, a step records where it got to (progress "done"; the counts so far in "result") and queues the
     next step as its own job in the same transaction, returning {"continued": True}; without one, every step runs
     here. A step killed half-way is sent again by the outbox and resumes from the recorded position: extraction is
