@@ -6,13 +6,14 @@ from core.ledger import job_run
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def session_compact(self, tenant_id: int, session_id: int):
-    """Merge the messages that left the window into the session's rolling summary (issue 3)."""
+    """Merge the messages that left the window into the session's rolling summary (issue 3), one bounded pass;
+    the pass queues the next one while more have left the window (issue 18)."""
     from assistants.services.compaction import session_compact as compact
 
     # Keyed by the Celery task id, which a retry keeps: one ledger row per enqueued job, attempts counted on it.
     key = f"session_compact:{self.request.id}" if self.request.id else ""
     return job_run(self, kind="session_compact", tenant_id=tenant_id, idempotency_key=key,
-                   body=lambda job: compact(tenant_id=tenant_id, session_id=session_id))
+                   body=lambda job: compact(tenant_id=tenant_id, session_id=session_id, continue_in_job=True))
 
 
 @shared_task(bind=True, max_retries=5, acks_late=True)

@@ -292,6 +292,7 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
 
     lines = summary_lines(old_summary)
     seen = {re.sub(r"\W", "", ln) for ln in lines}
+    parsed: list[tuple[str, dict] | None] = [None] * len(lines)  # each line's facts, read once per merge
     for message in messages:
         if message.get("offline") or message.get("role") not in ("user", "assistant"):
             continue  # the offline model's replies only echo the context: nothing new to keep
@@ -313,34 +314,72 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
                 if fact_key in ("rules", "allergy"):
                     continue
                 for i, old in enumerate(lines):
-                    old_body = re.sub(r"（[^）]*）$|\([^)]*later changed[^)]*\)$", "", old)
-                    old_facts, _ = pinned_facts_extract(re.sub(r"^(?:用户|User)[:：]\s*", "", old_body))
+                    if parsed[i] is None:
+                        parsed[i] = _line_facts(old)
+                    old_body, old_facts = parsed[i]  # a "changed to" note leaves the body, so its facts, alone
                     if fact_key in old_facts and old_facts[fact_key] != value:
                         zh = is_chinese(old_body)
                         label = pinned_label(fact_key, chinese=zh)
                         note = f"（{label}已改为 {value}）" if zh else f" ({label} later changed to {value})"
                         lines[i] = old_body + note
             lines.append(line)
+            parsed.append(None)
             seen.add(key)
 
-    def total(ls):
+    _summary_trim(lines, max_tokens=max_tokens, pinned_facts=pinned_facts)
+    return "\n".join(f"- {ln}" for ln in lines)
+
+
+_TRIM_SLACK = 16  # tokens: below this far over the cap, the exact count of the joined text decides
+
+
+def _line_facts(line: str) -> tuple[str, dict]:
+    """A summary line without its "changed to" note, and the facts it states."""
+    from assistants.services.pinned import pinned_facts_extract
+
+    body = re.sub(r"（[^）]*）$|\([^)]*later changed[^)]*\)$", "", line)
+    return body, pinned_facts_extract(re.sub(r"^(?:用户|User)[:：]\s*", "", body))[0]
+
+
+def _summary_trim(lines: list[str], *, max_tokens: int, pinned_facts: dict | None) -> None:
+    """Drop lines (in place) until the summary fits `max_tokens`: small talk first, then other statements, then
+    superseded values, then facts the pinned facts already hold, then any, oldest first within each group.
+
+    Linear in the number of lines: each line's tokens are counted once and the running sum decides while the
+    summary is clearly over the cap; only near the cap is the joined text counted exactly (and once per change),
+    so the result is never over the cap."""
+    from assistants.services.tokens import token_count
+
+    def total(ls: list[str]) -> int:
         return token_count("\n".join(f"- {ln}" for ln in ls))
 
-    if total(lines) > max_tokens:
-        pinned_values = [str(v.get("value", "")) for v in (pinned_facts or {}).values()]
+    if total(lines) <= max_tokens:
+        return
+    pinned_values = [str(v.get("value", "")) for v in (pinned_facts or {}).values()]
 
-        def redundant(line):
-            return line_priority(line) == 2 and any(v and v in line for v in pinned_values)
+    def redundant(line: str) -> bool:
+        return line_priority(line) == 2 and any(v and v in line for v in pinned_values)
 
-        def superseded(line):
-            return bool(re.search(r"已改为|later changed to", line))
+    def superseded(line: str) -> bool:
+        return bool(re.search(r"已改为|later changed to", line))
 
-        for test in (lambda ln: line_priority(ln) == 0, lambda ln: line_priority(ln) == 1, superseded, redundant,
-                     lambda ln: True):
-            i = 0
-            while total(lines) > max_tokens and i < len(lines):
-                if test(lines[i]):
-                    lines.pop(i)
-                else:
-                    i += 1
-    return "\n".join(f"- {ln}" for ln in lines)
+    costs = [token_count(f"- {ln}\n") for ln in lines]
+    state = {"estimate": sum(costs), "exact": None}
+
+    def over() -> bool:
+        if state["estimate"] > max_tokens + _TRIM_SLACK:
+            return True
+        if state["exact"] is None:
+            state["exact"] = total(lines)
+        return state["exact"] > max_tokens
+
+    for test in (lambda ln: line_priority(ln) == 0, lambda ln: line_priority(ln) == 1, superseded, redundant,
+                 lambda ln: True):
+        i = 0
+        while i < len(lines) and over():
+            if test(lines[i]):
+                lines.pop(i)
+                state["estimate"] -= costs.pop(i)
+                state["exact"] = None
+            else:
+                i += 1

@@ -1,7 +1,11 @@
 """Rolling-summary compaction of one session (seeds 000, 002, 003, 004).
 
 session_compact moves the messages that have left the window (all unsummarised messages except the last
-window_turns turns) into ChatSession.summary:
+window_turns turns) into ChatSession.summary, oldest first and at most one bounded pass at a time (issue 18):
+- one pass takes at most COMPACTION_PASS_MESSAGES messages and COMPACTION_PASS_TOKENS tokens of them (at least one
+  message), so a pass costs the same for a 10,000-message session as for a 50-message one; when more have left the
+  window, the job queues the next pass as its own job (core.dispatch, in the transaction that advanced
+  summary_through_id), and an import runs its passes in its own bounded steps;
 - it MERGES them into the existing summary, never starting over, so early facts survive many compactions;
 - it keeps budgets, amounts, places, sizes, categories, dates, decisions and constraints and drops greetings;
 - the result is capped at budget_summary_tokens and passed through the PII guard (memory.services.pii);
@@ -16,6 +20,8 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.db import transaction
 from pydantic import BaseModel, Field
 
 from assistants.llm import get_chat_model
@@ -24,6 +30,7 @@ from assistants.llm.offline import offline_summary_merge, summary_lines
 from assistants.models import ChatSession, Message
 from core.policy import memory_policy_for
 from assistants.services.tokens import token_count, token_truncate
+from core.dispatch import enqueue_on_commit
 from core.models import tenant_scope
 from memory.services.pii import pii_redact
 
@@ -76,20 +83,36 @@ def summary_merge(*, model, old_summary: str, messages: list[Message], max_token
     return text
 
 
-def session_compact(*, tenant_id: int, session_id: int) -> dict:
-    """Merge messages that left the window into the summary; compare-and-set on summary_version."""
+def _pass_messages(*, session: ChatSession, keep: int) -> tuple[list[Message], bool]:
+    """The oldest unsummarised messages that left the window, bounded by COMPACTION_PASS_MESSAGES and
+    COMPACTION_PASS_TOKENS (at least one), and whether more than these have left it. Reads at most
+    limit + keep + 1 rows, however long the session."""
+    limit = max(1, int(settings.COMPACTION_PASS_MESSAGES))
+    pending = Message.objects.filter(session_id=session.pk)
+    if session.summary_through_id:
+        pending = pending.filter(id__gt=session.summary_through_id)
+    rows = list(pending.order_by("id")[:limit + keep + 1])
+    left = rows[:max(0, len(rows) - keep)]  # each has at least `keep` newer messages after it
+    taken, tokens = [], 0
+    for message in left[:limit]:
+        tokens += token_count(token_truncate(message.content, 1500))
+        if taken and tokens > settings.COMPACTION_PASS_TOKENS:
+            break
+        taken.append(message)
+    return taken, len(left) > len(taken)
+
+
+def session_compact(*, tenant_id: int, session_id: int, continue_in_job: bool = False) -> dict:
+    """Merge the oldest messages that left the window (one bounded pass) into the summary; compare-and-set on
+    summary_version. "more_pending" says whether more have left the window; with `continue_in_job` (the Celery
+    job) the next pass is queued in the same transaction as this one's summary, so a crash loses neither."""
     with tenant_scope(tenant_id):
         for attempt in range(MAX_ATTEMPTS):
             session = ChatSession.objects.select_related("assistant", "tenant").filter(pk=session_id).first()
             if session is None:
                 return {"compacted": 0, "reason": "session gone"}
             policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
-            pending = Message.objects.filter(session_id=session_id)
-            if session.summary_through_id:
-                pending = pending.filter(id__gt=session.summary_through_id)
-            pending = list(pending.order_by("id"))
-            keep = 2 * policy.window_turns
-            dropped = pending[:max(0, len(pending) - keep)]
+            dropped, more = _pass_messages(session=session, keep=2 * policy.window_turns)
             if not dropped:
                 return {"compacted": 0, "summary_version": session.summary_version}
             model = get_chat_model(tenant=session.tenant, assistant=session.assistant)
@@ -97,11 +120,16 @@ def session_compact(*, tenant_id: int, session_id: int) -> dict:
                                    max_tokens=policy.budget_summary_tokens, pinned_facts=session.pinned_facts)
             merged, redacted = pii_redact(merged)
             merged = token_truncate(merged, policy.budget_summary_tokens)
-            won = ChatSession.objects.filter(pk=session_id, summary_version=session.summary_version).update(
-                summary=merged, summary_through_id=dropped[-1].id, summary_version=session.summary_version + 1)
+            with transaction.atomic():
+                won = ChatSession.objects.filter(pk=session_id, summary_version=session.summary_version).update(
+                    summary=merged, summary_through_id=dropped[-1].id, summary_version=session.summary_version + 1)
+                if won and more and continue_in_job:
+                    from assistants.jobs import session_compact as session_compact_job
+
+                    enqueue_on_commit(session_compact_job, tenant_id, session_id)
             if won:
                 return {"compacted": len(dropped), "summary_version": session.summary_version + 1,
                         "summary_lines": len(summary_lines(merged)), "pii_redacted": sum(redacted.values()),
-                        "model": model.name, "attempts": attempt + 1}
+                        "model": model.name, "attempts": attempt + 1, "more_pending": more}
             logger.info("compaction of session %s lost the race; merging again", session_id)
         return {"compacted": 0, "reason": "concurrent compactions kept winning"}

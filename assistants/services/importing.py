@@ -10,6 +10,7 @@ the conversation when it happened), while its lifetime counts from when it was l
 """
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta
 
 from django.db import connection, transaction
@@ -27,7 +28,8 @@ from webhooks.services import webhook_event_emit
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
 IMPORT_STEP_MESSAGES = 250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
 COMPACTION_PASSES_PER_STEP = 20  # compaction passes per step, so that one job's time stays bounded
-COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises what left the window
+COMPACTION_STEP_SECONDS = 20.0  # and no new pass starts after this long (a pass is bounded: COMPACTION_PASS_*)
+COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises at most COMPACTION_PASS_MESSAGES
 
 
 def _message_terms(text: str) -> str:
@@ -109,7 +111,8 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
     """The import job, in bounded steps (issue 18): each step embeds and extracts the next IMPORT_STEP_MESSAGES
-    user messages or, once all are extracted, runs up to COMPACTION_PASSES_PER_STEP compaction passes. With a
+    user messages or, once all are extracted, runs compaction passes (each bounded by COMPACTION_PASS_MESSAGES)
+    until COMPACTION_PASSES_PER_STEP of them or COMPACTION_STEP_SECONDS, whichever comes first. With a
     ledger row, a step records where it got to (progress "done"; the counts so far in "result") and queues the
     next step as its own job in the same transaction, returning {"continued": True}; without one, every step runs
     here. A step killed half-way is sent again by the outbox and resumes from the recorded position: extraction is
@@ -168,11 +171,13 @@ def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dic
             counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(
                 tenant_id=tenant_id, message=message, since=started)
         return None, {"stage": "extraction", "done": done + len(batch), "total": total}
-    passes, compacting = 0, True
+    passes, compacting, step_started = 0, True, time.monotonic()
     while compacting and passes < COMPACTION_PASSES_PER_STEP \
+            and time.monotonic() - step_started < COMPACTION_STEP_SECONDS \
             and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX:
         passes += 1
-        compacting = bool((session_compact(tenant_id=tenant_id, session_id=session_id) or {}).get("compacted"))
+        outcome = session_compact(tenant_id=tenant_id, session_id=session_id) or {}
+        compacting = bool(outcome.get("compacted")) and bool(outcome.get("more_pending"))
     counts["compaction_passes"] = counts.get("compaction_passes", 0) + passes
     if compacting and counts["compaction_passes"] < COMPACTION_PASSES_MAX:
         return None, {"stage": "compaction", "done": total, "total": total}

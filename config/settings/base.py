@@ -373,6 +373,11 @@ DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
 # says otherwise; a job over the limit waits BULK_JOB_WAIT_SECONDS and tries again, leaving its slot to others.
 BULK_JOBS_PER_TENANT = env.int("BULK_JOBS_PER_TENANT", default=1)
 BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
+# Compaction in bounded passes (assistants.services.compaction): one pass merges at most this many of the oldest
+# messages that left the window (and this many tokens of them: the model's prompt) into the summary; the rest go
+# to the next pass, its own job.
+COMPACTION_PASS_MESSAGES = env.int("COMPACTION_PASS_MESSAGES", default=200)
+COMPACTION_PASS_TOKENS = env.int("COMPACTION_PASS_TOKENS", default=8000)
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
     "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }

@@ -215,8 +215,11 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
     if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
         status, reason = MemoryNote.Status.PENDING_REVIEW, "conflict"
     if status != MemoryNote.Status.ACTIVE:
+        # Every pending note of the slot is compared (a user who keeps changing a value piles them up), so their
+        # vectors, which same_fact does not read, are left in the database: parsing them grew with the notes.
         duplicate = MemoryNote.objects.for_tenant(tenant).filter(
-            end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW)
+            end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW
+        ).defer("embedding")
         if candidate.key and any(same_fact(n, candidate) for n in duplicate):
             return "pending_review"
     reason = candidate.extra.get("review_reason", reason) if status != MemoryNote.Status.ACTIVE else reason
