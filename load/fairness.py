@@ -126,7 +126,7 @@ class Chatter(threading.Thread):
 def extraction_delays(message_ids: list[int]) -> list[float]:
     """Seconds from each message's creation to the end of its extraction job (the ledger)."""
     from assistants.models import Message
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     created = dict(Message.all_tenants.filter(pk__in=message_ids).values_list("pk", "created_at"))
     done = {int(k.split(":")[1]): f for k, f in JobRecord.objects.filter(
@@ -137,7 +137,7 @@ def extraction_delays(message_ids: list[int]) -> list[float]:
 
 def import_steps(tenant_id: int, session_id: int, job_id: int) -> list[float]:
     """Durations of the import's steps, in order (each step is its own outbox row)."""
-    from tasks.models import JobRecord
+    from core.models import JobRecord
 
     rows = JobRecord.objects.filter(kind="dispatch", progress__job="assistants.jobs.session_import",
                                     progress__args=[tenant_id, session_id, job_id], finished_at__isnull=False,
@@ -160,7 +160,7 @@ def main() -> int:
         wait_healthy(base, platform)
         django_setup()
         from assistants.models import Tenant
-        from tasks.models import JobRecord
+        from core.models import JobRecord
 
         stamp = int(time.time())
         key_a, key_b = create_tenant(f"fair-a-{stamp}"), create_tenant(f"fair-b-{stamp}")

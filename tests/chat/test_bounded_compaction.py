@@ -10,7 +10,7 @@ import pytest
 from assistants.models import ChatSession, Message
 from assistants.services.compaction import session_compact
 from assistants.services.tokens import token_count
-from tasks.models import JobRecord
+from core.models import JobRecord
 from tests.chat.helpers import make_session
 from tests.conftest import wait_for
 
