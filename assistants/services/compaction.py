@@ -124,9 +124,7 @@ def session_compact(*, tenant_id: int, session_id: int, continue_in_job: bool = 
                 won = ChatSession.objects.filter(pk=session_id, summary_version=session.summary_version).update(
                     summary=merged, summary_through_id=dropped[-1].id, summary_version=session.summary_version + 1)
                 if won and more and continue_in_job:
-                    from assistants.jobs import session_compact as session_compact_job
-
-                    enqueue_on_commit(session_compact_job, tenant_id, session_id)
+                    enqueue_on_commit("assistants.jobs.session_compact", tenant_id, session_id)
             if won:
                 return {"compacted": len(dropped), "summary_version": session.summary_version + 1,
                         "summary_lines": len(summary_lines(merged)), "pii_redacted": sum(redacted.values()),
