@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 
 from core.models import TenantOwnedModel, TimeStampedModel
+from core.pruning import TenantPrunedManager
 
 
 def default_ttl_days_by_kind() -> dict:
@@ -143,7 +144,7 @@ class ChatSession(TenantOwnedModel):
     title = models.CharField(max_length=200, blank=True)
     summary = models.TextField(blank=True, help_text="Rolling summary of every message up to summary_through.")
     summary_through = models.ForeignKey(
-        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
         help_text="The last message the summary covers; later messages are still verbatim.",
     )
     summary_version = models.PositiveIntegerField(default=0, help_text="Compare-and-set guard for compaction.")
@@ -185,7 +186,10 @@ class Message(TenantOwnedModel):
     metadata = models.JSONField(default=dict, blank=True, help_text="What the reply was built from, model, errors.")
     search_vector = models.TextField(blank=True, help_text="Space-separated terms for keyword recall (CJK bigrams).")
 
+    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
+
     class Meta(TenantOwnedModel.Meta):
+        base_manager_name = "tenant_pruned"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["session", "id"]), models.Index(fields=["tenant", "end_user", "created_at"])]
 
@@ -198,7 +202,8 @@ class Feedback(TenantOwnedModel):
         UP = "up"
         DOWN = "down"
 
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
+    # db_constraint=False: messages are partitioned by tenant (core/partitioning.py); Django still cascades
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback", db_constraint=False)
     end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="feedback")
     rating = models.CharField(max_length=4, choices=Rating.choices)
     comment = models.TextField(blank=True)

@@ -6,6 +6,7 @@ from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
 from core.models import TenantOwnedModel
+from core.pruning import TenantPrunedManager
 
 
 class MemoryNote(TenantOwnedModel):
@@ -45,12 +46,16 @@ class MemoryNote(TenantOwnedModel):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     supersedes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by"
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by", db_constraint=False,
     )
     session = models.ForeignKey(
         "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
     )
-    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes")
+    # Foreign keys into notes, messages and message vectors are not database constraints (db_constraint=False):
+    # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
+    # alone (core/partitioning.py, issue 22). Django's deletion collector still cascades and sets null.
+    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes",
+                                             db_constraint=False)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
     # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
@@ -71,7 +76,10 @@ class MemoryNote(TenantOwnedModel):
     importance_decayed_at = models.DateTimeField(
         null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day).")
 
+    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
+
     class Meta(TenantOwnedModel.Meta):
+        base_manager_name = "tenant_pruned"
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1), name="note_confidence_0_1"
@@ -115,7 +123,7 @@ class Experience(TenantOwnedModel):
         help_text="sha256 of the normalised summary and steps: the same procedure liked by another user confirms "
                   "this experience instead of creating a new one. Blank on experiences learned before issue 15.")
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
     )
     contributed_by = models.ForeignKey(
         "assistants.EndUser", null=True, blank=True, on_delete=models.SET_NULL, related_name="experiences",
@@ -145,7 +153,7 @@ class ExperienceContribution(TenantOwnedModel):
     experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="contributions")
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
     )
 
     class Meta(TenantOwnedModel.Meta):
@@ -180,15 +188,20 @@ class MessageVector(TenantOwnedModel):
 
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="+")
-    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors")
+    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors",
+                                db_constraint=False)  # messages are partitioned: see MemoryNote.source_messages
     chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=200)
     said_at = models.DateTimeField(help_text="When the message was said (its created_at), for time decay.")
 
+    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
+
     class Meta(TenantOwnedModel.Meta):
+        base_manager_name = "tenant_pruned"
         constraints = [
-            models.UniqueConstraint(fields=["message", "chunk"], name="message_vector_unique_chunk"),
+            # with tenant: a unique constraint of a partitioned table includes the partition key (issue 22)
+            models.UniqueConstraint(fields=["tenant", "message", "chunk"], name="message_vector_unique_chunk"),
         ]
         indexes = [
             models.Index(fields=["tenant", "end_user", "embedding_model"]),
