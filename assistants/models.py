@@ -5,7 +5,6 @@ from django.conf import settings
 from django.db import models
 
 from core.models import TenantOwnedModel, TimeStampedModel
-from core.pruning import TenantPrunedManager
 
 
 def default_ttl_days_by_kind() -> dict:
@@ -186,10 +185,7 @@ class Message(TenantOwnedModel):
     metadata = models.JSONField(default=dict, blank=True, help_text="What the reply was built from, model, errors.")
     search_vector = models.TextField(blank=True, help_text="Space-separated terms for keyword recall (CJK bigrams).")
 
-    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
-
     class Meta(TenantOwnedModel.Meta):
-        base_manager_name = "tenant_pruned"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["session", "id"]), models.Index(fields=["tenant", "end_user", "created_at"])]
 

@@ -1,58 +1,59 @@
-"""Statements Django builds on its own that still say which tenant they are about, so that PostgreSQL reads one
-partition of a table partitioned by HASH(tenant_id) (core/partitioning.py) and Citus routes them to one shard.
+"""Deletion whose every statement names its tenant, so that PostgreSQL reads one partition of a table partitioned
+by HASH(tenant_id) (core/partitioning.py) and Citus can route each statement to one shard (docs/scaling.md).
 
-Django's deletion collector looks related rows up by their foreign key alone (`message_id IN (...)`) and deletes by
-primary key alone (`id IN (...)`); on a partitioned table each such statement probes every partition. Two pieces
-close that gap:
-- `TenantPrunedManager`, the base manager of the partitioned models: inside `tenant_scope(t)` every query Django
-  builds through it (the collector's lookups, a `save()`'s UPDATE, a related object's fetch) also filters
-  tenant_id = t; outside a scope it is the plain manager, as before.
-- `tenant_delete(queryset, tenant_id=...)`: a queryset's `delete()` with the same cascades and counts, in which
-  the rows of partitioned models are deleted with their tenant (pre/post_delete signals are not sent for those
-  rows: nothing in this project listens to them).
+Django's deletion collector looks related rows up by their foreign key alone (`message_id IN (...)`) and deletes
+by primary key alone (`id IN (...)`): on a partitioned table each such statement probes every partition, and on
+Citus it goes to every shard. `tenant_delete` keeps the collector (the same cascades, SET NULLs and counts as
+`queryset.delete()`) and adds `tenant_id = t` to each statement on a tenant-owned table. pre/post_delete signals
+are not sent for the tenant-owned rows it deletes itself: nothing in this project listens to them.
 """
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from django.db import models, router, transaction
 from django.db.models.deletion import Collector
 
-from core.models import _current_tenant_id, tenant_scope
-
 BATCH = 500
 
 
-class TenantPrunedManager(models.Manager):
-    """Base manager of a table partitioned by tenant: inside tenant_scope(), it adds tenant_id to every query."""
-
-    def get_queryset(self) -> models.QuerySet:
-        queryset = super().get_queryset()
-        tenant_id = _current_tenant_id.get()
-        return queryset if tenant_id is None else queryset.filter(tenant_id=tenant_id)
+def has_tenant(model: type[models.Model]) -> bool:
+    """Whether the model's table has a tenant_id column (every TenantOwnedModel)."""
+    return any(field.attname == "tenant_id" for field in model._meta.concrete_fields)
 
 
-def is_partitioned(model: type[models.Model]) -> bool:
-    """Whether `model` is one of the tables partitioned by tenant (it declares TenantPrunedManager as its base)."""
-    return isinstance(model._base_manager, TenantPrunedManager)
+class TenantCollector(Collector):
+    """Django's collector, looking related rows of tenant-owned tables up within one tenant."""
+
+    def __init__(self, *args: Any, tenant_id: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tenant_id = tenant_id
+
+    def related_objects(self, related_model, related_fields, objs):  # type: ignore[no-untyped-def]
+        queryset = super().related_objects(related_model, related_fields, objs)
+        return queryset.filter(tenant_id=self.tenant_id) if has_tenant(related_model) else queryset
 
 
 def tenant_delete(queryset: models.QuerySet, *, tenant_id: int) -> tuple[int, dict[str, int]]:
-    """Delete `queryset` (rows of one tenant) as `queryset.delete()` would, every statement on a partitioned table
-    filtered by `tenant_id`. Returns (total, {model label: count}), like delete()."""
+    """Delete `queryset` as `queryset.delete()` would, within tenant `tenant_id`: rows of tenant-owned tables are
+    looked up and deleted with `tenant_id = tenant_id` (a tenant-less root, such as a login, is deleted as is).
+    Returns (total, {model label: count}), like delete()."""
     using = router.db_for_write(queryset.model)
-    with tenant_scope(tenant_id), transaction.atomic(using=using):
-        collector = Collector(using=using, origin=queryset)
-        collector.collect(queryset.filter(tenant_id=tenant_id))
-        kept = {model: instances for model, instances in collector.data.items() if is_partitioned(model)}
-        for model in kept:
+    if has_tenant(queryset.model):
+        queryset = queryset.filter(tenant_id=tenant_id)
+    with transaction.atomic(using=using):
+        collector = TenantCollector(using=using, origin=queryset, tenant_id=tenant_id)
+        collector.collect(queryset)
+        owned = {model: instances for model, instances in collector.data.items() if has_tenant(model)}
+        for model in owned:
             del collector.data[model]
         for dependencies in collector.dependencies.values():
-            dependencies.difference_update(m._meta.concrete_model for m in kept)
+            dependencies.difference_update(m._meta.concrete_model for m in owned)
         counts: Counter[str] = Counter()
         if collector.data or collector.fast_deletes or collector.field_updates:
             counts.update(collector.delete()[1])
-        for model, instances in kept.items():
+        for model, instances in owned.items():
             pks = sorted(obj.pk for obj in instances)
             for start in range(0, len(pks), BATCH):
                 deleted = model._base_manager.filter(tenant_id=tenant_id, pk__in=pks[start:start + BATCH])._raw_delete(

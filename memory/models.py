@@ -6,7 +6,6 @@ from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
 from core.models import TenantOwnedModel
-from core.pruning import TenantPrunedManager
 
 
 class MemoryNote(TenantOwnedModel):
@@ -76,10 +75,7 @@ class MemoryNote(TenantOwnedModel):
     importance_decayed_at = models.DateTimeField(
         null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day).")
 
-    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
-
     class Meta(TenantOwnedModel.Meta):
-        base_manager_name = "tenant_pruned"
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(confidence__gte=0) & models.Q(confidence__lte=1), name="note_confidence_0_1"
@@ -195,10 +191,7 @@ class MessageVector(TenantOwnedModel):
     embedding_model = models.CharField(max_length=200)
     said_at = models.DateTimeField(help_text="When the message was said (its created_at), for time decay.")
 
-    tenant_pruned = TenantPrunedManager()  # partitioned by tenant: core/pruning.py
-
     class Meta(TenantOwnedModel.Meta):
-        base_manager_name = "tenant_pruned"
         constraints = [
             # with tenant: a unique constraint of a partitioned table includes the partition key (issue 22)
             models.UniqueConstraint(fields=["tenant", "message", "chunk"], name="message_vector_unique_chunk"),

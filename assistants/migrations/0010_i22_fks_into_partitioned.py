@@ -1,7 +1,6 @@
 """Issue 22: foreign keys into chat messages stop being database constraints (db_constraint=False), so that
 memory.0010_i22_partition_by_tenant can partition the table by HASH(tenant_id). Django still cascades."""
 import django.db.models.deletion
-import django.db.models.manager
 from django.db import migrations, models
 
 
@@ -12,17 +11,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name='message',
-            options={'base_manager_name': 'tenant_pruned', 'default_manager_name': 'all_tenants', 'ordering': ['created_at', 'id']},
-        ),
-        migrations.AlterModelManagers(
-            name='message',
-            managers=[
-                ('tenant_pruned', django.db.models.manager.Manager()),
-                ('all_tenants', django.db.models.manager.Manager()),
-            ],
-        ),
         migrations.AlterField(
             model_name='chatsession',
             name='summary_through',

@@ -284,7 +284,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
             from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
 
             _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])
-            _add(counts, login.delete()[1])
+            _add(counts, tenant_delete(type(login).objects.filter(pk=login.pk), tenant_id=tenant_id)[1])
         hashed = user_id_hash(user.external_id)
         _add(counts, tenant_delete(EndUser.objects.unscoped().filter(pk=user.pk), tenant_id=tenant_id)[1])
         receipt = ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,

@@ -1,7 +1,7 @@
 """Issue 22: foreign keys into messages and notes stop being database constraints (db_constraint=False), and a
 message vector's chunk is unique per (tenant, message, chunk): what partitioning by HASH(tenant_id) requires
 (memory.0010_i22_partition_by_tenant, core/partitioning.py). Django's deletion collector still cascades."""
-import django.db.models.manager
+import django.db.models.deletion
 from django.db import migrations, models
 
 
@@ -13,28 +13,6 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name='memorynote',
-            options={'base_manager_name': 'tenant_pruned', 'default_manager_name': 'all_tenants'},
-        ),
-        migrations.AlterModelOptions(
-            name='messagevector',
-            options={'base_manager_name': 'tenant_pruned', 'default_manager_name': 'all_tenants'},
-        ),
-        migrations.AlterModelManagers(
-            name='memorynote',
-            managers=[
-                ('tenant_pruned', django.db.models.manager.Manager()),
-                ('all_tenants', django.db.models.manager.Manager()),
-            ],
-        ),
-        migrations.AlterModelManagers(
-            name='messagevector',
-            managers=[
-                ('tenant_pruned', django.db.models.manager.Manager()),
-                ('all_tenants', django.db.models.manager.Manager()),
-            ],
-        ),
         migrations.RemoveConstraint(
             model_name='messagevector',
             name='message_vector_unique_chunk',
