@@ -54,7 +54,7 @@ class MemoryNote(TenantOwnedModel):
     # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
     # alone (core/partitioning.py, issue 22). Django's deletion collector still cascades and sets null.
     source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes",
-                                             db_constraint=False)
+                                             through="NoteSourceMessage")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
     # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
@@ -94,6 +94,21 @@ class MemoryNote(TenantOwnedModel):
 
     def __str__(self):
         return f"[{self.kind}] {self.content[:80]}"
+
+
+class NoteSourceMessage(models.Model):
+    """One message a note rests on: the table of MemoryNote.source_messages, with the tenant of both, so that it
+    is distributed with them on Citus (docs/scaling.md). Add through the relation with the tenant:
+    `note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})`."""
+
+    tenant = models.ForeignKey("assistants.Tenant", on_delete=models.CASCADE, related_name="+")
+    memorynote = models.ForeignKey(MemoryNote, on_delete=models.CASCADE, db_constraint=False)
+    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, db_constraint=False)
+
+    class Meta:
+        db_table = "memory_memorynote_source_messages"
+        constraints = [models.UniqueConstraint(fields=["tenant", "memorynote", "message"],
+                                               name="note_source_message_unique")]
 
 
 class PiiRejection(TenantOwnedModel):

@@ -169,8 +169,9 @@ def user_erase_preview(*, tenant, end_user) -> dict:
 
 def _mark(user: EndUser) -> None:
     if user.erasure_requested_at is None:
-        user.erasure_requested_at = timezone.now()
-        user.save(update_fields=["erasure_requested_at", "updated_at"])
+        user.erasure_requested_at = user.updated_at = timezone.now()
+        EndUser.all_tenants.filter(pk=user.pk, tenant_id=user.tenant_id).update(  # with the tenant: docs/scaling.md
+            erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at)
 
 
 def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True, reason: str = ""):
@@ -259,7 +260,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
                     break
                 chunk = qs.model._base_manager.filter(pk__in=pks)
                 if name == "sessions":
-                    _add(progress["counts"], _session_extras(chunk))
+                    _add(progress["counts"], _session_extras(chunk.filter(tenant_id=tenant_id)))
                 _total, deleted = tenant_delete(chunk, tenant_id=tenant_id)
                 _add(progress["counts"], deleted)
                 progress["step"] = name
@@ -280,7 +281,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         login = user.user
         if login is not None and not (login.is_staff or login.is_superuser):
             user.user = None
-            user.save(update_fields=["user"])
+            EndUser.all_tenants.filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
             from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
 
             _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])

@@ -184,6 +184,7 @@ _NOTES_SQL = (
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
     "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
+    "AND s.tenant_id = %(tenant)s "
     "ORDER BY s.message_id) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
