@@ -67,8 +67,8 @@ def plan() -> Plan:
             result.coordinator.append(table)
         else:
             result.reference.append(table)
-            if any(f.is_relation and f.concrete and f.related_model._meta.db_table in distributed
-                   for f in model._meta.concrete_fields):
+            if any(f.is_relation and isinstance(f.related_model, type)
+                   and f.related_model._meta.db_table in distributed for f in model._meta.concrete_fields):
                 result.tenantless_dependents.append(table)
     return result
 

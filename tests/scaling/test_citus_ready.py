@@ -13,11 +13,15 @@ from django.test.utils import CaptureQueriesContext
 from assistants.models import EndUser, Message
 from assistants.services.privacy import user_erase
 from core.citus import (
-    COORDINATOR_TABLES, OPEN_ISSUES, REFERENCE_TENANT_TABLES, distribute_statements, plan, prepare_statements, problems,
+    COORDINATOR_TABLES,
+    OPEN_ISSUES,
+    REFERENCE_TENANT_TABLES,
+    distribute_statements,
+    plan,
+    prepare_statements,
+    problems,
 )
 from memory.services.recall import memory_recall
-from tests.admin.conftest import world  # noqa: F401 (fixture)
-from tests.memory.conftest import make_person  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.django_db
 

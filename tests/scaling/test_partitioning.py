@@ -13,8 +13,6 @@ from memory.models import MemoryNote, MessageVector
 from memory.services import recall
 from memory.services.episodes import message_vectors_write
 from memory.services.recall import memory_recall
-from tests.admin.conftest import world  # noqa: F401 (fixture)
-from tests.memory.conftest import make_person  # noqa: F401 (fixture)
 from tests.scaling.pruning import PARTITIONED, partitions_in_plan, statements_touching_partitioned, unpruned
 
 pytestmark = pytest.mark.django_db
