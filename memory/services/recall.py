@@ -210,7 +210,8 @@ _MESSAGES_SQL = (
     "FROM pool p CROSS JOIN LATERAL unnest(p.terms) AS u(t) JOIN idf ON idf.t = u.t GROUP BY p.id, p.terms) "
     "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, "
     "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) "
-    "FROM scored s JOIN assistants_message m ON m.id = s.id AND m.tenant_id = %(tenant)s ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
+    "FROM scored s JOIN assistants_message m ON m.id = s.id AND m.tenant_id = %(tenant)s "
+    "ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
     "LIMIT %(top)s"
 )
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
