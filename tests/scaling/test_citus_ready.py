@@ -3,10 +3,13 @@ tenant-owned table is distributed (or kept whole for a stated reason), the prepa
 unique constraint or foreign key that Citus refuses, the platform still works on the prepared schema, and every
 statement of recall, the chat turn and erasure names the tenant of each distributed table it reads or writes.
 Checked on PostgreSQL here: no Citus cluster was available (docs/scaling.md)."""
+import io
 import re
 
 import pytest
 from django.apps import apps
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -110,3 +113,20 @@ def test_recall_the_chat_turn_and_erasure_name_the_tenant_in_every_statement(mak
     with CaptureQueriesContext(connection) as queries:
         user_erase(tenant_id=acme["tenant"].pk, end_user_id=acme["person"]["user"].pk, requested_by="admin:test")
     assert _without_tenant(queries.captured_queries, acme["tenant"].pk) == []
+
+
+def test_the_command_prints_the_plan_and_prepare_applies_it():
+    out, err = io.StringIO(), io.StringIO()
+    call_command("citus_distribute", stdout=out, stderr=err)
+    printed = out.getvalue()
+    assert 'ADD CONSTRAINT "assistants_enduser_pkey" PRIMARY KEY (id, tenant_id);' in printed
+    assert "SELECT create_distributed_table('memory_memorynote', 'tenant_id', colocate_with => " \
+           "'assistants_enduser');" in printed
+    with connection.cursor() as cur:
+        assert len(problems(cur)) > len(OPEN_ISSUES)  # printing changed nothing
+    call_command("citus_distribute", "--prepare", stdout=io.StringIO(), stderr=err)
+    assert "open: assistants_enduser.assistants_enduser_user_id_key" in err.getvalue()
+    with connection.cursor() as cur:
+        assert len(problems(cur)) == len(OPEN_ISSUES)
+    with pytest.raises(CommandError, match="Not Citus-ready"):  # the open issue stops the Citus calls
+        call_command("citus_distribute", "--distribute", stdout=io.StringIO(), stderr=io.StringIO())
