@@ -143,7 +143,7 @@ class ChatSession(TenantOwnedModel):
     title = models.CharField(max_length=200, blank=True)
     summary = models.TextField(blank=True, help_text="Rolling summary of every message up to summary_through.")
     summary_through = models.ForeignKey(
-        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
         help_text="The last message the summary covers; later messages are still verbatim.",
     )
     summary_version = models.PositiveIntegerField(default=0, help_text="Compare-and-set guard for compaction.")
@@ -198,7 +198,8 @@ class Feedback(TenantOwnedModel):
         UP = "up"
         DOWN = "down"
 
-    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback")
+    # db_constraint=False: messages are partitioned by tenant (core/partitioning.py); Django still cascades
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="feedback", db_constraint=False)
     end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="feedback")
     rating = models.CharField(max_length=4, choices=Rating.choices)
     comment = models.TextField(blank=True)

@@ -45,12 +45,16 @@ class MemoryNote(TenantOwnedModel):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     supersedes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by"
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by", db_constraint=False,
     )
     session = models.ForeignKey(
         "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
     )
-    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes")
+    # Foreign keys into notes, messages and message vectors are not database constraints (db_constraint=False):
+    # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
+    # alone (core/partitioning.py, issue 22). Django's deletion collector still cascades and sets null.
+    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes",
+                                             through="NoteSourceMessage")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
     # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
@@ -92,6 +96,21 @@ class MemoryNote(TenantOwnedModel):
         return f"[{self.kind}] {self.content[:80]}"
 
 
+class NoteSourceMessage(models.Model):
+    """One message a note rests on: the table of MemoryNote.source_messages, with the tenant of both, so that it
+    is distributed with them on Citus (docs/scaling.md). Add through the relation with the tenant:
+    `note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})`."""
+
+    tenant = models.ForeignKey("assistants.Tenant", on_delete=models.CASCADE, related_name="+")
+    memorynote = models.ForeignKey(MemoryNote, on_delete=models.CASCADE, db_constraint=False)
+    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, db_constraint=False)
+
+    class Meta:
+        db_table = "memory_memorynote_source_messages"
+        constraints = [models.UniqueConstraint(fields=["tenant", "memorynote", "message"],
+                                               name="note_source_message_unique")]
+
+
 class PiiRejection(TenantOwnedModel):
     """A candidate the PII guard refused. Counts and kinds only, never the content."""
 
@@ -115,7 +134,7 @@ class Experience(TenantOwnedModel):
         help_text="sha256 of the normalised summary and steps: the same procedure liked by another user confirms "
                   "this experience instead of creating a new one. Blank on experiences learned before issue 15.")
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
     )
     contributed_by = models.ForeignKey(
         "assistants.EndUser", null=True, blank=True, on_delete=models.SET_NULL, related_name="experiences",
@@ -145,7 +164,7 @@ class ExperienceContribution(TenantOwnedModel):
     experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="contributions")
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
     )
 
     class Meta(TenantOwnedModel.Meta):
@@ -180,7 +199,8 @@ class MessageVector(TenantOwnedModel):
 
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="+")
-    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors")
+    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors",
+                                db_constraint=False)  # messages are partitioned: see MemoryNote.source_messages
     chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=200)
@@ -188,7 +208,8 @@ class MessageVector(TenantOwnedModel):
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [
-            models.UniqueConstraint(fields=["message", "chunk"], name="message_vector_unique_chunk"),
+            # with tenant: a unique constraint of a partitioned table includes the partition key (issue 22)
+            models.UniqueConstraint(fields=["tenant", "message", "chunk"], name="message_vector_unique_chunk"),
         ]
         indexes = [
             models.Index(fields=["tenant", "end_user", "embedding_model"]),

@@ -175,7 +175,8 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                            details={"length": len(text), "limit": limit})
     with transaction.atomic():
         # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
-        end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
+        end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id,
+                                                                  tenant_id=session.tenant_id).first()
         if end_user is None:
             raise NotFound("That user does not exist (already erased?).")
         if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure

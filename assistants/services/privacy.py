@@ -32,6 +32,7 @@ from django.utils import timezone
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
+from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from core.models import JobRecord
@@ -64,6 +65,12 @@ def _user_messages(tenant_id, user_id):
                                              tenant_id=tenant_id)
 
 
+def _messages_by(tenant_id, user_id):
+    """The ids of the messages the user wrote, within the tenant: a subquery that names the tenant, so PostgreSQL
+    reads one partition of the messages (issue 22), where a join on `message__end_user` read all of them."""
+    return Message.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).values("pk")
+
+
 def _user_note_ids(tenant_id, user_id):
     return MemoryNote.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).annotate(
         sid=Cast("id", CharField())).values("sid")
@@ -80,7 +87,7 @@ def _user_jobs(tenant_id, user_id, job_id):
 
 def _experiences_only_from(tenant_id, user_id):
     """Experiences the user contributed (or, before issue 15, was the source of) that no other user confirmed."""
-    theirs = Q(contributed_by_id=user_id) | Q(source_message__end_user_id=user_id) | Exists(
+    theirs = Q(contributed_by_id=user_id) | Q(source_message_id__in=_messages_by(tenant_id, user_id)) | Exists(
         ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk"), end_user_id=user_id))
     others = Exists(ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk")).exclude(
         end_user_id=user_id))
@@ -94,8 +101,9 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
         ("job_records", lambda: _user_jobs(tenant_id, user_id, job_id)),
         ("experiences", lambda: _experiences_only_from(tenant_id, user_id)),
         ("experience_contributions", lambda: unscoped(ExperienceContribution).filter(
-            Q(end_user_id=user_id) | Q(source_message__end_user_id=user_id))),
-        ("feedback", lambda: unscoped(Feedback).filter(Q(end_user_id=user_id) | Q(message__end_user_id=user_id))),
+            Q(end_user_id=user_id) | Q(source_message_id__in=_messages_by(tenant_id, user_id)))),
+        ("feedback", lambda: unscoped(Feedback).filter(
+            Q(end_user_id=user_id) | Q(message_id__in=_messages_by(tenant_id, user_id)))),
         ("memory_notes", lambda: unscoped(MemoryNote).filter(end_user_id=user_id)),
         ("pii_rejections", lambda: unscoped(PiiRejection).filter(end_user_id=user_id)),
         ("session_scratch", lambda: unscoped(SessionScratch).filter(
@@ -151,8 +159,9 @@ def user_erase_preview(*, tenant, end_user) -> dict:
 
 def _mark(user: EndUser) -> None:
     if user.erasure_requested_at is None:
-        user.erasure_requested_at = timezone.now()
-        user.save(update_fields=["erasure_requested_at", "updated_at"])
+        user.erasure_requested_at = user.updated_at = timezone.now()
+        EndUser.all_tenants.filter(pk=user.pk, tenant_id=user.tenant_id).update(  # with the tenant: docs/scaling.md
+            erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at)
 
 
 def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True, reason: str = ""):
@@ -240,8 +249,8 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
                     break
                 chunk = qs.model._base_manager.filter(pk__in=pks)
                 if name == "sessions":
-                    _add(progress["counts"], _session_extras(chunk))
-                _total, deleted = chunk.delete()
+                    _add(progress["counts"], _session_extras(chunk.filter(tenant_id=tenant_id)))
+                _total, deleted = tenant_delete(chunk, tenant_id=tenant_id)
                 _add(progress["counts"], deleted)
                 progress["step"] = name
                 _save_progress(job_id, progress)
@@ -257,17 +266,17 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
             qs = factory()
             if name == "sessions":
                 _add(counts, _session_extras(qs))
-            _add(counts, qs.model._base_manager.filter(pk__in=qs.values("pk")).delete()[1])
+            _add(counts, tenant_delete(qs.model._base_manager.filter(pk__in=qs.values("pk")), tenant_id=tenant_id)[1])
         login = user.user
         if login is not None and not (login.is_staff or login.is_superuser):
             user.user = None
-            user.save(update_fields=["user"])
+            EndUser.all_tenants.filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
             from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
 
             _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])
-            _add(counts, login.delete()[1])
+            _add(counts, tenant_delete(type(login).objects.filter(pk=login.pk), tenant_id=tenant_id)[1])
         hashed = user_id_hash(user.external_id)
-        _add(counts, user.delete()[1])
+        _add(counts, tenant_delete(EndUser.objects.unscoped().filter(pk=user.pk), tenant_id=tenant_id)[1])
         receipt = ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
                                                            requested_by=requested_by[:200], counts=counts,
                                                            job_id=job_id, reason=str(progress.get("reason") or "")[:500],

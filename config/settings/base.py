@@ -288,6 +288,9 @@ MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
 # Seconds a streaming chat turn waits after `done` for its extraction job, to send the turn's `memory` event with
 # what was written or changed (issue 16); after that the event says "pending" and GET …/memory-events/ has it.
 MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=3.0)
+# Partitions of the largest tables (chat messages, memory notes, message vectors), by HASH(tenant_id). Read once,
+# by migration memory.0010_i22_partition_by_tenant: changing it later does not re-partition (docs/scaling.md).
+TENANT_HASH_PARTITIONS = env.int("TENANT_HASH_PARTITIONS", default=8)
 # Rows deleted per transaction by the per-user erasure job (progress is written to the job ledger after each).
 ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)
 # An export bigger than this is spooled to a temporary file and streamed, so a user with 100,000 notes does not

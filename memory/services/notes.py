@@ -149,7 +149,7 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
     _index(note, embedding_model=policy.embedding_model)
     note.save()
     if message is not None:
-        note.source_messages.add(message)
+        note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})
     _event(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
     if supersedes is not None and status == MemoryNote.Status.ACTIVE:
         _mark_superseded(supersedes, tenant=tenant, by=note, actor=actor)
@@ -360,5 +360,5 @@ def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None) ->
         note.expires_at = max(note.expires_at, renewed) if renewed else note.expires_at
     note.save(update_fields=["confidence", "observed_at", "expires_at", "updated_at"])
     if message is not None:
-        note.source_messages.add(message)
+        note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})
     return note

@@ -184,6 +184,7 @@ _NOTES_SQL = (
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
     "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
+    "AND s.tenant_id = %(tenant)s "
     "ORDER BY s.message_id) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
@@ -209,7 +210,8 @@ _MESSAGES_SQL = (
     "FROM pool p CROSS JOIN LATERAL unnest(p.terms) AS u(t) JOIN idf ON idf.t = u.t GROUP BY p.id, p.terms) "
     "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, "
     "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) "
-    "FROM scored s JOIN assistants_message m ON m.id = s.id ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
+    "FROM scored s JOIN assistants_message m ON m.id = s.id AND m.tenant_id = %(tenant)s "
+    "ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
     "LIMIT %(top)s"
 )
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question

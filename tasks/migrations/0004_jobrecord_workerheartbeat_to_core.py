@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('assistants', '0010_erasurereceipt_job_in_core'),
+        ('assistants', '0011_erasurereceipt_job_in_core'),
         ('tasks', '0003_i18_job_lease'),
     ]
 

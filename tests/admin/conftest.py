@@ -43,11 +43,11 @@ def populate_user(tenant, assistant, external_id, *, words="面馆", with_login=
     new = MemoryNoteFactory(end_user=user, kind="business_status", key="budget", content=f"{words}预算 40 万",
                             supersedes=old, session=session, embedding=vector("预算 40 万"),
                             embedding_model="offline-hash-ngram-v1")
-    new.source_messages.add(m1)
+    new.source_messages.add(m1, through_defaults={"tenant": tenant})
     pending = MemoryNoteFactory(end_user=user, kind="preference", key="size", content=f"{words}面积 60 平米",
                                 source=MemoryNote.Source.AGENT_INFERRED, confidence=0.4,
                                 status=MemoryNote.Status.PENDING_REVIEW)
-    pending.source_messages.add(m3)
+    pending.source_messages.add(m3, through_defaults={"tenant": tenant})
     forgotten = MemoryNoteFactory(end_user=user, kind="plan", content="", status=MemoryNote.Status.FORGOTTEN)
     AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor="admin:someone", action="edit",
                                                object_type="memory_note", object_id=str(new.pk),

@@ -79,7 +79,7 @@ def test_no_row_about_the_user_remains_in_any_model(world):
     before = rows_about(user.pk)
     # The walk finds the kinds the issue names (a model added later with a path to EndUser joins this list).
     for label in ("assistants.ChatSession", "assistants.Message", "assistants.Feedback", "memory.MemoryNote",
-                  "memory.MemoryNote_source_messages", "memory.Experience", "memory.PiiRejection",
+                  "memory.NoteSourceMessage", "memory.Experience", "memory.PiiRejection",
                   "tasks.TaskState", "tasks.SessionScratch", "core.JobRecord"):
         assert before[label], f"the fixture has no {label} row about the user"
     others_b = everything_of(world["globex"]["tenant"].pk)

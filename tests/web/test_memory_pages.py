@@ -22,7 +22,7 @@ def test_every_active_note_shows_kind_source_confidence_and_a_link_to_its_messag
     result = chat_turn(tenant=end_user.tenant, session=session, text="I am vegetarian.")
     note = MemoryNoteFactory(end_user=end_user, kind="profile", content="The user is vegetarian.",
                              source="user_stated", confidence=0.85, session=session)
-    note.source_messages.add(result.user_message)
+    note.source_messages.add(result.user_message, through_defaults={"tenant": end_user.tenant})
     MemoryNoteFactory(end_user=end_user, content="Old forgotten thing", status="forgotten")
     page = client.get(reverse("web:memory")).content.decode()
     assert "The user is vegetarian." in page

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('assistants', '0009_i18_bulk_jobs_max'),
+        ('assistants', '0010_i22_fks_into_partitioned'),
         ('core', '0002_jobrecord_workerheartbeat_from_tasks'),
     ]
 
