@@ -41,6 +41,7 @@ from assistants.services.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
+from memory.services.recall_context import Episode, distinct_first, neighbour_rows, spread_to_neighbours
 from memory.services.topics import query_topics, topic_words_for
 
 
@@ -55,6 +56,9 @@ class RecallWeights:
     note: float = 1.0
     message: float = 0.9  # a past message is evidence, a note is a checked fact
     decay: float = 0.3  # the share of the score that time decay can take away
+    neighbour: float = 0.0  # the share of the best adjacent turn's relevance a message gets (recall_context)
+    session: float = 0.0  # the share of its session's best message relevance a message gets
+    distinct: bool = False  # an item whose evidence a better item already shows waits for the others
 
 
 WEIGHTS = RecallWeights()
@@ -307,6 +311,32 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ve
                  sim) in rows]
 
 
+def _episodes(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
+              exclude_session_id: int | None, top: int, weights: RecallWeights) -> dict[int, Episode]:
+    """The candidate past messages with their relevance (cosine + keyword evidence), then, when the weights ask
+    for it, credited with the evidence of the turns next to them and of their session (memory.services.
+    recall_context)."""
+    episodes = {}
+    for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
+            tenant_id=tenant_id, end_user_id=end_user_id, terms=terms, vector=vector, model=model,
+            exclude_session_id=exclude_session_id, top=top):
+        words = max(coverage, weights.context * previous)
+        episodes[mid] = Episode(mid, session_id, content, created_at,
+                                weights.vector * max(0.0, sim or 0.0) + weights.keyword * words)
+    if weights.neighbour and episodes:
+        rows = neighbour_rows(tenant_id=tenant_id, end_user_id=end_user_id, ids=list(episodes),
+                              vector_literal=_vector_literal(vector), model=model,
+                              exclude_session_id=exclude_session_id)
+        episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
+    if weights.session and episodes:
+        best: dict[int, float] = {}
+        for e in episodes.values():
+            best[e.session_id] = max(best.get(e.session_id, 0.0), e.relevance)
+        for e in episodes.values():
+            e.relevance += weights.session * best[e.session_id]
+    return episodes
+
+
 def _time_factor(policy, when, now, weights: RecallWeights) -> float:
     return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))
 
@@ -366,12 +396,12 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
         for c in candidates:
             for m in c.item.message_ids:
                 notes_by_message.setdefault(m, []).append(c)
-        for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
-                tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
-                model=policy.embedding_model, exclude_session_id=exclude_session_id,
-                top=limit + len(notes_by_message)):
-            words = max(coverage, weights.context * previous)
-            relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * words
+        episodes = _episodes(tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
+                             model=policy.embedding_model, exclude_session_id=exclude_session_id,
+                             top=limit + len(notes_by_message), weights=weights)
+        for mid, episode in episodes.items():
+            session_id, content, created_at, relevance = (episode.session_id, episode.content, episode.created_at,
+                                                           episode.relevance)
             score = relevance * _time_factor(policy, created_at, now, weights) * weights.message
             if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
                 for note in notes_by_message[mid]:
@@ -388,6 +418,8 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
                   if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")]
         if not recall_all:
             ranked = ranked[:k]
+    elif weights.distinct:
+        ranked = distinct_first([c.item for c in candidates], k)
     else:
         ranked = [c.item for c in candidates[:k]]
 
