@@ -56,9 +56,8 @@ class RecallWeights:
     note: float = 1.0
     message: float = 0.9  # a past message is evidence, a note is a checked fact
     decay: float = 0.3  # the share of the score that time decay can take away
-    neighbour: float = 0.0  # the share of the best adjacent turn's relevance a message gets (recall_context)
-    session: float = 0.0  # the share of its session's best message relevance a message gets
-    distinct: bool = False  # an item whose evidence a better item already shows waits for the others
+    neighbour: float = 0.5  # the share of the best adjacent user turn's relevance a message gets (recall_context)
+    distinct: bool = True  # an item whose evidence a better item already shows waits for the others
 
 
 WEIGHTS = RecallWeights()
@@ -313,9 +312,9 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ve
 
 def _episodes(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
               exclude_session_id: int | None, top: int, weights: RecallWeights) -> dict[int, Episode]:
-    """The candidate past messages with their relevance (cosine + keyword evidence), then, when the weights ask
-    for it, credited with the evidence of the turns next to them and of their session (memory.services.
-    recall_context)."""
+    """The candidate past messages with their relevance (cosine + keyword evidence), then credited with a share of
+    the evidence of the user turns right next to them (memory.services.
+    recall_context): a transcript's answer is often the turn after the one that matches the question."""
     episodes = {}
     for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
             tenant_id=tenant_id, end_user_id=end_user_id, terms=terms, vector=vector, model=model,
@@ -328,12 +327,6 @@ def _episodes(*, tenant_id: int, end_user_id: int, terms: list[str], vector: lis
                               vector_literal=_vector_literal(vector), model=model,
                               exclude_session_id=exclude_session_id)
         episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
-    if weights.session and episodes:
-        best: dict[int, float] = {}
-        for e in episodes.values():
-            best[e.session_id] = max(best.get(e.session_id, 0.0), e.relevance)
-        for e in episodes.values():
-            e.relevance += weights.session * best[e.session_id]
     return episodes
 
 

@@ -12,23 +12,26 @@ from dataclasses import dataclass
 
 from django.db import connection
 
-# The user messages right before and right after each candidate in its session (either side may be missing), with
-# the neighbour's best cosine with the query. Tenant and user are filtered for the candidates AND the neighbours
-# inside the SQL; the current session stays out like in the rest of episodic recall.
+# The messages right before and right after each candidate in its session, when they are user messages too (an
+# imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
+# cosine with the query. In a user/assistant chat the turn next to a user message is the assistant's reply, so
+# nothing is lent: the user's own next message, across the reply, was measured to be weaker evidence (it cost one
+# question of 19 on the English multi-session set, docs/benchmarks.md). Tenant and user are filtered for the
+# candidates AND the neighbours inside the SQL; the current session stays out like in the rest of episodic recall.
 _NEIGHBOURS_SQL = (
     "SELECT c.id, nb.id, nb.session_id, nb.content, nb.created_at, "
     "(SELECT 1 - min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
     "WHERE v.message_id = nb.id AND v.tenant_id = %(tenant)s AND v.end_user_id = %(user)s "
     "AND v.embedding_model = %(model)s) "
     "FROM assistants_message c CROSS JOIN LATERAL ("
-    "(SELECT p.id, p.session_id, p.content, p.created_at FROM assistants_message p WHERE p.tenant_id = %(tenant)s "
-    "AND p.end_user_id = %(user)s AND p.session_id = c.session_id AND p.role = 'user' AND p.id < c.id "
+    "(SELECT p.id, p.session_id, p.content, p.created_at, p.role FROM assistants_message p "
+    "WHERE p.tenant_id = %(tenant)s AND p.end_user_id = %(user)s AND p.session_id = c.session_id AND p.id < c.id "
     "ORDER BY p.id DESC LIMIT 1) UNION ALL "
-    "(SELECT p.id, p.session_id, p.content, p.created_at FROM assistants_message p WHERE p.tenant_id = %(tenant)s "
-    "AND p.end_user_id = %(user)s AND p.session_id = c.session_id AND p.role = 'user' AND p.id > c.id "
+    "(SELECT p.id, p.session_id, p.content, p.created_at, p.role FROM assistants_message p "
+    "WHERE p.tenant_id = %(tenant)s AND p.end_user_id = %(user)s AND p.session_id = c.session_id AND p.id > c.id "
     "ORDER BY p.id LIMIT 1)) nb "
     "WHERE c.tenant_id = %(tenant)s AND c.end_user_id = %(user)s AND c.role = 'user' AND c.id = ANY(%(ids)s) "
-    "AND c.session_id <> %(session)s"
+    "AND c.session_id <> %(session)s AND nb.role = 'user'"
 )
 
 
