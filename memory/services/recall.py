@@ -23,7 +23,9 @@ keyword noise, and a cross-language match (no shared words) keeps its full cosin
 Explicit recall (`k` given, `for_context` False) returns exactly k items whenever the user has k candidates, best
 first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
 user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
-The notes side is one SQL statement and the messages side another (two round trips).
+The notes side is one SQL statement and the messages side another; a third fetches the user turns next to the
+candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
+different pieces of evidence first (memory.services.recall_context).
 """
 from __future__ import annotations
 
@@ -41,7 +43,12 @@ from assistants.services.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
-from memory.services.recall_context import Episode, distinct_first, neighbour_rows, spread_to_neighbours
+from memory.services.recall_context import (
+    Episode,
+    distinct_first,
+    neighbour_rows,
+    spread_to_neighbours,
+)
 from memory.services.topics import query_topics, topic_words_for
 
 

@@ -9,6 +9,7 @@ to each of them, so without care one remark fills several slots of the list.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db import connection
 
@@ -42,7 +43,7 @@ class Episode:
     id: int
     session_id: int
     content: str
-    created_at: object
+    created_at: datetime | None
     relevance: float
 
 
@@ -81,7 +82,10 @@ def distinct_first(items: list, k: int) -> list:
     """The first k of `items` (best first), where an item whose evidence is already shown by a better one (its
     source messages all covered, or the same text) waits until every other item has had its slot: the list still
     holds k items whenever there are k, but not the same remark twice while something else is left."""
-    chosen, later, covered, texts = [], [], set(), set()
+    chosen: list = []
+    later: list = []
+    covered: set[int] = set()
+    texts: set[str] = set()
     for item in items:
         sources = set(item.message_ids or ([item.id] if item.type == "message" else []))
         text = " ".join((item.content or "").lower().split())
