@@ -40,7 +40,8 @@ def _ablation() -> dict:
     from memory.services.recall import WEIGHTS
 
     return {"platform": WEIGHTS, "platform, vector only": replace(WEIGHTS, keyword=0.0, topic=0.0),
-            "platform, keyword only": replace(WEIGHTS, vector=0.0)}
+            "platform, keyword only": replace(WEIGHTS, vector=0.0),
+            "platform, no turn context or distinct slots": replace(WEIGHTS, neighbour=0.0, distinct=False)}
 
 
 _DIA = re.compile(r"^D:?(\d+):0*(\d+)$")

@@ -23,7 +23,9 @@ keyword noise, and a cross-language match (no shared words) keeps its full cosin
 Explicit recall (`k` given, `for_context` False) returns exactly k items whenever the user has k candidates, best
 first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
 user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
-The notes side is one SQL statement and the messages side another (two round trips).
+The notes side is one SQL statement and the messages side another; a third fetches the user turns next to the
+candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
+different pieces of evidence first (memory.services.recall_context).
 """
 from __future__ import annotations
 
@@ -41,6 +43,12 @@ from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
+from memory.services.recall_context import (
+    Episode,
+    distinct_first,
+    neighbour_rows,
+    spread_to_neighbours,
+)
 from memory.services.topics import query_topics, topic_words_for
 
 
@@ -55,6 +63,8 @@ class RecallWeights:
     note: float = 1.0
     message: float = 0.9  # a past message is evidence, a note is a checked fact
     decay: float = 0.3  # the share of the score that time decay can take away
+    neighbour: float = 0.5  # the share of the best adjacent user turn's relevance a message gets (recall_context)
+    distinct: bool = True  # an item whose evidence a better item already shows waits for the others
 
 
 WEIGHTS = RecallWeights()
@@ -309,6 +319,26 @@ def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], ve
                  sim) in rows]
 
 
+def _episodes(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
+              exclude_session_id: int | None, top: int, weights: RecallWeights) -> dict[int, Episode]:
+    """The candidate past messages with their relevance (cosine + keyword evidence), then credited with a share of
+    the evidence of the user turns right next to them (memory.services.
+    recall_context): a transcript's answer is often the turn after the one that matches the question."""
+    episodes = {}
+    for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
+            tenant_id=tenant_id, end_user_id=end_user_id, terms=terms, vector=vector, model=model,
+            exclude_session_id=exclude_session_id, top=top):
+        words = max(coverage, weights.context * previous)
+        episodes[mid] = Episode(mid, session_id, content, created_at,
+                                weights.vector * max(0.0, sim or 0.0) + weights.keyword * words)
+    if weights.neighbour and episodes:
+        rows = neighbour_rows(tenant_id=tenant_id, end_user_id=end_user_id, ids=list(episodes),
+                              vector_literal=_vector_literal(vector), model=model,
+                              exclude_session_id=exclude_session_id)
+        episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
+    return episodes
+
+
 def _time_factor(policy, when, now, weights: RecallWeights) -> float:
     return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))
 
@@ -368,12 +398,12 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
         for c in candidates:
             for m in c.item.message_ids:
                 notes_by_message.setdefault(m, []).append(c)
-        for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
-                tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
-                model=policy.embedding_model, exclude_session_id=exclude_session_id,
-                top=limit + len(notes_by_message)):
-            words = max(coverage, weights.context * previous)
-            relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * words
+        episodes = _episodes(tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
+                             model=policy.embedding_model, exclude_session_id=exclude_session_id,
+                             top=limit + len(notes_by_message), weights=weights)
+        for mid, episode in episodes.items():
+            session_id, content, created_at, relevance = (episode.session_id, episode.content, episode.created_at,
+                                                           episode.relevance)
             score = relevance * _time_factor(policy, created_at, now, weights) * weights.message
             if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
                 for note in notes_by_message[mid]:
@@ -390,6 +420,8 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
                   if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")]
         if not recall_all:
             ranked = ranked[:k]
+    elif weights.distinct:
+        ranked = distinct_first([c.item for c in candidates], k)
     else:
         ranked = [c.item for c in candidates[:k]]
 

@@ -69,3 +69,30 @@ def test_external_id_is_unique_per_tenant_only(two_tenants):
     a, b, user_a, user_b = two_tenants
     assert user_a.external_id == user_b.external_id
     assert user_a.pk != user_b.pk
+
+
+def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
+    """The turns next to a matching message (recall_context's statement) are looked up with the tenant and user
+    filter of their own: a message of another user, even one placed in the same session, is never lent as context,
+    and the owner's own next turn is."""
+    from dataclasses import replace
+
+    from memory.services.extraction import message_search_text
+    from memory.services.recall import WEIGHTS, memory_recall
+
+    a, b, user_a, user_b = two_tenants
+    session_b = ChatSession.objects.for_tenant(b).get()
+    matching = Message.objects.for_tenant(b).get()
+    matching.search_vector = message_search_text(matching.content)  # what the extraction job writes
+    matching.save(update_fields=["search_vector"])
+    intruder = EndUserFactory(tenant=b, external_id="intruder")
+    foreign = MessageFactory(session=session_b, end_user=intruder, content="Lisbon, the secret of someone else")
+    own = MessageFactory(session=session_b, content="Lisbon with my sister, in May")
+    weights = replace(WEIGHTS, neighbour=0.5)
+    found = memory_recall(tenant=b, end_user=user_b, query="我的预算是多少", k=10, touch=False, weights=weights)
+    ids = [i.id for i in found if i.type == "message"]
+    assert matching.pk in ids and own.pk in ids and foreign.pk not in ids
+    for tenant, user in ((a, user_a), (b, intruder)):
+        found = memory_recall(tenant=tenant, end_user=user, query="我的预算是多少", k=10, touch=False,
+                              weights=weights)
+        assert matching.pk not in [i.id for i in found]

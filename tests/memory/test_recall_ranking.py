@@ -37,7 +37,9 @@ def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, l
     assert answer_word in items[0].content, [i.content for i in items]
 
 
-def test_recall_is_two_statements_however_many_notes_and_messages(make_person):
+def test_recall_is_three_statements_however_many_notes_and_messages(make_person):
+    """Notes, messages, and the turns next to the candidate messages (recall_context): a fixed number of round
+    trips, never one per candidate."""
     person = make_person(recall_all_below=0)
     for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆"]:
         person.say(text)
@@ -48,7 +50,7 @@ def test_recall_is_two_statements_however_many_notes_and_messages(make_person):
     with CaptureQueriesContext(connection) as queries:
         items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我的预算是多少",
                               exclude_session_id=person.session.pk, touch=False)
-    assert len(queries.captured_queries) == 2, [q["sql"][:120] for q in queries.captured_queries]
+    assert len(queries.captured_queries) == 3, [q["sql"][:120] for q in queries.captured_queries]
     assert any("40" in i.content for i in items)
 
 
