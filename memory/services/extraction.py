@@ -18,7 +18,7 @@ import json
 import re
 
 from django.db import transaction
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from assistants.models import Message
 from assistants.services.policy import memory_policy_for
@@ -81,30 +81,20 @@ def _compact(text: str) -> str:
     return re.sub(r"[\s，,。.!！?？、；;：:\"'“”‘’]+", "", (text or "").lower())
 
 
-def _strip_fences(text: str) -> str:
-    text = (text or "").strip()
-    m = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
-    return m.group(1) if m else text
-
-
 def extract_with_model(*, model: str, text: str, previous_reply: str = "") -> list[Candidate]:
     """Ask the chat model for candidates; validate strictly. Raises ExtractionOutputInvalid on garbage and lets
     HTTP errors propagate (the job ledger retries both with backoff)."""
-    from django.conf import settings
-    from openai import OpenAI
+    from core import llm
 
-    client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
-                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=0)
     messages = [{"role": "system", "content": EXTRACTION_PROMPT}]
     if previous_reply:
         messages.append({"role": "assistant", "content": previous_reply[:2000]})
     messages.append({"role": "user", "content": text})
-    response = client.chat.completions.create(model=model, messages=messages, temperature=0,
-                                              response_format={"type": "json_object"})
-    raw = _strip_fences(response.choices[0].message.content or "")
+    # max_retries=0: a failed call fails the job, and the job ledger retries it with backoff.
     try:
-        answer = ModelAnswer.model_validate(json.loads(raw))
-    except (json.JSONDecodeError, ValidationError) as exc:
+        answer = llm.chat_json(model=model, messages=messages, schema=ModelAnswer, temperature=0,
+                               response_format={"type": "json_object"}, max_retries=0)
+    except llm.ModelAnswerInvalid as exc:
         raise ExtractionOutputInvalid(f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}") from exc
     out = []
     for c in answer.candidates:
