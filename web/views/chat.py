@@ -22,6 +22,7 @@ from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, c
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from core.exceptions import ApplicationError
+from core.sse import sse, sse_response
 from memory.services.events import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.presenters import reply_context
@@ -29,7 +30,6 @@ from web.rendering import markdown_render
 from web.selectors import conversation_search
 from web.services import (chat_reply_stop, chat_session_auto_title, chat_session_delete, chat_session_rename,
                           chat_stop_clear, chat_stop_requested)
-from web.streaming import sse, sse_response
 
 logger = logging.getLogger(__name__)
 
