@@ -20,9 +20,9 @@ from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.sessions import session_title
 from core.exceptions import ApplicationError, InvalidInput
 from core.sse import sse, sse_response
-from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 
@@ -238,7 +238,7 @@ class ChatView(TenantAPIView):
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
             return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                      title=pii_safe_title(message, 60), temporary=temporary)
+                                      title=session_title(message, from_message=True), temporary=temporary)
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
         """The session with its user and assistant in one statement (the turn of every continuing conversation),

@@ -17,10 +17,10 @@ from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.policy import memory_policy_for
+from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
-from memory.services.pii import pii_safe_title
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
     # A title is often the first words of a message: no identifier may be kept in it (issue 15).
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=pii_safe_title(title, 200), temporary=bool(temporary),
+                                                         title=session_title(title), temporary=bool(temporary),
                                                          expires_at=expires_at)
 
 
