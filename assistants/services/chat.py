@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
-from assistants.llm.sections import is_chinese
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
@@ -21,6 +20,7 @@ from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
+from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
 
@@ -236,7 +236,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                                         {"role": "user", "content": text[:20000]}])
     yield "context", context
 
-    chinese = is_chinese(text[:2000])
+    chinese = mostly_chinese(text[:2000])
     error = None
     parts: list[str] = []
     model = get_chat_model(tenant=tenant, assistant=session.assistant)

@@ -17,11 +17,11 @@ import re
 from django.db import transaction
 
 from assistants.models import ChatSession
+from core.text import has_chinese
 from memory.services.commands import forget_target
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
 from memory.services.notes import memory_forget_matching
-from memory.services.rules import is_chinese
 from memory.services.topics import query_topics
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.
@@ -148,7 +148,7 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     message.metadata = metadata
     outcome = forget_everywhere(tenant=tenant, end_user=session.end_user, query=target,
                                 actor=f"user:{session.end_user.external_id}", session=session)
-    chinese = is_chinese(message.content)
+    chinese = has_chinese(message.content)
     if outcome["places"]:
         hint = _describe(outcome["forgotten"], set(outcome["places"]), target, chinese)
     else:

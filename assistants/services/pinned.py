@@ -15,6 +15,7 @@ import re
 from datetime import datetime, timezone
 
 from assistants.models import ChatSession
+from core.text import has_chinese
 from memory.services.pii import pii_redact_value
 
 LABELS = {
@@ -183,7 +184,7 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
             subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
             found[LIMIT_PREFIX + subject] = _clean(f"at most {value}")
     if allergies:
-        found["allergy"] = "、".join(dict.fromkeys(allergies)) if re.search(r"[\u4e00-\u9fff]", "".join(allergies)) \
+        found["allergy"] = "、".join(dict.fromkeys(allergies)) if has_chinese("".join(allergies)) \
             else ", ".join(dict.fromkeys(allergies))
     if rules:
         found["rules"] = rules  # merged with earlier rules by pinned_facts_apply
@@ -212,7 +213,7 @@ def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now:
             merged = list(dict.fromkeys(old + value))[-MAX_RULES:]
             value = "\n".join(merged)
         if key == "allergy" and "allergy" in facts and not removal_clauses:
-            sep = "、" if re.search(r"[\u4e00-\u9fff]", value) else ", "
+            sep = "、" if has_chinese(value) else ", "
             parts = re.split(r"、|, ", str(facts["allergy"]["value"])) + re.split(r"、|, ", value)
             value = sep.join(dict.fromkeys(p for p in parts if p))
         if facts.get(key, {}).get("value") != value:

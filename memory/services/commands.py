@@ -14,9 +14,10 @@ from django.db import transaction
 
 from assistants.models import Message
 from assistants.services.policy import memory_policy_for
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_update
-from memory.services.rules import injection_kind, is_chinese, read_message
+from memory.services.rules import injection_kind, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
 
 _ZH_SAID = r"(?:(?:我)?(?:之前|以前|刚才|上次|曾经)?(?:说的|说过的|提到的|提过的|讲的|告诉你的))"
@@ -85,7 +86,7 @@ def _settle(*, tenant, session, message) -> dict | None:
         end_user=session.end_user, status=MemoryNote.Status.PENDING_REVIEW, review_reason="conflict",
         source_messages=previous).first()
     text = message.content.strip()
-    chinese = is_chinese(text)
+    chinese = has_chinese(text)
     answer = "yes" if YES.search(text) else "no" if NO.search(text) else None
     if pending is None or answer is None:
         return None
@@ -113,7 +114,7 @@ def _ask(*, tenant, session, message) -> dict | None:
     if injection_kind(message.content):
         return None  # a claim or injected markup never changes a fact, so there is nothing to ask about
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    chinese = is_chinese(message.content)
+    chinese = has_chinese(message.content)
     for candidate in read_message(message.content):
         if candidate.whim or not candidate.key:
             continue
@@ -138,7 +139,7 @@ def memory_turn_hook(*, tenant, session, message) -> dict | None:
         with transaction.atomic():
             forgotten = memory_forget_matching(tenant=tenant, end_user=session.end_user, query=target,
                                                actor=f"user:{session.end_user.external_id}")
-        chinese = is_chinese(message.content)
+        chinese = has_chinese(message.content)
         if forgotten:
             items = "；".join(f["content"].rstrip("。") for f in forgotten) if chinese else \
                 "; ".join(f["content"].rstrip(".") for f in forgotten)

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, field_validator
 from assistants.models import Message
 from assistants.services.policy import memory_policy_for
 from core.models import tenant_scope
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.embeddings import search_terms
 from memory.services.episodes import message_vectors_write
@@ -30,7 +31,7 @@ from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
 from memory.services.quantities import slot_amount
 from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
-                                   is_chinese, is_question, is_request, read_message, render, third_person)
+                                   is_question, is_request, read_message, render, third_person)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
 from memory.services.writing import candidate_apply
 
@@ -109,7 +110,7 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     """The write rules, whatever produced the candidates. Returns (kept, dropped counts, pii counts)."""
     dropped: dict[str, int] = {}
     pii: dict[str, int] = {}
-    chinese = is_chinese(text)
+    chinese = has_chinese(text)
     message = _compact(text)
     kept = []
 
@@ -181,7 +182,7 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
                 c.key = topics[0].slot if topics else ""
             slot = c.key.split(":")[-1]
             # Chinese stays Chinese: a note in the wrong language is rewritten from the user's words.
-            if c.source == "user_stated" and is_chinese(c.content) != chinese:
+            if c.source == "user_stated" and has_chinese(c.content) != chinese:
                 c.content = render(slot if slot in TOPIC_BY_SLOT else "", c.kind, c.value, c.quote, chinese)
         kept.append(c)
     # one message stating two different values for one slot is a contradiction: ask rather than guess

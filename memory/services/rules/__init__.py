@@ -13,13 +13,13 @@ sentence by sentence). The names below are the package's public surface; import 
 """
 from __future__ import annotations
 
+from core.text import CJK, split_sentences
 from memory.services.rules.candidate import Candidate
-from memory.services.rules.clauses import (DISCOURSE, is_chinese, is_question, split_clauses, split_sentences, strip_ask_tail,
-                                           strip_discourse)
+from memory.services.rules.clauses import DISCOURSE, is_chinese, is_question, split_clauses, strip_ask_tail, strip_discourse
 from memory.services.rules.injection import CLAIM, MARKUP, REQUEST, injection_kind, is_request
 from memory.services.rules.numbers import ratio_of, share_limit, to_digits
-from memory.services.rules.patterns import (CHANGE, CJK, FIRST_PERSON, HEDGE, KIND_MARKERS, QUESTION,
-                                            REASON, STANDING, WHIM, generic_kind, kind_of)
+from memory.services.rules.patterns import (CHANGE, FIRST_PERSON, HEDGE, KIND_MARKERS, QUESTION, REASON, STANDING,
+                                            WHIM, generic_kind, kind_of)
 from memory.services.rules.reading import read_message
 from memory.services.rules.render import render, third_person
 from memory.services.rules.slots import NUMERIC_SLOTS, has_slot_word, period_of, place_in

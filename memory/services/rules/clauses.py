@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from memory.services.rules.patterns import CHANGE, CJK, FIRST_PERSON, QUESTION
+from core.text import has_chinese
+from memory.services.rules.patterns import CHANGE, FIRST_PERSON, QUESTION
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
 # "I'm vegetarian and my budget is ...": a conjunction followed by a new subject starts a new statement. "and" inside
@@ -23,15 +24,10 @@ DISCOURSE = re.compile(r"^\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: bef
 _DISCOURSE_TAIL = re.compile(r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
                              r"as i've said|remember|again|"
                              r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$", re.IGNORECASE)
-_SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
 
 
-def is_chinese(text: str) -> bool:
-    return bool(CJK.search(text or ""))
-
-
-def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_SPLIT.split(text or "") if s and s.strip()]
+# "Is this Chinese" for the rules: any Chinese character (core.text.has_chinese). The name stays for callers.
+is_chinese = has_chinese
 
 
 def split_clauses(sentence: str) -> list[str]:

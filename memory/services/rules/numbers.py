@@ -5,30 +5,11 @@ from __future__ import annotations
 
 import re
 
+from core.text import cn_numerals_to_digits
 from memory.services.rules.patterns import FIRST_PERSON
 
-_CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
-
-
-def to_digits(text: str) -> str:
-    """Chinese numerals to Arabic ("四千" -> "4000", "十五万" -> "150000"), leaving the rest of the text."""
-    import warnings
-
-    import cn2an
-
-    def convert(m):
-        run = m.group()
-        # "一共", "两只", "一家" are words, not amounts: only runs with a place value (十/百/千/万/亿) are numbers
-        if len(run) < 2 or not re.search(r"[十百千万亿]", run):
-            return run
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return str(cn2an.cn2an(run, "smart")).removesuffix(".0")
-        except Exception:  # noqa: BLE001 - cn2an rejects some runs ("十点"): read them as they are
-            return run
-
-    return _CN_NUMERAL_RUN.sub(convert, text)
+# Chinese numerals to Arabic in running text: one implementation, in the shared toolkit.
+to_digits = cn_numerals_to_digits
 
 
 # A share limit on one part of the spending ("装修不超过两成", "keep marketing under 10% of the budget"): a constraint

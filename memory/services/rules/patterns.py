@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-CJK = re.compile(r"[\u3400-\u9fff]")
-
 HEDGE = re.compile(r"大概|大约|大致|左右|差不多|可能|应该|估计|也许|或许|好像|\d\s*[万千元块]?上下|约\s*\d|约莫|吧[。！!，,]?\s*$|"
                    r"\b(?:about|around|roughly|approximately|approx\.?|circa)\s+[$¥€£]?\d|\bmaybe\b|\bprobably\b|"
                    r"\bi think\b|\bi guess\b|\bor so\b|\bish\b|~\s*\d|\bmight\b|\bsomething like\b|\bi believe\b|"

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.text import has_chinese, split_sentences
 from memory.services.quantities import quantities, slot_amount
 from memory.services.rules.candidate import Candidate
-from memory.services.rules.clauses import (_content_terms, _span, is_chinese, is_question, split_clauses,
-                                           split_sentences, strip_ask_tail)
+from memory.services.rules.clauses import (_content_terms, _span, is_question, split_clauses,
+                                           strip_ask_tail)
 from memory.services.rules.injection import injection_kind, is_request
 from memory.services.rules.numbers import share_limit
 from memory.services.rules.patterns import (_BARE_AMOUNT, _DANGLING, _DATED, _IDENTIFIER_TALK, _OTHER_PEOPLE, _PRICE,
@@ -50,7 +51,7 @@ class _Sentence:
 def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
     """Candidate facts in one user message (offline rules). Whims are returned marked, so that what is dropped
     can be counted; questions and requests yield nothing."""
-    chinese = is_chinese(text)
+    chinese = has_chinese(text)
     out: list[Candidate] = []
     if injection_kind(text) == "markup":
         return out  # text shaped like a system prompt says nothing about the user, in any clause
