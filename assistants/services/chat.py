@@ -10,6 +10,7 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
@@ -20,6 +21,7 @@ from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
+from core.i18n import user_language
 from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
@@ -111,18 +113,24 @@ def _enqueue(job, *args) -> None:
     enqueue_on_commit(job, *args)
 
 
+# What went wrong with the model, per ModelError.reason (translated in locale/zh_Hans).
+_MODEL_FAILURES = {
+    "timeout": gettext_lazy("did not answer in time"),
+    "rate_limited": gettext_lazy("is rate limited right now"),
+    "server_error": gettext_lazy("failed with a server error"),
+    "unreachable": gettext_lazy("could not be reached"),
+    "empty": gettext_lazy("returned an empty answer"),
+    "malformed": gettext_lazy("returned an answer that could not be read"),
+    "refused": gettext_lazy("refused the request"),
+}
+
+
 def _error_sentence(exc: Exception, chinese: bool) -> str:
-    reason = getattr(exc, "reason", "error")
-    zh = {"timeout": "没有及时回答", "rate_limited": "当前请求太多（限流）", "server_error": "出现了服务器错误",
-          "unreachable": "无法连接", "empty": "返回了空回答", "malformed": "返回了无法读取的回答",
-          "refused": "拒绝了请求"}
-    en = {"timeout": "did not answer in time", "rate_limited": "is rate limited right now",
-          "server_error": "failed with a server error", "unreachable": "could not be reached",
-          "empty": "returned an empty answer", "malformed": "returned an answer that could not be read",
-          "refused": "refused the request"}
-    if chinese:
-        return f"语言模型{zh.get(reason, '出错了')}，这条回复来自离线模型；你的消息已经保存。"
-    return f"The language model {en.get(reason, 'failed')}, so this reply comes from the offline model; your message is saved."
+    """The sentence shown when the model failed and the offline model answered instead, in the user's language."""
+    with user_language(chinese):
+        failure = str(_MODEL_FAILURES.get(getattr(exc, "reason", "error"), gettext_lazy("failed")))
+        return gettext("The language model %(failure)s, so this reply comes from the offline model; your message "
+                       "is saved.") % {"failure": failure}
 
 
 def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContext) -> bool:

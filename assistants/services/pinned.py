@@ -14,20 +14,24 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from django.utils.translation import pgettext, pgettext_lazy
+
 from assistants.models import ChatSession
+from core.i18n import user_language
 from core.text import has_chinese
 from memory.services.pii import pii_redact_value
 
+# A pinned fact's label as the user and the model read it (translated in locale/zh_Hans).
 LABELS = {
-    "budget": ("预算", "Budget"),
-    "city": ("城市", "City"),
-    "district": ("区域", "Area"),
-    "size": ("面积", "Size"),
-    "category": ("品类", "Business"),
-    "deadline": ("期限", "Deadline"),
-    "allergy": ("过敏", "Allergy"),
-    "headcount": ("人数", "Headcount"),
-    "rules": ("对助手的要求", "Rules for the assistant"),
+    "budget": pgettext_lazy("pinned fact", "Budget"),
+    "city": pgettext_lazy("pinned fact", "City"),
+    "district": pgettext_lazy("pinned fact", "Area"),
+    "size": pgettext_lazy("pinned fact", "Size"),
+    "category": pgettext_lazy("pinned fact", "Business"),
+    "deadline": pgettext_lazy("pinned fact", "Deadline"),
+    "allergy": pgettext_lazy("pinned fact", "Allergy"),
+    "headcount": pgettext_lazy("pinned fact", "Headcount"),
+    "rules": pgettext_lazy("pinned fact", "Rules for the assistant"),
 }
 LIMIT_PREFIX = "limit:"
 MAX_RULES = 6
@@ -222,11 +226,11 @@ def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now:
 
 
 def pinned_label(key: str, *, chinese: bool) -> str:
-    if key.startswith(LIMIT_PREFIX):
-        subject = key[len(LIMIT_PREFIX):]
-        return f"{subject}上限" if chinese else f"Limit on {subject}"
-    zh, en = LABELS.get(key, (key, key))
-    return zh if chinese else en
+    """The label of the pinned fact `key`, in Chinese or English; an unknown key is its own label."""
+    with user_language(chinese):
+        if key.startswith(LIMIT_PREFIX):
+            return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX):]}
+        return str(LABELS[key]) if key in LABELS else key
 
 
 def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:
