@@ -17,11 +17,14 @@ import json
 import os
 import re
 import threading
-from typing import Any, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Iterator, TypeVar, cast
 
 import openai
 from django.conf import settings
 from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -51,18 +54,23 @@ def model_client(*, max_retries: int | None = None) -> openai.OpenAI:
     return client
 
 
+def _messages(messages: list[dict]) -> list[ChatCompletionMessageParam]:
+    """Callers build plain {"role", "content"} dicts; the client's types name each role's shape."""
+    return cast("list[ChatCompletionMessageParam]", messages)
+
+
 def chat_text(*, model: str, messages: list[dict], temperature: float, max_retries: int | None = None,
               **kwargs: Any) -> str:
     """One chat completion; its text ("" when the answer has no choices or no content)."""
     response = model_client(max_retries=max_retries).chat.completions.create(
-        model=model, messages=messages, temperature=temperature, **kwargs)
+        model=model, messages=_messages(messages), temperature=temperature, **kwargs)
     return (response.choices[0].message.content or "") if response.choices else ""
 
 
 def chat_stream(*, model: str, messages: list[dict], temperature: float) -> Iterator[str]:
     """One streamed chat completion: its text deltas as they arrive (empty deltas skipped)."""
-    stream = model_client().chat.completions.create(model=model, messages=messages, temperature=temperature,
-                                                    stream=True)
+    stream = model_client().chat.completions.create(model=model, messages=_messages(messages),
+                                                    temperature=temperature, stream=True)
     for chunk in stream:
         if not chunk.choices:
             continue

@@ -32,8 +32,8 @@ def ratio_of(text: str) -> float | None:
         return float(m.group(1)) / 100
     m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
     if m:
-        n = to_digits(m.group(1))
-        n = _CN_DIGIT.get(n, n)
+        digits = to_digits(m.group(1))
+        n: int | str = _CN_DIGIT.get(digits, digits)
         return float(n) / 100 if str(n).isdigit() else None
     m = re.search(r"([\d一二两三四五六七八九])\s*成", text)
     if m:

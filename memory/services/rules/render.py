@@ -69,8 +69,9 @@ def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) 
         return (f"用户的店面面积{approx_zh or ' '}{_num_str(amount)} {'平方英尺' if feet else '平米'}。" if chinese
                 else f"The user's shop is {approx_en}{_num_str(amount)} {'square feet' if feet else 'square meters'}.")
     if slot == "revenue" and amount is not None:
-        per_zh = {"day": "每天", "month": "每月", "year": "每年"}.get(v.get("period"), "")
-        per_en = {"day": " per day", "month": " per month", "year": " per year"}.get(v.get("period"), "")
+        period = v.get("period") or ""
+        per_zh = {"day": "每天", "month": "每月", "year": "每年"}.get(period, "")
+        per_en = {"day": " per day", "month": " per month", "year": " per year"}.get(period, "")
         return (f"用户的店{per_zh}流水{approx_zh}{money_text(amount, currency, True)}。" if chinese
                 else f"The user's revenue is {approx_en}{money_text(amount, currency, False)}{per_en}.")
     if slot == "staff" and amount is not None:

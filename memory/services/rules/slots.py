@@ -60,7 +60,7 @@ def _slot_value(topic: Topic, text: str, change_at: int, *, keyword: bool | None
             or slot_amount(topic.slot, text, keyword=keyword)
         if found is None:
             return None
-        value = {"amount": found.amount}
+        value: dict[str, object] = {"amount": found.amount}
         if found.currency:
             value["currency"] = found.currency
         if topic.slot == "shop_size" and re.search(r"feet|foot|ft\b|平方英尺", text, re.I):
@@ -71,9 +71,9 @@ def _slot_value(topic: Topic, text: str, change_at: int, *, keyword: bool | None
                 value["period"] = period
         return value
     if topic.options:
-        found = find_option(topic, text, after=change_at)
-        if found:
-            option, negated = found
+        option_found = find_option(topic, text, after=change_at)
+        if option_found:
+            option, negated = option_found
             return {"option": option, "negated": True} if negated else {"option": option}
     return None
 
