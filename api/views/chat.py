@@ -4,9 +4,7 @@ from __future__ import annotations
 import json
 import logging
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.core.handlers.asgi import ASGIRequest
 from django.db import transaction
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -22,11 +20,11 @@ from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.sessions import session_title
 from core.exceptions import ApplicationError, InvalidInput
-from memory.services.pii import pii_safe_title
+from core.sse import sse, sse_response
 
 logger = logging.getLogger(__name__)
-_END = object()
 
 
 class ChatRequest(StrictSerializer):
@@ -125,10 +123,6 @@ class EventStreamRenderer(BaseRenderer):
 
     def render(self, data, accepted_media_type=None, renderer_context=None):
         return json.dumps(data, ensure_ascii=False).encode()
-
-
-def sse(event: str, data) -> bytes:
-    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n".encode()
 
 
 def chat_body(result: TurnResult) -> dict:
@@ -244,7 +238,7 @@ class ChatView(TenantAPIView):
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
             return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                      title=pii_safe_title(message, 60), temporary=temporary)
+                                      title=session_title(message, from_message=True), temporary=temporary)
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
         """The session with its user and assistant in one statement (the turn of every continuing conversation),
@@ -299,21 +293,7 @@ class ChatView(TenantAPIView):
                 idempotency_abandon(record=record)
 
     def _stream(self, request, chunks, replayed: bool = False) -> StreamingHttpResponse:
-        if isinstance(request._request, ASGIRequest):
-            chunks = _async_chunks(chunks)  # Django buffers a sync iterator under ASGI; this streams for real
-        response = StreamingHttpResponse(chunks, content_type="text/event-stream; charset=utf-8")
-        response["Cache-Control"] = "no-cache"
-        response["X-Accel-Buffering"] = "no"
+        response = sse_response(request, chunks)
         if replayed:
             response["Idempotent-Replayed"] = "true"
         return response
-
-
-async def _async_chunks(chunks):
-    """The sync generator, one next() at a time in the request's sync thread (its DB connection)."""
-    step = sync_to_async(next, thread_sensitive=True)
-    while True:
-        chunk = await step(chunks, _END)
-        if chunk is _END:
-            return
-        yield chunk

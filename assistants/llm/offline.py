@@ -15,36 +15,16 @@ import re
 from typing import Iterator
 
 from assistants.llm import sections
-from assistants.llm.sections import is_chinese
+from core.text import cn_number, mostly_chinese
 
 PREFIX_ZH = "（离线模型）"
 PREFIX_EN = "(offline model) "
-
-_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def _cn_number(text: str) -> float | None:
-    if not text:
-        return None
-    if re.fullmatch(r"\d+(?:[.,]\d+)*", text):
-        return float(text.replace(",", ""))
-    total, current = 0, 0
-    for ch in text:
-        if ch in _CN_DIGITS:
-            current = _CN_DIGITS[ch]
-        elif ch in "十百千":
-            total += (current or 1) * {"十": 10, "百": 100, "千": 1000}[ch]
-            current = 0
-        else:
-            return None
-    return float(total + current)
-
 
 def parse_money(text: str) -> tuple[float, str] | None:
     """("40 万" -> (400000, "zh")), ("$50,000" -> (50000, "$")), ("60k" -> (60000, "$")). None if no amount."""
     m = re.search(r"(\d+(?:[.,]\d+)*|[零一二两三四五六七八九十百千]+)\s*(百万|千万|万|千|亿|w|W)", text)
     if m:
-        number = _cn_number(m.group(1))
+        number = cn_number(m.group(1))
         scale = {"百万": 1e6, "千万": 1e7, "万": 1e4, "千": 1e3, "亿": 1e8, "w": 1e4, "W": 1e4}[m.group(2)]
         return (number * scale, "zh") if number is not None else None
     m = re.search(r"(\$|€|£|¥)?\s?(\d[\d,]*(?:\.\d+)?)\s*(k|K|m|M|million|thousand|grand)?", text)
@@ -64,14 +44,14 @@ def parse_ratio(text: str) -> float | None:
     if m:
         return float(m.group(1)) / 100
     m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
-    if m and _cn_number(m.group(1)) is not None:
-        return _cn_number(m.group(1)) / 100
+    if m and cn_number(m.group(1)) is not None:
+        return cn_number(m.group(1)) / 100
     m = re.search(r"([\d一二两三四五六七八九]+)\s*成", text)
-    if m and _cn_number(m.group(1)) is not None:
-        return _cn_number(m.group(1)) / 10
+    if m and cn_number(m.group(1)) is not None:
+        return cn_number(m.group(1)) / 10
     m = re.search(r"([\d一二三四五六七八九十]+)分之([\d一二三四五六七八九]+)", text)
     if m:
-        a, b = _cn_number(m.group(1)), _cn_number(m.group(2))
+        a, b = cn_number(m.group(1)), cn_number(m.group(2))
         return b / a if a and b is not None else None
     words = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "a fifth": 0.2, "a tenth": 0.1}
     for word, value in words.items():
@@ -186,7 +166,7 @@ def _task_line(lines: list[str], chinese: bool) -> str:
 def offline_reply(messages: list[dict]) -> str:
     ctx = parse_context(messages)
     user = ctx["user"]
-    chinese = is_chinese(user) if user.strip() else is_chinese(ctx["system"])
+    chinese = mostly_chinese(user) if user.strip() else mostly_chinese(ctx["system"])
     out = [PREFIX_ZH if chinese else PREFIX_EN.strip()]
     out.extend(ctx["hints"])
     if ctx["pinned"]:
@@ -302,7 +282,7 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
                 continue
             if message["role"] == "assistant" and line_priority(sentence) < 2:
                 continue
-            chinese = is_chinese(sentence)
+            chinese = mostly_chinese(sentence)
             if token_count(sentence) > MAX_LINE_TOKENS:
                 sentence = token_truncate(sentence, MAX_LINE_TOKENS) + "…"
             line = _speaker(message["role"], chinese) + sentence
@@ -318,7 +298,7 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
                         parsed[i] = _line_facts(old)
                     old_body, old_facts = parsed[i]  # a "changed to" note leaves the body, so its facts, alone
                     if fact_key in old_facts and old_facts[fact_key] != value:
-                        zh = is_chinese(old_body)
+                        zh = mostly_chinese(old_body)
                         label = pinned_label(fact_key, chinese=zh)
                         note = f"（{label}已改为 {value}）" if zh else f" ({label} later changed to {value})"
                         lines[i] = old_body + note

@@ -1,18 +1,17 @@
-"""Any OpenAI-compatible endpoint (OpenAI, Qwen/DashScope, DeepSeek, Ollama, vLLM) through the `openai` client.
-
-Timeouts and retries with exponential backoff (honouring Retry-After) are the client's own: LLM_TIMEOUT_SECONDS,
-LLM_MAX_RETRIES. Every failure surfaces as ModelError with a reason, never as a raw client exception.
+"""The chat turn's model: any OpenAI-compatible endpoint (OpenAI, Qwen/DashScope, DeepSeek, Ollama, vLLM) through
+the model gateway (`core.llm`), which owns the client, timeouts (LLM_TIMEOUT_SECONDS) and retries with
+exponential backoff honouring Retry-After (LLM_MAX_RETRIES). Every failure surfaces as ModelError with a reason,
+never as a raw client exception.
 """
 from __future__ import annotations
 
-import json
 from typing import Iterator, TypeVar
 
 import openai
-from django.conf import settings
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from assistants.llm.errors import ModelError
+from core import llm
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -40,14 +39,10 @@ class OpenAIChatModel:
     def __init__(self, *, name: str, temperature: float = 0.3):
         self.name = name
         self.temperature = temperature
-        self.client = openai.OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY,
-                                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES)
 
     def complete(self, messages: list[dict], **kwargs) -> str:
         try:
-            response = self.client.chat.completions.create(model=self.name, messages=messages,
-                                                           temperature=self.temperature, **kwargs)
-            text = (response.choices[0].message.content or "") if response.choices else ""
+            text = llm.chat_text(model=self.name, messages=messages, temperature=self.temperature, **kwargs)
         except Exception as exc:  # noqa: BLE001 - every client failure becomes one ModelError
             raise _translate(exc) from exc
         if not text.strip():
@@ -57,15 +52,9 @@ class OpenAIChatModel:
     def stream(self, messages: list[dict]) -> Iterator[str]:
         got_text = False
         try:
-            stream = self.client.chat.completions.create(model=self.name, messages=messages,
-                                                         temperature=self.temperature, stream=True)
-            for chunk in stream:
-                if not chunk.choices:
-                    continue
-                delta = chunk.choices[0].delta.content or ""
-                if delta:
-                    got_text = got_text or bool(delta.strip())
-                    yield delta
+            for delta in llm.chat_stream(model=self.name, messages=messages, temperature=self.temperature):
+                got_text = got_text or bool(delta.strip())
+                yield delta
         except Exception as exc:  # noqa: BLE001
             raise _translate(exc) from exc
         if not got_text:
@@ -74,8 +63,7 @@ class OpenAIChatModel:
     def complete_json(self, messages: list[dict], schema: type[T], *, attempts: int = 2) -> T:
         """A structured answer validated with pydantic. A malformed or schema-violating answer is asked for once
         more, then raises ModelError(reason="malformed")."""
-        formats = [{"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}},
-                   {"type": "json_object"}, None]
+        formats = [llm.json_schema_format(schema), {"type": "json_object"}, None]
         last_error = ""
         for _ in range(max(1, attempts)):
             # Not every OpenAI-compatible server knows json_schema: on a 4xx, step down to json_object, then none.
@@ -88,12 +76,9 @@ class OpenAIChatModel:
                     if exc.reason != "refused" or len(formats) == 1:
                         raise
                     formats.pop(0)
-            text = text.strip()
-            if text.startswith("```"):
-                text = text.strip("`").removeprefix("json").strip()
             try:
-                return schema.model_validate_json(text)
-            except (ValidationError, json.JSONDecodeError, ValueError) as exc:
+                return llm.parse_json_answer(text, schema)
+            except llm.ModelAnswerInvalid as exc:
                 last_error = str(exc).splitlines()[0]
         raise ModelError(f"The language model's structured answer did not match the schema ({last_error}).",
                          reason="malformed")

@@ -10,9 +10,3 @@ TRUNCATED_NOTE_ZH = "【注意：这条消息太长，只发送了开头和结�
 TRUNCATED_NOTE_EN = "[Note: this message was too long; only its beginning and end were sent. It is stored intact ({chars} characters).]"
 ALL = (PINNED, MEMORIES, TASK, HINTS, SUMMARY, UNCOMPACTED)
 
-
-def is_chinese(text: str) -> bool:
-    """True when the text is mostly Chinese (more CJK characters than Latin letters)."""
-    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff" or "\u3400" <= ch <= "\u4dbf")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return cjk > 0 and cjk * 2 >= latin

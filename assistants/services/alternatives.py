@@ -13,13 +13,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
-from assistants.llm.sections import is_chinese
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
 from assistants.services.chat import (TurnResult, _error_sentence, chat_reply_store, chat_turn_stream,
                                       turn_uses_long_term_memory)
 from core.policy import memory_policy_for
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
+from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
     except Exception as exc:  # noqa: BLE001 - as in the chat turn: the offline model answers, the reason is said
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed while regenerating", model_name)
-        error = _error_sentence(exc, is_chinese(user_message.content[:2000]))
+        error = _error_sentence(exc, mostly_chinese(user_message.content[:2000]))
         fallback = ("\n\n" if parts else "") + OfflineChatModel().complete(context.messages)
         parts.append(fallback)
         yield "delta", fallback

@@ -10,18 +10,20 @@ import logging
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
-from assistants.llm.sections import is_chinese
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
+from assistants.services.sessions import session_title
 from assistants.services.turn_context import TurnContext
 from core.policy import memory_policy_for
 from assistants.services.tokens import token_count
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
-from memory.services.pii import pii_safe_title
+from core.i18n import user_language
+from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +53,7 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
     # A title is often the first words of a message: no identifier may be kept in it (issue 15).
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=pii_safe_title(title, 200), temporary=bool(temporary),
+                                                         title=session_title(title), temporary=bool(temporary),
                                                          expires_at=expires_at)
 
 
@@ -79,18 +81,24 @@ def _enqueue(job: str, *args: int) -> None:
     enqueue_on_commit(job, *args)
 
 
+# What went wrong with the model, per ModelError.reason (translated in locale/zh_Hans).
+_MODEL_FAILURES = {
+    "timeout": gettext_lazy("did not answer in time"),
+    "rate_limited": gettext_lazy("is rate limited right now"),
+    "server_error": gettext_lazy("failed with a server error"),
+    "unreachable": gettext_lazy("could not be reached"),
+    "empty": gettext_lazy("returned an empty answer"),
+    "malformed": gettext_lazy("returned an answer that could not be read"),
+    "refused": gettext_lazy("refused the request"),
+}
+
+
 def _error_sentence(exc: Exception, chinese: bool) -> str:
-    reason = getattr(exc, "reason", "error")
-    zh = {"timeout": "没有及时回答", "rate_limited": "当前请求太多（限流）", "server_error": "出现了服务器错误",
-          "unreachable": "无法连接", "empty": "返回了空回答", "malformed": "返回了无法读取的回答",
-          "refused": "拒绝了请求"}
-    en = {"timeout": "did not answer in time", "rate_limited": "is rate limited right now",
-          "server_error": "failed with a server error", "unreachable": "could not be reached",
-          "empty": "returned an empty answer", "malformed": "returned an answer that could not be read",
-          "refused": "refused the request"}
-    if chinese:
-        return f"语言模型{zh.get(reason, '出错了')}，这条回复来自离线模型；你的消息已经保存。"
-    return f"The language model {en.get(reason, 'failed')}, so this reply comes from the offline model; your message is saved."
+    """The sentence shown when the model failed and the offline model answered instead, in the user's language."""
+    with user_language(chinese):
+        failure = str(_MODEL_FAILURES.get(getattr(exc, "reason", "error"), gettext_lazy("failed")))
+        return gettext("The language model %(failure)s, so this reply comes from the offline model; your message "
+                       "is saved.") % {"failure": failure}
 
 
 def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContext) -> bool:
@@ -203,7 +211,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                                         {"role": "user", "content": text[:20000]}])
     yield "context", context
 
-    chinese = is_chinese(text[:2000])
+    chinese = mostly_chinese(text[:2000])
     error = None
     parts: list[str] = []
     model = get_chat_model(tenant=tenant, assistant=session.assistant)

@@ -22,12 +22,12 @@ from django.conf import settings
 
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
-from assistants.llm.sections import is_chinese
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
 from assistants.services.turn_context import TurnContext
 from core.policy import MemoryPolicy
 from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
+from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +80,7 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
     text = message.content
     if token_count(text) + MESSAGE_OVERHEAD <= budget:
         return text, False
-    template = sections.TRUNCATED_NOTE_ZH if is_chinese(text[:2000]) else sections.TRUNCATED_NOTE_EN
+    template = sections.TRUNCATED_NOTE_ZH if mostly_chinese(text[:2000]) else sections.TRUNCATED_NOTE_EN
     note = template.format(chars=f"{len(text):,}")
     room = max(16, budget - MESSAGE_OVERHEAD - token_count(note) - 4)
     return token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note, True
@@ -92,7 +92,7 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
     stay."""
     hook_results = hook_results or []
-    chinese = is_chinese(user_message.content[:2000])
+    chinese = mostly_chinese(user_message.content[:2000])
     total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens
     system = {"role": "system", "content": session.assistant.system_prompt}
     remaining = total_budget - token_count_messages([system])  # includes the reply priming once

@@ -15,13 +15,15 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext, pgettext_lazy
 
 from assistants.models import ChatSession
+from core.i18n import user_language
+from core.text import has_chinese
 from memory.services.forget_requests import forget_target
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
 from memory.services.notes import memory_forget_matching
-from memory.services.rules import is_chinese
 from memory.services.topics import query_topics
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.
@@ -30,9 +32,12 @@ PINNED_SLOTS = {"budget": {"budget"}, "city": {"location"}, "district": {"locati
 _FILLER = re.compile(r"这件事|这个事|那件事|的事情?|这一点|这条|那条|the fact that|\bthat\b|\babout\b|\bmy\b|\bthe\b|"
                      r"\b(?:i'm|i am|i|don't|do not|doesn't|not|no|never|am|is|are)\b|"
                      r"我之前说的|我说过的|我说的|我|你", re.IGNORECASE)
-PLACE_NAMES = {"notes": ("记忆笔记", "notes"), "pinned": ("置顶事实", "pinned facts"),
-               "summary": ("对话摘要", "the conversation summary"), "task": ("任务状态", "task state"),
-               "scratch": ("会话暂存", "session scratch")}
+# Where a forgotten fact was removed from, as the user is told (translated in locale/zh_Hans).
+PLACE_NAMES = {"notes": pgettext_lazy("forgotten from", "notes"),
+               "pinned": pgettext_lazy("forgotten from", "pinned facts"),
+               "summary": pgettext_lazy("forgotten from", "the conversation summary"),
+               "task": pgettext_lazy("forgotten from", "task state"),
+               "scratch": pgettext_lazy("forgotten from", "session scratch")}
 
 
 class Needles:
@@ -106,14 +111,14 @@ def _reply_contexts_forget(*, tenant, session, removed: set[str], needles: Needl
 
 def _describe(forgotten: list[dict], places: set[str], target: str, chinese: bool) -> str:
     order = [p for p in ("notes", "pinned", "summary", "task", "scratch") if p in places]
-    where = ("、" if chinese else ", ").join(PLACE_NAMES[p][0 if chinese else 1] for p in order)
     if forgotten:
         items = ("；" if chinese else "; ").join(f["content"].rstrip("。.") for f in forgotten)
     else:
         items = target
-    if chinese:
-        return f"好的，我已经忘掉了：{items}。已从{where}中删除。"
-    return f"Done, I have forgotten: {items}. Removed from {where}."
+    with user_language(chinese):
+        where = ("、" if chinese else ", ").join(str(PLACE_NAMES[p]) for p in order)
+        return gettext("Done, I have forgotten: %(items)s. Removed from %(where)s.") % {"items": items,
+                                                                                       "where": where}
 
 
 @transaction.atomic
@@ -148,7 +153,7 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     message.metadata = metadata
     outcome = forget_everywhere(tenant=tenant, end_user=session.end_user, query=target,
                                 actor=f"user:{session.end_user.external_id}", session=session)
-    chinese = is_chinese(message.content)
+    chinese = has_chinese(message.content)
     if outcome["places"]:
         hint = _describe(outcome["forgotten"], set(outcome["places"]), target, chinese)
     else:

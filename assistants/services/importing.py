@@ -18,9 +18,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
+from assistants.services.sessions import session_title
 from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
-from memory.services.pii import pii_safe_title
 from core.models import JobRecord
 from core.ledger import job_progress_update, job_record_create
 from webhooks.services import webhook_event_emit
@@ -69,7 +69,7 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
 
-    title = pii_safe_title(title or "Imported conversation", 200)  # the integrator's title may quote the user
+    title = session_title(title or "Imported conversation")  # the integrator's title may quote the user
     session = ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
                                                             title=title)
     rows = Message.objects.for_tenant(tenant).bulk_create([

@@ -14,19 +14,24 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from django.utils.translation import pgettext, pgettext_lazy
+
 from assistants.models import ChatSession
+from core.i18n import user_language
+from core.text import has_chinese
 from memory.services.pii import pii_redact_value
 
+# A pinned fact's label as the user and the model read it (translated in locale/zh_Hans).
 LABELS = {
-    "budget": ("预算", "Budget"),
-    "city": ("城市", "City"),
-    "district": ("区域", "Area"),
-    "size": ("面积", "Size"),
-    "category": ("品类", "Business"),
-    "deadline": ("期限", "Deadline"),
-    "allergy": ("过敏", "Allergy"),
-    "headcount": ("人数", "Headcount"),
-    "rules": ("对助手的要求", "Rules for the assistant"),
+    "budget": pgettext_lazy("pinned fact", "Budget"),
+    "city": pgettext_lazy("pinned fact", "City"),
+    "district": pgettext_lazy("pinned fact", "Area"),
+    "size": pgettext_lazy("pinned fact", "Size"),
+    "category": pgettext_lazy("pinned fact", "Business"),
+    "deadline": pgettext_lazy("pinned fact", "Deadline"),
+    "allergy": pgettext_lazy("pinned fact", "Allergy"),
+    "headcount": pgettext_lazy("pinned fact", "Headcount"),
+    "rules": pgettext_lazy("pinned fact", "Rules for the assistant"),
 }
 LIMIT_PREFIX = "limit:"
 MAX_RULES = 6
@@ -183,7 +188,7 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
             subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
             found[LIMIT_PREFIX + subject] = _clean(f"at most {value}")
     if allergies:
-        found["allergy"] = "、".join(dict.fromkeys(allergies)) if re.search(r"[\u4e00-\u9fff]", "".join(allergies)) \
+        found["allergy"] = "、".join(dict.fromkeys(allergies)) if has_chinese("".join(allergies)) \
             else ", ".join(dict.fromkeys(allergies))
     if rules:
         found["rules"] = rules  # merged with earlier rules by pinned_facts_apply
@@ -212,7 +217,7 @@ def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now:
             merged = list(dict.fromkeys(old + value))[-MAX_RULES:]
             value = "\n".join(merged)
         if key == "allergy" and "allergy" in facts and not removal_clauses:
-            sep = "、" if re.search(r"[\u4e00-\u9fff]", value) else ", "
+            sep = "、" if has_chinese(value) else ", "
             parts = re.split(r"、|, ", str(facts["allergy"]["value"])) + re.split(r"、|, ", value)
             value = sep.join(dict.fromkeys(p for p in parts if p))
         if facts.get(key, {}).get("value") != value:
@@ -221,11 +226,11 @@ def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now:
 
 
 def pinned_label(key: str, *, chinese: bool) -> str:
-    if key.startswith(LIMIT_PREFIX):
-        subject = key[len(LIMIT_PREFIX):]
-        return f"{subject}上限" if chinese else f"Limit on {subject}"
-    zh, en = LABELS.get(key, (key, key))
-    return zh if chinese else en
+    """The label of the pinned fact `key`, in Chinese or English; an unknown key is its own label."""
+    with user_language(chinese):
+        if key.startswith(LIMIT_PREFIX):
+            return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX):]}
+        return str(LABELS[key]) if key in LABELS else key
 
 
 def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:

@@ -1,18 +1,58 @@
-"""Deleting a chat session (API, web chat)."""
+"""A chat session's title and its deletion: the one service the API and the web chat both use.
+
+A session that is not the caller's answers NotFound (404), the same as a missing one, so an id reveals nothing.
+"""
 from __future__ import annotations
 
 from django.db import transaction
 
 from assistants.models import ChatSession
-from core.exceptions import NotFound
+from core.exceptions import InvalidInput, NotFound
+from memory.services.pii import pii_safe_title
+
+TITLE_MAX_CHARS = 200  # a title someone gave (the person renaming, an integrator importing)
+AUTO_TITLE_CHARS = 60  # a title made from the first message: short enough for a list of conversations
+
+
+def session_title(text: str, *, from_message: bool = False) -> str:
+    """The title to store for `text`: whitespace collapsed, identifiers redacted (a title is often the user's
+    own words and is shown in lists and exports), cut with an ellipsis. `from_message`: made from a message,
+    so the shorter AUTO_TITLE_CHARS limit applies."""
+    return pii_safe_title(text, AUTO_TITLE_CHARS if from_message else TITLE_MAX_CHARS)
+
+
+def session_auto_title(*, tenant, session: ChatSession, text: str) -> None:
+    """Name an unnamed conversation after its first message, so the list is readable. A title already there
+    (given, or set by a concurrent first turn) is kept."""
+    if session.title:
+        return
+    title = session_title(text, from_message=True)
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk, title="").update(title=title)
+    session.title = title
+
+
+def _check_owner(*, tenant, session: ChatSession, end_user=None) -> None:
+    if session.tenant_id != tenant.pk or (end_user is not None and session.end_user_id != end_user.pk):
+        raise NotFound("That session does not exist.")
 
 
 @transaction.atomic
-def session_delete(*, tenant, session: ChatSession) -> dict:
+def session_rename(*, tenant, end_user, session: ChatSession, title: str) -> ChatSession:
+    """Give the person's own conversation a name. An empty name is refused (InvalidInput)."""
+    _check_owner(tenant=tenant, session=session, end_user=end_user)
+    if not (title or "").strip():
+        raise InvalidInput("The name is empty: write a name for the conversation.")
+    session.title = session_title(title)
+    session.save(update_fields=["title", "updated_at"])
+    return session
+
+
+@transaction.atomic
+def session_delete(*, tenant, session: ChatSession, end_user=None) -> dict:
     """Delete the session with its messages and their feedback. Long-term notes learnt from it stay (they are
-    about the user, not the conversation) but lose their link to it. Returns counts per table."""
-    if session.tenant_id != tenant.pk:
-        raise NotFound("That session does not exist.")
+    about the user, not the conversation; managed on "What I remember" or the memories endpoints) but lose their
+    link to it. `end_user`: the session must also be theirs. Returns counts per table."""
+    _check_owner(tenant=tenant, session=session, end_user=end_user)
     _total, counts = ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).delete()
     return counts
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from assistants.models import Message
 from core.policy import memory_policy_for
+from core.i18n import user_language
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.forget_requests import forget_target
 from memory.services.notes import memory_forget_matching, memory_note_update
-from memory.services.rules import injection_kind, is_chinese, read_message
+from memory.services.rules import injection_kind, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
 
 YES = re.compile(r"^(?:是的?|对的?|没错|嗯+|对呀|是啊|确实|现在是|改了|yes|yeah|yep|right|correct|that's right|sure)",
@@ -58,7 +61,7 @@ def _settle(*, tenant, session, message) -> dict | None:
         end_user=session.end_user, status=MemoryNote.Status.PENDING_REVIEW, review_reason="conflict",
         source_messages=previous).first()
     text = message.content.strip()
-    chinese = is_chinese(text)
+    chinese = has_chinese(text)
     answer = "yes" if YES.search(text) else "no" if NO.search(text) else None
     if pending is None or answer is None:
         return None
@@ -74,10 +77,12 @@ def _settle(*, tenant, session, message) -> dict | None:
         before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
         memory_events_record(tenant=tenant, message=message, events=[
             note_event(action="superseded" if before is not None else "written", note=pending, before=before)])
-        hint = (f"好的，我记下了：{pending.content}" if chinese else f"Got it, I've updated my notes: {pending.content}")
+        with user_language(chinese):
+            hint = _("Got it, I've updated my notes: %(content)s") % {"content": pending.content}
     else:
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.REJECTED)
-        hint = "好的，那我还按原来的记。" if chinese else "OK, I'll keep what I had."
+        with user_language(chinese):
+            hint = _("OK, I'll keep what I had.")
     return {"section": "memory", "data": {"settled": pending.pk, "answer": answer}, "reply_hint": hint}
 
 
@@ -86,7 +91,7 @@ def _ask(*, tenant, session, message) -> dict | None:
     if injection_kind(message.content):
         return None  # a claim or injected markup never changes a fact, so there is nothing to ask about
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    chinese = is_chinese(message.content)
+    chinese = has_chinese(message.content)
     for candidate in read_message(message.content):
         if candidate.whim or not candidate.key:
             continue
@@ -94,10 +99,11 @@ def _ask(*, tenant, session, message) -> dict | None:
                             embedding_model=policy.embedding_model)
         if old is None or same_fact(old, candidate) or not is_unclear_change(old, candidate, policy):
             continue
-        was = _describe(old.value, old.content, chinese)
+        # in Chinese the old note itself is quoted back, in the second person ("用户…" -> "你…")
+        was = old.content.rstrip("。").replace("用户", "你") if chinese else _describe(old.value, old.content, chinese)
         now = _describe(candidate.value, candidate.content, chinese)
-        hint = (f"我记得你说过{old.content.rstrip('。').replace('用户', '你')}，现在是 {now} 了吗？" if chinese
-                else f"I remember you said {was}; is it {now} now?")
+        with user_language(chinese):
+            hint = _("I remember you said %(was)s; is it %(now)s now?") % {"was": was, "now": now}
         return {"section": "memory", "data": {"conflict": old.pk, "key": candidate.key}, "reply_hint": hint}
     return None
 
@@ -111,14 +117,15 @@ def memory_turn_hook(*, tenant, session, message) -> dict | None:
         with transaction.atomic():
             forgotten = memory_forget_matching(tenant=tenant, end_user=session.end_user, query=target,
                                                actor=f"user:{session.end_user.external_id}")
-        chinese = is_chinese(message.content)
+        chinese = has_chinese(message.content)
         if forgotten:
             items = "；".join(f["content"].rstrip("。") for f in forgotten) if chinese else \
                 "; ".join(f["content"].rstrip(".") for f in forgotten)
-            hint = f"好的，我已经忘掉了：{items}。" if chinese else f"Done, I have forgotten: {items}."
+            with user_language(chinese):
+                hint = _("Done, I have forgotten: %(items)s.") % {"items": items}
         else:
-            hint = (f"我没有找到关于“{target}”的记忆，没有可以忘掉的。" if chinese
-                    else f"I have no memory about “{target}”, so there was nothing to forget.")
+            with user_language(chinese):
+                hint = _("I have no memory about “%(target)s”, so there was nothing to forget.") % {"target": target}
         return {"section": "memory", "data": {"forgotten": forgotten}, "reply_hint": hint}
     settled = _settle(tenant=tenant, session=session, message=message)
     if settled:

@@ -179,9 +179,6 @@ def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, lis
             _st_models[name] = SentenceTransformer(name)
         vectors = _st_models[name].encode(texts, normalize_embeddings=True)
         return model, [_fit(v, dims) for v in vectors]
-    from openai import OpenAI
+    from core import llm
 
-    client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
-                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES)
-    response = client.embeddings.create(model=model, input=texts, dimensions=dims)
-    return model, [_fit(item.embedding, dims) for item in response.data]
+    return model, [_fit(vector, dims) for vector in llm.embed(model=model, texts=texts, dimensions=dims)]

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from assistants.models import Message
 from core.exceptions import NotFound
+from core.text import has_chinese
 from memory.models import MemoryNote
 
 UNDOABLE = {"written", "superseded"}
@@ -26,11 +27,10 @@ def _slot(key: str) -> str:
 def note_label(note: MemoryNote) -> str:
     """A short description of a note's fact: "budget 20,000 euros", "location 成都", else its sentence."""
     from memory.services.quantities import money_text
-    from memory.services.rules import is_chinese
 
     value = note.value if isinstance(note.value, dict) else {}
     slot = _slot(note.key)
-    chinese = is_chinese(note.content)
+    chinese = has_chinese(note.content)
     if "amount" in value:
         amount = value["amount"]
         if slot in {"budget", "revenue", "rent"}:

@@ -18,11 +18,12 @@ import json
 import re
 
 from django.db import transaction
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from assistants.models import Message
 from core.policy import memory_policy_for
 from core.models import tenant_scope
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.embeddings import search_terms
 from memory.services.episodes import message_vectors_write
@@ -30,7 +31,7 @@ from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
 from memory.services.quantities import slot_amount
 from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
-                                   is_chinese, is_question, is_request, read_message, render, third_person)
+                                   is_question, is_request, read_message, render, third_person)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
 from memory.services.writing import candidate_apply
 
@@ -81,30 +82,20 @@ def _compact(text: str) -> str:
     return re.sub(r"[\s，,。.!！?？、；;：:\"'“”‘’]+", "", (text or "").lower())
 
 
-def _strip_fences(text: str) -> str:
-    text = (text or "").strip()
-    m = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
-    return m.group(1) if m else text
-
-
 def extract_with_model(*, model: str, text: str, previous_reply: str = "") -> list[Candidate]:
     """Ask the chat model for candidates; validate strictly. Raises ExtractionOutputInvalid on garbage and lets
     HTTP errors propagate (the job ledger retries both with backoff)."""
-    from django.conf import settings
-    from openai import OpenAI
+    from core import llm
 
-    client = OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
-                    timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=0)
     messages = [{"role": "system", "content": EXTRACTION_PROMPT}]
     if previous_reply:
         messages.append({"role": "assistant", "content": previous_reply[:2000]})
     messages.append({"role": "user", "content": text})
-    response = client.chat.completions.create(model=model, messages=messages, temperature=0,
-                                              response_format={"type": "json_object"})
-    raw = _strip_fences(response.choices[0].message.content or "")
+    # max_retries=0: a failed call fails the job, and the job ledger retries it with backoff.
     try:
-        answer = ModelAnswer.model_validate(json.loads(raw))
-    except (json.JSONDecodeError, ValidationError) as exc:
+        answer = llm.chat_json(model=model, messages=messages, schema=ModelAnswer, temperature=0,
+                               response_format={"type": "json_object"}, max_retries=0)
+    except llm.ModelAnswerInvalid as exc:
         raise ExtractionOutputInvalid(f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}") from exc
     out = []
     for c in answer.candidates:
@@ -119,7 +110,7 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     """The write rules, whatever produced the candidates. Returns (kept, dropped counts, pii counts)."""
     dropped: dict[str, int] = {}
     pii: dict[str, int] = {}
-    chinese = is_chinese(text)
+    chinese = has_chinese(text)
     message = _compact(text)
     kept = []
 
@@ -191,7 +182,7 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
                 c.key = topics[0].slot if topics else ""
             slot = c.key.split(":")[-1]
             # Chinese stays Chinese: a note in the wrong language is rewritten from the user's words.
-            if c.source == "user_stated" and is_chinese(c.content) != chinese:
+            if c.source == "user_stated" and has_chinese(c.content) != chinese:
                 c.content = render(slot if slot in TOPIC_BY_SLOT else "", c.kind, c.value, c.quote, chinese)
         kept.append(c)
     # one message stating two different values for one slot is a contradiction: ask rather than guess

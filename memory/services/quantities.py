@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from core.text import cn_numerals_to_digits
+
 MONEY_SLOTS = {"budget", "revenue", "rent"}
 
 # English number words a head count or an amount is often written in ("three employees", "a dozen staff").
@@ -77,12 +79,6 @@ class Quantity:
     code: bool = False  # part of a name or code ("T65", "iPhone 15"): never an amount
 
 
-def _cn_to_digits(text: str) -> str:
-    from memory.services.rules import to_digits
-
-    return to_digits(text)
-
-
 def _en_words_to_digits(text: str) -> str:
     def convert(m):
         value = _EN_WORDS[m.group(1).lower()]
@@ -105,7 +101,7 @@ def normalise(text: str) -> str:
     # "1万2" is 12,000 and "3千5" 3,500 (the digit after the unit is the next place), not 10,002
     text = re.sub(r"(\d+)万([1-9])(?![\d千百十万.])", r"\1.\2万", text)
     text = re.sub(r"(\d+)千([1-9])(?![\d百十千万.])", r"\1.\2千", text)
-    return _en_words_to_digits(_cn_to_digits(text))
+    return _en_words_to_digits(cn_numerals_to_digits(text))
 
 
 def quantities(text: str) -> list[Quantity]:

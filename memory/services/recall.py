@@ -40,6 +40,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from core.policy import memory_policy_for
+from core.text import CJK as _CJK
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
@@ -79,7 +80,6 @@ RERANK_FACTOR = 2
 # Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
 # index, as before issue 22.
 MESSAGE_EXACT_SCAN_MAX = 5_000
-_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @dataclass

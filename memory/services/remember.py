@@ -16,10 +16,11 @@ from django.utils import timezone
 from core.policy import memory_policy_for
 from core.erasure import end_user_lock_for_write
 from core.exceptions import Conflict, InvalidInput
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.extraction import candidates_check, extract_with_model
 from memory.services.notes import pii_reject
-from memory.services.rules import Candidate, generic_kind, is_chinese, read_message, third_person
+from memory.services.rules import Candidate, generic_kind, read_message, third_person
 from memory.services.topics import topics_in
 from memory.services.writing import candidate_apply
 
@@ -44,7 +45,7 @@ def _candidates(*, text: str, policy, kind: str | None, key: str) -> list[Candid
     if not found:
         topics = topics_in(text)
         found = [Candidate(kind=kind or generic_kind(text), key=key or (topics[0].slot if topics else ""),
-                           content=third_person(text, is_chinese(text)), value=None, confidence=0.9,
+                           content=third_person(text, has_chinese(text)), value=None, confidence=0.9,
                            quote=text)]
     for candidate in found:
         if kind:

@@ -28,11 +28,12 @@ from pydantic import BaseModel, Field
 
 from assistants.models import Feedback, Message
 from core.policy import memory_policy_for
+from core.text import CJK, language_of, mostly_chinese
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.embeddings import embed_texts
 from tasks.models import TaskState
 from tasks.services.experience_privacy import clause_private_reason, private_terms_of
-from tasks.services.field_extraction import field_kind, language_of, number_value
+from tasks.services.field_extraction import field_kind, number_value
 from tasks.services.scratch import scratch_get, scratch_put
 from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
 
@@ -120,7 +121,6 @@ _TASK_KINDS = [  # what is being done, in general terms (rules, both languages)
     (re.compile(r"统计|分析|\banaly[sz]", re.IGNORECASE), "分析", "analysis"),
 ]
 _MATERIAL = re.compile(r"(文本|图像|texts|images)", re.IGNORECASE)
-_CJK_UNIT = re.compile(r"[\u4e00-\u9fff]")
 
 
 def experience_generalise_offline(text: str) -> str:
@@ -135,7 +135,7 @@ def experience_generalise_offline(text: str) -> str:
         unit = m.group(3)
         if base < 2:
             return m.group(0)  # "一个", "one file": not a quantity worth generalising
-        return _magnitude(base, zh) + ("" if _CJK_UNIT.match(unit) else " " + unit)
+        return _magnitude(base, zh) + ("" if CJK.match(unit) else " " + unit)
 
     out = _MONEY.sub("[金额]" if zh else "[amount]", text)
     out = _DATE.sub("[日期]" if zh else "[date]", out)
@@ -237,7 +237,7 @@ def _generalise_clause(clause: str, zh: bool) -> str:
         base *= {"万": 1e4, "千": 1e3, "百": 1e2}.get(m.group(2) or "", 1)
         if base < 2:
             return m.group(0)
-        return _magnitude(base, zh) + ("" if _CJK_UNIT.match(m.group(3)) else " " + m.group(3))
+        return _magnitude(base, zh) + ("" if CJK.match(m.group(3)) else " " + m.group(3))
 
     out = _PERCENT.sub("一小部分" if zh else "a small share", clause)
     out = _MONEY.sub("一定金额" if zh else "an amount", out)
@@ -315,16 +315,8 @@ def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tu
         summary = _task_kind_summary(question_text or message.content[:200])
         if source != "model":
             solution = message.content
-    steps, dropped = experience_steps(solution, terms=terms, zh=_mostly_chinese(solution))
+    steps, dropped = experience_steps(solution, terms=terms, zh=mostly_chinese(solution, latin_per_cjk=8))
     return (summary if steps else ""), steps, source, dropped
-
-
-def _mostly_chinese(text: str) -> bool:
-    """Chinese when at least a third of the letters are Chinese: a Chinese name in an English reply keeps the
-    steps English."""
-    cjk = len(re.findall(r"[\u4e00-\u9fff]", text or ""))
-    latin = len(re.findall(r"[A-Za-z]", text or ""))
-    return cjk > 0 and cjk * 3 >= cjk + latin / 4
 
 
 def _reply_was_about_memory(metadata: dict) -> bool:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import cn2an
+from core.text import cn_number, has_chinese
+from core.text import language_of  # noqa: F401 - working memory reads the language from here too
+
 
 KINDS = ("name", "date", "count", "amount", "place", "text")
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _NUM = rf"(?:\d[\d,]*(?:\.\d+)?|[{_CN_NUM}]+)"
 _EN_NUMBERS = {
@@ -37,11 +38,6 @@ _PUNCT_END = r"(?=[，,。.;；!！?？\n]|$|\s+(?:and|with|but)\s)"
 class Extracted:
     value: str
     normalized: object = None
-
-
-def language_of(text: str) -> str:
-    """'zh' when the text holds Chinese characters, else 'en' (the reply follows the user's language)."""
-    return "zh" if _CJK.search(text or "") else "en"
 
 
 _QUESTION_EN = re.compile(
@@ -67,10 +63,7 @@ def number_value(token: str) -> float | None:
     low = token.lower()
     if low in _EN_NUMBERS:
         return float(_EN_NUMBERS[low])
-    try:
-        return float(cn2an.cn2an(token.replace("两", "二"), "smart"))
-    except (ValueError, KeyError, TypeError, IndexError):
-        return None
+    return cn_number(token)
 
 
 def _clean(value: str) -> str:
@@ -149,7 +142,7 @@ def _extract_count(text: str) -> Extracted | None:
         for m in pattern.finditer(text):
             number = number_value(m.group(1))
             if number is not None and number > 0:
-                return Extracted(_clean(m.group(0)) if _CJK.search(m.group(0)) else m.group(0).strip(), int(number))
+                return Extracted(_clean(m.group(0)) if has_chinese(m.group(0)) else m.group(0).strip(), int(number))
     return None
 
 

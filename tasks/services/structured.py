@@ -6,12 +6,12 @@ rules, so a broken model never costs the user a reply.
 """
 from __future__ import annotations
 
-import json
-import re
 from typing import TypeVar
 
-from django.conf import settings
-from pydantic import BaseModel, ValidationError
+from openai import OpenAIError
+from pydantic import BaseModel
+
+from core import llm
 
 OFFLINE_MODEL = "offline"
 
@@ -22,30 +22,15 @@ class StructuredCallFailed(Exception):
     pass
 
 
-def _client():
-    from openai import OpenAI
-
-    return OpenAI(base_url=settings.OPENAI_BASE_URL or None, api_key=settings.OPENAI_API_KEY or "none",
-                  timeout=settings.LLM_TIMEOUT_SECONDS, max_retries=settings.LLM_MAX_RETRIES)
-
-
 def structured_complete(*, model: str, system: str, user: str, schema: type[T]) -> T:
     """Ask `model` for a JSON object matching `schema` (json_schema response format) and validate it."""
-    from openai import OpenAIError
-
+    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     try:
-        response = _client().chat.completions.create(
-            model=model, temperature=0,
-            messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-            response_format={"type": "json_schema",
-                             "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}},
-        )
-        content = (response.choices[0].message.content or "").strip()
+        text = llm.chat_text(model=model, temperature=0, messages=messages,
+                             response_format=llm.json_schema_format(schema))
     except (OpenAIError, IndexError, AttributeError) as exc:
         raise StructuredCallFailed(f"{type(exc).__name__}: {exc}") from exc
-    # Some OpenAI-compatible servers wrap JSON in a code fence even when asked for a schema.
-    content = re.sub(r"^```(?:json)?\s*|\s*```$", "", content)
     try:
-        return schema.model_validate(json.loads(content))
-    except (ValueError, ValidationError) as exc:
+        return llm.parse_json_answer(text, schema)
+    except llm.ModelAnswerInvalid as exc:
         raise StructuredCallFailed(f"the model's answer does not match {schema.__name__}: {exc}") from exc

@@ -101,7 +101,7 @@ def test_no_identifier_of_the_set_is_stored_and_facts_beside_them_are(make_perso
     from assistants.services.compaction import session_compact
     from assistants.services.privacy import user_export
     from memory.models import MemoryNote
-    from web.services import chat_session_auto_title
+    from assistants.services.sessions import session_auto_title
 
     person = make_person()
     person.tenant.summary_trigger_messages = 1
@@ -110,7 +110,7 @@ def test_no_identifier_of_the_set_is_stored_and_facts_beside_them_are(make_perso
     facts_expected = 0
     for row in ROWS:
         person.new_session()
-        chat_session_auto_title(tenant=person.tenant, session=person.session, text=row["text"])
+        session_auto_title(tenant=person.tenant, session=person.session, text=row["text"])
         person.say(row["text"])
         facts_expected += bool(row["write"])
     session_compact(tenant_id=person.tenant.pk, session_id=person.session.pk)

@@ -66,3 +66,21 @@ def test_the_owner_still_reaches_everything(alice, alices_things):
     for method, url, data in attempts(alices_things)[:1]:
         assert getattr(client, method)(url, data).status_code == 200
     assert "Alice earns 9000 a month" in client.get(reverse("web:memory")).content.decode()
+
+
+@pytest.mark.parametrize("intruder", ["bob_same_tenant", "carol_other_tenant"])
+def test_the_session_service_answers_not_found_for_anothers_session(request, alices_things, intruder):
+    """The web chat and the API delete and rename through one service: someone else's session is NotFound
+    (the web's 404), never a 400 that would tell the id exists, and it stays as it was."""
+    from assistants.services.sessions import session_delete, session_rename
+    from core.exceptions import NotFound
+
+    other, _ = request.getfixturevalue(intruder)
+    session = alices_things["session"]
+    with pytest.raises(NotFound):
+        session_delete(tenant=other.tenant, end_user=other, session=session)
+    with pytest.raises(NotFound):
+        session_rename(tenant=other.tenant, end_user=other, session=session, title="pwned")
+    kept = ChatSession.all_tenants.get(pk=session.pk)
+    assert kept.title == "Alice's secret plans"
+    assert Message.all_tenants.filter(session=kept).count() == 2

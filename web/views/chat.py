@@ -7,7 +7,7 @@ import time
 from django.conf import settings
 from django.core.paginator import Paginator
 from django.db.models import Q
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -21,15 +21,15 @@ from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, c
                                               chat_turn_edit_stream)
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
-from core.exceptions import ApplicationError
+from assistants.services.sessions import session_auto_title, session_delete, session_rename
+from core.exceptions import ApplicationError, NotFound
+from core.sse import sse, sse_response
 from memory.services.event_undo import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.presenters import reply_context
 from web.rendering import markdown_render
 from web.selectors import conversation_search
-from web.services import (chat_reply_stop, chat_session_auto_title, chat_session_delete, chat_session_rename,
-                          chat_stop_clear, chat_stop_requested)
-from web.streaming import sse, sse_response
+from web.services import chat_reply_stop, chat_stop_clear, chat_stop_requested
 
 logger = logging.getLogger(__name__)
 
@@ -172,8 +172,10 @@ def chat_page(request, session_id: int):
 def chat_rename(request, session_id: int):
     session = session_for(request, session_id)
     try:
-        chat_session_rename(tenant=request.tenant, end_user=request.end_user, session=session,
-                            title=request.POST.get("title", ""))
+        session_rename(tenant=request.tenant, end_user=request.end_user, session=session,
+                       title=request.POST.get("title", ""))
+    except NotFound as exc:
+        raise Http404(exc.message) from exc
     except ApplicationError as exc:
         return render(request, "web/chat.html", _chat_context(request, session, error=exc.message), status=400)
     return redirect("web:chat", session_id=session.pk)
@@ -183,7 +185,10 @@ def chat_rename(request, session_id: int):
 @end_user_required
 def chat_delete(request, session_id: int):
     session = session_for(request, session_id)
-    chat_session_delete(tenant=request.tenant, end_user=request.end_user, session=session)
+    try:
+        session_delete(tenant=request.tenant, end_user=request.end_user, session=session)
+    except NotFound as exc:  # not the person's: the same answer as a missing conversation
+        raise Http404(exc.message) from exc
     return redirect("web:home")
 
 
@@ -202,7 +207,7 @@ def chat_send(request, session_id: int):
         logger.exception("chat turn failed")
         return render(request, "web/chat.html",
                       _chat_context(request, session, draft=text, error=_generic_failure()), status=502)
-    chat_session_auto_title(tenant=request.tenant, session=session, text=text)
+    session_auto_title(tenant=request.tenant, session=session, text=text)
     if result is None or result.error or result.reply_message is None:
         # The model failed. The user's message is stored (and any fallback reply); the text goes back in the box.
         error = (result.error if result else "") or _generic_failure()
@@ -229,7 +234,7 @@ def chat_stream(request, session_id: int):
     except Exception:  # noqa: BLE001
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": _generic_failure()}, status=502)
-    chat_session_auto_title(tenant=request.tenant, session=session, text=text)
+    session_auto_title(tenant=request.tenant, session=session, text=text)
     return sse_response(request, _turn_events(request, session, turn, first, language))
 
 

@@ -1,0 +1,111 @@
+"""The model gateway: the one way this platform talks to an OpenAI-compatible endpoint (chat, streamed chat,
+structured JSON, embeddings).
+
+It owns what every caller used to repeat: the client (one per process, base URL, key, timeout and retry count,
+so connections are reused across turns and jobs), the timeout (LLM_TIMEOUT_SECONDS) and the retries with
+exponential backoff honouring Retry-After (LLM_MAX_RETRIES, the `openai` client's own; a caller whose failures
+are retried by the job ledger asks for `max_retries=0`), and reading a JSON answer (code fences stripped,
+validated with pydantic).
+
+It lives in `core/` because memory (embeddings, extraction), tasks (routing, experience) and assistants (the
+chat turn) all use it. Errors stay the client's own (`openai.OpenAIError`) or `ModelAnswerInvalid`: each caller
+decides what a failure means for it (a ModelError for the turn, a retry for a job, offline rules for routing).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from typing import TYPE_CHECKING, Any, Iterator, TypeVar, cast
+
+import openai
+from django.conf import settings
+from pydantic import BaseModel, ValidationError
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletionMessageParam
+
+T = TypeVar("T", bound=BaseModel)
+
+_clients: dict[tuple[Any, ...], openai.OpenAI] = {}
+_clients_lock = threading.Lock()
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+
+
+class ModelAnswerInvalid(ValueError):
+    """The model answered, but not with JSON matching the schema asked for."""
+
+
+def model_client(*, max_retries: int | None = None) -> openai.OpenAI:
+    """The process's client for the configured endpoint. `max_retries` defaults to LLM_MAX_RETRIES.
+
+    Cached per process id as well as per setting: a client made before a worker forks must not share its
+    connection pool with the child."""
+    key = (os.getpid(), settings.OPENAI_BASE_URL or None, settings.OPENAI_API_KEY or "none",
+           settings.LLM_TIMEOUT_SECONDS, settings.LLM_MAX_RETRIES if max_retries is None else max_retries)
+    client = _clients.get(key)
+    if client is None:
+        with _clients_lock:
+            client = _clients.get(key)
+            if client is None:
+                client = openai.OpenAI(base_url=key[1], api_key=key[2], timeout=key[3], max_retries=key[4])
+                _clients[key] = client
+    return client
+
+
+def _messages(messages: list[dict]) -> list[ChatCompletionMessageParam]:
+    """Callers build plain {"role", "content"} dicts; the client's types name each role's shape."""
+    return cast("list[ChatCompletionMessageParam]", messages)
+
+
+def chat_text(*, model: str, messages: list[dict], temperature: float, max_retries: int | None = None,
+              **kwargs: Any) -> str:
+    """One chat completion; its text ("" when the answer has no choices or no content)."""
+    response = model_client(max_retries=max_retries).chat.completions.create(
+        model=model, messages=_messages(messages), temperature=temperature, **kwargs)
+    return (response.choices[0].message.content or "") if response.choices else ""
+
+
+def chat_stream(*, model: str, messages: list[dict], temperature: float) -> Iterator[str]:
+    """One streamed chat completion: its text deltas as they arrive (empty deltas skipped)."""
+    stream = model_client().chat.completions.create(model=model, messages=_messages(messages),
+                                                    temperature=temperature, stream=True)
+    for chunk in stream:
+        if not chunk.choices:
+            continue
+        delta = chunk.choices[0].delta.content or ""
+        if delta:
+            yield delta
+
+
+def json_schema_format(schema: type[BaseModel]) -> dict:
+    """The `response_format` asking for a JSON object matching `schema` (OpenAI structured output)."""
+    return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}}
+
+
+def parse_json_answer(text: str, schema: type[T]) -> T:
+    """A model's text as `schema`. Some OpenAI-compatible servers wrap JSON in a code fence even when asked for
+    a schema: the fence is stripped. Raises ModelAnswerInvalid (first line of the reason) otherwise."""
+    text = (text or "").strip()
+    match = _FENCE.match(text)
+    if match:
+        text = match.group(1)
+    try:
+        return schema.model_validate(json.loads(text))
+    except (ValidationError, ValueError) as exc:
+        raise ModelAnswerInvalid(str(exc)) from exc
+
+
+def chat_json(*, model: str, messages: list[dict], schema: type[T], temperature: float = 0,
+              response_format: dict | None = None, max_retries: int | None = None) -> T:
+    """One chat completion read as `schema`. `response_format` defaults to the schema's json_schema format."""
+    text = chat_text(model=model, messages=messages, temperature=temperature, max_retries=max_retries,
+                     response_format=response_format or json_schema_format(schema))
+    return parse_json_answer(text, schema)
+
+
+def embed(*, model: str, texts: list[str], dimensions: int) -> list[list[float]]:
+    """Embeddings of `texts` (in order), each asked for with exactly `dimensions` dimensions."""
+    response = model_client().embeddings.create(model=model, input=texts, dimensions=dimensions)
+    return [list(item.embedding) for item in response.data]

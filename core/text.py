@@ -1,0 +1,81 @@
+"""The small text toolkit every layer shares: which language a text is in, its sentences, and numbers written
+in Chinese numerals (on `cn2an`).
+
+Two questions about language, answered one way each:
+- `has_chinese`: does the text hold any Chinese character? (The user wrote Chinese: reply, note and title in
+  Chinese; the note's rules read it as Chinese.)
+- `mostly_chinese`: is the text mainly Chinese? (A Chinese name in an English reply keeps the reply English.)
+"""
+from __future__ import annotations
+
+import re
+import warnings
+
+import cn2an
+
+CJK = re.compile(r"[\u3400-\u9fff]")  # CJK unified ideographs, with extension A
+_LATIN = re.compile(r"[A-Za-z]")
+_SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
+_CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
+_PLACE_VALUE = re.compile(r"[十百千万亿]")
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def has_chinese(text: str | None) -> bool:
+    """True when the text holds at least one Chinese character."""
+    return bool(CJK.search(text or ""))
+
+
+def language_of(text: str | None) -> str:
+    """'zh' when the text holds Chinese characters, else 'en' (a reply follows the user's language)."""
+    return "zh" if has_chinese(text) else "en"
+
+
+def mostly_chinese(text: str | None, *, latin_per_cjk: float = 2.0) -> bool:
+    """True when the text is mainly Chinese: it has Chinese characters and at most `latin_per_cjk` Latin letters
+    for each of them (a Chinese character carries about as much as a short English word)."""
+    cjk = len(CJK.findall(text or ""))
+    latin = len(_LATIN.findall(text or ""))
+    return cjk > 0 and cjk * latin_per_cjk >= latin
+
+
+def split_sentences(text: str | None) -> list[str]:
+    """Sentences, cut after Chinese and Latin sentence ends (。！？；and . ! ? ; and line breaks), stripped,
+    empty ones left out."""
+    return [s.strip() for s in _SENTENCE_SPLIT.split(text or "") if s and s.strip()]
+
+
+def _cn2an(run: str) -> float:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # cn2an warns on some inputs it still reads
+        return float(cn2an.cn2an(run, "smart"))
+
+
+def cn_numerals_to_digits(text: str) -> str:
+    """Chinese numerals to Arabic in running text ("四千" -> "4000", "十五万" -> "150000"), leaving the rest.
+
+    Only runs with a place value (十/百/千/万/亿) are numbers: "一共", "两只", "一家" are words, not amounts."""
+    def convert(m: re.Match) -> str:
+        run = m.group()
+        if len(run) < 2 or not _PLACE_VALUE.search(run):
+            return run
+        try:
+            return str(_cn2an(run)).removesuffix(".0")
+        except Exception:  # noqa: BLE001 - cn2an rejects some runs ("十点"): read them as they are
+            return run
+
+    return _CN_NUMERAL_RUN.sub(convert, text)
+
+
+def cn_number(token: str | None) -> float | None:
+    """One number written in digits ("1,000", "2.5") or Chinese numerals ("五", "二十", "两", "一百二十", "3万"),
+    or None when the token is not one."""
+    token = (token or "").strip()
+    if not token:
+        return None
+    if _DIGITS.fullmatch(token):
+        return float(token.replace(",", ""))
+    try:
+        return _cn2an(token.replace("两", "二"))
+    except Exception:  # noqa: BLE001 - cn2an raises several types for text that is not a number
+        return None
