@@ -209,7 +209,7 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
                     from memory.services.events import note_event
 
                     events.append(note_event(action="updated", note=old))
-            memory_note_refresh(note=old, confidence=candidate.confidence, message=message)
+            memory_note_refresh(note=old, confidence=candidate.confidence, message=message, policy=policy)
             return "refreshed"
         return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
     if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
@@ -224,7 +224,7 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
         tenant=tenant, end_user=end_user, kind=candidate.kind, key=candidate.key, content=candidate.content,
         source=candidate.source, confidence=candidate.confidence, value=candidate.value, quote=candidate.quote,
         status=status, session=message.session if message is not None else None, message=message, supersedes=old,
-        review_reason=reason, assistant=message.session.assistant if message is not None else None)
+        review_reason=reason, assistant=message.session.assistant if message is not None else None, policy=policy)
     outcome = "pending_review" if status != MemoryNote.Status.ACTIVE else "superseded" if old is not None else "written"
     if events is not None and outcome != "pending_review":
         from memory.services.events import note_event

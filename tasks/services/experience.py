@@ -438,12 +438,13 @@ def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
 
 
 def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int = 3,
-                      min_similarity: float | None = None) -> list[dict]:
+                      min_similarity: float | None = None, policy=None) -> list[dict]:
     """Experiences `end_user` may be offered (experiences_visible_to) similar to `text`, best first. Cosine
-    distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only."""
+    distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only.
+    `policy`: the caller's effective policy (the turn's), else `assistant`'s."""
     if min_similarity is None:
         min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     base = experiences_visible_to(tenant=tenant, assistant=assistant, end_user=end_user, policy=policy).filter(
         embedding__isnull=False)
     if not base.exists():
@@ -456,11 +457,22 @@ def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int
              "similarity": round(1 - float(e.distance), 3)} for e in rows]
 
 
-def experience_turn_hook(*, tenant, session, message) -> dict | None:
+def experience_turn_prepare(*, tenant, session, text: str, policy) -> list[dict] | None:
+    """Before the turn locks the user's rows: the experiences this message may be offered (experience_recall
+    embeds the message, with a remote model when the policy names one). None for explicit feedback, which
+    recalls nothing. Reads only."""
+    if is_positive_feedback(text or ""):
+        return None
+    return experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text,
+                             policy=policy)
+
+
+def experience_turn_hook(*, tenant, session, message, policy=None, prepared: list[dict] | None = None) -> dict | None:
     """See assistants.services.hooks for the contract. Records explicit positive feedback on the previous reply
-    (which triggers learning), and recalls experiences this user may be offered as a hint. The hint is computed
-    for this turn only; what is stored with the reply is the experience ids (data.experience_ids), never its
-    text (assistants.services.chat.TurnContext.as_dict)."""
+    (which triggers learning), and recalls experiences this user may be offered as a hint (`prepared`: recalled
+    by experience_turn_prepare before the turn's locks). The hint is computed for this turn only; what is stored
+    with the reply is the experience ids (data.experience_ids), never its text
+    (assistants.services.chat.TurnContext.as_dict)."""
     from assistants.services.feedback import feedback_record
 
     text = message.content or ""
@@ -472,7 +484,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
             feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
                             comment=f"explicit: {text[:500]}")
         return None
-    found = experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text)
+    found = prepared if prepared is not None else experience_recall(
+        tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text, policy=policy)
     if not found:
         return None
     hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
@@ -481,7 +494,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
         return None
     Experience.objects.for_tenant(tenant).filter(pk__in=[e["id"] for e in fresh]).update(
         use_count=F("use_count") + 1)
-    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh])
+    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh],
+                policy=policy)
     best = fresh[0]
     solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
     solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
@@ -490,3 +504,6 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
     return {"section": "experience", "reply_hint": hint,
             "data": {"experience_ids": [e["id"] for e in fresh],
                      "experiences": [{"id": e["id"], "similarity": e["similarity"]} for e in fresh]}}
+
+
+experience_turn_hook.prepare = experience_turn_prepare  # type: ignore[attr-defined]
