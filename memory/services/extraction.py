@@ -24,16 +24,15 @@ from assistants.models import Message
 from assistants.services.policy import memory_policy_for
 from core.models import tenant_scope
 from memory.models import MemoryNote
-from memory.services.embeddings import (embed_texts, embedding_model_is_remote, embeddings_kept_for_turn,
-                                        search_terms)
+from memory.services.embeddings import embeddings_kept_for_turn, search_terms
 from memory.services.episodes import message_vectors_write
-from memory.services.notes import note_index_text, pii_reject
+from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
 from memory.services.quantities import slot_amount
 from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
                                    is_chinese, is_question, is_request, read_message, render, third_person)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
-from memory.services.writing import candidate_apply
+from memory.services.writing import candidate_apply, candidates_embed_ahead
 
 INFERRED_CONFIDENCE = 0.3
 HEDGED_CONFIDENCE = 0.6
@@ -273,7 +272,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     with embeddings_kept_for_turn():
         # Embedded now, before the message row is locked: the writes below find these vectors kept instead of
         # asking a remote embedding model while the lock holds up an erasure of this user.
-        _embed_ahead(kept, model=policy.embedding_model)
+        candidates_embed_ahead(kept, model=policy.embedding_model)
         with transaction.atomic():
             # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
             # serialises them, and the second one finds the first one's notes.
@@ -289,13 +288,6 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
                 result[outcome] = result.get(outcome, 0) + 1
             memory_events_record(tenant=tenant, message=message, events=events, done=True)
     return dict(result, events_recorded=True)
-
-
-def _embed_ahead(candidates: list[Candidate], *, model: str) -> None:
-    """The texts candidate_apply embeds (the duplicate check without a key, the note with its key), at once."""
-    texts = {note_index_text(content=c.content, kind=c.kind, key=key) for c in candidates for key in ("", c.key)}
-    if texts and embedding_model_is_remote(model or ""):  # a local model is quick and keeps its own cache
-        embed_texts(texts=sorted(texts), model=model)
 
 
 __all__ = ["memory_extract_for_message", "candidates_check", "extract_with_model", "third_person"]

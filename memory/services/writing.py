@@ -15,7 +15,7 @@ import re
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import SENTENCE_MODEL, embed_texts, search_terms
+from memory.services.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote, search_terms
 from memory.services.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.rules import Candidate
 
@@ -176,6 +176,15 @@ def restates_with_new_value(old: MemoryNote, candidate: Candidate) -> bool:
         topic = TOPIC_BY_SLOT.get(old.key.split(":")[-1])
         return marked or (topic is not None and has_slot_word(topic, said))
     return marked and not candidate.extra.get("needs_match")
+
+
+def candidates_embed_ahead(candidates: list[Candidate], *, model: str) -> None:
+    """Embed now the texts candidate_apply will embed (the duplicate check without a key, the note with its key).
+    Called inside embeddings_kept_for_turn before a row lock is taken, so that candidate_apply, under the lock,
+    finds the vectors kept instead of asking a remote embedding model while the lock holds others up."""
+    texts = {note_index_text(content=c.content, kind=c.kind, key=key) for c in candidates for key in ("", c.key)}
+    if texts and embedding_model_is_remote(model or ""):  # a local model is quick and keeps its own cache
+        embed_texts(texts=sorted(texts), model=model)
 
 
 def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None,
