@@ -106,8 +106,9 @@ def _import_direct(*, tenant, external_id: str, messages: list[dict], title: str
 
 def _enqueue(tenant_id: int, session_id: int, user_message_ids: list[int]) -> None:
     from assistants.jobs import session_compact
+    from core.dispatch import enqueue_now
     from memory.jobs import memory_extract
 
     for message_id in user_message_ids:
-        memory_extract.delay(tenant_id, message_id)
-    session_compact.delay(tenant_id, session_id)
+        enqueue_now(memory_extract, tenant_id, message_id)
+    enqueue_now(session_compact, tenant_id, session_id)

@@ -46,6 +46,7 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
                        import_messages: int = 10_000, seed: int = 13) -> dict:
     from assistants.jobs import session_compact
     from assistants.models import ChatSession
+    from core.dispatch import enqueue_now
     from memory.jobs import memory_extract
     from memory.models import MemoryNote
 
@@ -58,7 +59,7 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
     user_rows = [r for r in rows if r.role == "user"]
     start = time.monotonic()
     for row in user_rows:
-        memory_extract.delay(tenant.pk, row.pk)
+        enqueue_now(memory_extract, tenant.pk, row.pk)
     ctx.wait_idle()
     elapsed = time.monotonic() - start
     notes = MemoryNote.objects.for_tenant(tenant).count()
@@ -69,7 +70,7 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
     sessions = [_write_session(tenant, f"compact-user-{i}", _messages(rng, 40))[0] for i in range(compaction_sessions)]
     start = time.monotonic()
     for session in sessions:
-        session_compact.delay(tenant.pk, session.pk)
+        enqueue_now(session_compact, tenant.pk, session.pk)
     ctx.wait_idle()
     elapsed = time.monotonic() - start
     compacted = ChatSession.objects.for_tenant(tenant).filter(pk__in=[s.pk for s in sessions]) \

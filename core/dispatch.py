@@ -2,7 +2,8 @@
 
 The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work
 (`job` is the job's registered name, e.g. "memory.jobs.memory_reembed", so that a service never imports the job
-module that imports it back; `job_named` looks it up):
+module that imports it back; `job_named` looks it up; `enqueue_now` outside a transaction, `enqueue_later` for a
+backoff; nothing else calls `.delay`/`.apply_async`, tests/foundation/test_dispatch_path.py checks it):
 it writes the job to the job ledger, in the caller's transaction, as an outbox row (JobRecord kind "dispatch",
 progress = {"job": name, "args": [...], "kwargs": {...}}), and publishes it once that transaction commits, with
 the Celery task id "outbox-<row id>". A rolled-back request therefore schedules nothing, and a committed one
@@ -59,15 +60,19 @@ def _payload_is_plain(value) -> bool:
     return False
 
 
-def _outbox_record(job, args: list, kwargs: dict):
-    """The outbox row of one job, written in the caller's transaction (or on its own in autocommit)."""
+def _outbox_record(job, args: list, kwargs: dict, start_within: float | None = None):
+    """The outbox row of one job, written in the caller's transaction (or on its own in autocommit). Redelivery
+    sends it again if it has not started within `start_within` seconds (default DISPATCH_START_SECONDS)."""
     from core.models import JobRecord
+
+    if start_within is None:
+        start_within = settings.DISPATCH_START_SECONDS
 
     if not _payload_is_plain(args) or not _payload_is_plain(kwargs):
         raise ValueError(f"{job.name} must be given ids and short values only, not text or objects.")
     return JobRecord.objects.create(
         kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED, progress={"job": job.name, "args": args, "kwargs": kwargs},
-        lease_expires_at=timezone.now() + timedelta(seconds=settings.DISPATCH_START_SECONDS))
+        lease_expires_at=timezone.now() + timedelta(seconds=start_within))
 
 
 def job_named(job: Task | str) -> Task:
@@ -108,12 +113,22 @@ def enqueue_now(job: Task | str, *args, **kwargs) -> bool:
     return _publish(record.pk, job, list(args), kwargs)
 
 
-def _publish(record_id: int, job, args: list, kwargs: dict) -> bool:
+def enqueue_later(job: Task | str, *args, countdown: float, **kwargs) -> bool:
+    """Record now and publish to run in `countdown` seconds (a retry's backoff, e.g. a webhook delivery's next
+    attempt). The row's lease covers the wait, so redelivery does not send it early; if the broker is down the row
+    stays in the outbox and is sent once it is due. Returns True when the broker took the message."""
+    job = job_named(job)
+    wait = max(0.0, float(countdown))
+    record = _outbox_record(job, list(args), kwargs, start_within=wait + settings.DISPATCH_START_SECONDS)
+    return _publish(record.pk, job, list(args), kwargs, countdown=wait or None)
+
+
+def _publish(record_id: int, job, args: list, kwargs: dict, countdown: float | None = None) -> bool:
     from core.models import JobRecord
 
     try:
-        job.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", retry=True,
-                        retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+        job.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", countdown=countdown,
+                        retry=True, retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
         return True
     except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
         logger.warning("broker unreachable, job %s kept in the outbox for redelivery: %s", job.name, exc)

@@ -14,12 +14,12 @@ logger = logging.getLogger(__name__)
 def webhook_deliver(delivery_id: int):
     from webhooks.services import webhook_delivery_attempt
 
+    from core.dispatch import enqueue_later
+
     delay = webhook_delivery_attempt(delivery_id=delivery_id)
-    if delay is not None:
-        try:  # the next attempt, with backoff
-            webhook_deliver.apply_async((delivery_id,), countdown=delay, retry=False)
-        except Exception as exc:  # noqa: BLE001 - broker down: the sweep sends it once it is overdue
-            logger.warning("webhook delivery %s: retry not queued (%s); the sweep will send it", delivery_id, exc)
+    if delay is not None and not enqueue_later(webhook_deliver, delivery_id, countdown=delay):
+        # the next attempt stays in the outbox (core.dispatch), and the sweep sends it too once it is overdue
+        logger.warning("webhook delivery %s: broker down, retry kept for redelivery", delivery_id)
     return {"delivery": delivery_id, "retry_in": delay}
 
 

@@ -27,10 +27,12 @@ class ChatModel(Protocol):
     def stream(self, messages: list[dict]) -> Iterator[str]: ...
 
 
-def get_chat_model(*, tenant, assistant=None) -> ChatModel:
+def get_chat_model(*, tenant, assistant=None, policy=None) -> ChatModel:
+    """The chat model of `policy` (the caller's effective policy, e.g. the turn's), or of `assistant`'s policy."""
     from core.policy import memory_policy_for
 
-    name = memory_policy_for(tenant=tenant, assistant=assistant).chat_model or OFFLINE_NAME
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
+    name = policy.chat_model or OFFLINE_NAME
     if name == OFFLINE_NAME or not (settings.OPENAI_BASE_URL and settings.OPENAI_API_KEY):
         return OfflineChatModel()
     temperature = assistant.temperature if assistant is not None else 0.3

@@ -75,7 +75,7 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
 
-    model = get_chat_model(tenant=tenant, assistant=session.assistant)
+    model = get_chat_model(tenant=tenant, assistant=session.assistant, policy=policy)
     model_name, parts, error = ("offline" if model.offline else model.name), [], None
     extra = {ALTERNATIVE_OF_KEY: reply.pk}
     if not model.offline:

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
-from assistants.services.hooks import run_pre_turn_hooks
+from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.sessions import session_title
 from assistants.services.turn_context import TurnContext
@@ -24,6 +24,7 @@ from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.i18n import user_language
 from core.text import mostly_chinese
+from memory.services.embeddings import embeddings_kept_for_turn
 
 logger = logging.getLogger(__name__)
 
@@ -181,27 +182,33 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         raise InvalidInput(f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "
                            f"shorten it or send it in parts.", code="message_too_long",
                            details={"length": len(text), "limit": limit})
-    with transaction.atomic():
-        # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
-        end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id,
-                                                                  tenant_id=session.tenant_id).first()
-        if end_user is None:
-            raise NotFound("That user does not exist (already erased?).")
-        if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
-            raise Conflict("That user's data is being erased; no new messages are accepted.",
-                           code="user_being_erased")
-        session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
-        user_message = Message.objects.for_tenant(tenant).create(
-            tenant=tenant, session=session, end_user=end_user, role=Message.Role.USER, content=text,
-            token_count=token_count(text))
-        # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
-        # below is built from the committed state without reading the row again.
-        session_pinned_update(tenant=tenant, session=session, message=user_message)
-        hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message)
-        long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
-        if long_term:
-            _enqueue("memory.jobs.memory_extract", tenant.pk, user_message.pk)  # with the message, in its transaction
+    # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
+    # locked: with the user's row locked, a slow model would hold up the user's other turns and an erasure.
+    with embeddings_kept_for_turn():  # what prepare embedded is not sent to a remote model again under the locks
+        prepared = prepare_pre_turn_hooks(tenant=tenant, session=session, text=text, policy=policy)
+        with transaction.atomic():
+            # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
+            end_user = EndUser.all_tenants.select_for_update().filter(
+                pk=session.end_user_id, tenant_id=session.tenant_id).first()
+            if end_user is None:
+                raise NotFound("That user does not exist (already erased?).")
+            if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
+                raise Conflict("That user's data is being erased; no new messages are accepted.",
+                               code="user_being_erased")
+            session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
+            user_message = Message.objects.for_tenant(tenant).create(
+                tenant=tenant, session=session, end_user=end_user, role=Message.Role.USER, content=text,
+                token_count=token_count(text))
+            # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
+            # below is built from the committed state without reading the row again.
+            session_pinned_update(tenant=tenant, session=session, message=user_message)
+            hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message, policy=policy,
+                                              prepared=prepared)
+            long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
+            if long_term:
+                _enqueue("memory.jobs.memory_extract", tenant.pk, user_message.pk)  # with the message, in its transaction
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
                                 hook_results=hook_results, recall=long_term)
@@ -214,7 +221,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
     chinese = mostly_chinese(text[:2000])
     error = None
     parts: list[str] = []
-    model = get_chat_model(tenant=tenant, assistant=session.assistant)
+    model = get_chat_model(tenant=tenant, assistant=session.assistant, policy=policy)
     model_name = model.name
     if not model.offline:
         connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection

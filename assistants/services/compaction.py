@@ -115,7 +115,7 @@ def session_compact(*, tenant_id: int, session_id: int, continue_in_job: bool = 
             dropped, more = _pass_messages(session=session, keep=2 * policy.window_turns)
             if not dropped:
                 return {"compacted": 0, "summary_version": session.summary_version}
-            model = get_chat_model(tenant=session.tenant, assistant=session.assistant)
+            model = get_chat_model(tenant=session.tenant, assistant=session.assistant, policy=policy)
             merged = summary_merge(model=model, old_summary=session.summary, messages=dropped,
                                    max_tokens=policy.budget_summary_tokens, pinned_facts=session.pinned_facts)
             merged, redacted = pii_redact(merged)

@@ -8,7 +8,8 @@
 6. every message after summary_through verbatim (the window; compaction moves old ones into the summary), then
    the new user message.
 
-Each section stays under its budget from memory_policy_for(); the whole stays under
+Each section stays under its budget from the turn's policy (resolved once by the turn, tenant + assistant, and
+used by recall too); the whole stays under
 context_limit_tokens - reply_reserve_tokens. When unsummarised messages do not fit the window budget (compaction
 has not caught up), the oldest of them are not dropped silently: an extractive digest of them is added after the
 summary, so there is never a gap between summary and window.
@@ -62,14 +63,14 @@ def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
     return lines
 
 
-def _recall(*, tenant, session, text: str, budget: int) -> list:
+def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy) -> list:
     try:
         from memory.services.recall import memory_recall
 
         # counted as recalled after the reply (chat_turn_stream), not while the user waits for it
         return list(memory_recall(tenant=tenant, end_user=session.end_user, query=text, budget_tokens=budget,
                                   exclude_session_id=session.id, touch=False, for_context=True,
-                                  assistant=session.assistant) or [])
+                                  assistant=session.assistant, policy=policy) or [])
     except Exception:  # noqa: BLE001 - a broken recall must not cost the user a reply
         logger.exception("memory_recall failed; continuing without long-term memories")
         return []
@@ -173,8 +174,8 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
 
     # 3. Long-term memories, within what is left.
     memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
-    memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget) \
-        if recall and memories_budget > 32 else []
+    memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget,
+                       policy=policy) if recall and memories_budget > 32 else []
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
     memories = memories[:len(memory_lines)]
     memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None

@@ -13,11 +13,21 @@ and returns None or a dict:
   offline model says it verbatim.
 A hook that raises is logged and skipped: a broken layer never blocks a reply. A path that does not name a
 callable is refused when the process starts (system check assistants.E001), not skipped turn after turn.
+
+Hooks run while the turn holds the end user's and the session's row locks, so a hook never calls a remote model
+itself. What it needs from one (a routing decision, embeddings) it asks in its `prepare` function, set as the
+hook's attribute `prepare` and called as `prepare(*, tenant, session, text, policy)` before the turn locks
+anything; its return value reaches the hook as `prepared=`. A hook that declares a `policy` keyword gets the
+turn's effective policy (core.policy.MemoryPolicy, resolved once per turn) instead of looking it
+up again.
 """
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, register
@@ -50,23 +60,64 @@ def check_pre_turn_hooks(app_configs, **kwargs) -> list[CheckMessage]:
     return errors
 
 
-def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
+@lru_cache(maxsize=64)
+def _accepted(hook: Callable[..., Any]) -> frozenset[str]:
+    """The optional keywords (policy, prepared) that `hook` declares."""
+    try:
+        parameters = inspect.signature(hook).parameters
+    except (TypeError, ValueError):
+        return frozenset()
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return frozenset({"policy", "prepared"})
+    return frozenset({"policy", "prepared"} & set(parameters))
+
+
+def prepare_pre_turn_hooks(*, tenant, session, text: str, policy) -> dict[str, Any]:
+    """Each hook's remote-model work for this message, done before the turn takes its row locks: {hook path:
+    what its `prepare` returned}. A prepare that raises is logged and left out (its hook then decides without
+    it, by its offline rules)."""
+    prepared: dict[str, Any] = {}
+    for path in pre_turn_hooks():
+        prepare: Callable[..., Any] | None = getattr(import_string(path), "prepare", None)
+        if prepare is None:
+            continue
+        try:
+            prepared[path] = prepare(tenant=tenant, session=session, text=text, policy=policy)
+        except Exception:  # noqa: BLE001 - one layer failing must not cost the user a reply
+            logger.exception("preparing pre-turn hook %s failed", path)
+    return prepared
+
+
+def run_pre_turn_hooks(*, tenant, session, message, policy=None, prepared: dict[str, Any] | None = None) -> list[dict]:
     """Run every hook in one savepoint (two statements, not two per hook: issue 22). Should one hook raise, that
     savepoint is rolled back, so no hook's writes are half kept, and the hooks run again one savepoint each, the
-    failing one skipped: the others' effects are exactly those of a turn where it failed alone."""
+    failing one skipped: the others' effects are exactly those of a turn where it failed alone. `policy` and
+    `prepared` (prepare_pre_turn_hooks) are handed to the hooks that declare them."""
     failed: set[str] = set()
+    extra = {"policy": policy, "prepared": prepared}
     try:
         with transaction.atomic():
-            return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=False)
+            return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=False, extra=extra)
     except _HookFailed:
-        return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=True)
+        return _run(tenant=tenant, session=session, message=message, failed=failed, isolate=True, extra=extra)
 
 
 class _HookFailed(Exception):
     """A hook raised inside the shared savepoint (which is then rolled back)."""
 
 
-def _run(*, tenant, session, message, failed: set[str], isolate: bool) -> list[dict]:
+def _call(path: str, *, tenant, session, message, extra: dict[str, Any]):
+    hook = import_string(path)
+    accepted = _accepted(hook)
+    kwargs: dict[str, Any] = {}
+    if "policy" in accepted and extra["policy"] is not None:
+        kwargs["policy"] = extra["policy"]
+    if "prepared" in accepted and extra["prepared"] is not None:  # the turn prepared: None if this hook's failed
+        kwargs["prepared"] = extra["prepared"].get(path)
+    return hook(tenant=tenant, session=session, message=message, **kwargs)
+
+
+def _run(*, tenant, session, message, failed: set[str], isolate: bool, extra: dict[str, Any]) -> list[dict]:
     results = []
     for path in pre_turn_hooks():
         if path in failed:
@@ -75,9 +126,9 @@ def _run(*, tenant, session, message, failed: set[str], isolate: bool) -> list[d
             if isolate:
                 # A savepoint per hook: a hook whose SQL fails must not abort the turn's transaction.
                 with transaction.atomic():
-                    result = import_string(path)(tenant=tenant, session=session, message=message)
+                    result = _call(path, tenant=tenant, session=session, message=message, extra=extra)
             else:
-                result = import_string(path)(tenant=tenant, session=session, message=message)
+                result = _call(path, tenant=tenant, session=session, message=message, extra=extra)
         except Exception as exc:  # noqa: BLE001 - one layer failing must not cost the user a reply
             logger.exception("pre-turn hook %s failed", path)
             failed.add(path)

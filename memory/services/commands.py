@@ -41,7 +41,7 @@ def _describe(value: dict | None, content: str, chinese: bool) -> str:
     return content.rstrip("。.")
 
 
-def _settle(*, tenant, session, message) -> dict | None:
+def _settle(*, tenant, session, message, policy) -> dict | None:
     """The user's answer to our last question about an unclear change."""
     text = message.content.strip()
     if not (YES.search(text) or NO.search(text)):  # not an answer: no need to look for the question
@@ -50,7 +50,6 @@ def _settle(*, tenant, session, message) -> dict | None:
                                                          role=Message.Role.USER).order_by("-id").first()
     if previous is None:
         return None
-    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     if policy.chat_model == "offline" and not MemoryNote.objects.for_tenant(tenant).filter(
             source_messages=previous).exists():
         # the extraction job of the question's message may not have run yet; offline it is cheap and idempotent
@@ -86,11 +85,10 @@ def _settle(*, tenant, session, message) -> dict | None:
     return {"section": "memory", "data": {"settled": pending.pk, "answer": answer}, "reply_hint": hint}
 
 
-def _ask(*, tenant, session, message) -> dict | None:
+def _ask(*, tenant, session, message, policy) -> dict | None:
     """Ask when this message changes a known fact unclearly."""
     if injection_kind(message.content):
         return None  # a claim or injected markup never changes a fact, so there is nothing to ask about
-    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     chinese = has_chinese(message.content)
     for candidate in read_message(message.content):
         if candidate.whim or not candidate.key:
@@ -108,8 +106,9 @@ def _ask(*, tenant, session, message) -> dict | None:
     return None
 
 
-def memory_turn_hook(*, tenant, session, message) -> dict | None:
-    """See assistants.services.hooks for the contract."""
+def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
+    """See assistants.services.hooks for the contract. `policy`: the turn's (else the session assistant's)."""
+    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
     if (message.metadata or {}).get("memory_command") == "forget":
         return None  # applied everywhere by assistants.services.forgetting, which runs first in a turn
     target = forget_target(message.content)
@@ -127,7 +126,8 @@ def memory_turn_hook(*, tenant, session, message) -> dict | None:
             with user_language(chinese):
                 hint = _("I have no memory about “%(target)s”, so there was nothing to forget.") % {"target": target}
         return {"section": "memory", "data": {"forgotten": forgotten}, "reply_hint": hint}
-    settled = _settle(tenant=tenant, session=session, message=message)
+    settled = _settle(tenant=tenant, session=session, message=message, policy=policy)
     if settled:
         return settled
-    return _ask(tenant=tenant, session=session, message=message)
+    return _ask(tenant=tenant, session=session, message=message, policy=policy)
+

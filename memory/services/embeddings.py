@@ -20,6 +20,9 @@ import math
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.conf import settings
 
@@ -153,6 +156,12 @@ def _fit(vector, dims: int) -> list[float]:
     return vector + [0.0] * (dims - len(vector))
 
 
+def embedding_model_is_remote(model: str) -> bool:
+    """True when embed_texts sends texts of `model` to the OpenAI-compatible endpoint (a network call)."""
+    model = model or settings.LLM_EMBEDDING_MODEL
+    return model not in (SENTENCE_MODEL, OFFLINE_HASH_MODEL) and not model.startswith(SENTENCE_TRANSFORMERS_PREFIX)
+
+
 def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, list[list[float]]]:
     """Embed `texts` with `model` (default: LLM_EMBEDDING_MODEL). Returns (model name, vectors), each vector
     EMBEDDING_DIMENSIONS long.
@@ -179,6 +188,29 @@ def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, lis
             _st_models[name] = SentenceTransformer(name)
         vectors = _st_models[name].encode(texts, normalize_embeddings=True)
         return model, [_fit(v, dims) for v in vectors]
+    memo = _turn_memo.get()
+    keys = [hashlib.sha256(f"{model}\0{t}".encode()).hexdigest() for t in texts]
+    if memo is not None and all(k in memo for k in keys):
+        return model, [memo[k] for k in keys]
     from core import llm
 
-    return model, [_fit(vector, dims) for vector in llm.embed(model=model, texts=texts, dimensions=dims)]
+    vectors = [_fit(vector, dims) for vector in llm.embed(model=model, texts=texts, dimensions=dims)]
+    if memo is not None:
+        memo.update(zip(keys, vectors))
+    return model, vectors
+
+
+_turn_memo: ContextVar[dict[str, list[float]] | None] = ContextVar("embeddings_of_this_turn", default=None)
+
+
+@contextmanager
+def embeddings_kept_for_turn() -> Iterator[None]:
+    """Within the block, a remote model's vectors are kept (keyed by a hash of model and text, never the text) and
+    the same text is not sent twice. The chat turn opens it around its pre-turn hooks: their `prepare` embeds
+    before the turn locks the user's rows, and the hooks, under the locks, find the vectors here instead of
+    calling the remote model while the locks are held."""
+    token = _turn_memo.set({})
+    try:
+        yield
+    finally:
+        _turn_memo.reset(token)

@@ -25,7 +25,7 @@ from core.policy import memory_policy_for
 from core.models import tenant_scope
 from core.text import has_chinese
 from memory.models import MemoryNote
-from memory.services.embeddings import search_terms
+from memory.services.embeddings import embeddings_kept_for_turn, search_terms
 from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
@@ -33,7 +33,7 @@ from memory.services.quantities import slot_amount
 from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
                                    is_question, is_request, read_message, render, third_person)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
-from memory.services.writing import candidate_apply
+from memory.services.writing import candidate_apply, candidates_embed_ahead
 
 INFERRED_CONFIDENCE = 0.3
 HEDGED_CONFIDENCE = 0.6
@@ -260,20 +260,24 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content)
                                                           if m.kind == match.kind))
     result["dropped"], result["pii"] = dropped, pii
-    with transaction.atomic():
-        # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
-        # serialises them, and the second one finds the first one's notes.
-        Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
-        if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
-            return dict(result, skipped="already extracted")
-        if pii:
-            pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
-        events: list[dict] = []
-        for candidate in kept:
-            outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy,
-                                      events=events)
-            result[outcome] = result.get(outcome, 0) + 1
-        memory_events_record(tenant=tenant, message=message, events=events, done=True)
+    with embeddings_kept_for_turn():
+        # Embedded now, before the message row is locked: the writes below find these vectors kept instead of
+        # asking a remote embedding model while the lock holds up an erasure of this user.
+        candidates_embed_ahead(kept, model=policy.embedding_model)
+        with transaction.atomic():
+            # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
+            # serialises them, and the second one finds the first one's notes.
+            Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
+            if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+                return dict(result, skipped="already extracted")
+            if pii:
+                pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
+            events: list[dict] = []
+            for candidate in kept:
+                outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy,
+                                          events=events)
+                result[outcome] = result.get(outcome, 0) + 1
+            memory_events_record(tenant=tenant, message=message, events=events, done=True)
     return dict(result, events_recorded=True)
 
 

@@ -139,7 +139,10 @@ def memory_note_edit(*, tenant, note: MemoryNote, actor: str, **changes) -> Memo
     vector = None
     content = changes.get("content", stored.content)
     if content != stored.content or stored.embedding is None:
-        model, vectors = embed_texts(texts=[content], model=_embedding_model(tenant))
+        # the model the note's own assistant searches with (an assistant may override the tenant's)
+        from memory.services.notes import note_policy
+
+        model, vectors = embed_texts(texts=[content], model=note_policy(stored).embedding_model)
         vector = (model, vectors[0])
 
     def change(n):

@@ -13,7 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy, memory_policy_for
 from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms
@@ -42,6 +42,22 @@ def _index(note: MemoryNote, *, embedding_model: str) -> None:
     note.search_text = " ".join(search_terms(text))
     model, vectors = embed_texts(texts=[text], model=embedding_model)
     note.embedding, note.embedding_model = vectors[0], model
+
+
+def note_policy(note: MemoryNote, policy: MemoryPolicy | None = None) -> MemoryPolicy:
+    """`policy` when the caller has one (a turn, an extraction); else the policy of the assistant of the
+    conversation the note came from (the tenant's for a note without one): the embedding model and TTLs the note
+    was written under, so a later edit keeps it where that assistant's recall looks."""
+    if policy is not None:
+        return policy
+    from assistants.models import ChatSession
+
+    assistant = None
+    if note.session_id:
+        session = ChatSession.objects.for_tenant(note.tenant_id).select_related("assistant").filter(
+            pk=note.session_id).first()
+        assistant = session.assistant if session is not None else None
+    return memory_policy_for(tenant=note.tenant, assistant=assistant)
 
 
 def _ttl(policy, kind: str):
@@ -75,14 +91,15 @@ def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
                                                        stage=stage, count=count)
 
 
-def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False) -> str:
-    """Text with no identifier left: refused (InvalidInput) or redacted by the tenant's pii_policy. A correction
-    (`refuse=True`: staff, API, web) is always refused: the person is there to take the identifier out."""
+def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False, pii_policy: str | None = None) -> str:
+    """Text with no identifier left: refused (InvalidInput) or redacted by `pii_policy` (the effective policy's;
+    default the tenant's). A correction (`refuse=True`: staff, API, web) is always refused: the person is there to
+    take the identifier out."""
     if not pii_find(text):
         return text
     redacted, counts = pii_redact(text)
     pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage=stage)
-    if tenant.pii_policy == "redact" and not refuse:
+    if (pii_policy or tenant.pii_policy) == "redact" and not refuse:
         return redacted
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts)})
 
@@ -105,7 +122,7 @@ def _clean_key(*, tenant, end_user, key: str) -> str:
     return key
 
 
-def _clean_value(*, tenant, end_user, value, refuse: bool = False):
+def _clean_value(*, tenant, end_user, value, refuse: bool = False, pii_policy: str | None = None):
     """A structured value with an identifier anywhere in it: refused, or dropped under the redact policy."""
     found = pii_find_in_value(value) if value is not None else []
     if not found:
@@ -114,7 +131,7 @@ def _clean_value(*, tenant, end_user, value, refuse: bool = False):
     for m in found:
         counts[m.kind] = counts.get(m.kind, 0) + 1
     pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_value")
-    if tenant.pii_policy == "redact" and not refuse:
+    if (pii_policy or tenant.pii_policy) == "redact" and not refuse:
         return None
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "value"})
 
@@ -124,7 +141,7 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
                        confidence: float = 0.9, actor: str = "", value: dict | None = None, quote: str = "",
                        status: str = MemoryNote.Status.ACTIVE, session=None, message=None,
                        supersedes: MemoryNote | None = None, review_reason: str = "",
-                       assistant=None) -> MemoryNote:
+                       assistant=None, policy: MemoryPolicy | None = None) -> MemoryNote:
     """Create one note (TTL by kind from the policy, embedded, keyword-indexed). A note that supersedes another
     marks the other `superseded` when it is active itself."""
     if end_user.tenant_id != tenant.pk:
@@ -136,11 +153,12 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
         raise InvalidInput("A note needs a content sentence.")
     if not 0 <= float(confidence) <= 1:
         raise InvalidInput("Confidence must be between 0 and 1.")
-    content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note")
-    quote = _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note") if quote else ""
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
+    content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=policy.pii_policy)
+    quote = _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note",
+                        pii_policy=policy.pii_policy) if quote else ""
     key = _clean_key(tenant=tenant, end_user=end_user, key=key)
-    value = _clean_value(tenant=tenant, end_user=end_user, value=value)
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    value = _clean_value(tenant=tenant, end_user=end_user, value=value, pii_policy=policy.pii_policy)
     now = timezone.now()
     note = MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key[:100], content=content, value=value,
                       quote=quote, source=source, confidence=float(confidence), status=status,
@@ -189,9 +207,11 @@ def value_from_content(*, content: str, key: str) -> dict | None:
 
 
 @transaction.atomic
-def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) -> MemoryNote:
+def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", policy: MemoryPolicy | None = None,
+                       **changes) -> MemoryNote:
     """Correct a note (content, kind, key, confidence, expires_at, pinned, importance, status, value); a new
-    content is re-embedded and re-indexed."""
+    content is re-embedded and re-indexed, with the embedding model of `policy` (else of the note's own
+    conversation's assistant: the model its recall searches with)."""
     if note.tenant_id != tenant.pk:
         raise NotFound("That note does not exist.")
     unknown = set(changes) - EDITABLE_FIELDS
@@ -223,7 +243,7 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", **changes) 
         # a person's correction is final until the user restates that fact (memory.services.writing)
         note.corrected_at, note.corrected_by = timezone.now(), actor[:200]
     if {"content", "kind", "key"} & set(changes):
-        _index(note, embedding_model=memory_policy_for(tenant=tenant).embedding_model)
+        _index(note, embedding_model=note_policy(note, policy).embedding_model)
     note.save()
     if changes.get("status") == MemoryNote.Status.ACTIVE and note.supersedes_id:
         old = MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
@@ -350,13 +370,15 @@ def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
     return chain
 
 
-def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None) -> MemoryNote:
+def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None,
+                        policy: MemoryPolicy | None = None) -> MemoryNote:
     """The user said a known fact again: bump updated_at and confidence (never lower it), keep one note. A
-    confirmed note's lifetime starts again from now (its TTL by kind), as if it had just been learnt."""
+    confirmed note's lifetime starts again from now (its TTL by kind of `policy`, the extraction's; else of the
+    note's own policy), as if it had just been learnt."""
     note.confidence = max(note.confidence, min(1.0, confidence))
     note.observed_at = timezone.now()
     if note.expires_at is not None and not note.pinned:
-        renewed = _ttl(memory_policy_for(tenant=note.tenant), note.kind)
+        renewed = _ttl(note_policy(note, policy), note.kind)
         note.expires_at = max(note.expires_at, renewed) if renewed else note.expires_at
     note.save(update_fields=["confidence", "observed_at", "expires_at", "updated_at"])
     if message is not None:

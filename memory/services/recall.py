@@ -39,7 +39,7 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy, memory_policy_for
 from core.text import CJK as _CJK
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
@@ -347,7 +347,7 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
                   include_messages: bool = True, exclude_session_id: int | None = None,
                   touch: bool = True, assistant=None, for_context: bool = False,
                   query_embedding: list[float] | None = None,
-                  weights: RecallWeights | None = None) -> list[RecalledItem]:
+                  weights: RecallWeights | None = None, policy: MemoryPolicy | None = None) -> list[RecalledItem]:
     """The user's notes (and past messages) most relevant to `query`, best first.
 
     Explicit recall (the default): exactly `k` items (policy's recall_top_k when not given) whenever the user has
@@ -358,11 +358,14 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
     Filters by tenant and end user inside the SQL. `touch` updates last_recalled_at/recall_count.
     `exclude_session_id` leaves out messages of the current session (they are in the window already).
     `query_embedding` (optional) is the query already embedded with the policy's model (benchmarks, batch use);
-    `weights` overrides the measured WEIGHTS (the ablation in bench/)."""
+    `weights` overrides the measured WEIGHTS (the ablation in bench/). `policy`: the effective policy the caller
+    already resolved (the chat turn's, tenant + assistant); without it, the policy of `assistant` (or the
+    tenant's) is resolved here. Its embedding model is the one the assistant's extraction writes with, so the
+    notes it wrote are the ones the vector search compares against."""
     if end_user.tenant_id != tenant.pk:
         return []
     weights = weights or WEIGHTS
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     k = k or policy.recall_top_k
     if for_context and budget_tokens is None:
         budget_tokens = policy.budget_memories_tokens

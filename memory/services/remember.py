@@ -19,10 +19,11 @@ from core.exceptions import Conflict, InvalidInput
 from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.extraction import candidates_check, extract_with_model
+from memory.services.embeddings import embeddings_kept_for_turn
 from memory.services.notes import pii_reject
 from memory.services.rules import Candidate, generic_kind, read_message, third_person
 from memory.services.topics import topics_in
-from memory.services.writing import candidate_apply
+from memory.services.writing import candidate_apply, candidates_embed_ahead
 
 MAX_FACT_CHARS = 2000
 
@@ -74,20 +75,26 @@ def memory_fact_remember(*, tenant, end_user, text: str, kind: str | None = None
     kept, dropped, pii = candidates_check(candidates=_candidates(text=text, policy=policy, kind=kind, key=key),
                                           text=text, policy=policy)
     result = RememberResult(dropped=dropped)
-    with transaction.atomic():
-        # The same lock erasure takes: a fact lands before an erasure (and is erased with it) or not at all.
-        if end_user_lock_for_write(tenant_id=tenant.pk, end_user_id=end_user.pk) is None:
-            raise Conflict("That user is being erased; nothing new is accepted for them.", code="user_being_erased")
-        if pii:
-            pii_reject(tenant=tenant, end_user=end_user, counts=pii, stage="extraction")
-        started = timezone.now()
-        for candidate in kept:
-            outcome = candidate_apply(tenant=tenant, message=None, candidate=candidate, policy=policy,
-                                      end_user=end_user)
-            result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
-        # The user's row is locked, so what changed since `started` is what this call wrote or refreshed.
-        result.notes = list(MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, updated_at__gte=started)
-                            .exclude(status=MemoryNote.Status.SUPERSEDED).order_by("id"))
+    with embeddings_kept_for_turn():
+        # Embedded before the user's row is locked: under the lock the writes find these vectors kept, and a
+        # remote embedding model never holds up the user's turns or erasure.
+        candidates_embed_ahead(kept, model=policy.embedding_model)
+        with transaction.atomic():
+            # The same lock erasure takes: a fact lands before an erasure (and is erased with it) or not at all.
+            if end_user_lock_for_write(tenant_id=tenant.pk, end_user_id=end_user.pk) is None:
+                raise Conflict("That user is being erased; nothing new is accepted for them.",
+                               code="user_being_erased")
+            if pii:
+                pii_reject(tenant=tenant, end_user=end_user, counts=pii, stage="extraction")
+            started = timezone.now()
+            for candidate in kept:
+                outcome = candidate_apply(tenant=tenant, message=None, candidate=candidate, policy=policy,
+                                          end_user=end_user)
+                result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
+            # The user's row is locked, so what changed since `started` is what this call wrote or refreshed.
+            result.notes = list(MemoryNote.objects.for_tenant(tenant)
+                                .filter(end_user=end_user, updated_at__gte=started)
+                                .exclude(status=MemoryNote.Status.SUPERSEDED).order_by("id"))
     if not kept and dropped.get("pii"):
         raise InvalidInput("A note cannot hold a personal identifier (phone, ID, card, e-mail or passport number).",
                            code="pii_refused")

@@ -15,7 +15,7 @@ import re
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import SENTENCE_MODEL, embed_texts, search_terms
+from memory.services.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote, search_terms
 from memory.services.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.rules import Candidate
 
@@ -178,6 +178,15 @@ def restates_with_new_value(old: MemoryNote, candidate: Candidate) -> bool:
     return marked and not candidate.extra.get("needs_match")
 
 
+def candidates_embed_ahead(candidates: list[Candidate], *, model: str) -> None:
+    """Embed now the texts candidate_apply will embed (the duplicate check without a key, the note with its key).
+    Called inside embeddings_kept_for_turn before a row lock is taken, so that candidate_apply, under the lock,
+    finds the vectors kept instead of asking a remote embedding model while the lock holds others up."""
+    texts = {note_index_text(content=c.content, kind=c.kind, key=key) for c in candidates for key in ("", c.key)}
+    if texts and embedding_model_is_remote(model or ""):  # a local model is quick and keeps its own cache
+        embed_texts(texts=sorted(texts), model=model)
+
+
 def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None,
                     events: list | None = None) -> str:
     """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
@@ -209,7 +218,7 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
                     from memory.services.events import note_event
 
                     events.append(note_event(action="updated", note=old))
-            memory_note_refresh(note=old, confidence=candidate.confidence, message=message)
+            memory_note_refresh(note=old, confidence=candidate.confidence, message=message, policy=policy)
             return "refreshed"
         return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
     if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
@@ -227,7 +236,7 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
         tenant=tenant, end_user=end_user, kind=candidate.kind, key=candidate.key, content=candidate.content,
         source=candidate.source, confidence=candidate.confidence, value=candidate.value, quote=candidate.quote,
         status=status, session=message.session if message is not None else None, message=message, supersedes=old,
-        review_reason=reason, assistant=message.session.assistant if message is not None else None)
+        review_reason=reason, assistant=message.session.assistant if message is not None else None, policy=policy)
     outcome = "pending_review" if status != MemoryNote.Status.ACTIVE else "superseded" if old is not None else "written"
     if events is not None and outcome != "pending_review":
         from memory.services.events import note_event

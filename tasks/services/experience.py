@@ -325,15 +325,59 @@ def _reply_was_about_memory(metadata: dict) -> bool:
     return "memory" in (context.get("hint_sections") or []) or bool(context.get("memory_command"))
 
 
-@transaction.atomic
 def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     """Learn from one assistant reply that got positive feedback (the body of the experience_learn job).
 
     Stores a generalised procedure only when something generic is left after every check of
     tasks.services.experience_privacy; the same procedure liked by another user adds their confirmation to the
-    existing experience. Idempotent per reply; nothing is saved without a thumbs-up or for a failure."""
-    message = (Message.objects.for_tenant(tenant_id).select_for_update(of=("self",))
-               .select_related("session__assistant", "end_user", "tenant")
+    existing experience. Idempotent per reply; nothing is saved without a thumbs-up or for a failure.
+
+    The model (generalising the reply, embedding the summary) is asked before the reply's row is locked, so an
+    erasure of the user never waits on it; under the lock every check is made again and only the writes are
+    done."""
+    found = _learnable(tenant_id=tenant_id, message_id=message_id, lock=False)
+    if isinstance(found, dict):
+        return found
+    message, state = found
+    tenant, end_user = message.tenant, message.end_user
+    question = _previous_user_message(message)
+    question_text = question.content if question is not None else ""
+    assistant = message.session.assistant
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    zh = language_of(question_text + message.content) == "zh"
+    # the user's words in this conversation (the request, and what they said around it) and all their notes
+    said = list(Message.objects.for_tenant(tenant).filter(session_id=message.session_id, role=Message.Role.USER,
+                                                          id__lt=message.pk).order_by("-id")
+                .values_list("content", flat=True)[:50])
+    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
+    summary, solution, source, dropped = _draft(message=message, question_text=question_text, state=state,
+                                                policy=policy, terms=terms, zh=zh)
+    fingerprint = _fingerprint(summary, solution) if summary and solution else ""
+    vector = None
+    if fingerprint and not Experience.objects.for_tenant(tenant).filter(assistant=assistant,
+                                                                        fingerprint=fingerprint).exists():
+        vector = embed_texts(texts=[_embedding_text(summary)], model=policy.embedding_model)
+    with transaction.atomic():
+        found = _learnable(tenant_id=tenant_id, message_id=message_id, lock=True)
+        if isinstance(found, dict):
+            return found
+        message = found[0]
+        for reason, count in dropped.items():  # counts only, never the content
+            PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=reason,
+                                                           stage="experience", count=count)
+        if not fingerprint:
+            return _refusal("nothing generic enough to share was left once the user's details were taken out")
+        return _experience_save(message=message, summary=summary, solution=solution, fingerprint=fingerprint,
+                                vector=vector, policy=policy, source=source)
+
+
+def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message, TaskState | None] | dict:
+    """(the liked reply, its task state) when it may be learned from, else the refusal. `lock`: the reply's row
+    is locked (the writes follow)."""
+    message = Message.objects.for_tenant(tenant_id)
+    if lock:
+        message = message.select_for_update(of=("self",))
+    message = (message.select_related("session__assistant", "end_user", "tenant")
                .filter(pk=message_id, role=Message.Role.ASSISTANT).first())
     if message is None:
         return _refusal("the reply no longer exists")
@@ -351,7 +395,6 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
         return _refusal("the reply was a failure")
     if _reply_was_about_memory(metadata):
         return _refusal("the reply was about what is remembered of the user, not a procedure")
-
     state = None
     task_data = (metadata.get("context") or {}).get("task") or {}
     if task_data.get("id") and task_data.get("route") not in ("side_question", "offer"):
@@ -360,28 +403,18 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
             return _refusal(f"the task was {state.state}")
         if task_data.get("state") not in (TaskState.State.COMPLETED, TaskState.State.WAITING_CONFIRM):
             return _refusal("the reply was a step of an unfinished task, not a solution")
-    question = _previous_user_message(message)
-    question_text = question.content if question is not None else ""
-    assistant = message.session.assistant
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    zh = language_of(question_text + message.content) == "zh"
-    # the user's words in this conversation (the request, and what they said around it) and all their notes
-    said = list(Message.objects.for_tenant(tenant).filter(session_id=message.session_id, role=Message.Role.USER,
-                                                          id__lt=message.pk).order_by("-id")
-                .values_list("content", flat=True)[:50])
-    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
-    summary, solution, source, dropped = _draft(message=message, question_text=question_text, state=state,
-                                                policy=policy, terms=terms, zh=zh)
-    for reason, count in dropped.items():  # counts only, never the content
-        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=reason,
-                                                       stage="experience", count=count)
-    if not summary or not solution:
-        return _refusal("nothing generic enough to share was left once the user's details were taken out")
-    fingerprint = _fingerprint(summary, solution)
+    return message, state
+
+
+def _experience_save(*, message: Message, summary: str, solution: str, fingerprint: str,
+                     vector: tuple[str, list[list[float]]] | None, policy, source: str) -> dict:
+    """Create the experience (or find the same procedure) and record this user's confirmation of it."""
+    tenant, end_user, assistant = message.tenant, message.end_user, message.session.assistant
     experience = Experience.objects.for_tenant(tenant).filter(assistant=assistant, fingerprint=fingerprint).first()
     created = experience is None
     if created:
-        model_name, vectors = embed_texts(texts=[_embedding_text(summary)], model=policy.embedding_model)
+        # embedded before the lock; only when another job deleted the same procedure meanwhile is it done here
+        model_name, vectors = vector or embed_texts(texts=[_embedding_text(summary)], model=policy.embedding_model)
         try:
             with transaction.atomic():
                 experience = Experience.objects.for_tenant(tenant).create(
@@ -431,12 +464,13 @@ def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
 
 
 def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int = 3,
-                      min_similarity: float | None = None) -> list[dict]:
+                      min_similarity: float | None = None, policy=None) -> list[dict]:
     """Experiences `end_user` may be offered (experiences_visible_to) similar to `text`, best first. Cosine
-    distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only."""
+    distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only.
+    `policy`: the caller's effective policy (the turn's), else `assistant`'s."""
     if min_similarity is None:
         min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     base = experiences_visible_to(tenant=tenant, assistant=assistant, end_user=end_user, policy=policy).filter(
         embedding__isnull=False)
     if not base.exists():
@@ -449,9 +483,20 @@ def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int
              "similarity": round(1 - float(e.distance), 3)} for e in rows]
 
 
-def experience_turn_hook(*, tenant, session, message) -> dict | None:
-    """See assistants.services.hooks for the contract. Recalls experiences this user may be offered as a hint.
-    A message that praises the previous reply gets no hint: it is feedback, which the hook before this one
+def experience_turn_prepare(*, tenant, session, text: str, policy) -> list[dict] | None:
+    """Before the turn locks the user's rows: the experiences this message may be offered (experience_recall
+    embeds the message, with a remote model when the policy names one). None for explicit feedback, which
+    recalls nothing. Reads only."""
+    if is_positive_feedback(text or ""):
+        return None
+    return experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text,
+                             policy=policy)
+
+
+def experience_turn_hook(*, tenant, session, message, policy=None, prepared: list[dict] | None = None) -> dict | None:
+    """See assistants.services.hooks for the contract. Recalls experiences this user may be offered as a hint
+    (`prepared`: recalled by experience_turn_prepare before the turn's locks). A message that praises the previous
+    reply gets no hint: it is feedback, which the hook before this one
     (assistants.services.feedback.feedback_turn_hook) records as a thumbs-up (and that triggers learning). The
     hint is computed for this turn only; what is stored with the reply is the experience ids
     (data.experience_ids), never its text (assistants.services.turn_context.TurnContext.as_dict)."""
@@ -459,7 +504,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
     zh = language_of(text) == "zh"
     if is_positive_feedback(text):
         return None
-    found = experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text)
+    found = prepared if prepared is not None else experience_recall(
+        tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text, policy=policy)
     if not found:
         return None
     hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
@@ -468,7 +514,8 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
         return None
     Experience.objects.for_tenant(tenant).filter(pk__in=[e["id"] for e in fresh]).update(
         use_count=F("use_count") + 1)
-    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh])
+    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh],
+                policy=policy)
     best = fresh[0]
     solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
     solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
@@ -477,3 +524,6 @@ def experience_turn_hook(*, tenant, session, message) -> dict | None:
     return {"section": "experience", "reply_hint": hint,
             "data": {"experience_ids": [e["id"] for e in fresh],
                      "experiences": [{"id": e["id"], "similarity": e["similarity"]} for e in fresh]}}
+
+
+experience_turn_hook.prepare = experience_turn_prepare  # type: ignore[attr-defined]

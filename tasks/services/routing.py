@@ -9,7 +9,9 @@ open: the task is left exactly as it was), "new_task" (start a task type; the cu
 offer), "cancel", "confirm" (yes to a finished task's result), "none" (no task involved).
 
 `OfflineRouter` is rules; `ModelRouter` asks the tenant's chat model for the same decision as structured output
-and falls back to the rules when the model fails. `router_for(policy)` picks one.
+and falls back to the rules when the model fails. `router_for(policy)` picks one. `routing_inputs` reads what a
+decision depends on; the chat turn asks the model over an unlocked read of it (`PreparedRoute`, before any row
+lock) and uses the answer under the locks only if those inputs are unchanged (tasks.services.working_memory).
 """
 from __future__ import annotations
 
@@ -21,10 +23,14 @@ from typing import Literal, Protocol
 from pydantic import BaseModel, Field
 
 from tasks.models import TaskState, TaskType
+from tasks.selectors import OPEN_STATES, task_state_open_or_resumable, task_types_for
 from tasks.services.field_extraction import Extracted, bare_answer, fields_extract, is_question
+from tasks.services.scratch import scratch_get
 from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
 
 logger = logging.getLogger(__name__)
+
+OFFER_KEY = "task_offer"  # session scratch: the earlier task we offered to resume
 
 ROUTE_KINDS = ("continue", "side_question", "new_task", "resume", "cancel", "confirm", "none")
 
@@ -179,6 +185,54 @@ class ModelRouter:
         values = {k: v for k, v in fields_extract(text=text, fields=task_type.required_fields).items()}
         values.update({k: Extracted(v.strip()) for k, v in answer.fields.items() if k in allowed and v.strip()})
         return Route(answer.route, task_type, values, "model")
+
+
+@dataclass(frozen=True)
+class RoutingInputs:
+    """What routing reads before it decides: the task types, the user's open or paused task, the offer made."""
+
+    task_types: list
+    found: TaskState | None
+    current: TaskState | None
+    earlier: TaskState | None
+    offered_id: int | None
+    offered: TaskState | None
+
+    def key(self) -> tuple:
+        """Equal keys: the model would be asked the very same question (and a concurrent turn changed nothing)."""
+        found = self.found
+        return (tuple((t.pk, t.updated_at) for t in self.task_types), self.offered_id,
+                None if found is None else (found.pk, found.version, found.state, found.session_id))
+
+
+@dataclass(frozen=True)
+class PreparedRoute:
+    """The model's routing decision, asked before the turn took any row lock, and what it was asked about."""
+
+    seen_key: tuple
+    route: Route
+
+
+def routing_inputs(*, tenant, session, lock: bool) -> RoutingInputs:
+    """What routing reads for `session`'s user; `lock`: the task row is locked for the writes that follow."""
+    assistant, end_user = session.assistant, session.end_user
+    task_types = task_types_for(tenant=tenant, assistant=assistant)
+    found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=lock)
+    # Working memory belongs to its conversation (issue 16): a task open in another session is not this one's
+    # current task. It is offered as a question ("continue your project plan?"), never continued silently.
+    current = found if found is not None and found.state in OPEN_STATES and found.session_id == session.pk else None
+    earlier = found if found is not None and found.session_id != session.pk else None
+    # What we offered to resume matters only when there is an earlier task to offer.
+    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY) if earlier is not None else None
+    offered = earlier if offered_id and earlier is not None and earlier.pk == offered_id else None
+    return RoutingInputs(task_types, found, current, earlier, offered_id, offered)
+
+
+def task_involved(seen: RoutingInputs, text: str) -> bool:
+    """The model is asked only when a task is involved (one is open, offered, or named): a turn with no task in
+    sight costs no extra model call."""
+    return (seen.current is not None or seen.offered is not None
+            or mentioned_task_type(text, seen.task_types) is not None)
 
 
 def router_for(*, chat_model: str) -> Router:

@@ -27,10 +27,11 @@ def scratch_key(*, call: str, args: Any = None) -> str:
     return f"{call[:130]}:{digest[:64]}"
 
 
-def _ttl(*, tenant, session, ttl: timedelta | None) -> timedelta:
+def _ttl(*, tenant, session, ttl: timedelta | None, policy=None) -> timedelta:
     if ttl is not None:
         return ttl
-    return timedelta(days=memory_policy_for(tenant=tenant, assistant=session.assistant).task_ttl_days)
+    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
+    return timedelta(days=policy.task_ttl_days)
 
 
 def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
@@ -39,10 +40,13 @@ def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
     return default if row is None else row.value
 
 
-def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None) -> SessionScratch:
+def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None,
+                policy=None) -> SessionScratch:
+    """Keep `value` under `key` for this session, for `ttl` (default: task_ttl_days of `policy`, the caller's
+    effective policy, else the session assistant's)."""
     if session.tenant_id != tenant.pk:
         raise ValueError("The session belongs to another tenant.")
-    expires_at = timezone.now() + _ttl(tenant=tenant, session=session, ttl=ttl)
+    expires_at = timezone.now() + _ttl(tenant=tenant, session=session, ttl=ttl, policy=policy)
     value = pii_redact_value(value)[0]  # scratch is derived from the user's words too (issue 15)
     for _attempt in range(2):  # a concurrent first write of the same key: the second attempt updates it
         try:
@@ -64,14 +68,14 @@ _MISSING = object()
 
 
 def scratch_get_or_compute(*, tenant, session, call: str, args: Any, compute: Callable[[], Any],
-                           ttl: timedelta | None = None) -> Any:
+                           ttl: timedelta | None = None, policy=None) -> Any:
     """The cached result of `call(args)` in this session, or `compute()` stored under that key (JSON values)."""
     key = scratch_key(call=call, args=args)
     cached = scratch_get(tenant=tenant, session=session, key=key, default=_MISSING)
     if cached is not _MISSING:
         return cached
     value = compute()
-    scratch_put(tenant=tenant, session=session, key=key, value=value, ttl=ttl)
+    scratch_put(tenant=tenant, session=session, key=key, value=value, ttl=ttl, policy=policy)
     return value
 
 

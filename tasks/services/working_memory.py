@@ -27,14 +27,15 @@ from core.exceptions import Conflict, InvalidInput
 from memory.services.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (FINAL_STATES, OPEN_STATES, RESUMABLE_STATES, task_state_as_context,
-                             task_state_open_or_resumable, task_state_progress, task_state_resumable,
-                             task_types_for)
+                             task_state_progress, task_state_resumable)
 from tasks.services.field_extraction import Extracted, language_of
-from tasks.services.routing import ANOTHER, CONTINUE, Route, mentioned_task_type, router_for
-from tasks.services.scratch import scratch_get, scratch_get_or_compute, scratch_put
+from tasks.services.routing import OFFER_KEY as ROUTING_OFFER_KEY
+from tasks.services.routing import (ANOTHER, CONTINUE, OfflineRouter, PreparedRoute, Route, router_for,
+                                    routing_inputs, task_involved)
+from tasks.services.scratch import scratch_get_or_compute, scratch_put
 from webhooks.services import webhook_event_emit
 
-OFFER_KEY = "task_offer"
+OFFER_KEY = ROUTING_OFFER_KEY  # kept here too: callers read it from working memory
 
 _ALLOWED = {
     TaskState.State.COLLECTING_INFO: {"planning", "waiting_confirm", "paused", "cancelled", "expired"},
@@ -49,8 +50,9 @@ def _now_iso() -> str:
     return timezone.now().isoformat()
 
 
-def _ttl(*, tenant, assistant) -> timedelta:
-    return timedelta(days=memory_policy_for(tenant=tenant, assistant=assistant).task_ttl_days)
+def _ttl(*, tenant, assistant, policy=None) -> timedelta:
+    """task_ttl_days of `policy` (the turn's), else of `assistant`'s policy."""
+    return timedelta(days=(policy or memory_policy_for(tenant=tenant, assistant=assistant)).task_ttl_days)
 
 
 def _save(*, tenant, task: TaskState, steps: list[dict], **changes) -> TaskState:
@@ -77,7 +79,7 @@ def _save(*, tenant, task: TaskState, steps: list[dict], **changes) -> TaskState
     return task
 
 
-def task_state_start(*, tenant, session, task_type: TaskType, message) -> TaskState:
+def task_state_start(*, tenant, session, task_type: TaskType, message, policy=None) -> TaskState:
     """A new task of `task_type` for the session's user, collecting its required fields."""
     if task_type.tenant_id != tenant.pk or session.tenant_id != tenant.pk:
         raise InvalidInput("The task type belongs to another tenant.")
@@ -87,10 +89,10 @@ def task_state_start(*, tenant, session, task_type: TaskType, message) -> TaskSt
         task_name=task_type.name, state=TaskState.State.COLLECTING_INFO, required_fields=fields,
         collected={}, pending_fields=[f["name"] for f in fields],
         step_history=[{"action": "start", "message_id": message.pk if message else None, "at": _now_iso()}],
-        expires_at=timezone.now() + _ttl(tenant=tenant, assistant=session.assistant))
+        expires_at=timezone.now() + _ttl(tenant=tenant, assistant=session.assistant, policy=policy))
 
 
-def _draft(*, tenant, session, state: TaskState) -> str:
+def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
     """The finished task's result (offline: the structured plan); cached in session scratch per collected values."""
     values = {f["name"]: state.collected[f["name"]]["value"] for f in state.required_fields
               if f["name"] in state.collected}
@@ -107,10 +109,11 @@ def _draft(*, tenant, session, state: TaskState) -> str:
     if session is None:
         return compute()
     return scratch_get_or_compute(tenant=tenant, session=session, call="task_draft",
-                                  args={"task": state.pk, "values": values}, compute=compute)
+                                  args={"task": state.pk, "values": values}, compute=compute, policy=policy)
 
 
-def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], message, session=None) -> TaskState:
+def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], message, session=None,
+                    policy=None) -> TaskState:
     """Record field values (each with the message it came from). When nothing is pending any more the task moves
     through planning to waiting_confirm with its drafted result."""
     if not values:
@@ -137,7 +140,7 @@ def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], m
     pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
     changes = {"collected": collected, "pending_fields": pending}
     if session is not None and state.state in OPEN_STATES:
-        changes["expires_at"] = timezone.now() + _ttl(tenant=tenant, assistant=session.assistant)
+        changes["expires_at"] = timezone.now() + _ttl(tenant=tenant, assistant=session.assistant, policy=policy)
     if pending:
         if state.state != TaskState.State.COLLECTING_INFO:
             changes["state"] = TaskState.State.COLLECTING_INFO
@@ -150,7 +153,7 @@ def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], m
     else:
         state = _save(tenant=tenant, task=state, steps=steps, **changes)
         steps = []
-    result = _draft(tenant=tenant, session=session, state=state)
+    result = _draft(tenant=tenant, session=session, state=state, policy=policy)
     return _save(tenant=tenant, task=state, steps=[{"action": "state", "to": "waiting_confirm", "at": _now_iso()}],
                  state=TaskState.State.WAITING_CONFIRM, result=result)
 
@@ -277,44 +280,63 @@ def _result(state: TaskState, route: str, hint: str | None) -> dict:
     return {"section": "task", "data": task_state_as_context(state, route=route), "reply_hint": hint}
 
 
-def task_route_message(*, tenant, session, message) -> dict | None:
+def task_route_prepare(*, tenant, session, text: str, policy) -> PreparedRoute | None:
+    """Ask the chat model how to route `text`, before the turn locks the user's rows (the hook's `prepare`, see
+    assistants.services.hooks): a model that takes seconds then holds up nobody else's work. Reads only, without
+    locks. None when the model is not needed (no task involved, an offline model, a forget request)."""
+    from memory.services.forget_requests import forget_target
+
+    if forget_target(text):
+        return None  # "forget ..." is said to memory, never routed (task_route_message returns None for it)
+    seen = routing_inputs(tenant=tenant, session=session, lock=False)
+    router = router_for(chat_model=policy.chat_model if task_involved(seen, text) else "offline")
+    if isinstance(router, OfflineRouter):
+        return None
+    return PreparedRoute(seen.key(), router.route(text=text, current=seen.current, task_types=seen.task_types,
+                                                  offered=seen.offered, same_session=seen.current is not None))
+
+
+_NOT_PREPARED = object()
+
+
+def task_route_message(*, tenant, session, message, policy=None, prepared=_NOT_PREPARED) -> dict | None:
     """A pre-turn hook (assistants.services.hooks): route one user message (continue the task / side question /
     new task), update the task state, and return {"section": "task", "data": <state for context section 4>,
-    "reply_hint": ...}, or None when no task is active."""
+    "reply_hint": ...}, or None when no task is active.
+
+    The model is never asked while the task rows are locked: the chat turn hands over `prepared` (what
+    task_route_prepare asked before the turn locked anything) and it is used if the tasks are still as the model
+    saw them; otherwise (another turn changed them meanwhile, or the model was not asked) the offline rules
+    decide. Called on its own, without `prepared`, it asks the model first and then locks."""
+    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
+    if prepared is _NOT_PREPARED:
+        prepared = task_route_prepare(tenant=tenant, session=session, text=message.content or "", policy=policy)
     # The turn runs hooks in a savepoint each (assistants.services.hooks); a second one here would only add round
     # trips. Called on its own, this still opens a transaction.
     with transaction.atomic(savepoint=False):
-        return _route_message(tenant=tenant, session=session, message=message)
+        return _route_message(tenant=tenant, session=session, message=message, policy=policy, prepared=prepared)
 
 
-def _route_message(*, tenant, session, message) -> dict | None:
+task_route_message.prepare = task_route_prepare  # type: ignore[attr-defined]
+
+
+def _route_message(*, tenant, session, message, policy, prepared: PreparedRoute | None) -> dict | None:
     assistant = session.assistant
     end_user = session.end_user
     text = message.content or ""
     if (message.metadata or {}).get("memory_command"):
         return None  # "forget that ..." is said to memory, never a value for the task (issue 16)
     zh = language_of(text) == "zh"
-    task_types = task_types_for(tenant=tenant, assistant=assistant)
-    found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=True)
-    # Working memory belongs to its conversation (issue 16): a task open in another session is not this one's
-    # current task. It is offered as a question ("continue your project plan?"), never continued silently.
-    current = found if found is not None and found.state in OPEN_STATES and found.session_id == session.pk else None
-    if not task_types and found is None:
+    seen = routing_inputs(tenant=tenant, session=session, lock=True)
+    task_types, current, earlier, offered_id, offered = (seen.task_types, seen.current, seen.earlier,
+                                                         seen.offered_id, seen.offered)
+    if not task_types and seen.found is None:
         return None
-    offered = None
-    earlier = found if found is not None and found.session_id != session.pk else None
-    # What we offered to resume matters only when there is an earlier task to offer.
-    offered_id = scratch_get(tenant=tenant, session=session, key=OFFER_KEY) if earlier is not None else None
-    if offered_id and earlier is not None and earlier.pk == offered_id:
-        offered = earlier
-
-    policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    # The model is asked only when a task is involved (one is open, offered, or named): a turn with no task in
-    # sight costs no extra model call.
-    involved = current is not None or offered is not None or mentioned_task_type(text, task_types) is not None
-    router = router_for(chat_model=policy.chat_model if involved else "offline")
-    route = router.route(text=text, current=current, task_types=task_types, offered=offered,
-                         same_session=current is not None)
+    if prepared is not None and prepared.seen_key == seen.key() and task_involved(seen, text):
+        route = prepared.route
+    else:  # rules only: no remote call while the rows above are locked
+        route = OfflineRouter().route(text=text, current=current, task_types=task_types, offered=offered,
+                                      same_session=current is not None)
     wants_another = bool(ANOTHER.search(text)) and not CONTINUE.search(text)
     if route.kind == "resume" and wants_another and route.task_type is not None:
         route = Route("new_task", route.task_type, route.values, route.source)  # "a new plan", not the old one
@@ -330,7 +352,7 @@ def _route_message(*, tenant, session, message) -> dict | None:
         existing = None if wants_another else task_state_resumable(
             tenant=tenant, end_user=end_user, assistant=assistant, task_type=route.task_type, lock=True)
         if existing is not None and existing.session_id != session.pk and existing.pk != offered_id:
-            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=existing.pk)
+            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=existing.pk, policy=policy)
             return _result(existing, "offer", _hint_offer(existing, zh, or_new=True))
         if current is not None and (existing is None or existing.pk != current.pk):
             current = task_state_transition(tenant=tenant, state=current, to=TaskState.State.PAUSED,
@@ -343,9 +365,11 @@ def _route_message(*, tenant, session, message) -> dict | None:
             paused_note = paused_note or _hint_paused(earlier, zh)
         if existing is not None and existing.session_id == session.pk:
             return _resume(tenant=tenant, session=session, message=message, state=existing, route=route, zh=zh,
-                           prefix=paused_note)
-        state = task_state_start(tenant=tenant, session=session, task_type=route.task_type, message=message)
-        state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session)
+                           prefix=paused_note, policy=policy)
+        state = task_state_start(tenant=tenant, session=session, task_type=route.task_type, message=message,
+                                 policy=policy)
+        state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session,
+                                policy=policy)
         return _result(state, "new_task", paused_note + _hint_start(state, zh, list(route.values)))
 
     if route.kind == "resume":
@@ -357,8 +381,10 @@ def _route_message(*, tenant, session, message) -> dict | None:
         if target is None:
             if route.task_type is None:
                 return None
-            state = task_state_start(tenant=tenant, session=session, task_type=route.task_type, message=message)
-            state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session)
+            state = task_state_start(tenant=tenant, session=session, task_type=route.task_type, message=message,
+                                     policy=policy)
+            state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session,
+                                    policy=policy)
             return _result(state, "new_task", _hint_start(state, zh, list(route.values)))
         prefix = ""
         if current is not None and current.pk != target.pk:
@@ -366,11 +392,11 @@ def _route_message(*, tenant, session, message) -> dict | None:
                                             message=message, reason=f"resumed: {target.task_name}")
             prefix = _hint_paused(current, zh)
         return _resume(tenant=tenant, session=session, message=message, state=target, route=route, zh=zh,
-                       prefix=prefix)
+                       prefix=prefix, policy=policy)
 
     if current is None:
         if earlier is not None and offered_id != earlier.pk:
-            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk)
+            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=policy)
             return _result(earlier, "offer", _hint_offer(earlier, zh))
         return None
 
@@ -385,13 +411,14 @@ def _route_message(*, tenant, session, message) -> dict | None:
             current = _save(tenant=tenant, task=current, steps=[{"action": "moved_to_session",
                                                                  "session_id": session.pk, "at": _now_iso()}],
                             session=session)
-        state = task_state_fill(tenant=tenant, state=current, values=route.values, message=message, session=session)
+        state = task_state_fill(tenant=tenant, state=current, values=route.values, message=message, session=session,
+                                policy=policy)
         return _result(state, "continue", _hint_progress(state, zh, list(route.values)))
 
     # A side question: the task is not written at all; it stays in context so the reply knows about it. In a new
     # session the first message also offers to continue it, once.
     if earlier is not None and offered_id != earlier.pk:
-        scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk)
+        scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=policy)
         return _result(current, "offer", _hint_offer(current, zh))
     return _result(current, "side_question", None)
 
@@ -417,14 +444,17 @@ def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: boo
                    else f"OK, I cancelled the {_label(state, zh)}.")
 
 
-def _resume(*, tenant, session, message, state: TaskState, route: Route, zh: bool, prefix: str = "") -> dict:
+def _resume(*, tenant, session, message, state: TaskState, route: Route, zh: bool, prefix: str = "",
+            policy=None) -> dict:
     steps = [{"action": "resume", "message_id": message.pk, "session_id": session.pk, "at": _now_iso()}]
-    changes = {"session": session, "expires_at": timezone.now() + _ttl(tenant=tenant, assistant=session.assistant)}
+    changes = {"session": session,
+               "expires_at": timezone.now() + _ttl(tenant=tenant, assistant=session.assistant, policy=policy)}
     if state.state == TaskState.State.PAUSED:
         changes["state"] = _state_after_resume(state)
     state = _save(tenant=tenant, task=state, steps=steps, **changes)
     filled = list(route.values)
-    state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session)
+    state = task_state_fill(tenant=tenant, state=state, values=route.values, message=message, session=session,
+                            policy=policy)
     hint = _hint_progress(state, zh, filled) if filled else _hint_resume(state, zh, filled)
     if filled and state.collected and state.state != TaskState.State.WAITING_CONFIRM:
         earlier = [n for n in state.collected if n not in filled]
