@@ -426,10 +426,6 @@ def pii_redact(text: str) -> tuple[str, dict[str, int]]:
     return "".join(out), counts
 
 
-def pii_contains(text: str) -> bool:
-    return bool(pii_find(text))
-
-
 def pii_find_in_value(value) -> list[PiiMatch]:
     """Identifiers anywhere in a JSON-like value (strings in dicts and lists, keys included)."""
     found: list[PiiMatch] = []
