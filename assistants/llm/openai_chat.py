@@ -48,7 +48,7 @@ class OpenAIChatModel:
             response = self.client.chat.completions.create(model=self.name, messages=messages,
                                                            temperature=self.temperature, **kwargs)
             text = (response.choices[0].message.content or "") if response.choices else ""
-        except Exception as exc:  # noqa: BLE001 - every client failure becomes one ModelError
+        except Exception as exc:  # every client failure becomes one ModelError
             raise _translate(exc) from exc
         if not text.strip():
             raise ModelError("The language model returned an empty answer.", reason="empty")
@@ -66,7 +66,7 @@ class OpenAIChatModel:
                 if delta:
                     got_text = got_text or bool(delta.strip())
                     yield delta
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _translate(exc) from exc
         if not got_text:
             raise ModelError("The language model returned an empty answer.", reason="empty")

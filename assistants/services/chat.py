@@ -49,7 +49,7 @@ class TurnContext:
         reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
         not carry words that came from elsewhere (issue 15)."""
         sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
-        own = [(h, s) for h, s in zip(self.hints, sections) if s != "experience"]
+        own = [(h, s) for h, s in zip(self.hints, sections, strict=True) if s != "experience"]
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
                 "memories": [m.as_dict() for m in self.memories], "task": self.task,
                 "hints": [h for h, _ in own], "hint_sections": [s for _, s in own],
@@ -141,7 +141,7 @@ def _count_recalls(*, tenant, memories: list) -> None:
         from memory.services.recall import memory_recall_touch
 
         memory_recall_touch(tenant=tenant, items=memories)
-    except Exception:  # noqa: BLE001 - recall counters must not cost the user the stored reply
+    except Exception:  # recall counters must not cost the user the stored reply
         logger.exception("counting recalled notes failed")
 
 
@@ -230,7 +230,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
                                 hook_results=hook_results, recall=long_term)
-    except Exception:  # noqa: BLE001 - a context bug must not lose the turn: fall back to prompt + message
+    except Exception:  # a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)
         context = TurnContext(messages=[{"role": "system", "content": session.assistant.system_prompt},
                                         {"role": "user", "content": text[:20000]}])
@@ -253,10 +253,10 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         try:
             chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
                              model_name="offline" if model.offline else model_name, stopped=True)
-        except Exception:  # noqa: BLE001 - closing a stream must never raise; the user message is kept anyway
+        except Exception:  # closing a stream must never raise; the user message is kept anyway
             logger.exception("storing a stopped reply failed")
         raise
-    except Exception as exc:  # noqa: BLE001 - ModelError, or anything else the provider raised
+    except Exception as exc:  # ModelError, or anything else the provider raised
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed", model_name)
         error = _error_sentence(exc, chinese)

@@ -69,7 +69,7 @@ def _recall(*, tenant, session, text: str, budget: int) -> list:
         return list(memory_recall(tenant=tenant, end_user=session.end_user, query=text, budget_tokens=budget,
                                   exclude_session_id=session.id, touch=False, for_context=True,
                                   assistant=session.assistant) or [])
-    except Exception:  # noqa: BLE001 - a broken recall must not cost the user a reply
+    except Exception:  # a broken recall must not cost the user a reply
         logger.exception("memory_recall failed; continuing without long-term memories")
         return []
 

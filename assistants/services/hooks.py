@@ -54,7 +54,7 @@ def _run(*, tenant, session, message, failed: set[str], isolate: bool) -> list[d
                     result = import_string(path)(tenant=tenant, session=session, message=message)
             else:
                 result = import_string(path)(tenant=tenant, session=session, message=message)
-        except Exception as exc:  # noqa: BLE001 - one layer failing must not cost the user a reply
+        except Exception as exc:  # one layer failing must not cost the user a reply
             logger.exception("pre-turn hook %s failed", path)
             failed.add(path)
             if not isolate:

@@ -145,7 +145,7 @@ CONTENT_SECURITY_POLICY = {
 }
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
-PERMISSIONS_POLICY = {feature: [] for feature in (
+PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
     "camera", "microphone", "geolocation", "payment", "usb", "accelerometer", "gyroscope", "magnetometer")}
 
 # Logins (web chat and admin) go through django-axes first: a locked-out username+address is refused before any
@@ -287,7 +287,7 @@ EXPORT_MEMORY_BYTES = env.int("EXPORT_MEMORY_BYTES", default=1_000_000)
 MCP_EXPORT_MAX_BYTES = env.int("MCP_EXPORT_MAX_BYTES", default=5_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],

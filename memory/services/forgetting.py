@@ -77,7 +77,7 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> 
             break
         used, vectors = embed_texts(texts=[note_index_text(content=n.content, kind=n.kind, key=n.key) for n in notes],
                                     model=model)
-        for note, vector in zip(notes, vectors):
+        for note, vector in zip(notes, vectors, strict=True):
             note.embedding, note.embedding_model = vector, used
         MemoryNote.objects.for_tenant(tenant).bulk_update(notes, ["embedding", "embedding_model"])
         done += len(notes)

@@ -92,12 +92,18 @@ def _normalise(text: str) -> tuple[str, list[int], list[int]]:
         if len(digits) < 7:
             continue
         for i in range(pos, run.start()):
-            out.append(base[i]); starts.append(i); ends.append(i + 1)
+            out.append(base[i])
+            starts.append(i)
+            ends.append(i + 1)
         for digit, s, e in digits:
-            out.append(digit); starts.append(s); ends.append(e)
+            out.append(digit)
+            starts.append(s)
+            ends.append(e)
         pos = run.end()
     for i in range(pos, len(base)):
-        out.append(base[i]); starts.append(i); ends.append(i + 1)
+        out.append(base[i])
+        starts.append(i)
+        ends.append(i + 1)
     return "".join(out), starts, ends
 
 

@@ -285,7 +285,7 @@ def _task_kind_summary(text: str) -> str:
 def _fingerprint(summary: str, solution: str) -> str:
     """The same kind of task (whatever its size) solved by the same steps is one experience."""
     summary = re.sub(r"大批量|批量|少量|\b(?:large-batch|batch|small)\s", "", summary)
-    norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731
+    norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731 - a one-line normaliser used just below
     return hashlib.sha256(f"{norm(summary)}\n{norm(solution)}".encode()).hexdigest()
 
 
