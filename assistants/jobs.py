@@ -6,7 +6,7 @@ from tasks.services.ledger import job_run
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def session_compact(self, tenant_id: int, session_id: int):
-    """Merge the messages that left the window into the session's rolling summary (issue 3)."""
+    """Merge the messages that left the window into the session's rolling summary."""
     from assistants.services.compaction import session_compact as compact
 
     # Keyed by the Celery task id, which a retry keeps: one ledger row per enqueued job, attempts counted on it.
@@ -17,7 +17,7 @@ def session_compact(self, tenant_id: int, session_id: int):
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def user_erase(self, tenant_id: int, end_user_id: int, requested_by: str, job_id: int):
-    """Erase everything about one end user and leave a receipt (issue 7)."""
+    """Erase everything about one end user and leave a receipt."""
     from assistants.services.privacy import user_erase as erase
 
     return job_run(self, kind="user_erase", job_id=job_id,

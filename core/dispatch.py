@@ -1,6 +1,6 @@
 """Sending Celery jobs so that no job is lost, on any broker, and a broker outage never fails the user's request.
 
-The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work:
+The outbox. `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work:
 it writes the job to the job ledger, in the caller's transaction, as an outbox row (JobRecord kind "dispatch",
 progress = {"job": name, "args": [...], "kwargs": {...}}), and publishes it once that transaction commits, with
 the Celery task id "outbox-<row id>". A rolled-back request therefore schedules nothing, and a committed one

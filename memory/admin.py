@@ -316,7 +316,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
                   "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
                   "conflict": f"would supersede note {obj.supersedes_id or '?'}"}
         found = []
-        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists (issue 4)
+        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists
         if stored:
             found.append(stored)
         if obj.source == MemoryNote.Source.AGENT_INFERRED:

@@ -288,7 +288,7 @@ class ChatView(TenantAPIView):
                         record = None
                     yield sse("done", body)
                 elif kind == "memory":
-                    yield sse("memory", payload)  # what the turn wrote or changed in memory (issue 16)
+                    yield sse("memory", payload)  # what the turn wrote or changed in memory
         except ApplicationError as exc:
             yield sse("error", error_body(exc.code, exc.message, exc.details))
         except Exception:  # the client gets an error event, the log gets the trace

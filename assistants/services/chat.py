@@ -1,4 +1,4 @@
-"""The chat turn: one service for the web chat, the API and tests. (Interface fixed; issue 3 completes it.)"""
+"""The chat turn: one service for the web chat, the API and tests."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,7 +47,7 @@ class TurnContext:
     def as_dict(self) -> dict:
         """What is stored with the reply (metadata.context) and sent to clients. An experience hint is kept by
         reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
-        not carry words that came from elsewhere (issue 15)."""
+        not carry words that came from elsewhere."""
         sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
         own = [(h, s) for h, s in zip(self.hints, sections, strict=True) if s != "experience"]
         return {"summary": self.summary, "pinned_facts": self.pinned_facts,
@@ -80,7 +80,7 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
             raise InvalidInput("This tenant has no assistant yet: create one first.")
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
-    # A title is often the first words of a message: no identifier may be kept in it (issue 15).
+    # A title is often the first words of a message: no identifier may be kept in it.
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
                                                          title=pii_safe_title(title, 200), temporary=bool(temporary),
@@ -208,7 +208,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
                            f"shorten it or send it in parts.", code="message_too_long",
                            details={"length": len(text), "limit": limit})
     with transaction.atomic():
-        # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
+        # Lock the end user: an erasure in progress must not see new rows appear behind it.
         end_user = EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id).first()
         if end_user is None:
             raise NotFound("That user does not exist (already erased?).")

@@ -19,15 +19,15 @@ from django.utils.module_loading import import_string
 logger = logging.getLogger(__name__)
 
 PRE_TURN_HOOKS = [
-    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks (issue 16)
-    "memory.services.commands.memory_turn_hook",  # forget requests, conflict clarification (issue 4)
-    "tasks.services.working_memory.task_route_message",  # working memory (issue 5)
-    "tasks.services.experience.experience_turn_hook",  # experience hints (issue 5)
+    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks
+    "memory.services.commands.memory_turn_hook",  # forget requests, conflict clarification
+    "tasks.services.working_memory.task_route_message",  # working memory: task states
+    "tasks.services.experience.experience_turn_hook",  # experience hints
 ]
 
 
 def run_pre_turn_hooks(*, tenant, session, message) -> list[dict]:
-    """Run every hook in one savepoint (two statements, not two per hook: issue 22). Should one hook raise, that
+    """Run every hook in one savepoint (two statements, not two per hook: hooks run on every turn). Should one hook raise, that
     savepoint is rolled back, so no hook's writes are half kept, and the hooks run again one savepoint each, the
     failing one skipped: the others' effects are exactly those of a turn where it failed alone."""
     failed: set[str] = set()

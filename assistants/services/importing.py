@@ -110,7 +110,7 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
 
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
-    """The import job, in bounded steps (issue 18): each step embeds and extracts the next IMPORT_STEP_MESSAGES
+    """The import job, in bounded steps: each step embeds and extracts the next IMPORT_STEP_MESSAGES
     user messages or, once all are extracted, runs up to COMPACTION_PASSES_PER_STEP compaction passes. With a
     ledger row, a step records where it got to (progress "done"; the counts so far in "result") and queues the
     next step as its own job in the same transaction, returning {"continued": True}; without one, every step runs

@@ -1,4 +1,4 @@
-"""Privacy: erase everything about one end user (with a receipt), and export it. (Interface fixed; issue 7.)
+"""Privacy: erase everything about one end user (with a receipt), and export it.
 
 Erasure, step by step (docs/admin.md has the guarantees and the tests that prove them):
 1. `user_erase_request` locks the EndUser row (the same lock `chat_turn_stream` takes) and sets
@@ -89,7 +89,8 @@ def _user_jobs(tenant_id, user_id, job_id):
 
 
 def _experiences_only_from(tenant_id, user_id):
-    """Experiences the user contributed (or, before issue 15, was the source of) that no other user confirmed."""
+    """Experiences the user contributed (or, for experiences learned before contributions were recorded, was the
+    source of) that no other user confirmed."""
     theirs = Q(contributed_by_id=user_id) | Q(source_message__end_user_id=user_id) | Exists(
         ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk"), end_user_id=user_id))
     others = Exists(ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk")).exclude(

@@ -276,7 +276,7 @@ EMBEDDING_DIMENSIONS = 512
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
 MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
 # Seconds a streaming chat turn waits after `done` for its extraction job, to send the turn's `memory` event with
-# what was written or changed (issue 16); after that the event says "pending" and GET …/memory-events/ has it.
+# what was written or changed; after that the event says "pending" and GET …/memory-events/ has it.
 MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=3.0)
 # Rows deleted per transaction by the per-user erasure job (progress is written to the job ledger after each).
 ERASURE_BATCH_SIZE = env.int("ERASURE_BATCH_SIZE", default=500)

@@ -2,7 +2,7 @@
 value, quote), a session summary or title, a pinned fact, a task-state value, scratch, an experience, the audit
 log or an embedding.
 
-How (issue 15): the text is first normalised with an offset map back to the original, so a span found in the
+How: the text is first normalised with an offset map back to the original, so a span found in the
 normalised text redacts exactly the original characters:
 - full-width forms become ASCII (NFKC, one character for one);
 - runs of digits spoken or written as words become digits: English ("one three eight zero zero ...", "oh",

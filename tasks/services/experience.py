@@ -1,5 +1,5 @@
-"""Experience memory (seed 004, redesigned in issue 15): generalised procedures users liked, recalled as a hint
-when a new task resembles one; never a user's own words, and shared with other users only when confirmed.
+"""Experience memory (seed 004): generalised procedures users liked, recalled as a hint when a new task resembles
+one; never a user's own words, and shared with other users only when confirmed.
 
 Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
 "很好，就按这个来" / "great, let's go with this" that `experience_turn_hook` detects. The learning job
