@@ -43,7 +43,7 @@ class ApiKeyAuthentication(BaseAuthentication):
         try:
             scheme, _, raw = header.decode("ascii").partition(" ")
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <API key>'.")
+            raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <API key>'.") from None
         raw = raw.strip()
         if scheme.lower() != "bearer" or not raw or " " in raw:
             raise exceptions.AuthenticationFailed("The Authorization header must be 'Bearer <API key>'.")

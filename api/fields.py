@@ -10,7 +10,7 @@ def _storable(value: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise serializers.ValidationError("This text contains invalid characters (unpaired surrogates).")
+        raise serializers.ValidationError("This text contains invalid characters (unpaired surrogates).") from None
     return value
 
 

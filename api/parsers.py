@@ -52,11 +52,11 @@ class LimitedJSONParser(JSONParser):
         try:
             data = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
         except UnicodeDecodeError:
-            raise ParseError("the body is not UTF-8 text.")
+            raise ParseError("the body is not UTF-8 text.") from None
         except RecursionError:  # deeper than the interpreter's recursion limit, so far deeper than `depth`
-            raise too_deep
+            raise too_deep from None
         except ValueError as exc:
-            raise ParseError(str(exc))
+            raise ParseError(str(exc)) from exc
         if json_depth_exceeds(data, depth):
             raise too_deep
         return data

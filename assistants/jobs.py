@@ -18,7 +18,7 @@ def session_compact(self, tenant_id: int, session_id: int):
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def user_erase(self, tenant_id: int, end_user_id: int, requested_by: str, job_id: int):
-    """Erase everything about one end user and leave a receipt (issue 7)."""
+    """Erase everything about one end user and leave a receipt."""
     from assistants.services.privacy import user_erase as erase
 
     return job_run(self, kind="user_erase", job_id=job_id,

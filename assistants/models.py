@@ -65,14 +65,14 @@ class Tenant(TimeStampedModel):
         default=0.3, help_text="What the chat turn puts in context must be at least this relevant (0..1, cosine "
                                "plus keyword evidence). Explicit recall (API) always returns k items.")
     task_ttl_days = models.PositiveIntegerField(default=7)
-    # Experience memory (issue 15)
+    # Experience memory
     experience_sharing = models.BooleanField(
         default=True, help_text="Offer experiences (generalised procedures users liked) to other users of the "
                                 "assistant. Off: an experience only helps the users it came from.")
     experience_min_users = models.PositiveIntegerField(
         default=3, help_text="Distinct users who must confirm an experience before others are offered it "
                              "(staff approval in the admin also shares it).")
-    # Fairness of background work (issue 18)
+    # Fairness of background work between tenants
     bulk_jobs_max = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Bulk jobs (imports, re-embedding, erasure) of this tenant that may run at "
                                          "once; the others wait, so other tenants' work gets the remaining workers. "

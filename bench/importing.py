@@ -44,7 +44,7 @@ def _store_metadata(tenant, ids: list[int], messages: list[dict]) -> None:
     """Merge each message's bench metadata (e.g. LoCoMo's dia_id) into the imported rows."""
     from assistants.models import Message
 
-    wanted = {mid: m["metadata"] for mid, m in zip(ids, messages) if m.get("metadata")}
+    wanted = {mid: m["metadata"] for mid, m in zip(ids, messages, strict=True) if m.get("metadata")}
     if not wanted:
         return
     rows = list(Message.objects.for_tenant(tenant).filter(pk__in=list(wanted)))
@@ -94,7 +94,7 @@ def _import_direct(*, tenant, external_id: str, messages: list[dict], title: str
             Message(tenant=tenant, session=session, end_user=end_user, role=m["role"], content=m["content"],
                     metadata=m.get("metadata") or {}) for m in messages], batch_size=1000)
         dated = []
-        for row, m in zip(rows, messages):
+        for row, m in zip(rows, messages, strict=True):
             if isinstance(m.get("created_at"), datetime):
                 row.created_at = m["created_at"]
                 dated.append(row)

@@ -29,9 +29,9 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"
 sys.path.insert(0, str(ROOT / "sdk" / "python" / "src"))
 sys.path.insert(0, str(ROOT))
 
-from memory_platform import Client  # noqa: E402
-from memory_platform.webhooks import verify_signature  # noqa: E402
-from tests.integrations.webhook_receiver import Receiver  # noqa: E402
+from memory_platform import Client  # noqa: E402 - after the sys.path set-up above
+from memory_platform.webhooks import verify_signature  # noqa: E402 - the same
+from tests.integrations.webhook_receiver import Receiver  # noqa: E402 - the same
 
 FACTS_ZH = ["用户喜欢喝{}。", "用户的店在{}。", "用户每周{}去健身。", "用户对{}过敏。", "用户打算下个月去{}。"]
 FACTS_EN = ["The user likes {}.", "The user's shop is in {}.", "The user trains on {}.", "The user is allergic to {}.",

@@ -70,7 +70,7 @@ class NoteStore:
             pool = multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1, len(chunks))))
             try:
                 for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in
-                                                                        zip(seeds, chunks)])):
+                                                                        zip(seeds, chunks, strict=True)]), strict=True):
                     self._insert(users, made)
                     log(f"  loaded {self.total}/{size} notes")
             finally:
@@ -98,7 +98,7 @@ class NoteStore:
                             quote=text, source=MemoryNote.Source.USER_STATED, confidence=0.8, importance=0.5,
                             embedding=vec, embedding_model=model, search_text=terms,
                             observed_at=now, created_at=now, updated_at=now)
-                 for user, text, vec, terms in zip(users, texts, vectors, features)]
+                 for user, text, vec, terms in zip(users, texts, vectors, features, strict=True)]
         copy_notes(notes)
         self.total += len(users)
 
@@ -204,7 +204,7 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
         texts = [query_text(rng) for _ in range(queries)]
         users = [pick() for _ in texts]
         embed_ms, recall_ms, bare_ms, empty = [], [], [], 0
-        for i, (text, user) in enumerate(zip(texts, users)):
+        for i, (text, user) in enumerate(zip(texts, users, strict=True)):
             ms, (model, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
             literal = _vector_literal(vectors[0])
             exact = active_note_count(tenant_id=store.tenant.pk, end_user_id=user.pk) <= EXACT_SCAN_MAX

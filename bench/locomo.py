@@ -182,7 +182,7 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
                      "metadata": {"dia_id": t["dia_id"], "source": "locomo"}} for t in conv["turns"]]
         imported = import_conversation_checked(client, tenant, conv["id"], messages)
         import_paths.add(imported["path"])
-        dia_maps[conv["id"]] = {mid: t["dia_id"] for mid, t in zip(imported["message_ids"], conv["turns"])}
+        dia_maps[conv["id"]] = {mid: t["dia_id"] for mid, t in zip(imported["message_ids"], conv["turns"], strict=True)}
     import_s = time.monotonic() - started
     ctx.log(f"locomo: imported {sum(len(c['turns']) for c in convs)} turns in {import_s:.1f}s; waiting for jobs")
     drain_s = ctx.wait_idle(timeout=3600)
@@ -213,7 +213,7 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
         for conv in convs:
             ranked_lists = retriever.rank([t["text"] for t in conv["turns"]], [q["question"] for q in conv["questions"]],
                                           k=max(KS))
-            for q, ranked_idx in zip(conv["questions"], ranked_lists):
+            for q, ranked_idx in zip(conv["questions"], ranked_lists, strict=True):
                 ranked = [conv["turns"][i]["dia_id"] for i in ranked_idx]
                 rows.append({"category": q["category"], **score(ranked, q["evidence"])})
         systems[retriever.label] = rows

@@ -160,7 +160,7 @@ def machine_info() -> dict:
         pass
     mem_gib = None
     try:
-        kb = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        kb = int(next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")).split()[1])
         mem_gib = round(kb / 1024 / 1024, 1)
     except (OSError, StopIteration, ValueError):
         pass

@@ -27,18 +27,18 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
-import django  # noqa: E402
+import django  # noqa: E402 - after the path and settings module are set above
 
 django.setup()
 
-from django.db import connection, transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402 - the same
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402
-from memory.models import MemoryNote  # noqa: E402
-from memory.services.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402
-from memory.services.extraction import memory_extract_for_message  # noqa: E402
-from memory.services.notes import note_index_text  # noqa: E402
-from memory.services.recall import memory_recall, vector_candidates  # noqa: E402
+from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402 - the same
+from memory.models import MemoryNote  # noqa: E402 - the same
+from memory.services.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402 - the same
+from memory.services.extraction import memory_extract_for_message  # noqa: E402 - the same
+from memory.services.notes import note_index_text  # noqa: E402 - the same
+from memory.services.recall import memory_recall, vector_candidates  # noqa: E402 - the same
 
 PLACES = ["深圳南山", "杭州西湖", "成都锦江", "北京朝阳", "上海徐汇", "Portland", "Berlin", "Lisbon", "Austin", "Osaka"]
 SHOPS = ["面馆", "咖啡馆", "烘焙店", "奶茶店", "花店", "bakery", "noodle shop", "bookstore", "bike shop", "salon"]
@@ -148,7 +148,7 @@ def extraction_throughput(tenant, rng, count):
     assistant = Assistant.objects.for_tenant(tenant).first()
     session = ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=user, assistant=assistant)
     ids = []
-    for i in range(count):
+    for _ in range(count):
         text = rng.choice(MESSAGES).format(p=rng.choice(PLACES), n=rng.randint(20, 200), s=rng.choice(SHOPS),
                                            m=rng.choice(["四千", "3000", "五千五"]), b=rng.randint(5, 90),
                                            k=rng.randint(2, 20))

@@ -184,7 +184,7 @@ def make_baseline(name: str):
         return USEDense(USE(threads=1))  # one BLAS thread: the machine has 2 cores shared with the platform
     if name == "bm25":
         try:
-            import rank_bm25  # noqa: F401
+            import rank_bm25  # noqa: F401 - imported only to learn whether the optional baseline is installed
         except ImportError:
             return None
         return BM25Matched()
@@ -223,7 +223,7 @@ def _import_histories(client, tenant, users) -> tuple[dict, set[str]]:
                 raise RuntimeError(f"import of {entry['user']}/{session['id']} returned "
                                    f"{len(imported['message_ids'])} ids for {len(messages)} messages")
             maps["session"][imported["session_id"]] = session["id"]
-            for mid, m in zip(imported["message_ids"], session["messages"]):
+            for mid, m in zip(imported["message_ids"], session["messages"], strict=True):
                 maps["message"][mid] = session["id"]
                 maps["turns"].append((session["id"], m["content"]))
         out[entry["user"]] = maps
@@ -309,7 +309,7 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
             for retriever in retrievers:
                 texts = [text for _, text in maps["turns"]]
                 ranked_idx = retriever.rank(texts, [q["text"] for q in entry["questions"]], k=k)
-                for question, idx in zip(entry["questions"], ranked_idx):
+                for question, idx in zip(entry["questions"], ranked_idx, strict=True):
                     base_rows[retriever.label].append(
                         session_scores([{maps["turns"][i][0]} for i in idx], question["sessions"]))
         results[f"episodic_{lang}"] = {
@@ -347,13 +347,13 @@ def _load_shadow_tenant(ctx, sets, errors) -> dict:
     zh_users = list(dict.fromkeys(r["user"] for r in sets["notes"]["zh"]))
     en_users = list(dict.fromkeys(r["user"] for r in sets["notes"]["en"]))
     swapped = []
-    for zh_user, en_user in zip(zh_users, en_users):
+    for zh_user, en_user in zip(zh_users, en_users, strict=False):
         swapped += [{**r, "user": zh_user} for r in sets["notes"]["en"] if r["user"] == en_user]
         swapped += [{**r, "user": en_user} for r in sets["notes"]["zh"] if r["user"] == zh_user]
     notes = _post_notes(client, swapped, errors)
     ep_en, ep_zh = sets["episodic"]["en"], sets["episodic"]["zh"]
-    histories = ([{**zh, "user": en["user"]} for en, zh in zip(ep_en, ep_zh)]
-                 + [{**en, "user": zh["user"]} for en, zh in zip(ep_en, ep_zh)])
+    histories = ([{**zh, "user": en["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)]
+                 + [{**en, "user": zh["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)])
     _import_histories(client, tenant, histories)
     client.close()
     return {"tenant": tenant.slug, "notes": len(notes), "sessions": sum(len(h["sessions"]) for h in histories)}
@@ -371,7 +371,7 @@ def _baseline_note_rows(retriever, queries, notes_by_lang, note_ids) -> list[dic
         corpus = by_user[user]
         mine = [q for q in queries if q[0] == user]
         ranked = retriever.rank([r["content"] for r in corpus], [q[1] for q in mine], k=max(NOTE_KS))
-        for (_, _, target, qtype), idx in zip(mine, ranked):
+        for (_, _, target, qtype), idx in zip(mine, ranked, strict=True):
             position = next((n for n, i in enumerate(idx) if corpus[i]["id"] == target), None)
             out.append({"type": qtype,
                         **{f"R@{k}": 1.0 if position is not None and position < k else 0.0 for k in NOTE_KS}})

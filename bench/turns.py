@@ -100,12 +100,12 @@ def run_api_throughput(ctx: BenchContext, *, concurrency=(1, 8, 32), seconds: fl
         stats = {"ok": 0, "latency": [], "errors": {}}
         deadline = time.monotonic() + seconds
 
-        async def main():
+        async def main(n: int, deadline: float, stats: dict) -> None:
             await asyncio.gather(*[_client_loop(ctx.base_url, key, f"load-{n}-{i}", deadline, stats,
                                                 random.Random(rng.random())) for i in range(n)])
 
         start = time.monotonic()
-        asyncio.run(main())
+        asyncio.run(main(n, deadline, stats))
         elapsed = time.monotonic() - start
         levels[str(n)] = {"clients": n, "seconds": round(elapsed, 1), "turns": stats["ok"],
                           "turns_per_s": round(stats["ok"] / elapsed, 1), "latency_ms": percentiles(stats["latency"]),

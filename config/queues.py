@@ -1,4 +1,4 @@
-"""The two Celery queues (issue 18), so that a chat turn's jobs never wait behind a tenant's import.
+"""The two Celery queues, so that a chat turn's jobs never wait behind a tenant's import.
 
 The default queue (CELERY_QUEUE, "platform") is the interactive one: a turn's extraction and message vectors,
 compaction, experience learning, webhook deliveries. Bulk work goes to "<CELERY_QUEUE>-bulk". `make run` keeps one

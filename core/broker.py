@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import uuid
 from time import monotonic
+from typing import Any
 
 from kombu.exceptions import ChannelError
 from kombu.transport import filesystem
@@ -17,13 +18,13 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue, payload, **kwargs):
+    def _put(self, queue: str, message: Any, **kwargs: Any) -> None:
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         partial = os.path.join(self.data_folder_out, f".{name}.part")  # listed, but matches no queue
         try:
             with open(partial, "wb") as f:
-                f.write(dumps(payload).encode())
+                f.write(dumps(message).encode())
             os.replace(partial, final)
         except OSError as exc:
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc

@@ -179,7 +179,7 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
                 job.apply_async(args=record.progress.get("args", []), kwargs=record.progress.get("kwargs", {}),
                                 task_id=f"{TASK_ID_PREFIX}{record.pk}", retry=True,
                                 retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
                 record.error = f"broker unreachable: {type(exc).__name__}: {exc}"[:500]
                 record.save(update_fields=["error", "updated_at"])
                 return {"sent": sent, "broker": "down"}

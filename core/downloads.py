@@ -37,6 +37,7 @@ def file_download(request, fileobj, *, content_type: str, filename: str | None =
     `whole_below` bytes."""
     size = fileobj.seek(0, 2)
     fileobj.seek(0)
+    response: HttpResponse | StreamingHttpResponse
     if size < whole_below:
         response = HttpResponse(fileobj.read(), content_type=content_type)
         fileobj.close()

@@ -30,7 +30,7 @@ def check_broker() -> dict:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             transport = conn.transport_cls if isinstance(conn.transport_cls, str) else conn.transport.driver_name
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any failure is "down", reported as text
         return {"ok": False, "error": str(exc).strip()[:300]}
     return {"ok": True, "transport": str(transport)}
 
@@ -41,7 +41,7 @@ def check_worker() -> dict:
     try:
         cutoff = timezone.now() - timedelta(seconds=settings.WORKER_HEARTBEAT_SECONDS * 3)
         alive = list(WorkerHeartbeat.objects.filter(last_seen__gte=cutoff).values_list("hostname", flat=True))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:  # noqa: BLE001 - any failure is "down", reported as text
         return {"ok": False, "error": str(exc).strip()[:300]}
     return {"ok": bool(alive), "workers": alive}
 

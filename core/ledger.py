@@ -102,7 +102,7 @@ def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant
         if final:
             raise
         countdown = retry_countdown(retries) if retry_countdown else min(2 ** retries, 60)
-        raise task.retry(exc=exc, countdown=countdown)
+        raise task.retry(exc=exc, countdown=countdown) from exc
     if result.get("continued"):
         return result  # a bounded step that queued the next one (with its position): the job is not done yet
     JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.SUCCEEDED, result=result, error="",

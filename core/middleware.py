@@ -56,6 +56,7 @@ def wants_json(request) -> bool:
 
 
 def error_response(request, error: ApplicationError) -> HttpResponse:
+    response: HttpResponse
     if wants_json(request):
         response = JsonResponse({"error": {"code": error.code, "message": error.message, "details": error.details}},
                                 status=error.status)
@@ -89,6 +90,8 @@ class DatabaseUnavailableMiddleware:
 
     def _unavailable(self, request, exc) -> HttpResponse:
         error = database_error_as_application_error(exc)
+        if error is None:  # only called for the database errors process_exception recognised
+            raise exc
         if error.status != 503:
             return error_response(request, error)
         logger.warning("database unavailable during %s %s: %s", request.method, request.path,

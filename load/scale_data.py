@@ -101,7 +101,7 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     check("api_list_notes", lambda: api.get(f"/api/v1/users/{notes_user}/memories/"))
     recalls = []
     for query in ["成都 火锅 开店", "tea shop in Xiamen", "喜欢咖啡", "books Nanjing"]:
-        resp, ms = timed(lambda: api.get(f"/api/v1/users/{notes_user}/recall/", {"q": query}))
+        resp, ms = timed(lambda: api.get(f"/api/v1/users/{notes_user}/recall/", {"q": query}))  # noqa: B023 - called at once
         recalls.append(ms)
         out["recall_status"] = resp.status_code
         out["recall_items"] = len(resp.json().get("results", [])) if resp.status_code == 200 else None
@@ -119,7 +119,7 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     for name, model, user in [("admin_sessions", "assistants/chatsession", sessions_user),
                               ("admin_notes", "memory/memorynote", notes_user)]:
         end_user = EndUser.objects.for_tenant(tenant).get(external_id=user)
-        check(name, lambda: admin.get(f"/admin/{model}/", {"end_user__id__exact": end_user.pk}))
+        check(name, lambda: admin.get(f"/admin/{model}/", {"end_user__id__exact": end_user.pk}))  # noqa: B023 - called at once
     check("admin_erase_preview", lambda: admin.post("/admin/assistants/enduser/", {
         "action": "erase_users", "_selected_action": [EndUser.objects.for_tenant(tenant).get(
             external_id=notes_user).pk]}))

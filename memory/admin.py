@@ -224,7 +224,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     def get_urls(self):
         info = self.model._meta.app_label, self.model._meta.model_name
         return [path("<path:object_id>/moderate/<slug:verb>/", self.admin_site.admin_view(self.moderate_view),
-                     name="%s_%s_moderate" % info)] + super().get_urls()
+                     name="{}_{}_moderate".format(*info))] + super().get_urls()
 
     def moderate_view(self, request, object_id, verb):
         """The buttons on a note's page: POST only, the same services and audit as the list actions."""
@@ -236,13 +236,13 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         service, verb_done, extra = self.ONE_NOTE_ACTIONS[verb]
         self._moderate(request, self.get_queryset(request).filter(pk=note.pk), service, verb_done, **extra)
         info = self.model._meta.app_label, self.model._meta.model_name
-        return HttpResponseRedirect(reverse("admin:%s_%s_change" % info, args=[note.pk]))
+        return HttpResponseRedirect(reverse("admin:{}_{}_change".format(*info), args=[note.pk]))
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and self.has_change_permission(request, obj):
             info = self.model._meta.app_label, self.model._meta.model_name
             context["moderation_buttons"] = [
-                (self.ONE_NOTE_LABELS[verb], reverse("admin:%s_%s_moderate" % info, args=[obj.pk, verb]))
+                (self.ONE_NOTE_LABELS[verb], reverse("admin:{}_{}_moderate".format(*info), args=[obj.pk, verb]))
                 for verb in self.actions_for(obj)]
         return super().render_change_form(request, context, add, change, form_url, obj)
 
@@ -274,7 +274,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             self.message_user(request, "Select exactly one note to edit.", messages.ERROR)
             return None
         info = self.model._meta.app_label, self.model._meta.model_name
-        return HttpResponseRedirect(reverse("admin:%s_%s_change" % info, args=[notes[0].pk]))
+        return HttpResponseRedirect(reverse("admin:{}_{}_change".format(*info), args=[notes[0].pk]))
 
     @admin.action(description="Expire now", permissions=["change"])
     def expire_now(self, request, queryset):
@@ -316,7 +316,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
                   "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
                   "conflict": f"would supersede note {obj.supersedes_id or '?'}"}
         found = []
-        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists (issue 4)
+        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists
         if stored:
             found.append(stored)
         if obj.source == MemoryNote.Source.AGENT_INFERRED:

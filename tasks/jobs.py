@@ -23,7 +23,7 @@ def task_states_expire(self):
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def experience_learn(self, tenant_id: int, message_id: int, idempotency_key: str = ""):
-    """Generalise, scrub and store what a user liked (issue 5). Enqueued by feedback_record on a thumbs-up."""
+    """Generalise, scrub and store what a user liked. Enqueued by feedback_record on a thumbs-up."""
     from tasks.services.experience import experience_learn as learn
 
     return job_run(self, kind="experience_learn", tenant_id=tenant_id,

@@ -25,18 +25,8 @@ def task_states_of(*, tenant, end_user, assistant) -> QuerySet:
         Q(task_type__assistant=assistant) | Q(task_type__isnull=True, session__assistant=assistant))
 
 
-def task_state_current(*, tenant, end_user, assistant, lock: bool = False) -> TaskState | None:
-    """The task in progress (at most one is open; the others are paused), not past its TTL. `lock` takes the row
-    lock (inside a transaction) so that two messages to the same task are applied one after the other."""
-    qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant).filter(state__in=OPEN_STATES))
-    qs = qs.select_related("task_type")
-    if lock:
-        qs = qs.select_for_update(of=("self",))
-    return qs.order_by("-updated_at", "-id").first()
-
-
 def task_state_open_or_resumable(*, tenant, end_user, assistant, lock: bool = False) -> TaskState | None:
-    """In one query, the task in progress if there is one (what task_state_current returns), else the most recent
+    """In one query, the task in progress if there is one (open and within its TTL), else the most recent
     paused one (what task_state_resumable returns then): the two reads a turn's routing starts with."""
     qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant)
                .filter(state__in=RESUMABLE_STATES)).select_related("task_type")

@@ -19,6 +19,10 @@ from django.db import connection
 from config.queues import bulk_queue_name
 from tests.openai_server import ScriptedOpenAI
 
+# The browser fixtures (chromium, new_page, site, collected_static) for every test module that drives Chromium,
+# registered once here instead of imported into each module under a name its test functions then shadow.
+pytest_plugins = ["tests.web.browser"]
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -42,7 +42,7 @@ class ScriptedOpenAI:
     @property
     def base_url(self) -> str:
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        return f"http://{host}:{port}/v1"  # type: ignore[str-bytes-safe]  # an AF_INET server: host is a str
 
     def start(self) -> "ScriptedOpenAI":
         self._thread.start()

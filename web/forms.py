@@ -8,10 +8,6 @@ class NoteCorrectionForm(forms.Form):
                               widget=forms.Textarea(attrs={"rows": 2}))
 
 
-class RenameForm(forms.Form):
-    title = forms.CharField(label=_("Name"), max_length=200, strip=True)
-
-
 class LoginForm(AuthenticationForm):
     """Django's login form, with autocomplete hints for password managers and phones."""
 

@@ -28,13 +28,13 @@ class WebhookEndpointForm(TenantConsistentForm):
         try:
             return webhook_url_check(self.cleaned_data["url"])
         except ApplicationError as exc:
-            raise forms.ValidationError(exc.message)
+            raise forms.ValidationError(exc.message) from exc
 
     def clean_events(self):
         try:
             return webhook_events_check(list(self.cleaned_data["events"]))
         except ApplicationError as exc:
-            raise forms.ValidationError(exc.message)
+            raise forms.ValidationError(exc.message) from exc
 
 
 @admin.register(WebhookEndpoint)

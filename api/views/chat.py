@@ -282,10 +282,10 @@ class ChatView(TenantAPIView):
                         record = None
                     yield sse("done", body)
                 elif kind == "memory":
-                    yield sse("memory", payload)  # what the turn wrote or changed in memory (issue 16)
+                    yield sse("memory", payload)  # what the turn wrote or changed in memory
         except ApplicationError as exc:
             yield sse("error", error_body(exc.code, exc.message, exc.details))
-        except Exception:  # noqa: BLE001 - the client gets an error event, the log gets the trace
+        except Exception:  # the client gets an error event, the log gets the trace
             logger.exception("chat stream failed")
             yield sse("error", error_body(*error_for_status(500)))
         finally:

@@ -1,5 +1,5 @@
 """GET /api/v1/messages/<id>/memory-events/ and POST …/memory-events/<note_id>/undo/: what a chat turn wrote,
-updated, superseded or forgot in the user's memory, and undoing one change (issue 16)."""
+updated, superseded or forgot in the user's memory, and undoing one change."""
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse

@@ -236,7 +236,7 @@ class UserView(TenantAPIView):
         try:
             job = user_erase_request(tenant=self.tenant, end_user=end_user, requested_by=self.actor)
         except NotImplementedError:
-            raise NotImplementedYet("Erasure is not available in this version yet.")
+            raise NotImplementedYet("Erasure is not available in this version yet.") from None
         return Response({"job": job.pk}, status=202)
 
 
@@ -250,7 +250,7 @@ class UserExportView(TenantAPIView):
         try:
             document = user_export_file(tenant=self.tenant, end_user=end_user)
         except NotImplementedError:
-            raise NotImplementedYet("Export is not available in this version yet.")
+            raise NotImplementedYet("Export is not available in this version yet.") from None
         # Written to a temporary file in batches and streamed: a user with 100,000 notes is not held in memory.
         return file_download(request, document, content_type="application/json",
                              whole_below=settings.EXPORT_MEMORY_BYTES)

@@ -31,7 +31,7 @@ def parse_money(text: str) -> tuple[float, str] | None:
     if m:
         number = float(m.group(2).replace(",", ""))
         scale = {"k": 1e3, "K": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "M": 1e6, "million": 1e6}.get(m.group(3), 1)
-        # the currency as written: "20,000 euros" stays euros (issue 16), never "$20,000"
+        # the currency as written: "20,000 euros" stays euros, never "$20,000"
         word = next((sym for sym, rx in (("€", r"euros?\b|eur\b|欧元"), ("£", r"pounds?\b|gbp\b|英镑"),
                                           ("¥", r"元|块|rmb|yuan")) if re.search(rx, text, re.I)), "$")
         return number * scale, m.group(1) or word

@@ -90,7 +90,7 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
                                    model_name=model_name, stopped=True, extra=extra)
             _mark_replaced(tenant, [reply], new.pk)
         raise
-    except Exception as exc:  # noqa: BLE001 - as in the chat turn: the offline model answers, the reason is said
+    except Exception as exc:  # as in the chat turn: the offline model answers, the reason is said
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed while regenerating", model_name)
         error = _error_sentence(exc, mostly_chinese(user_message.content[:2000]))

@@ -1,4 +1,4 @@
-"""The chat turn: one service for the web chat, the API and tests. (Interface fixed; issue 3 completes it.)"""
+"""The chat turn: one service for the web chat, the API and tests."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -51,7 +51,7 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
             raise InvalidInput("This tenant has no assistant yet: create one first.")
     elif assistant.tenant_id != tenant.pk:
         raise NotFound("That assistant does not exist.")
-    # A title is often the first words of a message: no identifier may be kept in it (issue 15).
+    # A title is often the first words of a message: no identifier may be kept in it.
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
                                                          title=session_title(title), temporary=bool(temporary),
@@ -118,7 +118,7 @@ def _count_recalls(*, tenant, memories: list) -> None:
         from memory.services.recall import memory_recall_touch
 
         memory_recall_touch(tenant=tenant, items=memories)
-    except Exception:  # noqa: BLE001 - recall counters must not cost the user the stored reply
+    except Exception:  # recall counters must not cost the user the stored reply
         logger.exception("counting recalled notes failed")
 
 
@@ -212,7 +212,7 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
     try:
         context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
                                 hook_results=hook_results, recall=long_term)
-    except Exception:  # noqa: BLE001 - a context bug must not lose the turn: fall back to prompt + message
+    except Exception:  # a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)
         context = TurnContext(messages=[{"role": "system", "content": session.assistant.system_prompt},
                                         {"role": "user", "content": text[:20000]}])
@@ -235,10 +235,10 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         try:
             chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
                              model_name="offline" if model.offline else model_name, stopped=True)
-        except Exception:  # noqa: BLE001 - closing a stream must never raise; the user message is kept anyway
+        except Exception:  # closing a stream must never raise; the user message is kept anyway
             logger.exception("storing a stopped reply failed")
         raise
-    except Exception as exc:  # noqa: BLE001 - ModelError, or anything else the provider raised
+    except Exception as exc:  # ModelError, or anything else the provider raised
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed", model_name)
         error = _error_sentence(exc, chinese)

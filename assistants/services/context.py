@@ -1,4 +1,4 @@
-"""Context assembly: exactly what is sent to the model for one turn, in this order (issue 3):
+"""Context assembly: exactly what is sent to the model for one turn, in this order:
 
 1. the assistant's system prompt, byte-identical, never compressed;
 2. pinned session facts;

@@ -1,4 +1,4 @@
-"""Thumbs up/down on a reply. Positive feedback is what experience memory learns from (issue 5)."""
+"""Thumbs up/down on a reply. Positive feedback is what experience memory learns from."""
 from __future__ import annotations
 
 from django.db import transaction

@@ -1,4 +1,4 @@
-""""Forget …" means everywhere (issue 16): a user's forget request removes the fact from every place a turn keeps
+""""Forget …" means everywhere: a user's forget request removes the fact from every place a turn keeps
 it, not only from the notes:
 
 - long-term notes (memory.services.notes.memory_forget_matching: content, embedding, search terms, episodic recall);

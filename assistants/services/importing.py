@@ -84,7 +84,7 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
             f"UPDATE {Message._meta.db_table} AS m SET created_at = v.ts "
             "FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, ts) WHERE m.id = v.id AND m.tenant_id = %s",
             [[row.pk for row in rows], [item["created_at"] for item in messages], tenant.pk])
-    for row, item in zip(rows, messages):
+    for row, item in zip(rows, messages, strict=True):
         row.created_at = item["created_at"]
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(
         created_at=messages[0]["created_at"], last_activity_at=messages[-1]["created_at"])

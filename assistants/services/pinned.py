@@ -239,7 +239,7 @@ def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:
     the locked row: its pinned facts and its summary (compaction may have moved on since it was read)."""
     locked = ChatSession.objects.for_tenant(tenant).select_for_update().get(pk=session.pk)
     facts = pinned_facts_apply(locked.pinned_facts, message.content, message_id=message.pk)
-    facts, _found = pii_redact_value(facts)  # a pinned fact never holds an identifier (issue 15)
+    facts, _found = pii_redact_value(facts)  # a pinned fact never holds an identifier
     if facts != locked.pinned_facts:
         ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(pinned_facts=facts)
     session.pinned_facts = facts

@@ -1,4 +1,4 @@
-"""Privacy: erase everything about one end user (with a receipt), and export it. (Interface fixed; issue 7.)
+"""Privacy: erase everything about one end user (with a receipt), and export it.
 
 Erasure, step by step (docs/admin.md has the guarantees and the tests that prove them):
 1. `user_erase_request` locks the EndUser row (the same lock `chat_turn_stream` takes) and sets
@@ -96,7 +96,7 @@ def _experiences_only_from(tenant_id, user_id):
 
 def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tuple[str, Callable]]:
     """(name, queryset factory) in the order they are deleted: dependents before what they point to."""
-    unscoped = lambda model: model.objects.unscoped().filter(tenant_id=tenant_id)  # noqa: E731
+    unscoped = lambda model: model.objects.unscoped().filter(tenant_id=tenant_id)  # noqa: E731 - shorthand for the lines below
     return [
         ("job_records", lambda: _user_jobs(tenant_id, user_id, job_id)),
         ("experiences", lambda: _experiences_only_from(tenant_id, user_id)),
@@ -386,7 +386,7 @@ def user_export_write(*, tenant, end_user, write: Callable[[str], object]) -> No
     a user with 10,000 sessions or 100,000 notes is exported in bounded memory when `write` goes to a file."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
-    scoped = lambda model: model.objects.for_tenant(tenant)  # noqa: E731
+    scoped = lambda model: model.objects.for_tenant(tenant)  # noqa: E731 - shorthand for the lines below
     login = end_user.user
     head = {
         "format": "assistant-platform user export v1",

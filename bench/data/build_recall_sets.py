@@ -24,7 +24,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import recall_sets_episodes as episodes  # noqa: E402 - the data modules sit beside this script
-import recall_sets_notes as notes  # noqa: E402
+import recall_sets_notes as notes  # noqa: E402 - the same
 
 KINDS = {"p": "profile", "f": "preference", "l": "plan"}
 MIN_NOTES_PER_USER = 30

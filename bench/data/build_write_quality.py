@@ -30,7 +30,7 @@ def fw(text: str) -> str:
 
 def cn_id(first17: str) -> str:
     weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
-    total = sum(int(d) * w for d, w in zip(first17, weights))
+    total = sum(int(d) * w for d, w in zip(first17, weights, strict=True))
     return first17 + "10X98765432"[total % 11]
 
 

@@ -145,7 +145,7 @@ CONTENT_SECURITY_POLICY = {
 }
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
-PERMISSIONS_POLICY = {feature: [] for feature in (
+PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
     "camera", "microphone", "geolocation", "payment", "usb", "accelerometer", "gyroscope", "magnetometer")}
 
 # Logins (web chat and admin) go through django-axes first: a locked-out username+address is refused before any
@@ -286,7 +286,7 @@ ASSISTANT_PRE_TURN_HOOKS = [path.strip() for path in env.list("ASSISTANT_PRE_TUR
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
 MAX_MESSAGE_CHARS = env.int("MAX_MESSAGE_CHARS", default=100_000)
 # Seconds a streaming chat turn waits after `done` for its extraction job, to send the turn's `memory` event with
-# what was written or changed (issue 16); after that the event says "pending" and GET …/memory-events/ has it.
+# what was written or changed; after that the event says "pending" and GET …/memory-events/ has it.
 MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=3.0)
 # Partitions of the largest tables (chat messages, memory notes, message vectors), by HASH(tenant_id). Read once,
 # by migration memory.0010_i22_partition_by_tenant: changing it later does not re-partition (docs/scaling.md).
@@ -300,7 +300,7 @@ EXPORT_MEMORY_BYTES = env.int("EXPORT_MEMORY_BYTES", default=1_000_000)
 MCP_EXPORT_MAX_BYTES = env.int("MCP_EXPORT_MAX_BYTES", default=5_000_000)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_REQUEST_BYTES", default=2_621_440)
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, object] = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [],
     "DEFAULT_PERMISSION_CLASSES": [],

@@ -1,5 +1,5 @@
 """Development defaults: what `make run` uses."""
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403 - split settings: each layer starts from all of base's names
 from .base import env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=True)

@@ -1,5 +1,5 @@
 """Production: secrets have no default, cookies are secure, browsers are told to use HTTPS only (HSTS)."""
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403 - split settings: each layer starts from all of base's names
 from .base import env
 
 SECRET_KEY = env("DJANGO_SECRET_KEY")

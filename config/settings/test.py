@@ -3,7 +3,7 @@ import os
 
 from config.queues import bulk_queue_name, task_routes
 
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403 - split settings: each layer starts from all of base's names
 from .base import BASE_DIR, CELERY_BROKER_URL, DATABASES, broker_transport_options, env
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast user creation in tests
@@ -14,7 +14,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default=f"test-{os.getpid()}")
 CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
-RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405
+RUN_DIR = Path(env("RUN_DIR", default=str(BASE_DIR / ".run" / f"test-{os.getpid()}")))  # noqa: F405 - BASE_DIR is base's
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
 WORKER_HEARTBEAT_SECONDS = 2
 # Webhook tests receive on 127.0.0.1; the production rule is tested with this setting turned off.

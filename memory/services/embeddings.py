@@ -122,9 +122,9 @@ def _sentence_vectors(texts: list[str]) -> list[list[float]]:
     keys = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
     with _sentence_lock:
         found = {k: _recent[k] for k in keys if k in _recent}
-    missing = {k: t for k, t in zip(keys, texts) if k not in found}
+    missing = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
     if missing:
-        found.update(zip(missing, _encode(list(missing.values()))))
+        found.update(zip(missing, _encode(list(missing.values())), strict=True))
         with _sentence_lock:
             for key in missing:
                 _recent[key] = found[key]

@@ -83,7 +83,7 @@ def message_vectors_write(*, tenant, messages, model: str) -> int:
         used, vectors = embed_texts(texts=[chunk for _, _, chunk in batch], model=model)
         rows = [MessageVector(tenant=tenant, end_user_id=m.end_user_id, session_id=m.session_id, message_id=m.pk,
                               chunk=i, embedding=vector, embedding_model=used, said_at=m.created_at)
-                for (m, i, _), vector in zip(batch, vectors)]
+                for (m, i, _), vector in zip(batch, vectors, strict=True)]
         # a message embedded with another model before keeps one row per chunk: the new model's replaces it
         MessageVector.objects.for_tenant(tenant).filter(message_id__in={m.pk for m, _, _ in batch}) \
             .exclude(embedding_model=used).delete()

@@ -1,5 +1,5 @@
-"""Memory events of a chat turn: what the turn wrote, updated, superseded or forgot, for every client to show
-(issue 16): the `memory` event of the streaming chat, `GET /api/v1/messages/<id>/memory-events/`, and the line
+"""Memory events of a chat turn: what the turn wrote, updated, superseded or forgot, for every client to show:
+the `memory` event of the streaming chat, `GET /api/v1/messages/<id>/memory-events/`, and the line
 under the reply in the web chat ("Memory updated: budget 20,000 euros → 30,000 euros", with Undo).
 
 The events live on the user message (`Message.metadata["memory_events"]`), written by the extraction job in its
@@ -105,7 +105,7 @@ def memory_events_for_message(*, tenant, message_id: int, end_user=None) -> dict
 
 
 def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:
-    """Remove a forgotten note's text from the messages that mention it by id (issue 16, "forget means
+    """Remove a forgotten note's text from the messages that mention it by id ("forget means
     everywhere"): the memory events of the turns that wrote or replaced it, and the recalled notes listed in the
     context of replies ("used N memories"). Returns how many messages were changed. The message texts themselves
     stay until the user's data is erased (docs/memory.md)."""

@@ -117,8 +117,8 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     def drop(reason):
         dropped[reason] = dropped.get(reason, 0) + 1
 
-    # 0. Text shaped like a system prompt or markup, and claims of role or authority, are no facts about the user
-    # (issue 16): markup gives nothing; a claim is held for review as inferred (inferred_policy=review) or dropped.
+    # 0. Text shaped like a system prompt or markup, and claims of role or authority, are no facts about the user:
+    # markup gives nothing; a claim is held for review as inferred (inferred_policy=review) or dropped.
     injection = injection_kind(text)
     if injection == "markup":
         for _ in candidates:

@@ -35,7 +35,7 @@ def note_snapshot(note: MemoryNote) -> dict:
 
 def audit_log_write(*, tenant, actor: str, action: str, object_type: str, object_id, before=None,
                     after=None) -> AuditLog:
-    # Audit text is derived from users' words as well: it keeps what changed, never an identifier (issue 15).
+    # Audit text is derived from users' words as well: it keeps what changed, never an identifier.
     before, after = pii_redact_value(before)[0], pii_redact_value(after)[0]
     return AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor or "system", action=action,
                                                       object_type=object_type, object_id=str(object_id),

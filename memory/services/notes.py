@@ -321,7 +321,7 @@ def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "", wit
         if with_values:  # for the caller that removes the same fact from other places (assistants.services.forgetting)
             item.update(key=note.key, value=note.value)
         forgotten.append(item)
-        # the earlier versions it superseded are the same fact: forgotten with it, not kept as history (issue 16)
+        # the earlier versions it superseded are the same fact: forgotten with it, not kept as history
         for old in memory_note_history(tenant=tenant, note=note):
             if old.pk != note.pk and old.status != MemoryNote.Status.FORGOTTEN and old.end_user_id == end_user.pk:
                 memory_note_forget(tenant=tenant, note=old, actor=actor or f"user:{end_user.external_id}")

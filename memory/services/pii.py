@@ -2,7 +2,7 @@
 value, quote), a session summary or title, a pinned fact, a task-state value, scratch, an experience, the audit
 log or an embedding.
 
-How (issue 15): the text is first normalised with an offset map back to the original, so a span found in the
+How: the text is first normalised with an offset map back to the original, so a span found in the
 normalised text redacts exactly the original characters:
 - full-width forms become ASCII (NFKC, one character for one);
 - runs of digits spoken or written as words become digits: English ("one three eight zero zero ...", "oh",
@@ -92,12 +92,18 @@ def _normalise(text: str) -> tuple[str, list[int], list[int]]:
         if len(digits) < 7:
             continue
         for i in range(pos, run.start()):
-            out.append(base[i]); starts.append(i); ends.append(i + 1)
+            out.append(base[i])
+            starts.append(i)
+            ends.append(i + 1)
         for digit, s, e in digits:
-            out.append(digit); starts.append(s); ends.append(e)
+            out.append(digit)
+            starts.append(s)
+            ends.append(e)
         pos = run.end()
     for i in range(pos, len(base)):
-        out.append(base[i]); starts.append(i); ends.append(i + 1)
+        out.append(base[i])
+        starts.append(i)
+        ends.append(i + 1)
     return "".join(out), starts, ends
 
 
@@ -424,10 +430,6 @@ def pii_redact(text: str) -> tuple[str, dict[str, int]]:
         counts[m.kind] = counts.get(m.kind, 0) + 1
     out.append(text[pos:])
     return "".join(out), counts
-
-
-def pii_contains(text: str) -> bool:
-    return bool(pii_find(text))
 
 
 def pii_find_in_value(value) -> list[PiiMatch]:

@@ -1,6 +1,6 @@
 """Numbers in a user's words, with what they count: money, area, people, age, or something else.
 
-A number fills a slot of long-term memory only when its unit or the slot's keyword says what it is (issue 16):
+A number fills a slot of long-term memory only when its unit or the slot's keyword says what it is:
 "Team of 4 people" is a head count, never a budget; "T65", "iPhone 15", "GPT-4", "Model 3" are names, not amounts;
 "1990年", "12th floor", "9点", "5 km", "8 hours" count other things. The currency is kept ("20,000 euros" stays
 euros), so a note's value and sentence say what the user said.

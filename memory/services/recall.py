@@ -78,7 +78,7 @@ CANDIDATES = 50
 EXACT_SCAN_MAX = 20_000
 RERANK_FACTOR = 2
 # Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
-# index, as before issue 22.
+# index, as every user was before the exact scan above was added.
 MESSAGE_EXACT_SCAN_MAX = 5_000
 
 

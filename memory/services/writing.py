@@ -160,7 +160,7 @@ _NEW_VALUE = re.compile(r"\bnow\b|\bthese days\b|\bnew\b|\bupdated?\b|\bchanged?
 
 
 def restates_with_new_value(old: MemoryNote, candidate: Candidate) -> bool:
-    """Whether the user explicitly restates the fact of `old` with a new value (issue 16): in their own words
+    """Whether the user explicitly restates the fact of `old` with a new value: in their own words
     (user_stated, not hedged, not a subjectless change that needs an earlier fact), naming the same slot by its own
     word ("my budget is now 30,000", "预算改成 3 万"), or, for a fact with no slot, saying that it changed."""
     from memory.services.rules import CHANGE, has_slot_word

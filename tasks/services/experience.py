@@ -1,5 +1,5 @@
-"""Experience memory (seed 004, redesigned in issue 15): generalised procedures users liked, recalled as a hint
-when a new task resembles one; never a user's own words, and shared with other users only when confirmed.
+"""Experience memory (seed 004): generalised procedures users liked, recalled as a hint when a new task resembles
+one; never a user's own words, and shared with other users only when confirmed.
 
 Writes happen only after positive feedback: a thumbs-up (feedback_record, the web chat, the API) or an explicit
 "很好，就按这个来" / "great, let's go with this" (`is_positive_feedback`, recorded by the pre-turn hook
@@ -286,7 +286,7 @@ def _task_kind_summary(text: str) -> str:
 def _fingerprint(summary: str, solution: str) -> str:
     """The same kind of task (whatever its size) solved by the same steps is one experience."""
     summary = re.sub(r"大批量|批量|少量|\b(?:large-batch|batch|small)\s", "", summary)
-    norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731
+    norm = lambda t: re.sub(r"[\s，,。.;；!！?？、]+", " ", t).strip().lower()  # noqa: E731 - a one-line normaliser used just below
     return hashlib.sha256(f"{norm(summary)}\n{norm(solution)}".encode()).hexdigest()
 
 

@@ -1,4 +1,4 @@
-"""What makes a step of an experience specific to one user (issue 15), so that it is never stored.
+"""What makes a step of an experience specific to one user, so that it is never stored.
 
 An experience may only hold a generalised procedure. Every clause of a candidate summary or solution is checked,
 and a clause that fails any check is left out (a summary that fails is refused):

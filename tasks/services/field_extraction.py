@@ -225,7 +225,7 @@ _LABEL_LINK = (r"\s*(?:是|为|有|定为|定在|大概|大约|约|差不多|控
 def _labelled_value(text: str, field: dict) -> str | None:
     """The words after the field's own label: '预算：20万', 'deadline is end of May', '目标改成拉新'."""
     labels = [field.get("name", ""), *field.get("aliases", [])]
-    for label in sorted((l for l in labels if l), key=len, reverse=True):
+    for label in sorted((label for label in labels if label), key=len, reverse=True):
         boundary = r"\b" if re.match(r"[A-Za-z]", label) else ""
         m = re.search(rf"{boundary}{re.escape(label)}{boundary}{_LABEL_LINK}([^，,。；;！!？?\n]{{1,60}})", text,
                       re.IGNORECASE)

@@ -60,10 +60,6 @@ def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None 
     raise IntegrityError(f"Could not write scratch key {key!r}.")
 
 
-def scratch_delete(*, tenant, session, key: str) -> None:
-    SessionScratch.objects.for_tenant(tenant).filter(session=session, key=key).delete()
-
-
 _MISSING = object()
 
 

@@ -125,7 +125,7 @@ def task_state_fill(*, tenant, state: TaskState, values: dict[str, Extracted], m
         if name not in known:
             continue
         old = collected.get(name, {}).get("value")
-        value = pii_redact_value(extracted.value)[0]  # a task-state value never holds an identifier (issue 15)
+        value = pii_redact_value(extracted.value)[0]  # a task-state value never holds an identifier
         if old == value:
             continue
         collected[name] = {"value": value, "message_id": message.pk if message else None,
@@ -325,7 +325,7 @@ def _route_message(*, tenant, session, message, policy, prepared: PreparedRoute 
     end_user = session.end_user
     text = message.content or ""
     if (message.metadata or {}).get("memory_command"):
-        return None  # "forget that ..." is said to memory, never a value for the task (issue 16)
+        return None  # "forget that ..." is said to memory, never a value for the task
     zh = language_of(text) == "zh"
     seen = routing_inputs(tenant=tenant, session=session, lock=True)
     task_types, current, earlier, offered_id, offered = (seen.task_types, seen.current, seen.earlier,
@@ -487,7 +487,7 @@ def task_states_expire(*, now=None, batch: int = 500) -> dict:
     return {"expired_tasks": expired, "expired_scratch": scratch_expire(now=now)}
 
 
-# --- forgetting (a user's "forget …" reaches task state too, issue 16) ---------------------------------------------
+# --- forgetting (a user's "forget …" reaches task state too) ---------------------------------------------
 def task_states_forget(*, tenant, end_user, found_in) -> int:
     """Remove from the user's task states every collected value that holds what the user asked to forget
     (`found_in(text)` says so): the field is pending again, its steps in the history lose the value, and a drafted

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from memory.models import MemoryNote
 from tests.factories import AssistantFactory, EndUserFactory, MemoryNoteFactory, TenantFactory
-from tests.web.browser import chromium, collected_static, needs_chromium, new_page, shot, site  # noqa: F401
+from tests.web.browser import needs_chromium, shot
 
 pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -48,8 +48,8 @@ def test_the_default_embedder_is_the_multilingual_encoder():
     assert settings.LLM_EMBEDDING_MODEL == SENTENCE_MODEL
     model, vectors = embed_texts(texts=["我的狗叫豆豆", "My dog is called Doudou", "今天股市大跌"])
     assert model == SENTENCE_MODEL and all(len(v) == settings.EMBEDDING_DIMENSIONS for v in vectors)
-    same = sum(a * b for a, b in zip(vectors[0], vectors[1]))
-    other = sum(a * b for a, b in zip(vectors[0], vectors[2]))
+    same = sum(a * b for a, b in zip(vectors[0], vectors[1], strict=True))
+    other = sum(a * b for a, b in zip(vectors[0], vectors[2], strict=True))
     assert same > other + 0.2  # the same meaning across languages is closer than another topic in one
 
 

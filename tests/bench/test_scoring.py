@@ -57,7 +57,7 @@ def _luhn_ok(number: str) -> bool:
 
 def _cn_id_ok(number: str) -> bool:
     weights = [7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2]
-    return "10X98765432"[sum(int(d) * w for d, w in zip(number, weights)) % 11] == number[17].upper()
+    return "10X98765432"[sum(int(d) * w for d, w in zip(number[:17], weights, strict=True)) % 11] == number[17].upper()
 
 
 def test_the_write_quality_set_is_large_balanced_and_labelled():

@@ -2,8 +2,11 @@
 import os
 import subprocess
 import sys
+import uuid
 
+import psycopg
 import pytest
+from psycopg import sql
 from django.core.management import call_command
 from django.db import connection
 
@@ -45,21 +48,43 @@ def test_create_tenant_twice_says_why(capsys):
         call_command("create_tenant", "dup")
 
 
-def test_missing_pgvector_fails_with_one_clear_sentence():
-    """This machine's PostgreSQL 15 on 127.0.0.1:5432 has no pgvector: the start must say so plainly."""
-    env = dict(os.environ, DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+PLAIN_POSTGRES = "host=127.0.0.1 port=5432 user=postgres"  # this machine's PostgreSQL 15, trust auth, no pgvector
+
+
+@pytest.fixture
+def database_without_pgvector():
+    """A throwaway database on the PostgreSQL at 127.0.0.1:5432, dropped afterwards. Skips only when that server
+    cannot be reached; a server that offers pgvector fails the test, since it can no longer prove anything."""
+    try:
+        admin = psycopg.connect(f"{PLAIN_POSTGRES} dbname=postgres", connect_timeout=3, autocommit=True)
+    except psycopg.OperationalError as exc:
+        pytest.skip(f"no PostgreSQL reachable on 127.0.0.1:5432 (user postgres, trust auth): {exc}".strip())
+    name = f"pgvector_missing_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+    try:
+        available = admin.execute("SELECT 1 FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+        assert available is None, "the PostgreSQL on 127.0.0.1:5432 offers pgvector: this test needs one without it"
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        yield name
+    finally:
+        admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        admin.close()
+
+
+def test_missing_pgvector_fails_with_one_clear_sentence(database_without_pgvector):
+    """Pointed at a PostgreSQL without pgvector, the start says so in one sentence naming the server, with no
+    traceback, and leaves that database as it was (migrate creates nothing there)."""
+    name = database_without_pgvector
+    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}",
                DJANGO_SETTINGS_MODULE="config.settings.local")
     env.pop("DATABASE_NAME", None)
-    probe = subprocess.run([sys.executable, "-c", "import psycopg; psycopg.connect('host=127.0.0.1 port=5432 "
-                            "user=postgres dbname=postgres', connect_timeout=3).close()"], env=env,
-                           capture_output=True)
-    if probe.returncode != 0:
-        pytest.skip("no PostgreSQL without pgvector on 127.0.0.1:5432 on this machine")
-    result = subprocess.run([sys.executable, "manage.py", "migrate", "--check"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode != 0
-    assert "has no pgvector extension" in result.stderr
+    result = subprocess.run([sys.executable, "manage.py", "migrate"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0, result.stdout
+    assert f"The PostgreSQL server at 127.0.0.1:5432/{name} has no pgvector extension" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+    with psycopg.connect(f"{PLAIN_POSTGRES} dbname={name}", connect_timeout=3) as conn:
+        tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'").fetchone()
+    assert tables == (0,)
 
 
 @pytest.mark.django_db

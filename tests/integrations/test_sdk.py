@@ -191,7 +191,7 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
     plan: list = []
     seen: list = []
 
-    def do_GET(self):  # noqa: N802 - http.server's name
+    def do_GET(self):  # http.server's name
         type(self).seen.append(time.monotonic())
         status, headers = type(self).plan.pop(0) if type(self).plan else (200, {})
         body = (b'{"query": "q", "results": []}' if status == 200 else

@@ -26,7 +26,7 @@ class Receiver:
         receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - http.server's name
+            def do_POST(self):  # http.server's name
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 receiver.received.append({"at": time.time(), "headers": {k.lower(): v for k, v in self.headers.items()},
                                           "body": body, "json": json.loads(body or b"null")})

@@ -87,7 +87,7 @@ THINGS = [("喜欢喝", "咖啡"), ("对", "花生过敏"), ("每周去", "游�
 
 def _notes_with_vectors(person, texts, model, vectors):
     return [MemoryNoteFactory(end_user=person.end_user, tenant=person.tenant, key="", content=text,
-                              embedding=vector, embedding_model=model).pk for text, vector in zip(texts, vectors)]
+                              embedding=vector, embedding_model=model).pk for text, vector in zip(texts, vectors, strict=True)]
 
 
 def _exact_full_precision(person, literal, model):
@@ -113,7 +113,7 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
     _notes_with_vectors(neighbour, texts, model, vectors)
     _notes_with_vectors(stranger, texts, model, vectors)
     questions = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "where do I swim every week?"]
-    for question, vector in zip(questions, embed_texts(texts=questions, model=model)[1]):
+    for question, vector in zip(questions, embed_texts(texts=questions, model=model)[1], strict=True):
         found = recall.vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk,
                                          vector=vector, model=model)
         assert set(found) <= own

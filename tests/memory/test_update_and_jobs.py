@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
+from core.exceptions import InvalidInput
 from memory import jobs
 from memory.models import AuditLog, MemoryNote
 from memory.services.extraction import memory_extract_for_message
@@ -195,7 +196,7 @@ def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):
     log = list(AuditLog.objects.for_tenant(person.tenant).order_by("id").values_list("actor", "action", "after"))
     assert [(a, b) for a, b, _ in log] == [("admin:alice", "create"), ("api:key1", "update"), ("user:me", "forget")]
     assert "拿铁" not in str(log[-1][2])
-    with pytest.raises(Exception):
+    with pytest.raises(InvalidInput, match="personal identifier"):
         memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile",
                            content="电话 13800138000")
 

@@ -26,11 +26,11 @@ def luhn_complete(body: str) -> str:
 
 
 def id_complete(body17: str) -> str:
-    total = sum(int(d) * w for d, w in zip(body17, _ID_WEIGHTS))
+    total = sum(int(d) * w for d, w in zip(body17, _ID_WEIGHTS, strict=True))
     return body17 + _ID_CHECK[total % 11]
 
 
-digits = lambda n: st.text(alphabet=string.digits, min_size=n, max_size=n)  # noqa: E731
+digits = lambda n: st.text(alphabet=string.digits, min_size=n, max_size=n)  # noqa: E731 - a strategy shorthand, as hypothesis examples write them
 separator = st.sampled_from(["", " ", "-"])
 
 

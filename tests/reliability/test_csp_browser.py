@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistants.services.tenants import end_user_create_with_login, tenant_create
-from tests.web.browser import (chromium, collected_static, log_in, needs_chromium, new_page, send,  # noqa: F401
-                               shot, site)
+from tests.web.browser import log_in, needs_chromium, send, shot
 
 pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "pw-csp-browser-1"

@@ -54,7 +54,7 @@ def logged_in(client) -> bool:
 def test_the_right_password_is_refused_once_locked_out_and_costs_no_hash(users, path):
     client = Client()
     username = "root" if path.startswith("/admin/") else "alice"
-    statuses = [attempt(client, path, username, "wrong-guess-%d" % i).status_code for i in range(5)]
+    statuses = [attempt(client, path, username, f"wrong-guess-{i}").status_code for i in range(5)]
     assert statuses == [200, 200, 200, 200, 429]
     hashed = CountingHasher.calls
     assert hashed >= 5  # every failure so far did cost a hash
@@ -69,19 +69,19 @@ def test_the_right_password_is_refused_once_locked_out_and_costs_no_hash(users, 
 
 def test_an_unknown_username_and_a_wrong_password_look_the_same(users):
     known, unknown = Client(), Client()
-    known_answers = [attempt(known, "/login/", "alice", "nope-%d" % i) for i in range(6)]
-    unknown_answers = [attempt(unknown, "/login/", "nobody-here", "nope-%d" % i) for i in range(6)]
+    known_answers = [attempt(known, "/login/", "alice", f"nope-{i}") for i in range(6)]
+    unknown_answers = [attempt(unknown, "/login/", "nobody-here", f"nope-{i}") for i in range(6)]
     assert [r.status_code for r in known_answers] == [r.status_code for r in unknown_answers]
-    for a, b in zip(known_answers, unknown_answers):
-        normalise = lambda r: r.content.decode().replace("nobody-here", "X").replace("alice", "X")  # noqa: E731
-        strip_csrf = lambda text: "\n".join(line for line in text.splitlines() if "csrf" not in line)  # noqa: E731
+    for a, b in zip(known_answers, unknown_answers, strict=True):
+        normalise = lambda r: r.content.decode().replace("nobody-here", "X").replace("alice", "X")  # noqa: E731 - local one-liner
+        strip_csrf = lambda text: "\n".join(line for line in text.splitlines() if "csrf" not in line)  # noqa: E731 - local one-liner
         assert strip_csrf(normalise(a)) == strip_csrf(normalise(b))
 
 
 def test_other_users_and_other_addresses_are_not_locked_out(users):
     attacker = Client(REMOTE_ADDR="203.0.113.7")
     for i in range(5):
-        attempt(attacker, "/login/", "alice", "guess-%d" % i)
+        attempt(attacker, "/login/", "alice", f"guess-{i}")
     assert attempt(attacker, "/login/", "alice", PASSWORD).status_code == 429
     # The same address, another user: unaffected (the pair is what is locked).
     bob = Client(REMOTE_ADDR="203.0.113.7")
@@ -96,13 +96,13 @@ def test_other_users_and_other_addresses_are_not_locked_out(users):
 def test_the_thresholds_are_settings(users, settings):
     settings.AXES_FAILURE_LIMIT = 2
     client = Client()
-    assert [attempt(client, "/login/", "alice", "x%d" % i).status_code for i in range(2)] == [200, 429]
+    assert [attempt(client, "/login/", "alice", f"x{i}").status_code for i in range(2)] == [200, 429]
 
 
 def test_staff_unlock_in_the_admin_and_with_a_command(users):
     client = Client()
     for i in range(5):
-        attempt(client, "/login/", "alice", "guess-%d" % i)
+        attempt(client, "/login/", "alice", f"guess-{i}")
     assert attempt(client, "/login/", "alice", PASSWORD).status_code == 429
     staff = Client()
     staff.force_login(users["root"])
@@ -114,7 +114,7 @@ def test_staff_unlock_in_the_admin_and_with_a_command(users):
 
     other = Client(REMOTE_ADDR="192.0.2.5")
     for i in range(5):
-        attempt(other, "/login/", "bob", "guess-%d" % i)
+        attempt(other, "/login/", "bob", f"guess-{i}")
     assert attempt(other, "/login/", "bob", PASSWORD).status_code == 429
     call_command("axes_reset_username", "bob")
     assert attempt(other, "/login/", "bob", PASSWORD).status_code == 302
@@ -123,10 +123,10 @@ def test_staff_unlock_in_the_admin_and_with_a_command(users):
 def test_a_successful_login_resets_the_count(users):
     client = Client()
     for i in range(4):
-        attempt(client, "/login/", "alice", "guess-%d" % i)
+        attempt(client, "/login/", "alice", f"guess-{i}")
     assert attempt(client, "/login/", "alice", PASSWORD).status_code == 302
     client.logout()
-    assert [attempt(client, "/login/", "alice", "again-%d" % i).status_code for i in range(4)] == [200] * 4
+    assert [attempt(client, "/login/", "alice", f"again-{i}").status_code for i in range(4)] == [200] * 4
 
 
 def test_erasing_a_user_erases_their_failed_logins_too(users):
@@ -138,7 +138,7 @@ def test_erasing_a_user_erases_their_failed_logins_too(users):
                                          password=PASSWORD)
     for client, username in ((Client(REMOTE_ADDR="192.0.2.10"), "leaving-user"), (Client(), "bob")):
         for i in range(3):
-            attempt(client, "/login/", username, "typo-%d" % i)
+            attempt(client, "/login/", username, f"typo-{i}")
     assert set(AccessAttempt.objects.values_list("username", flat=True)) == {"leaving-user", "bob"}
     job = user_erase_request(tenant=tenant, end_user=leaving, requested_by="dpo", enqueue=False)
     counts = user_erase(tenant_id=tenant.pk, end_user_id=leaving.pk, requested_by="dpo", job_id=job.pk)
@@ -149,7 +149,7 @@ def test_erasing_a_user_erases_their_failed_logins_too(users):
 def test_the_lockout_page_speaks_the_users_language(users):
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
     for i in range(5):
-        locked = attempt(client, "/login/", "用户不存在", "错误密码-%d" % i)
+        locked = attempt(client, "/login/", "用户不存在", f"错误密码-{i}")
     assert locked.status_code == 429
     page = locked.content.decode()
     assert "登录失败次数过多" in page and "15 分钟后再试" in page and "Too many" not in page

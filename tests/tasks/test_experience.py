@@ -155,7 +155,7 @@ def test_english_praise_and_generalisation(tenant, user, session, django_capture
                       "office by topic", "Sample 100 tickets, agree on 6 topics with Jane, then label the rest "
                       "with rules plus a model and spot-check 5%. Mail jane.miller@example.com with questions.")
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        r = say(tenant, session, "Great, let's go with this!")
+        say(tenant, session, "Great, let's go with this!")
     assert _learning_enqueued(callbacks) and Feedback.objects.for_tenant(tenant).get(message=reply).rating == "up"
     assert experience_learn(tenant_id=tenant.pk, message_id=reply.pk)["saved"] is True
     exp = Experience.objects.for_tenant(tenant).get()

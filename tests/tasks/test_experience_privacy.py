@@ -209,7 +209,7 @@ def test_a_random_marker_of_one_user_never_reaches_another(data, zh):
     placements = data.draw(st.lists(st.sampled_from(PLACEMENTS_ZH if zh else PLACEMENTS_EN), min_size=3,
                                     max_size=3))
     tenant = _tenant(experience_min_users=3)
-    for i, (m, placement) in enumerate(zip(markers, placements)):
+    for i, (m, placement) in enumerate(zip(markers, placements, strict=True)):
         user, session = _user(tenant, f"giver-{i}")
         question = (f"帮我把 {500 + i} 条客服对话分类，{m}" if zh else f"Please classify {500 + i} support tickets, {m}")
         answer = (SOLUTION_ZH if zh else SOLUTION_EN + " ") + placement.format(m=m)

@@ -9,8 +9,7 @@ from assistants.services.tenants import end_user_create_with_login, tenant_creat
 from memory.models import MemoryNote
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
-from tests.web.browser import (chromium, collected_static, log_in, needs_chromium, new_page, send,  # noqa: F401
-                                shot, site)
+from tests.web.browser import log_in, needs_chromium, send, shot
 from tests.web.conftest import PASSWORD
 from tests.web.layers import needs_chat_layer, needs_long_term_memory, needs_privacy, needs_working_memory
 

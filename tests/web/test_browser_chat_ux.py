@@ -12,8 +12,7 @@ from assistants.services.tenants import end_user_create_with_login, tenant_creat
 from memory.models import MemoryNote
 from memory.services.notes import memory_note_create, memory_note_update
 from tests.openai_server import Scripted
-from tests.web.browser import (chromium, collected_static, log_in, needs_chromium, new_page, send,  # noqa: F401
-                                shot, site)
+from tests.web.browser import log_in, needs_chromium, send, shot
 from tests.web.conftest import PASSWORD
 
 pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -62,10 +62,28 @@ def test_lists_show_only_ones_own_conversations_and_notes(request, alices_things
 
 
 def test_the_owner_still_reaches_everything(alice, alices_things):
+    """Every URL the intruders were refused works for Alice, and does what it says: the 404s above are isolation,
+    not broken views."""
     _, client = alice
-    for method, url, data in attempts(alices_things)[:1]:
-        assert getattr(client, method)(url, data).status_code == 200
+    session, note = alices_things["session"], alices_things["note"]
     assert "Alice earns 9000 a month" in client.get(reverse("web:memory")).content.decode()
+    messages = Message.all_tenants.filter(session=session)
+    effects = [
+        lambda r: "Alice&#x27;s secret plans" in r.content.decode() or "Alice's secret plans" in r.content.decode(),
+        lambda r: ChatSession.all_tenants.get(pk=session.pk).title == "pwned",
+        lambda r: messages.filter(role="user", content="injected").count() == 1 and messages.count() == 4,
+        lambda r: b"event: done" in b"".join(r.streaming_content) and messages.count() == 6,
+        lambda r: Feedback.all_tenants.filter(message=alices_things["reply"], rating="down").exists(),
+        lambda r: MemoryNote.all_tenants.filter(end_user=note.end_user, status="active", content="pwned").exists(),
+        lambda r: not MemoryNote.all_tenants.filter(end_user=note.end_user, status="active").exists(),
+        lambda r: not ChatSession.all_tenants.filter(pk=session.pk).exists(),
+    ]
+    steps = attempts(alices_things)
+    assert len(steps) == len(effects) == 8
+    for (method, url, data), effect in zip(steps, effects, strict=True):
+        response = getattr(client, method)(url, data)
+        assert response.status_code in (200, 302), (url, response.status_code)
+        assert effect(response), url
 
 
 @pytest.mark.parametrize("intruder", ["bob_same_tenant", "carol_other_tenant"])

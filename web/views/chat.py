@@ -43,7 +43,7 @@ def _generic_failure() -> str:
 def _model_is_offline(request, assistant) -> bool:
     try:
         return bool(getattr(get_chat_model(tenant=request.tenant, assistant=assistant), "offline", False))
-    except Exception:  # noqa: BLE001 - a misconfigured model is reported when a turn runs
+    except Exception:  # a misconfigured model is reported when a turn runs
         logger.exception("could not resolve the chat model")
         return False
 
@@ -203,7 +203,7 @@ def chat_send(request, session_id: int):
     except ApplicationError as exc:
         return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=exc.message),
                       status=400)
-    except Exception:  # noqa: BLE001 - a person gets a sentence, never a stack trace
+    except Exception:  # a person gets a sentence, never a stack trace
         logger.exception("chat turn failed")
         return render(request, "web/chat.html",
                       _chat_context(request, session, draft=text, error=_generic_failure()), status=502)
@@ -231,7 +231,7 @@ def chat_stream(request, session_id: int):
         return JsonResponse({"error": _generic_failure()}, status=502)
     except ApplicationError as exc:
         return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": _generic_failure()}, status=502)
     session_auto_title(tenant=request.tenant, session=session, text=text)
@@ -299,7 +299,7 @@ def _turn_events(request, session, turn, first, language):
             yield sse("error", {"message": _generic_failure()})
     except ApplicationError as exc:
         yield sse("error", {"message": exc.message})
-    except Exception:  # noqa: BLE001 - the stream ends with a sentence, never a stack trace
+    except Exception:  # the stream ends with a sentence, never a stack trace
         logger.exception("chat turn failed while streaming")
         with translation.override(language):
             yield sse("error", {"message": _generic_failure()})
@@ -311,7 +311,7 @@ def _turn_events(request, session, turn, first, language):
                 if chars is not None:
                     chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
                                     user_message_id=user_message_id, chars=chars)
-            except Exception:  # noqa: BLE001 - closing a stream must never raise into the server
+            except Exception:  # closing a stream must never raise into the server
                 logger.exception("trimming a stopped reply failed")
 
 
@@ -413,7 +413,7 @@ def _stream_turn(request, session, start):
         return JsonResponse({"error": _generic_failure()}, status=502)
     except ApplicationError as exc:
         return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
-    except Exception:  # noqa: BLE001
+    except Exception:
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": _generic_failure()}, status=502)
     return sse_response(request, _turn_events(request, session, turn, first, language))

@@ -81,7 +81,8 @@ def _raise_for(response: httpx.Response) -> None:
 
 def parse_sse_lines(lines) -> Any:
     """ChatEvents from an iterable of text lines (one event per blank-line-terminated block)."""
-    event, data = None, []
+    event: str | None = None
+    data: list[str] = []
     for line in lines:
         if line == "":
             if event or data:
@@ -98,7 +99,7 @@ def parse_sse_lines(lines) -> Any:
 def _check_event(event: ChatEvent) -> ChatEvent:
     if event.type == "error":  # the turn failed after the stream began: the same exception as a JSON answer
         error = event.data.get("error") if isinstance(event.data, dict) else None
-        cls = BY_CODE.get(error.get("code")) if isinstance(error, dict) else None
+        cls = BY_CODE.get(str(error.get("code"))) if isinstance(error, dict) else None
         raise error_from_response(cls.status if cls is not None and cls.status else 500, event.data)
     return event
 

@@ -221,8 +221,8 @@ def error_from_response(status: int, body, headers: dict | None = None) -> ApiEr
         cls = BY_STATUS.get(status, InternalError if status >= 500 else BadRequest)
         return cls(f"The server answered {status} without an error body.", status=status, headers=headers)
     code = str(error.get("code") or "error")
-    cls = BY_CODE.get(code)
-    if cls is None or (cls.status and cls.status != status and code not in ("error",)):
-        cls = BY_STATUS.get(status, InternalError if status >= 500 else BadRequest)
+    found = BY_CODE.get(code)
+    cls = found if found is not None and not (found.status and found.status != status and code != "error") \
+        else BY_STATUS.get(status, InternalError if status >= 500 else BadRequest)
     details = error.get("details") if isinstance(error.get("details"), dict) else {"details": error.get("details")}
     return cls(str(error.get("message") or ""), code=code, details=details, status=status, headers=headers)
