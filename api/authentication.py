@@ -1,4 +1,5 @@
 """API-key authentication and per-key throttling. Used only through api.views.base.TenantAPIView."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,5 +1,6 @@
 """The one error body of the API: {"error": {"code", "message", "details"}}. Used by the DRF exception handler
 and by the middleware for errors that never reach a view (413, unknown URLs, crashes outside DRF)."""
+
 from __future__ import annotations
 
 from django.http import JsonResponse
@@ -25,15 +26,20 @@ def error_body(code: str, message: str, details=None) -> dict:
 
 
 def error_for_status(status: int) -> tuple[str, str]:
-    return STATUS_ERRORS.get(status, ("error" if status < 500 else "internal_error",
-                                      STATUS_ERRORS[400 if status < 500 else 500][1]))
+    return STATUS_ERRORS.get(
+        status, ("error" if status < 500 else "internal_error", STATUS_ERRORS[400 if status < 500 else 500][1])
+    )
 
 
-def error_response(status: int, code: str | None = None, message: str | None = None, details=None,
-                   headers: dict | None = None) -> JsonResponse:
+def error_response(
+    status: int, code: str | None = None, message: str | None = None, details=None, headers: dict | None = None
+) -> JsonResponse:
     default_code, default_message = error_for_status(status)
-    response = JsonResponse(error_body(code or default_code, message or default_message, details), status=status,
-                            json_dumps_params={"ensure_ascii": False})
+    response = JsonResponse(
+        error_body(code or default_code, message or default_message, details),
+        status=status,
+        json_dumps_params={"ensure_ascii": False},
+    )
     for name, value in (headers or {}).items():
         response[name] = value
     return response

@@ -1,5 +1,6 @@
 """The API's one exception handler: every error, from DRF, from a service or unexpected, becomes
 {"error": {"code", "message", "details"}} with a sentence a person can act on (never a stack trace)."""
+
 from __future__ import annotations
 
 import logging
@@ -43,8 +44,7 @@ def api_exception_handler(exc, context):
     if mapped is not None:
         if mapped.status == 503:
             headers["Retry-After"] = str(mapped.details.get("retry_after_seconds", 30))
-        return Response(error_body(mapped.code, mapped.message, mapped.details), status=mapped.status,
-                        headers=headers)
+        return Response(error_body(mapped.code, mapped.message, mapped.details), status=mapped.status, headers=headers)
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
     if isinstance(exc, Http404):

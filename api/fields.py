@@ -1,4 +1,5 @@
 """Serializer building blocks shared by every endpoint: strict bodies and strings PostgreSQL can store."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -70,8 +71,10 @@ class StrictSerializer(serializers.Serializer):
 
 
 class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField(help_text="Stable, machine-readable: invalid, malformed_json, not_found, "
-                                           "unauthenticated, throttled, request_too_large, ...")
+    code = serializers.CharField(
+        help_text="Stable, machine-readable: invalid, malformed_json, not_found, "
+        "unauthenticated, throttled, request_too_large, ..."
+    )
     message = serializers.CharField(help_text="One sentence for a person: what was wrong and what to do.")
     details = serializers.JSONField(help_text="Structured extras, e.g. {'fields': {'message': ['...']}}.")
 

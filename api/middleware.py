@@ -8,6 +8,7 @@
 - Any non-JSON error response under /api/ (Django's 404 for an unknown address, a 500 from outside DRF) is
   replaced by the API's error body, so a client never gets an HTML page or a stack trace.
 """
+
 from __future__ import annotations
 
 from urllib.parse import unquote_to_bytes
@@ -70,16 +71,22 @@ def _too_large(request):
         return error_response(400, "bad_request", "The Content-Length header is not a number.")
     limit = settings.API_MAX_REQUEST_BYTES
     if length > limit:
-        return error_response(413, "request_too_large",
-                              f"The request body is {length} bytes; the limit is {limit} bytes.",
-                              {"limit_bytes": limit, "received_bytes": length})
+        return error_response(
+            413,
+            "request_too_large",
+            f"The request body is {length} bytes; the limit is {limit} bytes.",
+            {"limit_bytes": limit, "received_bytes": length},
+        )
     return None
 
 
 def _as_json_error(request, response):
-    if (request.path.startswith(API_PREFIX) and response.status_code >= 400
-            and not response.get("Content-Type", "").startswith("application/json")
-            and not getattr(response, "streaming", False)):
+    if (
+        request.path.startswith(API_PREFIX)
+        and response.status_code >= 400
+        and not response.get("Content-Type", "").startswith("application/json")
+        and not getattr(response, "streaming", False)
+    ):
         headers = {name: response[name] for name in ("Retry-After", "Allow", "WWW-Authenticate") if name in response}
         return error_response(response.status_code, headers=headers)
     return response
@@ -88,15 +95,18 @@ def _as_json_error(request, response):
 @sync_and_async_middleware
 def api_guard_middleware(get_response):
     if iscoroutinefunction(get_response):
+
         async def middleware(request):
             early = _route_user_ids(request) or _too_large(request)
             if early is not None:
                 return early
             return _as_json_error(request, await get_response(request))
     else:
+
         def middleware(request):
             early = _route_user_ids(request) or _too_large(request)
             if early is not None:
                 return early
             return _as_json_error(request, get_response(request))
+
     return middleware

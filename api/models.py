@@ -1,4 +1,5 @@
 """What the REST API stores itself: the results of POST /api/v1/chat/ requests sent with an Idempotency-Key."""
+
 from __future__ import annotations
 
 from django.db import models
@@ -17,8 +18,14 @@ class IdempotencyRecord(TenantOwnedModel):
     request_hash = models.CharField(max_length=64, help_text="SHA-256 of the method, path and body.")
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     response_body = models.JSONField(null=True, blank=True)
-    session = models.ForeignKey("assistants.ChatSession", null=True, blank=True, on_delete=models.CASCADE,
-                                related_name="+", help_text="Deleted with the session (and with an erased user).")
+    session = models.ForeignKey(
+        "assistants.ChatSession",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        help_text="Deleted with the session (and with an erased user).",
+    )
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["tenant", "key"], name="uniq_api_idempotency_key")]

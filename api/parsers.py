@@ -1,5 +1,6 @@
 """JSON bodies only, with the size limit enforced while reading (for bodies sent without Content-Length) and a
 nesting limit: JSON_MAX_DEPTH levels of arrays and objects (a body of 100,000 '[' crashed the parser's recursion)."""
+
 from __future__ import annotations
 
 import json

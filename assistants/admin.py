@@ -1,4 +1,5 @@
 """Admin for tenants (with their memory policy), end users (erase, export), assistants, API keys, sessions."""
+
 from __future__ import annotations
 
 import json
@@ -14,15 +15,27 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
-from core.admin_scoping import (
-    ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label,
-    staff_tenant_ids,
-)
 from assistants.models import (
-    ApiKey, Assistant, ChatSession, EndUser, ErasureReceipt, Feedback, Message, Tenant, TenantStaff,
+    ApiKey,
+    Assistant,
+    ChatSession,
+    EndUser,
+    ErasureReceipt,
+    Feedback,
+    Message,
+    Tenant,
+    TenantStaff,
 )
 from assistants.services.privacy import user_erase_preview, user_erase_request, user_export_file, user_id_hash
 from assistants.services.tenants import api_key_create, api_key_revoke
+from core.admin_scoping import (
+    ReadOnlyAdminMixin,
+    SuperuserOnlyAdminMixin,
+    TenantConsistentForm,
+    TenantScopedAdmin,
+    actor_label,
+    staff_tenant_ids,
+)
 from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
@@ -84,18 +97,49 @@ class TenantAdmin(TenantScopedAdmin):
     readonly_fields = ("health_link", "created_at", "updated_at")
     fieldsets = (
         (None, {"fields": ("slug", "name", "health_link")}),
-        ("Short-term memory: window and token budgets", {"fields": (
-            "window_turns", "context_limit_tokens", "budget_pinned_tokens", "budget_memories_tokens",
-            "budget_task_tokens", "budget_summary_tokens", "budget_window_tokens", "reply_reserve_tokens",
-            "summary_trigger_messages")}),
-        ("Long-term memory: TTL per kind, review, recall", {"fields": (
-            "ttl_days_by_kind", "review_confidence_threshold", "inferred_policy", "recall_all_below",
-            "recall_top_k", "recall_min_relevance")}),
+        (
+            "Short-term memory: window and token budgets",
+            {
+                "fields": (
+                    "window_turns",
+                    "context_limit_tokens",
+                    "budget_pinned_tokens",
+                    "budget_memories_tokens",
+                    "budget_task_tokens",
+                    "budget_summary_tokens",
+                    "budget_window_tokens",
+                    "reply_reserve_tokens",
+                    "summary_trigger_messages",
+                )
+            },
+        ),
+        (
+            "Long-term memory: TTL per kind, review, recall",
+            {
+                "fields": (
+                    "ttl_days_by_kind",
+                    "review_confidence_threshold",
+                    "inferred_policy",
+                    "recall_all_below",
+                    "recall_top_k",
+                    "recall_min_relevance",
+                )
+            },
+        ),
         ("Personal identifiers (PII)", {"fields": ("pii_policy",)}),
         ("Experience memory: sharing what users liked", {"fields": ("experience_sharing", "experience_min_users")}),
-        ("Decay and forgetting", {"fields": (
-            "decay_rate_per_day", "decay_floor", "unrecalled_days_before_decay", "archive_importance_floor",
-            "task_ttl_days")}),
+        (
+            "Decay and forgetting",
+            {
+                "fields": (
+                    "decay_rate_per_day",
+                    "decay_floor",
+                    "unrecalled_days_before_decay",
+                    "archive_importance_floor",
+                    "task_ttl_days",
+                )
+            },
+        ),
         ("Models", {"fields": ("chat_model", "embedding_model")}),
         ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
         ("Background work", {"fields": ("bulk_jobs_max",)}),
@@ -119,20 +163,31 @@ class TenantAdmin(TenantScopedAdmin):
     def health_link(self, obj):
         if not obj or not obj.pk:
             return "-"
-        return format_html('<a href="{}">Memory health dashboard</a>',
-                           reverse("admin:assistants_tenant_health", args=[obj.pk]))
+        return format_html(
+            '<a href="{}">Memory health dashboard</a>', reverse("admin:assistants_tenant_health", args=[obj.pk])
+        )
 
     def get_urls(self):
-        return [path("<path:object_id>/health/", self.admin_site.admin_view(self.health_view),
-                     name="assistants_tenant_health")] + super().get_urls()
+        return [
+            path(
+                "<path:object_id>/health/",
+                self.admin_site.admin_view(self.health_view),
+                name="assistants_tenant_health",
+            )
+        ] + super().get_urls()
 
     def health_view(self, request, object_id):
         tenant = self.get_object(request, object_id)
         if tenant is None or not self.has_view_permission(request, tenant):
             raise Http404("No such tenant.")
-        context = {**self.admin_site.each_context(request), "title": f"Memory health: {tenant}",
-                   "tenant": tenant, "health": memory_health_get(tenant=tenant), "opts": self.model._meta,
-                   "inbox_url": reverse("admin:memory_reviewinboxnote_changelist") + f"?tenant__id__exact={tenant.pk}"}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Memory health: {tenant}",
+            "tenant": tenant,
+            "health": memory_health_get(tenant=tenant),
+            "opts": self.model._meta,
+            "inbox_url": reverse("admin:memory_reviewinboxnote_changelist") + f"?tenant__id__exact={tenant.pk}",
+        }
         return TemplateResponse(request, "admin/assistants/tenant/health.html", context)
 
 
@@ -191,26 +246,44 @@ class EndUserAdmin(TenantScopedAdmin):
             jobs = []
             for user in users:
                 try:
-                    jobs.append(user_erase_request(tenant=user.tenant, end_user=user,
-                                                   requested_by=actor_of(request), reason=reason))
+                    jobs.append(
+                        user_erase_request(
+                            tenant=user.tenant, end_user=user, requested_by=actor_of(request), reason=reason
+                        )
+                    )
                 except ApplicationError as exc:
                     self.message_user(request, f"{user}: {exc.message}", messages.ERROR)
             if jobs:
                 ledger = reverse("admin:core_jobrecord_changelist") + "?kind=user_erase"
-                self.message_user(request, format_html(
-                    "Erasure queued for {} user(s): job(s) {}. Progress is in the <a href=\"{}\">job ledger</a>; "
-                    "each finished erasure leaves an erasure receipt.",
-                    len(jobs), ", ".join(str(j.pk) for j in jobs), ledger), messages.SUCCESS)
+                self.message_user(
+                    request,
+                    format_html(
+                        'Erasure queued for {} user(s): job(s) {}. Progress is in the <a href="{}">job ledger</a>; '
+                        "each finished erasure leaves an erasure receipt.",
+                        len(jobs),
+                        ", ".join(str(j.pk) for j in jobs),
+                        ledger,
+                    ),
+                    messages.SUCCESS,
+                )
             return None
         previews = [(user, user_erase_preview(tenant=user.tenant, end_user=user)) for user in users]
         totals: dict[str, int] = {}
         for _user, counts in previews:
             for kind, n in counts.items():
                 totals[kind] = totals.get(kind, 0) + n
-        context = {**self.admin_site.each_context(request), "title": "Erase all data of these users?",
-                   "previews": previews, "totals": sorted(totals.items()), "opts": self.model._meta,
-                   "queryset": users, "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-                   "action": "erase_users", "reason": reason, "reason_error": reason_error}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Erase all data of these users?",
+            "previews": previews,
+            "totals": sorted(totals.items()),
+            "opts": self.model._meta,
+            "queryset": users,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action": "erase_users",
+            "reason": reason,
+            "reason_error": reason_error,
+        }
         return TemplateResponse(request, "admin/assistants/enduser/erase_confirmation.html", context)
 
     @admin.action(description="Export all data of this user (JSON)", permissions=["view"])
@@ -220,9 +293,13 @@ class EndUserAdmin(TenantScopedAdmin):
             self.message_user(request, "Select exactly one user to export.", messages.ERROR)
             return None
         user = users[0]
-        return file_download(request, user_export_file(tenant=user.tenant, end_user=user),
-                             content_type="application/json", filename=f"export-{user.tenant.slug}-{user.pk}.json",
-                             whole_below=settings.EXPORT_MEMORY_BYTES)
+        return file_download(
+            request,
+            user_export_file(tenant=user.tenant, end_user=user),
+            content_type="application/json",
+            filename=f"export-{user.tenant.slug}-{user.pk}.json",
+            whole_below=settings.EXPORT_MEMORY_BYTES,
+        )
 
 
 @admin.register(Assistant)
@@ -303,8 +380,16 @@ class ChatSessionAdmin(TenantScopedAdmin):
     list_filter = (TENANT_FILTER, "temporary")
     search_fields = ("title", "end_user__external_id")
     autocomplete_fields = ("end_user", "assistant")
-    readonly_fields = ("summary", "summary_through", "summary_version", "pinned_facts_display", "last_activity_at",
-                       "created_at", "temporary", "expires_at")
+    readonly_fields = (
+        "summary",
+        "summary_through",
+        "summary_version",
+        "pinned_facts_display",
+        "last_activity_at",
+        "created_at",
+        "temporary",
+        "expires_at",
+    )
     exclude = ("pinned_facts",)
     inlines = (MessageInline,)
 
@@ -336,9 +421,13 @@ class FeedbackAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
 
 class ErasureLookupForm(forms.Form):
     tenant = forms.ModelChoiceField(queryset=Tenant.objects.none(), empty_label=None)
-    external_id = forms.CharField(label="External id", max_length=200, strip=True,
-                                  help_text="The integrator's id of the person, exactly as it was used.",
-                                  widget=forms.TextInput(attrs={"autocomplete": "off", "size": 40}))
+    external_id = forms.CharField(
+        label="External id",
+        max_length=200,
+        strip=True,
+        help_text="The integrator's id of the person, exactly as it was used.",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "size": 40}),
+    )
 
 
 @admin.register(ErasureReceipt)
@@ -346,8 +435,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_display = ("id", "tenant", "user_id_hash", "requested_by_label", "reason", "job", "completed_at")
     list_filter = (TENANT_FILTER, ("completed_at", admin.DateFieldListFilter))
     search_fields = ("user_id_hash", "requested_by", "reason")
-    fields = ("tenant", "user_id_hash", "requested_by", "reason", "counts_display", "job", "created_at",
-              "completed_at")
+    fields = ("tenant", "user_id_hash", "requested_by", "reason", "counts_display", "job", "created_at", "completed_at")
     readonly_fields = fields
     change_list_template = "admin/assistants/erasurereceipt/change_list.html"
 
@@ -357,11 +445,12 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         return f"{kind}: {who}" if who else kind
 
     def get_urls(self):
-        return [path("lookup/", self.admin_site.admin_view(self.lookup_view),
-                     name="assistants_erasurereceipt_lookup")] + super().get_urls()
+        return [
+            path("lookup/", self.admin_site.admin_view(self.lookup_view), name="assistants_erasurereceipt_lookup")
+        ] + super().get_urls()
 
     def lookup_view(self, request):
-        """"Was this external id erased, when, by whom?", answered from the receipts, which keep only the id's
+        """ "Was this external id erased, when, by whom?", answered from the receipts, which keep only the id's
         hash: the id is hashed here and never stored, logged or put in a URL (the form is a POST)."""
         if not self.has_view_permission(request):
             raise PermissionDenied
@@ -372,16 +461,29 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         answer = None
         if request.method == "POST" and form.is_valid():
             tenant, hashed = form.cleaned_data["tenant"], user_id_hash(form.cleaned_data["external_id"])
-            receipts = list(ErasureReceipt.objects.for_tenant(tenant).filter(user_id_hash=hashed)
-                            .order_by("-completed_at", "-id"))
-            pending = EndUser.objects.for_tenant(tenant).filter(
-                external_id=form.cleaned_data["external_id"], erasure_requested_at__isnull=False).first()
-            answer = {"tenant": tenant, "hash": hashed, "pending": pending,
-                      "receipts": [{"receipt": r, "requested_by": self.requested_by_label(r)} for r in receipts]}
+            receipts = list(
+                ErasureReceipt.objects.for_tenant(tenant).filter(user_id_hash=hashed).order_by("-completed_at", "-id")
+            )
+            pending = (
+                EndUser.objects.for_tenant(tenant)
+                .filter(external_id=form.cleaned_data["external_id"], erasure_requested_at__isnull=False)
+                .first()
+            )
+            answer = {
+                "tenant": tenant,
+                "hash": hashed,
+                "pending": pending,
+                "receipts": [{"receipt": r, "requested_by": self.requested_by_label(r)} for r in receipts],
+            }
             form = ErasureLookupForm(initial={"tenant": tenant})  # the id is not echoed back into the page
             form.fields["tenant"].queryset = tenants.order_by("slug")
-        context = {**self.admin_site.each_context(request), "title": "Erasure lookup", "form": form,
-                   "answer": answer, "opts": self.model._meta}
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Erasure lookup",
+            "form": form,
+            "answer": answer,
+            "opts": self.model._meta,
+        }
         return TemplateResponse(request, "admin/assistants/erasurereceipt/lookup.html", context)
 
     @admin.display(description="rows deleted per table")

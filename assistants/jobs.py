@@ -1,4 +1,5 @@
 """Celery jobs of the assistants app. Thin: take ids, call one service, record in the ledger."""
+
 from celery import shared_task
 
 from core.ledger import job_run
@@ -12,8 +13,13 @@ def session_compact(self, tenant_id: int, session_id: int):
 
     # Keyed by the Celery task id, which a retry keeps: one ledger row per enqueued job, attempts counted on it.
     key = f"session_compact:{self.request.id}" if self.request.id else ""
-    return job_run(self, kind="session_compact", tenant_id=tenant_id, idempotency_key=key,
-                   body=lambda job: compact(tenant_id=tenant_id, session_id=session_id, continue_in_job=True))
+    return job_run(
+        self,
+        kind="session_compact",
+        tenant_id=tenant_id,
+        idempotency_key=key,
+        body=lambda job: compact(tenant_id=tenant_id, session_id=session_id, continue_in_job=True),
+    )
 
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
@@ -21,9 +27,12 @@ def user_erase(self, tenant_id: int, end_user_id: int, requested_by: str, job_id
     """Erase everything about one end user and leave a receipt."""
     from assistants.services.privacy import user_erase as erase
 
-    return job_run(self, kind="user_erase", job_id=job_id,
-                   body=lambda job: erase(tenant_id=tenant_id, end_user_id=end_user_id,
-                                          requested_by=requested_by, job_id=job.pk))
+    return job_run(
+        self,
+        kind="user_erase",
+        job_id=job_id,
+        body=lambda job: erase(tenant_id=tenant_id, end_user_id=end_user_id, requested_by=requested_by, job_id=job.pk),
+    )
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
@@ -31,9 +40,12 @@ def session_import(self, tenant_id: int, session_id: int, job_id: int):
     """Extraction and compaction of an imported conversation, with progress in the ledger (API import)."""
     from assistants.services.importing import session_import_process
 
-    return job_run(self, kind="session_import", job_id=job_id,
-                   body=lambda job: session_import_process(tenant_id=tenant_id, session_id=session_id,
-                                                           job_id=job.pk))
+    return job_run(
+        self,
+        kind="session_import",
+        job_id=job_id,
+        body=lambda job: session_import_process(tenant_id=tenant_id, session_id=session_id, job_id=job.pk),
+    )
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)

@@ -1,4 +1,5 @@
 """Tenants, their end users and assistants, chat sessions and messages."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -35,7 +36,9 @@ class Tenant(TimeStampedModel):
     name = models.CharField(max_length=200)
 
     # Short-term memory
-    window_turns = models.PositiveIntegerField(default=10, help_text="Recent turns (user+assistant pairs) kept verbatim.")
+    window_turns = models.PositiveIntegerField(
+        default=10, help_text="Recent turns (user+assistant pairs) kept verbatim."
+    )
     context_limit_tokens = models.PositiveIntegerField(default=8000, help_text="The chat model's context limit.")
     budget_pinned_tokens = models.PositiveIntegerField(default=300)
     budget_memories_tokens = models.PositiveIntegerField(default=800)
@@ -62,26 +65,36 @@ class Tenant(TimeStampedModel):
     )
     recall_top_k = models.PositiveIntegerField(default=8)
     recall_min_relevance = models.FloatField(
-        default=0.3, help_text="What the chat turn puts in context must be at least this relevant (0..1, cosine "
-                               "plus keyword evidence). Explicit recall (API) always returns k items.")
+        default=0.3,
+        help_text="What the chat turn puts in context must be at least this relevant (0..1, cosine "
+        "plus keyword evidence). Explicit recall (API) always returns k items.",
+    )
     task_ttl_days = models.PositiveIntegerField(default=7)
     # Experience memory
     experience_sharing = models.BooleanField(
-        default=True, help_text="Offer experiences (generalised procedures users liked) to other users of the "
-                                "assistant. Off: an experience only helps the users it came from.")
+        default=True,
+        help_text="Offer experiences (generalised procedures users liked) to other users of the "
+        "assistant. Off: an experience only helps the users it came from.",
+    )
     experience_min_users = models.PositiveIntegerField(
-        default=3, help_text="Distinct users who must confirm an experience before others are offered it "
-                             "(staff approval in the admin also shares it).")
+        default=3,
+        help_text="Distinct users who must confirm an experience before others are offered it "
+        "(staff approval in the admin also shares it).",
+    )
     # Fairness of background work between tenants
     bulk_jobs_max = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Bulk jobs (imports, re-embedding, erasure) of this tenant that may run at "
-                                         "once; the others wait, so other tenants' work gets the remaining workers. "
-                                         "Blank: BULK_JOBS_PER_TENANT (1).")
+        null=True,
+        blank=True,
+        help_text="Bulk jobs (imports, re-embedding, erasure) of this tenant that may run at "
+        "once; the others wait, so other tenants' work gets the remaining workers. "
+        "Blank: BULK_JOBS_PER_TENANT (1).",
+    )
     chat_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_CHAT_MODEL.")
     embedding_model = models.CharField(max_length=200, blank=True, help_text="Blank: LLM_EMBEDDING_MODEL.")
     temporary_chat_ttl_hours = models.PositiveIntegerField(
-        default=24, help_text="A temporary chat (nothing written to long-term memory) is deleted this many hours "
-                              "after it starts.")
+        default=24,
+        help_text="A temporary chat (nothing written to long-term memory) is deleted this many hours after it starts.",
+    )
 
     def __str__(self):
         return self.name or self.slug
@@ -106,16 +119,24 @@ class EndUser(TenantOwnedModel):
     external_id = models.CharField(max_length=200, help_text="The integrator's id for this person.")
     display_name = models.CharField(max_length=200, blank=True)
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="end_user",
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="end_user",
         help_text="Web chat login, if this person uses the web chat.",
     )
     locale = models.CharField(max_length=10, blank=True)
     erasure_requested_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when erasure starts; from then on nothing new is written for this user.",
+        null=True,
+        blank=True,
+        help_text="Set when erasure starts; from then on nothing new is written for this user.",
     )
     memory_enabled = models.BooleanField(
-        default=True, help_text="Off: no long-term notes are written or recalled for this person (the person's "
-                                "own switch; pinned facts of the current conversation still work).")
+        default=True,
+        help_text="Off: no long-term notes are written or recalled for this person (the person's "
+        "own switch; pinned facts of the current conversation still work).",
+    )
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]
@@ -143,7 +164,12 @@ class ChatSession(TenantOwnedModel):
     title = models.CharField(max_length=200, blank=True)
     summary = models.TextField(blank=True, help_text="Rolling summary of every message up to summary_through.")
     summary_through = models.ForeignKey(
-        "Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
+        "Message",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_constraint=False,
         help_text="The last message the summary covers; later messages are still verbatim.",
     )
     summary_version = models.PositiveIntegerField(default=0, help_text="Compare-and-set guard for compaction.")
@@ -152,14 +178,17 @@ class ChatSession(TenantOwnedModel):
     )
     last_activity_at = models.DateTimeField(auto_now_add=True, db_index=True)
     temporary = models.BooleanField(
-        default=False, help_text="A temporary chat: nothing is written to long-term memory or experiences, nothing "
-                                 "is recalled, and the session is deleted at expires_at.")
+        default=False,
+        help_text="A temporary chat: nothing is written to long-term memory or experiences, nothing "
+        "is recalled, and the session is deleted at expires_at.",
+    )
     expires_at = models.DateTimeField(null=True, blank=True, help_text="Temporary chats only: when it is deleted.")
 
     class Meta(TenantOwnedModel.Meta):
-        indexes = [models.Index(fields=["tenant", "end_user", "-last_activity_at"]),
-                   models.Index(fields=["expires_at"], condition=models.Q(temporary=True),
-                                name="session_temporary_expiry")]
+        indexes = [
+            models.Index(fields=["tenant", "end_user", "-last_activity_at"]),
+            models.Index(fields=["expires_at"], condition=models.Q(temporary=True), name="session_temporary_expiry"),
+        ]
 
     def __str__(self):
         return self.title or f"Session {self.pk}"

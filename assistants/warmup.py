@@ -1,4 +1,5 @@
 """A web process's one-time costs, paid when it starts instead of in its first requests."""
+
 from __future__ import annotations
 
 import importlib
@@ -18,8 +19,13 @@ def web_process_warm_up() -> None:
 
     for path in pre_turn_hooks():
         import_string(path)
-    for module in ("assistants.services.context", "assistants.jobs", "memory.jobs", "memory.services.recall",
-                   "memory.services.extraction"):
+    for module in (
+        "assistants.services.context",
+        "assistants.jobs",
+        "memory.jobs",
+        "memory.services.recall",
+        "memory.services.extraction",
+    ):
         importlib.import_module(module)
     from assistants.services.tokens import token_count
 

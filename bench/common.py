@@ -1,11 +1,12 @@
 """What every workload shares: percentiles, timers, the job-drain wait, tenants and the HTTP client."""
+
 from __future__ import annotations
 
 import math
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from config.queues import bulk_queue_name
 
@@ -19,8 +20,13 @@ def percentiles(samples_ms: list[float]) -> dict:
     def rank(p: float) -> float:
         return data[max(0, math.ceil(p / 100 * len(data)) - 1)]
 
-    return {"n": len(data), "p50": round(rank(50), 3), "p95": round(rank(95), 3), "p99": round(rank(99), 3),
-            "mean": round(statistics.fmean(data), 3)}
+    return {
+        "n": len(data),
+        "p50": round(rank(50), 3),
+        "p95": round(rank(95), 3),
+        "p99": round(rank(99), 3),
+        "mean": round(statistics.fmean(data), 3),
+    }
 
 
 def timed_ms(fn: Callable, *args, **kwargs) -> tuple[float, object]:

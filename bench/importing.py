@@ -4,6 +4,7 @@
 returns the session and its message ids in order, and schedules extraction and compaction as if chatted. Until
 that endpoint exists the harness falls back to writing the same rows itself and enqueueing the same jobs, and
 says so in the results (`import_path`)."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -22,14 +23,18 @@ def import_endpoint_available(external_id: str = "probe") -> bool:
 def import_conversation(*, client, tenant, external_id: str, messages: list[dict], title: str = "") -> dict:
     """Import `messages` for one end user. Returns {"session_id", "message_ids" (in order), "path"}."""
     if import_endpoint_available(external_id):
-        status, body = client.post(f"/api/v1/users/{external_id}/sessions/",
-                                   {"title": title, "messages": [_wire(m) for m in messages]})
+        status, body = client.post(
+            f"/api/v1/users/{external_id}/sessions/", {"title": title, "messages": [_wire(m) for m in messages]}
+        )
         if status not in (200, 201, 202):
             raise RuntimeError(f"import failed with HTTP {status}: {str(body)[:300]}")
         ids = _message_ids(body)
         _store_metadata(tenant, ids, messages)
-        return {"session_id": _find(body, "session_id", "session", "id"), "message_ids": ids,
-                "path": "api (POST /api/v1/users/<id>/sessions/)"}
+        return {
+            "session_id": _find(body, "session_id", "session", "id"),
+            "message_ids": ids,
+            "path": "api (POST /api/v1/users/<id>/sessions/)",
+        }
     return _import_direct(tenant=tenant, external_id=external_id, messages=messages, title=title)
 
 
@@ -83,16 +88,27 @@ def _message_ids(body) -> list[int]:
 def _import_direct(*, tenant, external_id: str, messages: list[dict], title: str) -> dict:
     from django.db import transaction
 
-    from assistants.models import ChatSession, Message
+    from assistants.models import Message
     from assistants.services.chat import chat_session_start
     from assistants.services.tenants import end_user_get_or_create
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     with transaction.atomic():
         session = chat_session_start(tenant=tenant, end_user=end_user, title=title)
-        rows = Message.objects.for_tenant(tenant).bulk_create([
-            Message(tenant=tenant, session=session, end_user=end_user, role=m["role"], content=m["content"],
-                    metadata=m.get("metadata") or {}) for m in messages], batch_size=1000)
+        rows = Message.objects.for_tenant(tenant).bulk_create(
+            [
+                Message(
+                    tenant=tenant,
+                    session=session,
+                    end_user=end_user,
+                    role=m["role"],
+                    content=m["content"],
+                    metadata=m.get("metadata") or {},
+                )
+                for m in messages
+            ],
+            batch_size=1000,
+        )
         dated = []
         for row, m in zip(rows, messages, strict=True):
             if isinstance(m.get("created_at"), datetime):

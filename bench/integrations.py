@@ -13,6 +13,7 @@
    seconds; counts deliveries lost (expected 0) and duplicated, and the time to drain.
 Prints one JSON document with every figure.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,13 @@ from memory_platform.webhooks import verify_signature  # noqa: E402 - the same
 from tests.integrations.webhook_receiver import Receiver  # noqa: E402 - the same
 
 FACTS_ZH = ["用户喜欢喝{}。", "用户的店在{}。", "用户每周{}去健身。", "用户对{}过敏。", "用户打算下个月去{}。"]
-FACTS_EN = ["The user likes {}.", "The user's shop is in {}.", "The user trains on {}.", "The user is allergic to {}.",
-            "The user plans a trip to {}."]
+FACTS_EN = [
+    "The user likes {}.",
+    "The user's shop is in {}.",
+    "The user trains on {}.",
+    "The user is allergic to {}.",
+    "The user plans a trip to {}.",
+]
 WORDS_ZH = ["美式", "拿铁", "杭州", "成都", "周三", "周五", "花生", "海鲜", "大理", "青岛", "乌龙茶", "深圳"]
 WORDS_EN = ["americano", "latte", "Lisbon", "Porto", "Mondays", "Fridays", "peanuts", "shellfish", "Kyoto", "Oslo"]
 
@@ -85,10 +91,13 @@ def recall_bench(client: Client, base: str, key: str, notes: int, queries: int) 
         rest.append((time.perf_counter() - started) * 1000)
     mcp = asyncio.run(mcp_recall_times(base, key, user, qs))
     client.erase_user(user)
-    return {"notes": notes, "queries": queries,
-            "rest_ms": {"p50": pct(rest, 50), "p95": pct(rest, 95)},
-            "mcp_ms": {"p50": pct(mcp, 50), "p95": pct(mcp, 95)},
-            "p95_ratio": round(pct(mcp, 95) / pct(rest, 95), 2)}
+    return {
+        "notes": notes,
+        "queries": queries,
+        "rest_ms": {"p50": pct(rest, 50), "p95": pct(rest, 95)},
+        "mcp_ms": {"p50": pct(mcp, 50), "p95": pct(mcp, 95)},
+        "p95_ratio": round(pct(mcp, 95) / pct(rest, 95), 2),
+    }
 
 
 def webhook_bench(client: Client, events: int, outage: float) -> dict:
@@ -103,12 +112,13 @@ def webhook_bench(client: Client, events: int, outage: float) -> dict:
             written = time.time()
             receiver.wait_for(before + 1, timeout=30)
             latencies.append((receiver.received[-1]["at"] - written) * 1000)
-        verified = all(verify_signature(hook["secret"], r["headers"]["x-timestamp"], r["body"],
-                                        r["headers"]["x-signature"]) for r in receiver.received)
+        verified = all(
+            verify_signature(hook["secret"], r["headers"]["x-timestamp"], r["body"], r["headers"]["x-signature"])
+            for r in receiver.received
+        )
         receiver.stop()
         receiver.received.clear()
-        ids = [client.add_memory(user, kind="profile", content=f"用户有 {n + 3} 只猫。")["id"]
-               for n in range(events)]
+        ids = [client.add_memory(user, kind="profile", content=f"用户有 {n + 3} 只猫。")["id"] for n in range(events)]
         time.sleep(outage)
         receiver.start()
         back = time.time()
@@ -119,11 +129,15 @@ def webhook_bench(client: Client, events: int, outage: float) -> dict:
         drained = time.time() - back
         time.sleep(2)
         got = [r["json"]["data"]["note"] for r in receiver.received]
-        return {"events": events, "latency_ms": {"p50": pct(latencies, 50), "p95": pct(latencies, 95),
-                                                 "max": round(max(latencies), 1)},
-                "signatures_verified": verified, "outage_seconds": outage,
-                "outage_lost": len(set(ids) - set(got)), "outage_duplicates": len(got) - len(set(got)),
-                "outage_drain_seconds": round(drained, 1)}
+        return {
+            "events": events,
+            "latency_ms": {"p50": pct(latencies, 50), "p95": pct(latencies, 95), "max": round(max(latencies), 1)},
+            "signatures_verified": verified,
+            "outage_seconds": outage,
+            "outage_lost": len(set(ids) - set(got)),
+            "outage_duplicates": len(got) - len(set(got)),
+            "outage_drain_seconds": round(drained, 1),
+        }
     finally:
         receiver.stop()
         client.delete_webhook(hook["id"])
@@ -140,8 +154,10 @@ def main() -> None:
     parser.add_argument("--outage", type=float, default=60.0)
     args = parser.parse_args()
     with Client(args.base, args.key) as client:
-        result = {"recall": recall_bench(client, args.base, args.key, args.notes, args.queries),
-                  "webhooks": webhook_bench(client, args.events, args.outage)}
+        result = {
+            "recall": recall_bench(client, args.base, args.key, args.notes, args.queries),
+            "webhooks": webhook_bench(client, args.events, args.outage),
+        }
     print(json.dumps(result, indent=2))
 
 

@@ -9,6 +9,7 @@ HNSW index is rebuilt with its own definition after each load. At each step the 
 EXACT_SCAN_MAX notes and HNSW above, LIMIT CANDIDATES), for a typical user and for the heavy user. The query embedding is timed separately (it is
 inside memory_recall, not inside the bare query).
 """
+
 from __future__ import annotations
 
 import os
@@ -53,14 +54,15 @@ class NoteStore:
         self.heavy_count = max(self.heavy_count, heavy_target)
         while self.total + len(plan) < size:
             if not self.typical or self._fill >= TYPICAL_NOTES:
-                self.typical.append(end_user_get_or_create(tenant=self.tenant,
-                                                           external_id=f"user-{len(self.typical):06d}"))
+                self.typical.append(
+                    end_user_get_or_create(tenant=self.tenant, external_id=f"user-{len(self.typical):06d}")
+                )
                 self._fill = 0
             plan.append(self.typical[-1])
             self._fill += 1
         index_defs = _drop_vector_indexes()
         try:
-            chunks = [plan[offset:offset + 5000] for offset in range(0, len(plan), 5000)]
+            chunks = [plan[offset : offset + 5000] for offset in range(0, len(plan), 5000)]
             seeds = [self.rng.randrange(1 << 30) for _ in chunks]
             import multiprocessing
 
@@ -69,8 +71,11 @@ class NoteStore:
             # handler and does not die of it, so terminate() waited on an idle worker for ever
             pool = multiprocessing.get_context("fork").Pool(max(1, min(4, os.cpu_count() or 1, len(chunks))))
             try:
-                for users, made in zip(chunks, pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in
-                                                                        zip(seeds, chunks, strict=True)]), strict=True):
+                for users, made in zip(
+                    chunks,
+                    pool.imap(_embed_chunk, [(seed, len(c)) for seed, c in zip(seeds, chunks, strict=True)]),
+                    strict=True,
+                ):
                     self._insert(users, made)
                     log(f"  loaded {self.total}/{size} notes")
             finally:
@@ -94,11 +99,26 @@ class NoteStore:
         model, texts, vectors, features = made
         now = timezone.now()
         kinds = [k for k, _ in MemoryNote.Kind.choices]
-        notes = [MemoryNote(tenant=self.tenant, end_user=user, kind=self.rng.choice(kinds), key="", content=text,
-                            quote=text, source=MemoryNote.Source.USER_STATED, confidence=0.8, importance=0.5,
-                            embedding=vec, embedding_model=model, search_text=terms,
-                            observed_at=now, created_at=now, updated_at=now)
-                 for user, text, vec, terms in zip(users, texts, vectors, features, strict=True)]
+        notes = [
+            MemoryNote(
+                tenant=self.tenant,
+                end_user=user,
+                kind=self.rng.choice(kinds),
+                key="",
+                content=text,
+                quote=text,
+                source=MemoryNote.Source.USER_STATED,
+                confidence=0.8,
+                importance=0.5,
+                embedding=vec,
+                embedding_model=model,
+                search_text=terms,
+                observed_at=now,
+                created_at=now,
+                updated_at=now,
+            )
+            for user, text, vec, terms in zip(users, texts, vectors, features, strict=True)
+        ]
         copy_notes(notes)
         self.total += len(users)
 
@@ -125,10 +145,9 @@ def _embed_chunk(args):
 def copy_notes(notes) -> None:
     """COPY model instances into their table: every concrete column, each value prepared by its own field (so
     columns another layer adds with a default are filled too). Ten times faster than bulk_create here."""
-    from django.db import connection
-
     import json
 
+    from django.db import connection
     from django.db import models as djm
     from pgvector.django import VectorField
 
@@ -168,8 +187,10 @@ def _drop_vector_indexes() -> list[str]:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memory_memorynote' "
-                       "AND (indexdef ILIKE '%% USING hnsw%%' OR indexdef ILIKE '%% USING ivfflat%%')")
+        cursor.execute(
+            "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memory_memorynote' "
+            "AND (indexdef ILIKE '%% USING hnsw%%' OR indexdef ILIKE '%% USING ivfflat%%')"
+        )
         rows = cursor.fetchall()
         for name, _ in rows:
             cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
@@ -185,8 +206,12 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
     from memory.services.recall import CANDIDATES, vector_statement, vector_statement_params
 
     with connection.cursor() as cursor:
-        cursor.execute(vector_statement(exact=exact), vector_statement_params(
-            tenant_id=tenant_id, end_user_id=user_id, literal=literal, model=model, limit=CANDIDATES, exact=exact))
+        cursor.execute(
+            vector_statement(exact=exact),
+            vector_statement_params(
+                tenant_id=tenant_id, end_user_id=user_id, literal=literal, model=model, limit=CANDIDATES, exact=exact
+            ),
+        )
         return cursor.fetchall()
 
 
@@ -216,14 +241,24 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
                 bare_ms.append(bms)
                 recall_ms.append(rms)
         recall, bare = percentiles(recall_ms), percentiles(bare_ms)
-        out[label] = {"recall_ms": recall, "bare_sql_ms": bare, "query_embedding_ms": percentiles(embed_ms),
-                      "p95_ratio_recall_to_bare": round(recall["p95"] / bare["p95"], 2) if bare["p95"] else None,
-                      "empty_results": empty}
+        out[label] = {
+            "recall_ms": recall,
+            "bare_sql_ms": bare,
+            "query_embedding_ms": percentiles(embed_ms),
+            "p95_ratio_recall_to_bare": round(recall["p95"] / bare["p95"], 2) if bare["p95"] else None,
+            "empty_results": empty,
+        }
     return out
 
 
-def run_recall_latency(ctx: BenchContext, *, sizes=(1_000, 10_000, 100_000), queries: int = 200,
-                       seed: int = 7, keep_store: dict | None = None) -> dict:
+def run_recall_latency(
+    ctx: BenchContext,
+    *,
+    sizes=(1_000, 10_000, 100_000),
+    queries: int = 200,
+    seed: int = 7,
+    keep_store: dict | None = None,
+) -> dict:
     """`keep_store`, when given a dict, receives the grown NoteStore (the chat-turn workload reuses it)."""
     rng = random.Random(seed)
     store = NoteStore(rng)
@@ -232,15 +267,33 @@ def run_recall_latency(ctx: BenchContext, *, sizes=(1_000, 10_000, 100_000), que
         ctx.log(f"recall latency: growing the store to {size} notes")
         load_s = store.grow_to(size, ctx.log)
         ctx.log(f"recall latency: measuring at {store.total} notes")
-        steps.append({"notes": store.total, "load_seconds": round(load_s, 1), "users": len(store.typical) + 1,
-                      **measure(store, queries=queries, rng=rng)})
+        steps.append(
+            {
+                "notes": store.total,
+                "load_seconds": round(load_s, 1),
+                "users": len(store.typical) + 1,
+                **measure(store, queries=queries, rng=rng),
+            }
+        )
     if keep_store is not None:
         keep_store["store"] = store
     last = steps[-1]
-    worst = max((g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g),
-                key=lambda g: g["recall_ms"]["p95"] or 0)
-    return {"steps": steps, "queries_per_step": queries,
-            "targets": {"p95 <= 25 ms at largest size": {"notes": last["notes"], "p95": worst["recall_ms"]["p95"],
-                                                          "met": (worst["recall_ms"]["p95"] or 1e9) <= 25},
-                        "within 1.5x of bare SQL": {"ratio": worst["p95_ratio_recall_to_bare"],
-                                                    "met": (worst["p95_ratio_recall_to_bare"] or 1e9) <= 1.5}}}
+    worst = max(
+        (g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g),
+        key=lambda g: g["recall_ms"]["p95"] or 0,
+    )
+    return {
+        "steps": steps,
+        "queries_per_step": queries,
+        "targets": {
+            "p95 <= 25 ms at largest size": {
+                "notes": last["notes"],
+                "p95": worst["recall_ms"]["p95"],
+                "met": (worst["recall_ms"]["p95"] or 1e9) <= 25,
+            },
+            "within 1.5x of bare SQL": {
+                "ratio": worst["p95_ratio_recall_to_bare"],
+                "met": (worst["p95_ratio_recall_to_bare"] or 1e9) <= 1.5,
+            },
+        },
+    }

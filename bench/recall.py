@@ -13,6 +13,7 @@ What it measures, in one run against the configured database (embedded PostgreSQ
 - offline extraction throughput (messages/s) through memory_extract_for_message.
 It creates a tenant named bench-<timestamp> and deletes it at the end (unless --keep).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,11 +55,27 @@ TEMPLATES = [
     ("plan", "", lambda r: f"The user plans to open a {r.choice(SHOPS)} in {r.choice(PLACES)} next year."),
     ("conclusion", "", lambda r: f"用户决定先做{r.choice(['外卖', '堂食', '团购', '会员卡'])}。"),
 ]
-QUERIES = ["我的店多大", "上次说的外卖的事", "介绍一下我的通勤习惯", "what do I drink", "预算还剩多少", "where is my shop",
-           "我每天流水多少", "next year plans"]
-MESSAGES = ["我在{p}开了家 {n} 平米的{s}，每天流水{m}左右", "I usually take the subway to work", "预算大概 {b} 万吧",
-            "最近在研究奶茶加盟，感觉挺火的", "I run a small {s} in {p} with {k} employees", "我的手机号是 13800138000",
-            "我不喝美式了，改喝拿铁，因为胃不好", "My budget is about {b}k", "帮我算算怎么分配预算？"]
+QUERIES = [
+    "我的店多大",
+    "上次说的外卖的事",
+    "介绍一下我的通勤习惯",
+    "what do I drink",
+    "预算还剩多少",
+    "where is my shop",
+    "我每天流水多少",
+    "next year plans",
+]
+MESSAGES = [
+    "我在{p}开了家 {n} 平米的{s}，每天流水{m}左右",
+    "I usually take the subway to work",
+    "预算大概 {b} 万吧",
+    "最近在研究奶茶加盟，感觉挺火的",
+    "I run a small {s} in {p} with {k} employees",
+    "我的手机号是 13800138000",
+    "我不喝美式了，改喝拿铁，因为胃不好",
+    "My budget is about {b}k",
+    "帮我算算怎么分配预算？",
+]
 
 
 def pct(values, q):
@@ -79,10 +96,21 @@ def make_notes(tenant, users, count, rng):
             kind, key, gen = rng.choice(TEMPLATES)
             content = gen(rng)
             text = note_index_text(content=content, kind=kind, key=key)
-            batch.append(MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key, content=content,
-                                    source="user_stated", confidence=round(rng.uniform(0.5, 1.0), 2),
-                                    importance=0.5, embedding=hash_vector(text), embedding_model=OFFLINE_MODEL,
-                                    search_text=" ".join(search_terms(text))))
+            batch.append(
+                MemoryNote(
+                    tenant=tenant,
+                    end_user=end_user,
+                    kind=kind,
+                    key=key,
+                    content=content,
+                    source="user_stated",
+                    confidence=round(rng.uniform(0.5, 1.0), 2),
+                    importance=0.5,
+                    embedding=hash_vector(text),
+                    embedding_model=OFFLINE_MODEL,
+                    search_text=" ".join(search_terms(text)),
+                )
+            )
             if len(batch) >= 2000:
                 MemoryNote.all_tenants.bulk_create(batch)
                 made += len(batch)
@@ -113,8 +141,11 @@ def knn(tenant_id, vector, exact: bool, user_id=None, ef=100):
         else:  # make the planner take the HNSW index even where the user's btree index would win
             cur.execute("SET LOCAL enable_seqscan = off")
             cur.execute("SET LOCAL enable_bitmapscan = off")
-        cur.execute(f"SELECT id, embedding <=> %s::vector FROM memory_memorynote WHERE {where} "
-                    f"ORDER BY embedding <=> %s::vector LIMIT 10", [literal, *params, literal])
+        cur.execute(
+            f"SELECT id, embedding <=> %s::vector FROM memory_memorynote WHERE {where} "
+            f"ORDER BY embedding <=> %s::vector LIMIT 10",
+            [literal, *params, literal],
+        )
         return cur.fetchall()
 
 
@@ -134,8 +165,7 @@ def measure(tenant, user, queries, vectors):
     for q in queries:
         vec = vectors[q]
         t = time.perf_counter()
-        memory_recall(tenant=tenant, end_user=user, query=q, touch=False, include_messages=False,
-                      query_embedding=vec)
+        memory_recall(tenant=tenant, end_user=user, query=q, touch=False, include_messages=False, query_embedding=vec)
         recall_t.append(time.perf_counter() - t)
         t = time.perf_counter()
         bare_sql(tenant.pk, user.pk, vec)
@@ -149,11 +179,19 @@ def extraction_throughput(tenant, rng, count):
     session = ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=user, assistant=assistant)
     ids = []
     for _ in range(count):
-        text = rng.choice(MESSAGES).format(p=rng.choice(PLACES), n=rng.randint(20, 200), s=rng.choice(SHOPS),
-                                           m=rng.choice(["四千", "3000", "五千五"]), b=rng.randint(5, 90),
-                                           k=rng.randint(2, 20))
-        ids.append(Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=user,
-                                                             role="user", content=text).pk)
+        text = rng.choice(MESSAGES).format(
+            p=rng.choice(PLACES),
+            n=rng.randint(20, 200),
+            s=rng.choice(SHOPS),
+            m=rng.choice(["四千", "3000", "五千五"]),
+            b=rng.randint(5, 90),
+            k=rng.randint(2, 20),
+        )
+        ids.append(
+            Message.objects.for_tenant(tenant)
+            .create(tenant=tenant, session=session, end_user=user, role="user", content=text)
+            .pk
+        )
     memory_extract_for_message(tenant_id=tenant.pk, message_id=ids.pop())  # warm up (imports, regex compiles)
     count -= 1
     t = time.perf_counter()
@@ -165,8 +203,11 @@ def extraction_throughput(tenant, rng, count):
 
 def drop_tenant(tenant):
     with connection.cursor() as cur:  # a raw delete: the ORM collector would load every note first
-        cur.execute("DELETE FROM memory_memorynote_source_messages WHERE memorynote_id IN "
-                    "(SELECT id FROM memory_memorynote WHERE tenant_id = %s)", [tenant.pk])
+        cur.execute(
+            "DELETE FROM memory_memorynote_source_messages WHERE memorynote_id IN "
+            "(SELECT id FROM memory_memorynote WHERE tenant_id = %s)",
+            [tenant.pk],
+        )
         cur.execute("DELETE FROM memory_memorynote WHERE tenant_id = %s", [tenant.pk])
     Tenant.objects.filter(pk=tenant.pk).delete()
 
@@ -183,8 +224,9 @@ def main():
     rng = random.Random(42)
     for stale in Tenant.objects.filter(slug__startswith="bench-"):  # a run that was interrupted
         drop_tenant(stale)
-    tenant = Tenant.objects.create(slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0,
-                                   embedding_model=OFFLINE_MODEL)  # the notes below carry lexical vectors
+    tenant = Tenant.objects.create(
+        slug=f"bench-{int(time.time())}", name="bench", recall_all_below=0, embedding_model=OFFLINE_MODEL
+    )  # the notes below carry lexical vectors
     Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="bench", system_prompt="bench")
     typical = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="typical")
     heavy = EndUser.objects.for_tenant(tenant).create(tenant=tenant, external_id="heavy")
@@ -198,8 +240,10 @@ def main():
         with connection.cursor() as cur:
             cur.execute("SELECT 1")
     rtt = (time.perf_counter() - t) / 50 * 1000
-    print(f"PostgreSQL {connection.cursor().connection.info.server_version}, offline embedder, "
-          f"query embedding {embed_ms:.2f} ms/query (excluded below), database round trip {rtt:.2f} ms")
+    print(
+        f"PostgreSQL {connection.cursor().connection.info.server_version}, offline embedder, "
+        f"query embedding {embed_ms:.2f} ms/query (excluded below), database round trip {rtt:.2f} ms"
+    )
     total, heavy_n, others = 50, 0, 0
     try:
         for size in sizes:
@@ -226,12 +270,16 @@ def main():
             recalls400 = [recall_at_10(tenant.pk, vectors[q], ef=400) for q in vectors]
             heavy_recalls = [recall_at_10(tenant.pk, vectors[q], user_id=heavy.pk) for q in vectors]
             heavy_recalls400 = [recall_at_10(tenant.pk, vectors[q], user_id=heavy.pk, ef=400) for q in vectors]
-            print(f"\n== {total:,} notes in the tenant ({others + 2} users; heavy user {heavy_n:,}; loaded in {load:.0f} s)")
+            print(
+                f"\n== {total:,} notes in the tenant ({others + 2} users; heavy user {heavy_n:,}; loaded in {load:.0f} s)"
+            )
             print(f"  typical user (50 notes)   memory_recall {fmt(rt)} | bare SQL {fmt(st)}")
             print(f"  heavy user ({heavy_n:>6,} notes) memory_recall {fmt(hrt)} | bare SQL {fmt(hst)}")
-            print(f"  HNSW vs exact recall@10: tenant-wide ef_search=100 {statistics.mean(recalls):.3f}, "
-                  f"ef_search=400 {statistics.mean(recalls400):.3f}; heavy user through HNSW (filtered, iterative) "
-                  f"ef_search=100 {statistics.mean(heavy_recalls):.3f}, ef_search=400 {statistics.mean(heavy_recalls400):.3f}")
+            print(
+                f"  HNSW vs exact recall@10: tenant-wide ef_search=100 {statistics.mean(recalls):.3f}, "
+                f"ef_search=400 {statistics.mean(recalls400):.3f}; heavy user through HNSW (filtered, iterative) "
+                f"ef_search=100 {statistics.mean(heavy_recalls):.3f}, ef_search=400 {statistics.mean(heavy_recalls400):.3f}"
+            )
         rate = extraction_throughput(tenant, rng, args.extract)
         print(f"\nextraction (offline rules, sequential, one process): {rate:.1f} messages/s")
     finally:

@@ -1,4 +1,5 @@
 """The results file as tables (docs/benchmarks.md, between the generated markers) and PNG plots."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -23,62 +24,91 @@ def _met(flag):
 def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     git, machine, db = results.get("git", {}), results.get("machine", {}), results.get("database", {})
     w = results.get("workloads", {})
-    lines = [BEGIN, "",
-             f"Latest run: commit `{git.get('short', '?')}`{' (uncommitted changes)' if git.get('dirty') else ''}, "
-             f"profile `{results.get('profile')}`, {results.get('finished_at', '')}, "
-             f"{_fmt(results.get('seconds'))} s in all.  ",
-             f"Machine: {machine.get('cpus')} CPUs ({machine.get('cpu_model') or 'unknown CPU'}), "
-             f"{machine.get('memory_gib')} GiB, load average at start "
-             f"{' / '.join(f'{x:.1f}' for x in machine.get('load_average_at_start') or []) or '?'} (1/5/15 min); "
-             f"PostgreSQL {db.get('postgres')} + pgvector {db.get('pgvector')}"
-             f"{' (embedded)' if db.get('embedded') else ''}; model `{results.get('settings', {}).get('chat_model')}`, "
-             f"embedder `{results.get('settings', {}).get('embedding_model')}`; broker "
-             f"`{results.get('settings', {}).get('broker')}`.", ""]
+    lines = [
+        BEGIN,
+        "",
+        f"Latest run: commit `{git.get('short', '?')}`{' (uncommitted changes)' if git.get('dirty') else ''}, "
+        f"profile `{results.get('profile')}`, {results.get('finished_at', '')}, "
+        f"{_fmt(results.get('seconds'))} s in all.  ",
+        f"Machine: {machine.get('cpus')} CPUs ({machine.get('cpu_model') or 'unknown CPU'}), "
+        f"{machine.get('memory_gib')} GiB, load average at start "
+        f"{' / '.join(f'{x:.1f}' for x in machine.get('load_average_at_start') or []) or '?'} (1/5/15 min); "
+        f"PostgreSQL {db.get('postgres')} + pgvector {db.get('pgvector')}"
+        f"{' (embedded)' if db.get('embedded') else ''}; model `{results.get('settings', {}).get('chat_model')}`, "
+        f"embedder `{results.get('settings', {}).get('embedding_model')}`; broker "
+        f"`{results.get('settings', {}).get('broker')}`.",
+        "",
+    ]
 
     lat = w.get("recall_latency")
     if lat and "steps" in lat:
-        lines += ["### 1. Recall latency against store size (ms)", "",
-                  "| notes | who | recall p50 | p95 | p99 | bare SQL p50 | p95 | p99 | p95 ratio | query embedding p50 |",
-                  "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            "### 1. Recall latency against store size (ms)",
+            "",
+            "| notes | who | recall p50 | p95 | p99 | bare SQL p50 | p95 | p99 | p95 ratio | query embedding p50 |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        ]
         for step in lat["steps"]:
             for who, g in step.items():
                 if not isinstance(g, dict) or "recall_ms" not in g:
                     continue
                 r, b, e = g["recall_ms"], g["bare_sql_ms"], g["query_embedding_ms"]
-                lines.append(f"| {step['notes']:,} | {who} | {_fmt(r['p50'])} | {_fmt(r['p95'])} | {_fmt(r['p99'])} | "
-                             f"{_fmt(b['p50'])} | {_fmt(b['p95'])} | {_fmt(b['p99'])} | "
-                             f"{_fmt(g['p95_ratio_recall_to_bare'])}× | {_fmt(e['p50'])} |")
+                lines.append(
+                    f"| {step['notes']:,} | {who} | {_fmt(r['p50'])} | {_fmt(r['p95'])} | {_fmt(r['p99'])} | "
+                    f"{_fmt(b['p50'])} | {_fmt(b['p95'])} | {_fmt(b['p99'])} | "
+                    f"{_fmt(g['p95_ratio_recall_to_bare'])}× | {_fmt(e['p50'])} |"
+                )
         t = lat["targets"]
-        lines += ["", f"Target p95 ≤ 25 ms at 1M notes: at {t['p95 <= 25 ms at largest size']['notes']:,} notes "
-                      f"p95 = {_fmt(t['p95 <= 25 ms at largest size']['p95'])} ms → "
-                      f"{_met(t['p95 <= 25 ms at largest size']['met'])} (at this size). Target within 1.5× of the "
-                      f"bare query: {_fmt(t['within 1.5x of bare SQL']['ratio'])}× → "
-                      f"{_met(t['within 1.5x of bare SQL']['met'])}.",
-                  "", f"![recall latency]({plot_dir}/recall_latency.png)", ""]
+        lines += [
+            "",
+            f"Target p95 ≤ 25 ms at 1M notes: at {t['p95 <= 25 ms at largest size']['notes']:,} notes "
+            f"p95 = {_fmt(t['p95 <= 25 ms at largest size']['p95'])} ms → "
+            f"{_met(t['p95 <= 25 ms at largest size']['met'])} (at this size). Target within 1.5× of the "
+            f"bare query: {_fmt(t['within 1.5x of bare SQL']['ratio'])}× → "
+            f"{_met(t['within 1.5x of bare SQL']['met'])}.",
+            "",
+            f"![recall latency]({plot_dir}/recall_latency.png)",
+            "",
+        ]
     elif lat:
         lines += ["### 1. Recall latency", "", f"Skipped: {lat.get('skipped') or lat.get('error')}", ""]
 
     turn = w.get("turn_overhead")
     if turn and "targets" in turn:
-        lines += ["### 2. Chat-turn overhead (offline model)", "",
-                  f"Store: {turn['store_notes']:,} notes.", "",
-                  "| who | assembly p50 | p95 | p99 | whole turn p50 | p95 | p99 |", "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            "### 2. Chat-turn overhead (offline model)",
+            "",
+            f"Store: {turn['store_notes']:,} notes.",
+            "",
+            "| who | assembly p50 | p95 | p99 | whole turn p50 | p95 | p99 |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for who, g in turn.items():
             if isinstance(g, dict) and "assembly_ms" in g:
                 a, t_ = g["assembly_ms"], g["turn_ms"]
-                lines.append(f"| {who} | {_fmt(a['p50'])} | {_fmt(a['p95'])} | {_fmt(a['p99'])} | {_fmt(t_['p50'])} | "
-                             f"{_fmt(t_['p95'])} | {_fmt(t_['p99'])} |")
+                lines.append(
+                    f"| {who} | {_fmt(a['p50'])} | {_fmt(a['p95'])} | {_fmt(a['p99'])} | {_fmt(t_['p50'])} | "
+                    f"{_fmt(t_['p95'])} | {_fmt(t_['p99'])} |"
+                )
         t = turn["targets"]["assembly p95 <= 40 ms at 100k notes"]
-        lines += ["", f"Target assembly p95 ≤ 40 ms at 100k notes: {_fmt(t['p95'])} ms at {t['notes']:,} notes → "
-                      f"{_met(t['met'])}.", ""]
+        lines += [
+            "",
+            f"Target assembly p95 ≤ 40 ms at 100k notes: {_fmt(t['p95'])} ms at {t['notes']:,} notes → "
+            f"{_met(t['met'])}.",
+            "",
+        ]
     api = w.get("api_throughput")
     if api and "levels" in api:
-        lines += ["| API clients | turns/s | latency p50 | p95 | errors | job backlog drained in |",
-                  "|---:|---:|---:|---:|---|---:|"]
+        lines += [
+            "| API clients | turns/s | latency p50 | p95 | errors | job backlog drained in |",
+            "|---:|---:|---:|---:|---|---:|",
+        ]
         for level in api["levels"].values():
-            lines.append(f"| {level['clients']} | {_fmt(level['turns_per_s'])} | {_fmt(level['latency_ms']['p50'])} | "
-                         f"{_fmt(level['latency_ms']['p95'])} | {level['errors'] or 'none'} | "
-                         f"{_fmt(level.get('job_drain_seconds'))} s |")
+            lines.append(
+                f"| {level['clients']} | {_fmt(level['turns_per_s'])} | {_fmt(level['latency_ms']['p50'])} | "
+                f"{_fmt(level['latency_ms']['p95'])} | {level['errors'] or 'none'} | "
+                f"{_fmt(level.get('job_drain_seconds'))} s |"
+            )
         t = api["targets"][">= 100 turns/s at 32 clients"]
         lines += ["", f"Target ≥ 100 turns/s at 32 clients: {_fmt(t['turns_per_s'])} → {_met(t['met'])}.", ""]
     elif api:
@@ -86,86 +116,131 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
 
     tok = w.get("token_cost")
     if tok and "languages" in tok:
-        lines += ["### 3. Token cost per turn against the full history", "", f"Counter: {tok['counter']}.", "",
-                  "| language | turn | sent | full history | sent / full | turn-1 fact recalled | in context |",
-                  "|---|---:|---:|---:|---:|---|---|"]
+        lines += [
+            "### 3. Token cost per turn against the full history",
+            "",
+            f"Counter: {tok['counter']}.",
+            "",
+            "| language | turn | sent | full history | sent / full | turn-1 fact recalled | in context |",
+            "|---|---:|---:|---:|---:|---|---|",
+        ]
         for lang, data in tok["languages"].items():
             for turn_no, p in data["checkpoints"].items():
-                lines.append(f"| {lang} | {turn_no} | {p['sent']:,} | {p['full_history']:,} | {p['ratio_pct']}% | "
-                             f"{_fmt(data['turn1_fact_recalled'])} | {_fmt(data['turn1_fact_in_context'])} |")
+                lines.append(
+                    f"| {lang} | {turn_no} | {p['sent']:,} | {p['full_history']:,} | {p['ratio_pct']}% | "
+                    f"{_fmt(data['turn1_fact_recalled'])} | {_fmt(data['turn1_fact_in_context'])} |"
+                )
         t = tok["targets"]["<= 10% of full history at the last turn"]
-        lines += ["", f"Target ≤ 10% of the full history at turn {t['turn']}: {t['ratio_pct']}% → {_met(t['met'])}; "
-                      f"turn-1 facts still recallable → {_met(tok['targets']['turn-1 facts still recallable'])}. "
-                      "Published anchor: mem0 reports ~90% fewer tokens than full context on LoCoMo.", "",
-                  f"![tokens per turn]({plot_dir}/tokens.png)", ""]
+        lines += [
+            "",
+            f"Target ≤ 10% of the full history at turn {t['turn']}: {t['ratio_pct']}% → {_met(t['met'])}; "
+            f"turn-1 facts still recallable → {_met(tok['targets']['turn-1 facts still recallable'])}. "
+            "Published anchor: mem0 reports ~90% fewer tokens than full context on LoCoMo.",
+            "",
+            f"![tokens per turn]({plot_dir}/tokens.png)",
+            "",
+        ]
 
     loc = w.get("locomo")
     if loc and "systems" in loc:
-        lines += ["### 4. Retrieval quality on LoCoMo (categories 1–4)", "",
-                  f"{loc['conversations']} conversations, {loc['turns']:,} turns, {loc['questions']:,} questions "
-                  f"(skipped: {loc['skipped']}); import path: {', '.join(loc['import_path'])}; import "
-                  f"{loc['import_seconds']} s, jobs done after {loc['processing_seconds']} s more; platform recall "
-                  f"p50/p95 {loc['recall_latency_ms']['p50']}/{loc['recall_latency_ms']['p95']} ms.", "",
-                  "| system | R@5 | R@10 | R@25 | all@5 | all@10 | all@25 |", "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            "### 4. Retrieval quality on LoCoMo (categories 1–4)",
+            "",
+            f"{loc['conversations']} conversations, {loc['turns']:,} turns, {loc['questions']:,} questions "
+            f"(skipped: {loc['skipped']}); import path: {', '.join(loc['import_path'])}; import "
+            f"{loc['import_seconds']} s, jobs done after {loc['processing_seconds']} s more; platform recall "
+            f"p50/p95 {loc['recall_latency_ms']['p50']}/{loc['recall_latency_ms']['p95']} ms.",
+            "",
+            "| system | R@5 | R@10 | R@25 | all@5 | all@10 | all@25 |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for name, agg in loc["systems"].items():
             o = agg["overall"] or {}
-            lines.append(f"| {name} | {_fmt(o.get('R@5'))} | {_fmt(o.get('R@10'))} | {_fmt(o.get('R@25'))} | "
-                         f"{_fmt(o.get('all@5'))} | {_fmt(o.get('all@10'))} | {_fmt(o.get('all@25'))} |")
+            lines.append(
+                f"| {name} | {_fmt(o.get('R@5'))} | {_fmt(o.get('R@10'))} | {_fmt(o.get('R@25'))} | "
+                f"{_fmt(o.get('all@5'))} | {_fmt(o.get('all@10'))} | {_fmt(o.get('all@25'))} |"
+            )
         for name, p in loc["published"].items():
             lines.append(f"| {name} (published, not run here) | {p['R@5']} | {p['R@10']} | {p['R@25']} | – | – | – |")
-        lines += ["", "Per category, R@10:", "", "| system | " + " | ".join(loc["systems"]["platform"]["per_category"]) + " |",
-                  "|---|" + "---:|" * len(loc["systems"]["platform"]["per_category"])]
+        lines += [
+            "",
+            "Per category, R@10:",
+            "",
+            "| system | " + " | ".join(loc["systems"]["platform"]["per_category"]) + " |",
+            "|---|" + "---:|" * len(loc["systems"]["platform"]["per_category"]),
+        ]
         for name, agg in loc["systems"].items():
             cells = [_fmt((c or {}).get("R@10")) for c in agg["per_category"].values()]
             lines.append(f"| {name} | " + " | ".join(cells) + " |")
         t = loc["targets"]
-        lines += ["", "Target: beat BM25 over raw turns and DRAGON. Platform minus BM25: "
-                  + ", ".join(f"{k} {_fmt(v['vs_bm25'])}" for k, v in t.items())
-                  + "; platform minus DRAGON: " + ", ".join(f"{k} {_fmt(v['vs_dragon'])}" for k, v in t.items())
-                  + " (points).", "", f"![LoCoMo]({plot_dir}/locomo.png)", ""]
+        lines += [
+            "",
+            "Target: beat BM25 over raw turns and DRAGON. Platform minus BM25: "
+            + ", ".join(f"{k} {_fmt(v['vs_bm25'])}" for k, v in t.items())
+            + "; platform minus DRAGON: "
+            + ", ".join(f"{k} {_fmt(v['vs_dragon'])}" for k, v in t.items())
+            + " (points).",
+            "",
+            f"![LoCoMo]({plot_dir}/locomo.png)",
+            "",
+        ]
     elif loc:
         lines += ["### 4. LoCoMo", "", f"Skipped: {loc.get('skipped') or loc.get('error')}", ""]
 
     wq = w.get("write_quality")
     if wq and "precision_pct" in wq:
-        lines += ["### 5. Write quality (bench/data/write_quality.jsonl)", "",
-                  "| utterances | notes written | precision | recall | kind right | PII leaks | whims/small talk stored "
-                  "as durable | duplicate rate | corrections applied | hedges marked | language kept (zh) |",
-                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-                  f"| {wq['utterances']} | {wq['notes_written']} | {_fmt(wq['precision_pct'], '%')} | "
-                  f"{_fmt(wq['recall_pct'], '%')} | {_fmt(wq['kind_accuracy_pct'], '%')} | "
-                  f"{wq['pii_leaks']} of {wq['pii_values']} | {wq['whims_stored_durable']} of "
-                  f"{wq['whim_and_smalltalk_utterances']} | {_fmt(wq['duplicate_rate_pct'], '%')} "
-                  f"({wq['duplicates']}/{wq['restatements']}) | {_fmt(wq['corrections_applied_pct'], '%')} | "
-                  f"{_fmt(wq['hedges_marked_pct'], '%')} | {_fmt(wq['language_kept_pct'], '%')} "
-                  f"({_fmt(wq['chinese_kept_pct'], '%')}) |", "",
-                  f"Targets: PII leaks = 0 → {_met(wq['targets']['pii_leaks == 0'])}; duplicate rate ≤ 2% → "
-                  f"{_met(wq['targets']['duplicate_rate <= 2%'])}.", ""]
+        lines += [
+            "### 5. Write quality (bench/data/write_quality.jsonl)",
+            "",
+            "| utterances | notes written | precision | recall | kind right | PII leaks | whims/small talk stored "
+            "as durable | duplicate rate | corrections applied | hedges marked | language kept (zh) |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {wq['utterances']} | {wq['notes_written']} | {_fmt(wq['precision_pct'], '%')} | "
+            f"{_fmt(wq['recall_pct'], '%')} | {_fmt(wq['kind_accuracy_pct'], '%')} | "
+            f"{wq['pii_leaks']} of {wq['pii_values']} | {wq['whims_stored_durable']} of "
+            f"{wq['whim_and_smalltalk_utterances']} | {_fmt(wq['duplicate_rate_pct'], '%')} "
+            f"({wq['duplicates']}/{wq['restatements']}) | {_fmt(wq['corrections_applied_pct'], '%')} | "
+            f"{_fmt(wq['hedges_marked_pct'], '%')} | {_fmt(wq['language_kept_pct'], '%')} "
+            f"({_fmt(wq['chinese_kept_pct'], '%')}) |",
+            "",
+            f"Targets: PII leaks = 0 → {_met(wq['targets']['pii_leaks == 0'])}; duplicate rate ≤ 2% → "
+            f"{_met(wq['targets']['duplicate_rate <= 2%'])}.",
+            "",
+        ]
         if "misread_slots" in wq:  # issue 16's traps, injections and corrections by a person
             t = wq["targets"]
-            lines += ["| misreading traps | misread slots | injections | stored | facts they changed | held for review | "
-                      "corrections by a person | overwritten | units kept |",
-                      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-                      f"| {wq['trap_utterances']} | {wq['misread_slots']} | {wq['injections']} | "
-                      f"{wq['stored_injections']} | {wq['facts_changed_by_injections']} | "
-                      f"{wq['injections_held_for_review']} | {wq['staff_corrections']} | "
-                      f"{wq['overwritten_corrections']} | {_fmt(wq['units_kept_pct'], '%')} |", "",
-                      f"Targets: 0 misread slots → {_met(t['misread_slots == 0'])}; 0 stored injections → "
-                      f"{_met(t['stored_injections == 0'])}; 0 overwritten corrections → "
-                      f"{_met(t['overwritten_corrections == 0'])}.", ""]
+            lines += [
+                "| misreading traps | misread slots | injections | stored | facts they changed | held for review | "
+                "corrections by a person | overwritten | units kept |",
+                "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                f"| {wq['trap_utterances']} | {wq['misread_slots']} | {wq['injections']} | "
+                f"{wq['stored_injections']} | {wq['facts_changed_by_injections']} | "
+                f"{wq['injections_held_for_review']} | {wq['staff_corrections']} | "
+                f"{wq['overwritten_corrections']} | {_fmt(wq['units_kept_pct'], '%')} |",
+                "",
+                f"Targets: 0 misread slots → {_met(t['misread_slots == 0'])}; 0 stored injections → "
+                f"{_met(t['stored_injections == 0'])}; 0 overwritten corrections → "
+                f"{_met(t['overwritten_corrections == 0'])}.",
+                "",
+            ]
     elif wq:
         lines += ["### 5. Write quality", "", f"Skipped: {wq.get('skipped') or wq.get('error')}", ""]
 
     jobs = w.get("job_throughput")
     if jobs and "extraction" in jobs:
         e, c, i = jobs["extraction"], jobs["compaction"], jobs["import"]
-        lines += ["### 6. Job throughput (one worker process, offline model)", "",
-                  "| job | jobs | seconds | jobs/s |", "|---|---:|---:|---:|",
-                  f"| extraction | {e['jobs']} | {e['seconds']} | {e['jobs_per_s']} |",
-                  f"| compaction (40-message sessions) | {c['jobs']} | {c['seconds']} | {c['jobs_per_s']} |", "",
-                  f"Import of {i['messages']:,} messages ({i['path']}): accepted in {i['accepted_seconds']} s, fully "
-                  f"processed (every job done) in {i['fully_processed_seconds']} s ({i['messages_per_s']} messages/s).",
-                  ""]
+        lines += [
+            "### 6. Job throughput (one worker process, offline model)",
+            "",
+            "| job | jobs | seconds | jobs/s |",
+            "|---|---:|---:|---:|",
+            f"| extraction | {e['jobs']} | {e['seconds']} | {e['jobs_per_s']} |",
+            f"| compaction (40-message sessions) | {c['jobs']} | {c['seconds']} | {c['jobs_per_s']} |",
+            "",
+            f"Import of {i['messages']:,} messages ({i['path']}): accepted in {i['accepted_seconds']} s, fully "
+            f"processed (every job done) in {i['fully_processed_seconds']} s ({i['messages_per_s']} messages/s).",
+            "",
+        ]
     elif jobs:
         lines += ["### 6. Job throughput", "", f"Skipped: {jobs.get('skipped') or jobs.get('error')}", ""]
 
@@ -181,7 +256,7 @@ def write_markdown(results: dict, path: Path) -> None:
     block = markdown(results)
     text = path.read_text() if path.exists() else f"# Benchmarks\n\n{BEGIN}\n{END}\n"
     if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+        text = text[: text.index(BEGIN)] + block + text[text.index(END) + len(END) :]
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text)
@@ -260,10 +335,14 @@ def write_plots(results: dict, folder: Path) -> list[str]:
     return written
 
 
-SEMANTIC_TITLES = {"notes_zh": "Chinese dialogue → memory", "notes_en": "English dialogue → memory",
-                   "cross_en_to_zh": "English questions → Chinese notes",
-                   "cross_zh_to_en": "Chinese questions → English notes",
-                   "episodic_en": "English multi-session history", "episodic_zh": "Chinese multi-session history"}
+SEMANTIC_TITLES = {
+    "notes_zh": "Chinese dialogue → memory",
+    "notes_en": "English dialogue → memory",
+    "cross_en_to_zh": "English questions → Chinese notes",
+    "cross_zh_to_en": "Chinese questions → English notes",
+    "episodic_en": "English multi-session history",
+    "episodic_zh": "Chinese multi-session history",
+}
 
 
 def semantic_markdown(sem: dict | None) -> list[str]:
@@ -274,29 +353,43 @@ def semantic_markdown(sem: dict | None) -> list[str]:
         return ["### 7. Held-out-style recall sets", "", f"Skipped: {sem.get('skipped') or sem.get('error')}", ""]
     ret, mem = sem["returned"], sem.get("returned_memories_endpoint") or {}
     shadow = sem.get("shadow_tenant") or {}
-    lines = ["### 7. Held-out-style recall sets (bench/data/recall_*.jsonl, through the REST API)", "",
-             f"Loaded in {sem['load_seconds']} s (import path: {', '.join(sem['import_path'])}), jobs done after "
-             f"{sem['processing_seconds']} s more; `GET …/recall/?k={sem['k']}` p50/p95 "
-             f"{sem['recall_latency_ms']['p50']}/{sem['recall_latency_ms']['p95']} ms; items returned "
-             f"for k={ret['asked']} by `…/recall/`: mean {ret['mean']}, min {ret['min']}, {ret['short_lists']} of "
-             f"{ret.get('lists')} lists short; by `…/memories/?q=`: mean {mem.get('mean')}, {mem.get('short_lists')} "
-             f"short. Items of another user or tenant (a second tenant holds {shadow.get('notes')} notes and "
-             f"{shadow.get('sessions')} sessions under the same user ids): {sem['foreign_items']}.", "",
-             "| set | queries | system | R@5 | R@10 |", "|---|---:|---|---:|---:|"]
+    lines = [
+        "### 7. Held-out-style recall sets (bench/data/recall_*.jsonl, through the REST API)",
+        "",
+        f"Loaded in {sem['load_seconds']} s (import path: {', '.join(sem['import_path'])}), jobs done after "
+        f"{sem['processing_seconds']} s more; `GET …/recall/?k={sem['k']}` p50/p95 "
+        f"{sem['recall_latency_ms']['p50']}/{sem['recall_latency_ms']['p95']} ms; items returned "
+        f"for k={ret['asked']} by `…/recall/`: mean {ret['mean']}, min {ret['min']}, {ret['short_lists']} of "
+        f"{ret.get('lists')} lists short; by `…/memories/?q=`: mean {mem.get('mean')}, {mem.get('short_lists')} "
+        f"short. Items of another user or tenant (a second tenant holds {shadow.get('notes')} notes and "
+        f"{shadow.get('sessions')} sessions under the same user ids): {sem['foreign_items']}.",
+        "",
+        "| set | queries | system | R@5 | R@10 |",
+        "|---|---:|---|---:|---:|",
+    ]
     episodic = []
     for name, data in sem["sets"].items():
         for system, s in data["systems"].items():
             s = s or {}
             if name.startswith("episodic"):
-                episodic.append(f"| {SEMANTIC_TITLES.get(name, name)} | {data['questions']} | {system} | "
-                                + " | ".join(_fmt3(s.get(key)) for key in ("any@5", "all@5", "any@10", "all@10"))
-                                + " |")
+                episodic.append(
+                    f"| {SEMANTIC_TITLES.get(name, name)} | {data['questions']} | {system} | "
+                    + " | ".join(_fmt3(s.get(key)) for key in ("any@5", "all@5", "any@10", "all@10"))
+                    + " |"
+                )
             else:
-                lines.append(f"| {SEMANTIC_TITLES.get(name, name)} | {data['queries']} | {system} | "
-                             f"{_fmt3(s.get('R@5'))} | {_fmt3(s.get('R@10'))} |")
-    lines += ["", "Session recall over the recalled items' sessions:", "",
-              "| set | questions | system | any@5 | all@5 | any@10 | all@10 |", "|---|---:|---|---:|---:|---:|---:|",
-              *episodic]
+                lines.append(
+                    f"| {SEMANTIC_TITLES.get(name, name)} | {data['queries']} | {system} | "
+                    f"{_fmt3(s.get('R@5'))} | {_fmt3(s.get('R@10'))} |"
+                )
+    lines += [
+        "",
+        "Session recall over the recalled items' sessions:",
+        "",
+        "| set | questions | system | any@5 | all@5 | any@10 | all@10 |",
+        "|---|---:|---|---:|---:|---:|---:|",
+        *episodic,
+    ]
     lines.append("")
     return lines
 

@@ -5,6 +5,7 @@ runs the workloads in order, writes bench/results/<time>-<commit>.json and bench
 regenerates the tables in docs/benchmarks.md and the plots in docs/benchmarks/. With --only, the other
 workloads' figures are carried over from the previous latest.json (each workload records its own commit).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -13,7 +14,7 @@ import os
 import sys
 import time
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +25,6 @@ PLOTS = ROOT / "docs" / "benchmarks"
 PROFILES = {
     # meant to finish in about 15 minutes on 2 idle cores (docs/benchmarks.md has the measured duration): the
     # LoCoMo figures of the quick profile cover its first conversation only, the import 1,000 messages
-
     "quick": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000), "queries": 100},
         "turn_overhead": {"turns": 40},
@@ -58,27 +58,42 @@ PROFILES = {
         "semantic_recall": {"users_per_set": 1, "notes_per_user": 6},
     },
 }
-ORDER = ["recall_latency", "turn_overhead", "api_throughput", "token_cost", "write_quality", "locomo",
-         "job_throughput", "semantic_recall"]
+ORDER = [
+    "recall_latency",
+    "turn_overhead",
+    "api_throughput",
+    "token_cost",
+    "write_quality",
+    "locomo",
+    "job_throughput",
+    "semantic_recall",
+]
 
 
 def parse_args(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
     parser.add_argument("--only", nargs="+", choices=ORDER, help="run only these workloads")
     parser.add_argument("--skip", nargs="+", choices=ORDER, default=[], help="leave these workloads out")
     parser.add_argument("--locomo", help="path to locomo10.json (default: ../shared/evals/locomo/locomo10.json)")
     parser.add_argument("--locomo-conversations", type=int, help="only the first N LoCoMo conversations")
     parser.add_argument("--no-minilm", action="store_true", help="leave out the dense MiniLM baseline")
-    parser.add_argument("--endpoint", action="store_true",
-                        help="use the configured OpenAI-compatible endpoint (OPENAI_BASE_URL, LLM_CHAT_MODEL, "
-                             "LLM_EMBEDDING_MODEL) instead of the offline model and embedder")
+    parser.add_argument(
+        "--endpoint",
+        action="store_true",
+        help="use the configured OpenAI-compatible endpoint (OPENAI_BASE_URL, LLM_CHAT_MODEL, "
+        "LLM_EMBEDDING_MODEL) instead of the offline model and embedder",
+    )
     parser.add_argument("--no-docs", action="store_true", help="write the JSON only (no markdown, no plots)")
     parser.add_argument("--db-name", default="bench", help="the database to (re)create for the run")
     parser.add_argument("--note", action="append", default=[], help="a remark to keep with the results")
-    parser.add_argument("--report-only", action="store_true",
-                        help="regenerate docs/benchmarks.md and the plots from bench/results/latest.json")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="regenerate docs/benchmarks.md and the plots from bench/results/latest.json",
+    )
     return parser.parse_args(argv)
 
 
@@ -99,9 +114,9 @@ def main(argv=None) -> int:
         write_markdown(latest, DOC)
         log(f"tables and plots regenerated from {RESULTS / 'latest.json'}")
         return 0
-    from bench.platform import Processes, configure_environment, database_info, git_info, machine_info, reset_database
-
     import signal
+
+    from bench.platform import Processes, configure_environment, database_info, git_info, machine_info, reset_database
 
     # SIGTERM (a CI timeout, `kill`) unwinds like Ctrl-C, so the worker and the web server are stopped too.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -117,13 +132,21 @@ def main(argv=None) -> int:
     log(f"profile {args.profile}: resetting database '{args.db_name}'")
     reset_database()
     procs = Processes(log)
-    results = {"profile": args.profile, "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-               "git": git_info(), "machine": machine_info(), "database": database_info(),
-               "settings": {"chat_model": settings.LLM_CHAT_MODEL, "embedding_model": settings.LLM_EMBEDDING_MODEL,
-                            "openai_base_url": bool(settings.OPENAI_BASE_URL),
-                            "broker": settings.CELERY_BROKER_URL.split("://")[0],
-                            "params": PROFILES[args.profile]},
-               "workloads": {}}
+    results = {
+        "profile": args.profile,
+        "started_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "git": git_info(),
+        "machine": machine_info(),
+        "database": database_info(),
+        "settings": {
+            "chat_model": settings.LLM_CHAT_MODEL,
+            "embedding_model": settings.LLM_EMBEDDING_MODEL,
+            "openai_base_url": bool(settings.OPENAI_BASE_URL),
+            "broker": settings.CELERY_BROKER_URL.split("://")[0],
+            "params": PROFILES[args.profile],
+        },
+        "workloads": {},
+    }
     chosen = [w for w in ORDER if (not args.only or w in args.only) and w not in args.skip]
     try:
         procs.start_worker()
@@ -160,7 +183,7 @@ def main(argv=None) -> int:
         results["notes"] = args.note + ctx.notes
     finally:
         procs.stop()
-    results["finished_at"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    results["finished_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     results["seconds"] = round(time.monotonic() - started, 1)
     write_results(results, carry_over=bool(args.only or args.skip), docs=not args.no_docs)
     return 1 if any("error" in w for w in results["workloads"].values()) else 0
@@ -169,10 +192,16 @@ def main(argv=None) -> int:
 def run_workload(name: str, ctx, params: dict) -> dict:
     from bench import latency, locomo, semantic, throughput, tokens, turns, write_quality
 
-    runners = {"recall_latency": latency.run_recall_latency, "turn_overhead": turns.run_turn_overhead,
-               "api_throughput": turns.run_api_throughput, "token_cost": tokens.run_token_cost,
-               "write_quality": write_quality.run_write_quality, "locomo": locomo.run_locomo,
-               "job_throughput": throughput.run_job_throughput, "semantic_recall": semantic.run_semantic_recall}
+    runners = {
+        "recall_latency": latency.run_recall_latency,
+        "turn_overhead": turns.run_turn_overhead,
+        "api_throughput": turns.run_api_throughput,
+        "token_cost": tokens.run_token_cost,
+        "write_quality": write_quality.run_write_quality,
+        "locomo": locomo.run_locomo,
+        "job_throughput": throughput.run_job_throughput,
+        "semantic_recall": semantic.run_semantic_recall,
+    }
     return runners[name](ctx, **params)
 
 
@@ -180,7 +209,7 @@ def write_results(results: dict, *, carry_over: bool, docs: bool) -> Path:
     from bench.report import write_markdown, write_plots
 
     RESULTS.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     path = RESULTS / f"{stamp}-{results['git'].get('short') or 'nogit'}-{results['profile']}.json"
     path.write_text(json.dumps(results, indent=1, ensure_ascii=False, default=str))
     latest_path = RESULTS / "latest.json"

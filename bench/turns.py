@@ -7,6 +7,7 @@
 - API throughput: N concurrent clients (each its own end user and session) POST /api/v1/chat/ for a fixed time
   against the uvicorn server the harness started (one web worker, one Celery worker). Turns/s counts 2xx only.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -76,8 +77,11 @@ async def _client_loop(base_url, key, user, deadline, stats, rng):
                 stats["ok"] += 1
                 stats["latency"].append(ms)
                 body = resp.json()
-                session_id = body.get("session") if isinstance(body.get("session"), int) else \
-                    (body.get("session") or {}).get("id", session_id)
+                session_id = (
+                    body.get("session")
+                    if isinstance(body.get("session"), int)
+                    else (body.get("session") or {}).get("id", session_id)
+                )
             else:
                 stats["errors"][str(resp.status_code)] = stats["errors"].get(str(resp.status_code), 0) + 1
                 if resp.status_code == 429:
@@ -101,20 +105,36 @@ def run_api_throughput(ctx: BenchContext, *, concurrency=(1, 8, 32), seconds: fl
         deadline = time.monotonic() + seconds
 
         async def main(n: int, deadline: float, stats: dict) -> None:
-            await asyncio.gather(*[_client_loop(ctx.base_url, key, f"load-{n}-{i}", deadline, stats,
-                                                random.Random(rng.random())) for i in range(n)])
+            await asyncio.gather(
+                *[
+                    _client_loop(ctx.base_url, key, f"load-{n}-{i}", deadline, stats, random.Random(rng.random()))
+                    for i in range(n)
+                ]
+            )
 
         start = time.monotonic()
         asyncio.run(main(n, deadline, stats))
         elapsed = time.monotonic() - start
-        levels[str(n)] = {"clients": n, "seconds": round(elapsed, 1), "turns": stats["ok"],
-                          "turns_per_s": round(stats["ok"] / elapsed, 1), "latency_ms": percentiles(stats["latency"]),
-                          "errors": stats["errors"]}
+        levels[str(n)] = {
+            "clients": n,
+            "seconds": round(elapsed, 1),
+            "turns": stats["ok"],
+            "turns_per_s": round(stats["ok"] / elapsed, 1),
+            "latency_ms": percentiles(stats["latency"]),
+            "errors": stats["errors"],
+        }
         ctx.log(f"api throughput: {n} clients -> {levels[str(n)]['turns_per_s']} turns/s, errors {stats['errors']}")
         try:
             levels[str(n)]["job_drain_seconds"] = round(ctx.wait_idle(timeout=300), 1)
         except TimeoutError:
             levels[str(n)]["job_drain_seconds"] = "over 300"
     top = levels[str(max(concurrency))]
-    return {"levels": levels, "targets": {">= 100 turns/s at 32 clients": {
-        "turns_per_s": top["turns_per_s"], "met": top["turns_per_s"] >= 100 and max(concurrency) >= 32}}}
+    return {
+        "levels": levels,
+        "targets": {
+            ">= 100 turns/s at 32 clients": {
+                "turns_per_s": top["turns_per_s"],
+                "met": top["turns_per_s"] >= 100 and max(concurrency) >= 32,
+            }
+        },
+    }

@@ -1,4 +1,5 @@
 """The Celery app. Job modules are named `jobs.py` so that "task" means a working-memory task in this code."""
+
 import os
 
 from celery import Celery

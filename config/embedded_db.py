@@ -4,6 +4,7 @@ Used only when DATABASE_URL is not set. The server lives in `<repo>/.pgdata` (gi
 unix socket inside that folder only, and keeps running between commands (`cleanup_mode=None`) so that every
 `manage.py` command, the web server, the worker and beat share one database. `make stop-db` stops it.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,13 +41,16 @@ def _ensure_database(server, database: str) -> None:
     psql = [str(POSTGRES_BIN_PATH / "psql"), uri, "-tAc"]
     exists = subprocess.run(
         psql + [f"SELECT 1 FROM pg_database WHERE datname = '{database}'"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     if exists != "1":
         subprocess.run(psql + [f'CREATE DATABASE "{database}"'], capture_output=True, check=False)
     subprocess.run(
         [str(POSTGRES_BIN_PATH / "psql"), server.get_uri(database), "-tAc", "CREATE EXTENSION IF NOT EXISTS vector"],
-        capture_output=True, check=True,
+        capture_output=True,
+        check=True,
     )
 
 

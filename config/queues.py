@@ -7,9 +7,14 @@ Kept apart from the settings so that workers, tests and the benchmark derive the
 """
 
 BULK_JOBS = (
-    "assistants.jobs.session_import", "assistants.jobs.user_erase", "assistants.jobs.sessions_temporary_purge",
-    "memory.jobs.memory_reembed", "memory.jobs.memory_decay", "memory.jobs.memory_expire",
-    "tasks.jobs.task_states_expire", "webhooks.jobs.webhook_deliveries_sweep",
+    "assistants.jobs.session_import",
+    "assistants.jobs.user_erase",
+    "assistants.jobs.sessions_temporary_purge",
+    "memory.jobs.memory_reembed",
+    "memory.jobs.memory_decay",
+    "memory.jobs.memory_expire",
+    "tasks.jobs.task_states_expire",
+    "webhooks.jobs.webhook_deliveries_sweep",
 )
 
 # Bulk jobs whose first argument is a tenant id: at most the tenant's `bulk_jobs_max` of them run at once

@@ -1,4 +1,5 @@
 """Admin for the platform's own rows: the job ledger and the worker heartbeats."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,20 @@ class JobRecordAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_display = ("id", "kind", "status", "tenant", "attempts", "created_at", "finished_at")
     list_filter = ("kind", "status", TENANT_FILTER)
     search_fields = ("idempotency_key",)
-    fields = ("kind", "status", "tenant", "end_user", "idempotency_key", "attempts", "progress_display",
-              "result_display", "error", "created_at", "started_at", "finished_at")
+    fields = (
+        "kind",
+        "status",
+        "tenant",
+        "end_user",
+        "idempotency_key",
+        "attempts",
+        "progress_display",
+        "result_display",
+        "error",
+        "created_at",
+        "started_at",
+        "finished_at",
+    )
     readonly_fields = fields
 
     @admin.display(description="progress")

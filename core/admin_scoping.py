@@ -7,6 +7,7 @@ Superusers see every tenant. A staff account sees the tenants it is linked to by
 - limits every foreign-key and many-to-many choice (and so every raw id or autocomplete value) the same way,
 - refuses a form that links objects of two different tenants (also for superusers).
 """
+
 from __future__ import annotations
 
 from django import forms
@@ -59,8 +60,10 @@ class TenantConsistentForm(forms.ModelForm):
             return data
         for name, value in list(data.items()):
             items = list(value) if isinstance(value, (list, tuple, QuerySet)) else [value]
-            if any(isinstance(item, models.Model) and getattr(item, "tenant_id", None) not in (None, tenant.pk)
-                   for item in items):
+            if any(
+                isinstance(item, models.Model) and getattr(item, "tenant_id", None) not in (None, tenant.pk)
+                for item in items
+            ):
                 self.add_error(name, "This belongs to another tenant: choose one of this tenant's objects.")
         return data
 
@@ -168,5 +171,10 @@ def actor_label(actor: str) -> tuple[str, str]:
     return "other", actor
 
 
-ACTOR_PREFIXES = {"staff": ("admin:",), "end user": ("user:", "end_user:"), "API key": ("api-key:",),
-                  "system job": ("job:", "system"), "erased user": ("erased user",)}
+ACTOR_PREFIXES = {
+    "staff": ("admin:",),
+    "end user": ("user:", "end_user:"),
+    "API key": ("api-key:",),
+    "system job": ("job:", "system"),
+    "erased user": ("erased user",),
+}

@@ -4,6 +4,7 @@
 LOGIN_FAILURE_LIMIT failures is refused before any password is hashed. Failures are counted the same for an
 unknown username and a wrong password, and the lockout page says the same in both cases, so neither the form
 nor the lockout tells whether an account exists."""
+
 from __future__ import annotations
 
 import math
@@ -29,8 +30,9 @@ def login_locked_out(request, original_response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: the lockout page (429 with Retry-After), for the web chat and the admin alike."""
     cool_off = get_cool_off(request)
     minutes = max(1, math.ceil(cool_off.total_seconds() / 60)) if cool_off else None
-    response = render(request, LOCKOUT_TEMPLATE, {"minutes": minutes, "admin": request.path.startswith("/admin/")},
-                      status=429)
+    response = render(
+        request, LOCKOUT_TEMPLATE, {"minutes": minutes, "admin": request.path.startswith("/admin/")}, status=429
+    )
     if cool_off:
         response["Retry-After"] = str(int(cool_off.total_seconds()))
     response["Cache-Control"] = "no-store"

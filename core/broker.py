@@ -5,6 +5,7 @@ away, fails to decode it and stops with "Unrecoverable error: JSONDecodeError" (
 folder, which `make run` now starts: one per queue). Here a message is written under a name no worker looks for
 and renamed into place (os.replace is atomic on one filesystem), so a worker sees a whole message or none.
 """
+
 from __future__ import annotations
 
 import os

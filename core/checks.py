@@ -1,4 +1,5 @@
 """Fail at start, in one sentence, when the configured PostgreSQL has no pgvector."""
+
 from django.core.checks import Error, Tags, register
 from django.db import connection
 from django.db.utils import OperationalError

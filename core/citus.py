@@ -16,6 +16,7 @@ tables; foreign keys Citus cannot keep are dropped: Django's on_delete still app
 `distribute_statements()` is the Citus calls that follow. `manage.py citus_distribute` prints or runs them.
 Not run against a real Citus cluster here (none can be installed on this machine): docs/scaling.md.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -37,9 +38,8 @@ COORDINATOR_TABLES = {
 # Rules the schema still breaks that the DDL cannot fix without changing what a constraint means: each needs a
 # decision before distributing (docs/scaling.md, "Before distributing").
 OPEN_ISSUES = {
-    "assistants_enduser.assistants_enduser_user_id_key":
-        "a web login belongs to one end user in the whole platform (UNIQUE user_id); Citus can only keep that per "
-        "tenant (UNIQUE (tenant_id, user_id)), or the link must move to a reference table",
+    "assistants_enduser.assistants_enduser_user_id_key": "a web login belongs to one end user in the whole platform (UNIQUE user_id); Citus can only keep that per "
+    "tenant (UNIQUE (tenant_id, user_id)), or the link must move to a reference table",
 }
 
 
@@ -56,8 +56,11 @@ def plan() -> Plan:
     """Where each model's table goes (see the module docstring)."""
     result = Plan()
     models = [m for m in apps.get_models(include_auto_created=True) if not m._meta.proxy and m._meta.managed]
-    owned = {m._meta.db_table for m in models if any(
-        f.column == DISTRIBUTION_COLUMN and not f.null for f in m._meta.concrete_fields)}
+    owned = {
+        m._meta.db_table
+        for m in models
+        if any(f.column == DISTRIBUTION_COLUMN and not f.null for f in m._meta.concrete_fields)
+    }
     distributed = owned - set(REFERENCE_TENANT_TABLES) - set(COORDINATOR_TABLES)
     for model in sorted(models, key=lambda m: m._meta.db_table):
         table = model._meta.db_table
@@ -67,8 +70,10 @@ def plan() -> Plan:
             result.coordinator.append(table)
         else:
             result.reference.append(table)
-            if any(f.is_relation and isinstance(f.related_model, type)
-                   and f.related_model._meta.db_table in distributed for f in model._meta.concrete_fields):
+            if any(
+                f.is_relation and isinstance(f.related_model, type) and f.related_model._meta.db_table in distributed
+                for f in model._meta.concrete_fields
+            ):
                 result.tenantless_dependents.append(table)
     return result
 
@@ -82,7 +87,9 @@ def _constraints(cur: CursorWrapper, tables: list[str]) -> list[tuple]:
         "ARRAY(SELECT a.attname FROM unnest(c.confkey) k JOIN pg_attribute a ON a.attrelid = c.confrelid "
         "AND a.attnum = k), pg_get_constraintdef(c.oid) "
         "FROM pg_constraint c WHERE c.contype IN ('p', 'u', 'f') AND c.conrelid = ANY(%s::regclass[]) "
-        "AND c.conparentid = 0 ORDER BY 1, 2", [tables])
+        "AND c.conparentid = 0 ORDER BY 1, 2",
+        [tables],
+    )
     return cur.fetchall()
 
 
@@ -93,7 +100,9 @@ def _unique_indexes(cur: CursorWrapper, tables: list[str]) -> list[tuple[str, st
         "JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k) FROM pg_index x "
         "JOIN pg_class i ON i.oid = x.indexrelid WHERE x.indisunique AND x.indrelid = ANY(%s::regclass[]) "
         "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid) "
-        "AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = x.indexrelid)", [tables])
+        "AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = x.indexrelid)",
+        [tables],
+    )
     return cur.fetchall()
 
 
@@ -102,25 +111,36 @@ def problems(cur: CursorWrapper, layout: Plan | None = None) -> list[str]:
     layout = layout or plan()
     dist = set(layout.distributed)
     others = set(layout.reference) | set(layout.coordinator)
-    found = [f"{t}: holds rows of a distributed table but has no {DISTRIBUTION_COLUMN}"
-             for t in layout.tenantless_dependents]
-    cur.execute("SELECT c.relname FROM pg_class c WHERE c.relname = ANY(%s) AND NOT EXISTS (SELECT 1 FROM "
-                "pg_attribute a WHERE a.attrelid = c.oid AND a.attname = %s AND a.attnotnull)",
-                [sorted(dist), DISTRIBUTION_COLUMN])
+    found = [
+        f"{t}: holds rows of a distributed table but has no {DISTRIBUTION_COLUMN}" for t in layout.tenantless_dependents
+    ]
+    cur.execute(
+        "SELECT c.relname FROM pg_class c WHERE c.relname = ANY(%s) AND NOT EXISTS (SELECT 1 FROM "
+        "pg_attribute a WHERE a.attrelid = c.oid AND a.attname = %s AND a.attnotnull)",
+        [sorted(dist), DISTRIBUTION_COLUMN],
+    )
     found += [f"{t}: no NOT NULL {DISTRIBUTION_COLUMN}" for (t,) in cur.fetchall()]
     for table, name, kind, cols, ref, ref_cols, _ in _constraints(cur, sorted(dist | others)):
         if table in dist and kind in "pu" and DISTRIBUTION_COLUMN not in cols:
-            found.append(f"{table}.{name}: {'primary key' if kind == 'p' else 'unique'} {cols} lacks "
-                         f"{DISTRIBUTION_COLUMN}")
-        elif kind == "f" and table in dist and ref in dist and not (
-                DISTRIBUTION_COLUMN in cols and DISTRIBUTION_COLUMN in ref_cols):
+            found.append(
+                f"{table}.{name}: {'primary key' if kind == 'p' else 'unique'} {cols} lacks {DISTRIBUTION_COLUMN}"
+            )
+        elif (
+            kind == "f"
+            and table in dist
+            and ref in dist
+            and not (DISTRIBUTION_COLUMN in cols and DISTRIBUTION_COLUMN in ref_cols)
+        ):
             found.append(f"{table}.{name}: foreign key {cols} -> {ref} {ref_cols} lacks {DISTRIBUTION_COLUMN}")
         elif kind == "f" and table in others and ref in dist:
             found.append(f"{table}.{name}: foreign key from a non-distributed table into distributed {ref}")
         elif kind == "f" and table in dist and ref in layout.coordinator:
             found.append(f"{table}.{name}: foreign key from a distributed table into coordinator table {ref}")
-    found += [f"{t}.{i}: unique index {cols} lacks {DISTRIBUTION_COLUMN}"
-              for t, i, cols in _unique_indexes(cur, sorted(dist)) if DISTRIBUTION_COLUMN not in cols]
+    found += [
+        f"{t}.{i}: unique index {cols} lacks {DISTRIBUTION_COLUMN}"
+        for t, i, cols in _unique_indexes(cur, sorted(dist))
+        if DISTRIBUTION_COLUMN not in cols
+    ]
     return found
 
 
@@ -142,17 +162,27 @@ def prepare_statements(cur: CursorWrapper, layout: Plan | None = None) -> list[s
             tail = definition.split(")", 2)[-1]  # ON DELETE ..., DEFERRABLE ...
             column_list = ", ".join([DISTRIBUTION_COLUMN] + cols)
             referenced = ", ".join([DISTRIBUTION_COLUMN] + ref_cols)
-            adds.append(f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" FOREIGN KEY ({column_list}) '
-                        f'REFERENCES "{ref}" ({referenced}){tail}')
+            adds.append(
+                f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" FOREIGN KEY ({column_list}) '
+                f'REFERENCES "{ref}" ({referenced}){tail}'
+            )
         elif table in dist and kind == "p" and DISTRIBUTION_COLUMN not in cols:
             drops.append(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')
-            adds.insert(0, f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" PRIMARY KEY '
-                           f'({", ".join(cols + [DISTRIBUTION_COLUMN])})')
-        elif table in dist and kind == "u" and DISTRIBUTION_COLUMN not in cols and any(
-                (table, c) in fk_cols for c in cols):
+            adds.insert(
+                0,
+                f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" PRIMARY KEY '
+                f"({', '.join(cols + [DISTRIBUTION_COLUMN])})",
+            )
+        elif (
+            table in dist
+            and kind == "u"
+            and DISTRIBUTION_COLUMN not in cols
+            and any((table, c) in fk_cols for c in cols)
+        ):
             drops.append(f'ALTER TABLE "{table}" DROP CONSTRAINT "{name}"')
-            adds.insert(0, f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" UNIQUE '
-                           f'({", ".join([DISTRIBUTION_COLUMN] + cols)})')
+            adds.insert(
+                0, f'ALTER TABLE "{table}" ADD CONSTRAINT "{name}" UNIQUE ({", ".join([DISTRIBUTION_COLUMN] + cols)})'
+            )
     # foreign keys go first (they depend on the keys they reference), primary and unique keys come back first
     fk_drops = [d for d in drops if _is_fk_drop(d, constraints)]
     return fk_drops + [d for d in drops if d not in fk_drops] + adds
@@ -169,6 +199,7 @@ def distribute_statements(layout: Plan | None = None) -> list[str]:
     calls += [f"SELECT citus_add_local_table_to_metadata('{t}')" for t in layout.coordinator]
     first, *rest = [COLOCATE_WITH] + [t for t in layout.distributed if t != COLOCATE_WITH]
     calls.append(f"SELECT create_distributed_table('{first}', '{DISTRIBUTION_COLUMN}')")
-    calls += [f"SELECT create_distributed_table('{t}', '{DISTRIBUTION_COLUMN}', colocate_with => '{first}')"
-              for t in rest]
+    calls += [
+        f"SELECT create_distributed_table('{t}', '{DISTRIBUTION_COLUMN}', colocate_with => '{first}')" for t in rest
+    ]
     return calls

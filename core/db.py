@@ -1,4 +1,5 @@
 """Connection handling around slow waits that are not the database's."""
+
 from __future__ import annotations
 
 from django.db import connections

@@ -25,6 +25,7 @@ Jobs take ids, never user text (docs/STYLE: "Thin Celery tasks: take ids"), so t
 content; `_payload_is_plain` refuses anything but ids, numbers, booleans and short strings. Periodic jobs sent by
 beat carry no outbox row: beat sends them again on its own schedule.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -71,8 +72,11 @@ def _outbox_record(job, args: list, kwargs: dict, start_within: float | None = N
     if not _payload_is_plain(args) or not _payload_is_plain(kwargs):
         raise ValueError(f"{job.name} must be given ids and short values only, not text or objects.")
     return JobRecord.objects.create(
-        kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED, progress={"job": job.name, "args": args, "kwargs": kwargs},
-        lease_expires_at=timezone.now() + timedelta(seconds=start_within))
+        kind=DISPATCH_KIND,
+        status=JobRecord.Status.QUEUED,
+        progress={"job": job.name, "args": args, "kwargs": kwargs},
+        lease_expires_at=timezone.now() + timedelta(seconds=start_within),
+    )
 
 
 def job_named(job: Task | str) -> Task:
@@ -127,22 +131,31 @@ def _publish(record_id: int, job, args: list, kwargs: dict, countdown: float | N
     from core.models import JobRecord
 
     try:
-        job.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", countdown=countdown,
-                        retry=True, retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+        job.apply_async(
+            args=args,
+            kwargs=kwargs,
+            task_id=f"{TASK_ID_PREFIX}{record_id}",
+            countdown=countdown,
+            retry=True,
+            retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
+        )
         return True
     except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
         logger.warning("broker unreachable, job %s kept in the outbox for redelivery: %s", job.name, exc)
         JobRecord.objects.filter(pk=record_id, status=JobRecord.Status.QUEUED).update(
             lease_expires_at=timezone.now(),
-            error=f"broker unreachable: {type(exc).__name__}: {exc}"[:500], updated_at=timezone.now())
+            error=f"broker unreachable: {type(exc).__name__}: {exc}"[:500],
+            updated_at=timezone.now(),
+        )
         return False
 
 
 def _due():
     from core.models import JobRecord
 
-    return (Q(kind=DISPATCH_KIND, status__in=[JobRecord.Status.QUEUED, JobRecord.Status.RUNNING])
-            & (Q(lease_expires_at__lt=timezone.now()) | Q(lease_expires_at__isnull=True)))
+    return Q(kind=DISPATCH_KIND, status__in=[JobRecord.Status.QUEUED, JobRecord.Status.RUNNING]) & (
+        Q(lease_expires_at__lt=timezone.now()) | Q(lease_expires_at__isnull=True)
+    )
 
 
 def dispatch_due_exists() -> bool:
@@ -176,9 +189,13 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
                 record.save(update_fields=["status", "error", "finished_at", "updated_at"])
                 continue
             try:
-                job.apply_async(args=record.progress.get("args", []), kwargs=record.progress.get("kwargs", {}),
-                                task_id=f"{TASK_ID_PREFIX}{record.pk}", retry=True,
-                                retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+                job.apply_async(
+                    args=record.progress.get("args", []),
+                    kwargs=record.progress.get("kwargs", {}),
+                    task_id=f"{TASK_ID_PREFIX}{record.pk}",
+                    retry=True,
+                    retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
+                )
             except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
                 record.error = f"broker unreachable: {type(exc).__name__}: {exc}"[:500]
                 record.save(update_fields=["error", "updated_at"])
@@ -189,8 +206,9 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
             record.save(update_fields=["status", "lease_expires_at", "result", "updated_at"])
             sent += 1
     kept_since = timezone.now() - timedelta(hours=settings.DISPATCH_KEEP_HOURS)
-    JobRecord.objects.filter(kind=DISPATCH_KIND, status__in=[JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED],
-                             finished_at__lt=kept_since).delete()
+    JobRecord.objects.filter(
+        kind=DISPATCH_KIND, status__in=[JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED], finished_at__lt=kept_since
+    ).delete()
     return {"sent": sent}
 
 
@@ -226,7 +244,8 @@ class _LeaseRenewer:
             try:
                 close_old_connections()
                 JobRecord.objects.filter(pk__in=ids, status=JobRecord.Status.RUNNING).update(
-                    lease_expires_at=timezone.now() + timedelta(seconds=settings.JOB_LEASE_SECONDS))
+                    lease_expires_at=timezone.now() + timedelta(seconds=settings.JOB_LEASE_SECONDS)
+                )
             except Exception as exc:  # noqa: BLE001 - a database blip: try again next tick, the lease has slack
                 logger.warning("could not renew job leases: %s", exc)
                 connections.close_all()
@@ -244,8 +263,12 @@ def _outbox_claim(record_id: int) -> bool:
     if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
         return False
     JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
-        status=JobRecord.Status.RUNNING, started_at=now, attempts=F("attempts") + 1, updated_at=now,
-        lease_expires_at=now + timedelta(seconds=settings.JOB_LEASE_SECONDS))
+        status=JobRecord.Status.RUNNING,
+        started_at=now,
+        attempts=F("attempts") + 1,
+        updated_at=now,
+        lease_expires_at=now + timedelta(seconds=settings.JOB_LEASE_SECONDS),
+    )
     return True  # a message without its row (sent before the outbox existed) runs: jobs are idempotent
 
 
@@ -277,12 +300,24 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | 
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BULK_LOCK_CLASS, int(tenant_id)])
-        limit = (apps.get_model("assistants", "Tenant")._default_manager.filter(pk=tenant_id)
-                 .values_list("bulk_jobs_max", flat=True).first()) or settings.BULK_JOBS_PER_TENANT
-        running = (JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.RUNNING,
-                                            lease_expires_at__gt=timezone.now(), progress__job__in=TENANT_BULK_JOBS,
-                                            progress__args__0=int(tenant_id))
-                   .exclude(pk=record_id).exclude(progress__args=args).count())  # a step's next step is no rival
+        limit = (
+            apps.get_model("assistants", "Tenant")
+            ._default_manager.filter(pk=tenant_id)
+            .values_list("bulk_jobs_max", flat=True)
+            .first()
+        ) or settings.BULK_JOBS_PER_TENANT
+        running = (
+            JobRecord.objects.filter(
+                kind=DISPATCH_KIND,
+                status=JobRecord.Status.RUNNING,
+                lease_expires_at__gt=timezone.now(),
+                progress__job__in=TENANT_BULK_JOBS,
+                progress__args__0=int(tenant_id),
+            )
+            .exclude(pk=record_id)
+            .exclude(progress__args=args)
+            .count()
+        )  # a step's next step is no rival
         record = JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).values("status").first()
         if record is not None and record["status"] in (JobRecord.Status.SUCCEEDED, JobRecord.Status.FAILED):
             return None
@@ -297,10 +332,18 @@ def _outbox_defer(task, record_id: int, args, kwargs) -> None:
 
     wait = settings.BULK_JOB_WAIT_SECONDS
     JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
-        status=JobRecord.Status.QUEUED, updated_at=timezone.now(),
-        lease_expires_at=timezone.now() + timedelta(seconds=wait + settings.DISPATCH_START_SECONDS))
-    task.apply_async(args=args, kwargs=kwargs, task_id=f"{TASK_ID_PREFIX}{record_id}", countdown=wait, retry=True,
-                     retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY)
+        status=JobRecord.Status.QUEUED,
+        updated_at=timezone.now(),
+        lease_expires_at=timezone.now() + timedelta(seconds=wait + settings.DISPATCH_START_SECONDS),
+    )
+    task.apply_async(
+        args=args,
+        kwargs=kwargs,
+        task_id=f"{TASK_ID_PREFIX}{record_id}",
+        countdown=wait,
+        retry=True,
+        retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
+    )
 
 
 class OutboxTask(Task):
@@ -312,7 +355,7 @@ class OutboxTask(Task):
             return super().__call__(*args, **kwargs)
         from core.models import JobRecord
 
-        record_id = int(task_id[len(TASK_ID_PREFIX):])
+        record_id = int(task_id[len(TASK_ID_PREFIX) :])
         if self.name in TENANT_BULK_JOBS and args:
             claimed = _outbox_claim_bulk(record_id, tenant_id=args[0], args=list(args))
             if claimed is False:
@@ -329,8 +372,7 @@ class OutboxTask(Task):
             result = super().__call__(*args, **kwargs)
         except Retry as exc:
             wait = exc.when if isinstance(exc.when, (int, float)) else 0
-            _outbox_finish(record_id, status=JobRecord.Status.QUEUED, error=str(exc.exc or "")[:500],
-                           wait_seconds=wait)
+            _outbox_finish(record_id, status=JobRecord.Status.QUEUED, error=str(exc.exc or "")[:500], wait_seconds=wait)
             raise
         except Exception as exc:
             _outbox_finish(record_id, status=JobRecord.Status.FAILED, error=f"{type(exc).__name__}: {exc}")

@@ -4,9 +4,10 @@ Django serves a *sync* iterator under ASGI by reading it completely first (Strea
 FileResponse is such an iterator; so under ASGI the file is read through an async iterator instead, one block
 per step. A file smaller than `whole_below` bytes is answered as a plain response.
 """
+
 from __future__ import annotations
 
-from typing import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest

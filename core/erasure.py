@@ -1,5 +1,6 @@
 """The erasure lock, seen from a writer: any job or hook of any layer that writes about one end user takes it, so
 that it never writes behind that user's erasure (assistants.services.privacy takes the same row lock)."""
+
 from __future__ import annotations
 
 from assistants.models import EndUser

@@ -8,7 +8,9 @@ class ApplicationError(Exception):
     code = "error"
     status = 400
 
-    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None, status: int | None = None):
+    def __init__(
+        self, message: str, *, code: str | None = None, details: dict | None = None, status: int | None = None
+    ):
         super().__init__(message)
         self.message = message
         if code:

@@ -1,4 +1,5 @@
 """What /healthz reports: database, pgvector, broker and worker, each checked for real."""
+
 from __future__ import annotations
 
 from datetime import timedelta

@@ -2,6 +2,7 @@
 
 A broker-independent liveness signal: kombu's filesystem transport has no broadcast, so `control.ping()`
 cannot be used on the default run."""
+
 from __future__ import annotations
 
 import socket

@@ -4,6 +4,7 @@ the language of the request that happens to run it (a worker has none; the web c
 Services write English msgids with gettext (`django.utils.translation`), inside `user_language(chinese)`; the
 Chinese is in locale/zh_Hans, compiled with the web chat's own messages.
 """
+
 from __future__ import annotations
 
 from contextlib import AbstractContextManager

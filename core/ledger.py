@@ -4,9 +4,11 @@
 (a redelivered or duplicated message is a no-op); failures are recorded and retried with exponential backoff,
 and the last failure stays in the ledger as `failed` with its error.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
@@ -15,14 +17,25 @@ from django.utils import timezone
 from core.models import JobRecord
 
 
-def job_record_create(*, kind: str, tenant_id: int | None = None, end_user_id: int | None = None,
-                      idempotency_key: str = "", progress: dict | None = None) -> JobRecord:
+def job_record_create(
+    *,
+    kind: str,
+    tenant_id: int | None = None,
+    end_user_id: int | None = None,
+    idempotency_key: str = "",
+    progress: dict | None = None,
+) -> JobRecord:
     """A queued ledger row (so a caller can return its id before the worker picks the job up)."""
     if idempotency_key:
         try:
             with transaction.atomic():
-                return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
-                                                idempotency_key=idempotency_key, progress=progress or {})
+                return JobRecord.objects.create(
+                    kind=kind,
+                    tenant_id=tenant_id,
+                    end_user_id=end_user_id,
+                    idempotency_key=idempotency_key,
+                    progress=progress or {},
+                )
         except IntegrityError:
             return JobRecord.objects.get(kind=kind, idempotency_key=idempotency_key)
     return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id, progress=progress or {})
@@ -49,12 +62,24 @@ def _job_start(*, kind: str, tenant_id, end_user_id, idempotency_key: str, job_i
     (queued by a request, or a redelivery) is read and updated."""
     now = timezone.now()
     if job_id is None and not idempotency_key:
-        return JobRecord.objects.create(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
-                                        status=JobRecord.Status.RUNNING, started_at=now, attempts=1)
+        return JobRecord.objects.create(
+            kind=kind,
+            tenant_id=tenant_id,
+            end_user_id=end_user_id,
+            status=JobRecord.Status.RUNNING,
+            started_at=now,
+            attempts=1,
+        )
     if job_id is None:
-        job = _job_insert_running(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id,
-                                  idempotency_key=idempotency_key, status=JobRecord.Status.RUNNING, started_at=now,
-                                  attempts=1)
+        job = _job_insert_running(
+            kind=kind,
+            tenant_id=tenant_id,
+            end_user_id=end_user_id,
+            idempotency_key=idempotency_key,
+            status=JobRecord.Status.RUNNING,
+            started_at=now,
+            attempts=1,
+        )
         if job is not None:
             return job
         job = JobRecord.objects.get(kind=kind, idempotency_key=idempotency_key)
@@ -64,16 +89,25 @@ def _job_start(*, kind: str, tenant_id, end_user_id, idempotency_key: str, job_i
             return None
     if job.status == JobRecord.Status.SUCCEEDED:
         return job
-    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.RUNNING, started_at=now,
-                                               attempts=F("attempts") + 1, updated_at=now)
+    JobRecord.objects.filter(pk=job.pk).update(
+        status=JobRecord.Status.RUNNING, started_at=now, attempts=F("attempts") + 1, updated_at=now
+    )
     job.status, job.started_at, job.updated_at = JobRecord.Status.RUNNING, now, now
     job.attempts += 1
     return job
 
 
-def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant_id: int | None = None,
-            end_user_id: int | None = None, idempotency_key: str = "", job_id: int | None = None,
-            retry_countdown: Callable[[int], float] | None = None) -> Any:
+def job_run(
+    task,
+    *,
+    kind: str,
+    body: Callable[[JobRecord], dict | None],
+    tenant_id: int | None = None,
+    end_user_id: int | None = None,
+    idempotency_key: str = "",
+    job_id: int | None = None,
+    retry_countdown: Callable[[int], float] | None = None,
+) -> Any:
     """Run `body(job)` under the ledger. `task` is the bound Celery task (for retries); None runs inline.
 
     Bookkeeping on the usual path is two statements, each its own short commit: the row is inserted as running,
@@ -82,8 +116,9 @@ def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant
         # A retry or a redelivery (worker killed, acks_late) keeps the Celery task id: reuse its ledger row
         # instead of leaving the first one "running" or "queued" for ever.
         idempotency_key = f"celery:{task.request.id}"
-    job = _job_start(kind=kind, tenant_id=tenant_id, end_user_id=end_user_id, idempotency_key=idempotency_key,
-                     job_id=job_id)
+    job = _job_start(
+        kind=kind, tenant_id=tenant_id, end_user_id=end_user_id, idempotency_key=idempotency_key, job_id=job_id
+    )
     if job is None:
         return None  # the ledger row was erased with its user: nothing left to do
     if job.status == JobRecord.Status.SUCCEEDED:
@@ -101,10 +136,15 @@ def job_run(task, *, kind: str, body: Callable[[JobRecord], dict | None], tenant
         )
         if final:
             raise
-        countdown = retry_countdown(retries) if retry_countdown else min(2 ** retries, 60)
+        countdown = retry_countdown(retries) if retry_countdown else min(2**retries, 60)
         raise task.retry(exc=exc, countdown=countdown) from exc
     if result.get("continued"):
         return result  # a bounded step that queued the next one (with its position): the job is not done yet
-    JobRecord.objects.filter(pk=job.pk).update(status=JobRecord.Status.SUCCEEDED, result=result, error="",
-                                               finished_at=timezone.now(), updated_at=timezone.now())
+    JobRecord.objects.filter(pk=job.pk).update(
+        status=JobRecord.Status.SUCCEEDED,
+        result=result,
+        error="",
+        finished_at=timezone.now(),
+        updated_at=timezone.now(),
+    )
     return result

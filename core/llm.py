@@ -11,13 +11,15 @@ It lives in `core/` because memory (embeddings, extraction), tasks (routing, exp
 chat turn) all use it. Errors stay the client's own (`openai.OpenAIError`) or `ModelAnswerInvalid`: each caller
 decides what a failure means for it (a ModelError for the turn, a retry for a job, offline rules for routing).
 """
+
 from __future__ import annotations
 
 import json
 import os
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Iterator, TypeVar, cast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
 from django.conf import settings
@@ -42,8 +44,13 @@ def model_client(*, max_retries: int | None = None) -> openai.OpenAI:
 
     Cached per process id as well as per setting: a client made before a worker forks must not share its
     connection pool with the child."""
-    key = (os.getpid(), settings.OPENAI_BASE_URL or None, settings.OPENAI_API_KEY or "none",
-           settings.LLM_TIMEOUT_SECONDS, settings.LLM_MAX_RETRIES if max_retries is None else max_retries)
+    key = (
+        os.getpid(),
+        settings.OPENAI_BASE_URL or None,
+        settings.OPENAI_API_KEY or "none",
+        settings.LLM_TIMEOUT_SECONDS,
+        settings.LLM_MAX_RETRIES if max_retries is None else max_retries,
+    )
     client = _clients.get(key)
     if client is None:
         with _clients_lock:
@@ -59,18 +66,21 @@ def _messages(messages: list[dict]) -> list[ChatCompletionMessageParam]:
     return cast("list[ChatCompletionMessageParam]", messages)
 
 
-def chat_text(*, model: str, messages: list[dict], temperature: float, max_retries: int | None = None,
-              **kwargs: Any) -> str:
+def chat_text(
+    *, model: str, messages: list[dict], temperature: float, max_retries: int | None = None, **kwargs: Any
+) -> str:
     """One chat completion; its text ("" when the answer has no choices or no content)."""
     response = model_client(max_retries=max_retries).chat.completions.create(
-        model=model, messages=_messages(messages), temperature=temperature, **kwargs)
+        model=model, messages=_messages(messages), temperature=temperature, **kwargs
+    )
     return (response.choices[0].message.content or "") if response.choices else ""
 
 
 def chat_stream(*, model: str, messages: list[dict], temperature: float) -> Iterator[str]:
     """One streamed chat completion: its text deltas as they arrive (empty deltas skipped)."""
-    stream = model_client().chat.completions.create(model=model, messages=_messages(messages),
-                                                    temperature=temperature, stream=True)
+    stream = model_client().chat.completions.create(
+        model=model, messages=_messages(messages), temperature=temperature, stream=True
+    )
     for chunk in stream:
         if not chunk.choices:
             continue
@@ -97,11 +107,23 @@ def parse_json_answer(text: str, schema: type[T]) -> T:
         raise ModelAnswerInvalid(str(exc)) from exc
 
 
-def chat_json(*, model: str, messages: list[dict], schema: type[T], temperature: float = 0,
-              response_format: dict | None = None, max_retries: int | None = None) -> T:
+def chat_json(
+    *,
+    model: str,
+    messages: list[dict],
+    schema: type[T],
+    temperature: float = 0,
+    response_format: dict | None = None,
+    max_retries: int | None = None,
+) -> T:
     """One chat completion read as `schema`. `response_format` defaults to the schema's json_schema format."""
-    text = chat_text(model=model, messages=messages, temperature=temperature, max_retries=max_retries,
-                     response_format=response_format or json_schema_format(schema))
+    text = chat_text(
+        model=model,
+        messages=messages,
+        temperature=temperature,
+        max_retries=max_retries,
+        response_format=response_format or json_schema_format(schema),
+    )
     return parse_json_answer(text, schema)
 
 

@@ -7,6 +7,7 @@ view's error reaches `process_exception`, but one raised inside another middlewa
 already be a 500 by the time it got here. The `got_request_exception` signal is sent for both, so it marks the
 request, and the outermost layer replaces whatever response came back.
 """
+
 from __future__ import annotations
 
 import logging
@@ -24,8 +25,10 @@ from core.exceptions import ApplicationError, InvalidInput, ServiceUnavailable
 logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS = (OperationalError, InterfaceError, psycopg.OperationalError, psycopg.InterfaceError)
-MESSAGE = ("The database is not reachable right now, so this request could not be completed; "
-           "nothing was changed. Please try again in a minute.")
+MESSAGE = (
+    "The database is not reachable right now, so this request could not be completed; "
+    "nothing was changed. Please try again in a minute."
+)
 NUL_MESSAGE = "The text contains a NUL character (\\0), which cannot be stored: remove it and send again."
 RETRY_AFTER_SECONDS = 30
 _MARK = "_database_error"
@@ -35,7 +38,9 @@ def database_error_as_application_error(exc: BaseException) -> ApplicationError 
     """The ApplicationError a person should see for a database-level failure, or None when it is not one.
     (The API's exception handler uses this too, so /api/ answers in its own error format.)"""
     if isinstance(exc, DATABASE_ERRORS):
-        return ServiceUnavailable(MESSAGE, code="database_unavailable", details={"retry_after_seconds": RETRY_AFTER_SECONDS})
+        return ServiceUnavailable(
+            MESSAGE, code="database_unavailable", details={"retry_after_seconds": RETRY_AFTER_SECONDS}
+        )
     if isinstance(exc, (DataError, psycopg.DataError)) and "NUL" in str(exc):
         return InvalidInput(NUL_MESSAGE, code="nul_character")
     return None
@@ -50,22 +55,28 @@ def _mark_database_error(sender, request=None, **kwargs):
 
 def wants_json(request) -> bool:
     accept = request.headers.get("Accept", "")
-    return (request.path.startswith("/api/") or request.path == "/healthz"
-            or request.content_type == "application/json"
-            or ("json" in accept and "html" not in accept))
+    return (
+        request.path.startswith("/api/")
+        or request.path == "/healthz"
+        or request.content_type == "application/json"
+        or ("json" in accept and "html" not in accept)
+    )
 
 
 def error_response(request, error: ApplicationError) -> HttpResponse:
     response: HttpResponse
     if wants_json(request):
-        response = JsonResponse({"error": {"code": error.code, "message": error.message, "details": error.details}},
-                                status=error.status)
+        response = JsonResponse(
+            {"error": {"code": error.code, "message": error.message, "details": error.details}}, status=error.status
+        )
     else:
         title = "Temporarily unavailable" if error.status == 503 else "Request not accepted"
         response = HttpResponse(
             f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
             f"<body><h1>{title}</h1><p>{escape(error.message)}</p></body></html>",
-            status=error.status, content_type="text/html; charset=utf-8")
+            status=error.status,
+            content_type="text/html; charset=utf-8",
+        )
     if error.status == 503:
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
@@ -94,8 +105,12 @@ class DatabaseUnavailableMiddleware:
             raise exc
         if error.status != 503:
             return error_response(request, error)
-        logger.warning("database unavailable during %s %s: %s", request.method, request.path,
-                       str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__)
+        logger.warning(
+            "database unavailable during %s %s: %s",
+            request.method,
+            request.path,
+            str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
+        )
         # Drop the broken connection now so that the next request reconnects instead of reusing it.
         for conn in connections.all(initialized_only=True):
             try:

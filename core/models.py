@@ -8,6 +8,7 @@ Tenant-owned models use `TenantScopedManager` as `objects`:
 Django's internals (related managers, deletion, unique validation) use `_default_manager`, which is the plain
 `all_tenants` manager: they always start from an object that is already inside one tenant.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -98,15 +99,22 @@ class JobRecord(TimeStampedModel):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     lease_expires_at = models.DateTimeField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="Outbox rows (kind 'dispatch'): when the job is sent again unless it completed by then. A running "
-                  "job's worker renews it every JOB_LEASE_SECONDS / 3; a sent job waits DISPATCH_START_SECONDS.")
+        "job's worker renews it every JOB_LEASE_SECONDS / 3; a sent job waits DISPATCH_START_SECONDS.",
+    )
 
     class Meta:
         db_table = "tasks_jobrecord"  # created by the tasks app; moved here with its table unchanged
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["lease_expires_at"], condition=models.Q(kind="dispatch",
-                                status__in=["queued", "running"]), name="job_outbox_due")]
+        indexes = [
+            models.Index(
+                fields=["lease_expires_at"],
+                condition=models.Q(kind="dispatch", status__in=["queued", "running"]),
+                name="job_outbox_due",
+            )
+        ]
         constraints = [
             models.UniqueConstraint(
                 fields=["kind", "idempotency_key"], condition=~models.Q(idempotency_key=""), name="uniq_job_key"

@@ -16,6 +16,7 @@ database). `partition_by_tenant` refuses to run while one remains, rather than d
 The same layout is what a distributed PostgreSQL (Citus) needs with `tenant_id` as the distribution column:
 docs/scaling.md.
 """
+
 from __future__ import annotations
 
 import re
@@ -44,29 +45,46 @@ def partition_names(table: str, partitions: int) -> list[str]:
 
 
 def _save(cur: CursorWrapper, table: str) -> _Saved:
-    cur.execute("SELECT conrelid::regclass::text, conname FROM pg_constraint WHERE contype = 'f' AND "
-                "confrelid = %s::regclass", [table])
+    cur.execute(
+        "SELECT conrelid::regclass::text, conname FROM pg_constraint WHERE contype = 'f' AND confrelid = %s::regclass",
+        [table],
+    )
     incoming = cur.fetchall()
     if incoming:
-        raise RuntimeError(f"{table} cannot be rebuilt while foreign keys point at it: {incoming}. Declare them "
-                           "with db_constraint=False in an earlier migration (core/partitioning.py).")
-    cur.execute("SELECT i.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x JOIN pg_class i ON "
-                "i.oid = x.indexrelid WHERE x.indrelid = %s::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint "
-                "c WHERE c.conindid = x.indexrelid AND c.conrelid = x.indrelid) ORDER BY i.relname", [table])
+        raise RuntimeError(
+            f"{table} cannot be rebuilt while foreign keys point at it: {incoming}. Declare them "
+            "with db_constraint=False in an earlier migration (core/partitioning.py)."
+        )
+    cur.execute(
+        "SELECT i.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x JOIN pg_class i ON "
+        "i.oid = x.indexrelid WHERE x.indrelid = %s::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint "
+        "c WHERE c.conindid = x.indexrelid AND c.conrelid = x.indrelid) ORDER BY i.relname",
+        [table],
+    )
     indexes = cur.fetchall()
-    cur.execute("SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = "
-                "%s::regclass AND contype IN ('p', 'u', 'f') ORDER BY conname", [table])
+    cur.execute(
+        "SELECT conname, contype, pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = "
+        "%s::regclass AND contype IN ('p', 'u', 'f') ORDER BY conname",
+        [table],
+    )
     constraints = cur.fetchall()
-    cur.execute("SELECT attname, attidentity FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
-                "AND NOT attisdropped AND attgenerated = '' ORDER BY attnum", [table])
+    cur.execute(
+        "SELECT attname, attidentity FROM pg_attribute WHERE attrelid = %s::regclass AND attnum > 0 "
+        "AND NOT attisdropped AND attgenerated = '' ORDER BY attnum",
+        [table],
+    )
     columns = cur.fetchall()
     primary = [name for name, kind, _ in constraints if kind == "p"]
     if len(primary) != 1:
         raise RuntimeError(f"{table} has no primary key to rebuild.")
-    return _Saved(indexes=indexes, primary_key=primary[0],
-                  uniques=[(n, d) for n, k, d in constraints if k == "u"],
-                  foreign_keys=[(n, d) for n, k, d in constraints if k == "f"],
-                  columns=[name for name, _ in columns], identity_always=any(i == "a" for _, i in columns))
+    return _Saved(
+        indexes=indexes,
+        primary_key=primary[0],
+        uniques=[(n, d) for n, k, d in constraints if k == "u"],
+        foreign_keys=[(n, d) for n, k, d in constraints if k == "f"],
+        columns=[name for name, _ in columns],
+        identity_always=any(i == "a" for _, i in columns),
+    )
 
 
 def _rebuild(cur: CursorWrapper, table: str, partitions: int | None) -> None:
@@ -79,11 +97,15 @@ def _rebuild(cur: CursorWrapper, table: str, partitions: int | None) -> None:
     cur.execute("SET CONSTRAINTS ALL IMMEDIATE")
     cur.execute(f'ALTER TABLE "{table}" RENAME TO "{old}"')
     layout = f" PARTITION BY HASH ({PARTITION_KEY})" if partitions else ""
-    cur.execute(f'CREATE TABLE "{table}" (LIKE "{old}" INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING IDENTITY '
-                f"INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION){layout}")
+    cur.execute(
+        f'CREATE TABLE "{table}" (LIKE "{old}" INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING IDENTITY '
+        f"INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION){layout}"
+    )
     for remainder, name in enumerate(partition_names(table, partitions or 0)):
-        cur.execute(f'CREATE TABLE "{name}" PARTITION OF "{table}" '
-                    f"FOR VALUES WITH (MODULUS {partitions}, REMAINDER {remainder})")
+        cur.execute(
+            f'CREATE TABLE "{name}" PARTITION OF "{table}" '
+            f"FOR VALUES WITH (MODULUS {partitions}, REMAINDER {remainder})"
+        )
     columns = ", ".join(f'"{c}"' for c in saved.columns)
     overriding = " OVERRIDING SYSTEM VALUE" if saved.identity_always else ""
     cur.execute(f'INSERT INTO "{table}" ({columns}){overriding} SELECT {columns} FROM "{old}"')
@@ -92,8 +114,7 @@ def _rebuild(cur: CursorWrapper, table: str, partitions: int | None) -> None:
     cur.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
     sequence = cur.fetchone()[0]
     cur.execute(f'ALTER SEQUENCE {sequence} RENAME TO "{table}_id_seq"')
-    cur.execute(f"SELECT setval(%s, coalesce((SELECT max(id) FROM \"{table}\"), 0) + 1, false)",
-                [f"{table}_id_seq"])
+    cur.execute(f'SELECT setval(%s, coalesce((SELECT max(id) FROM "{table}"), 0) + 1, false)', [f"{table}_id_seq"])
     key = f"id, {PARTITION_KEY}" if partitions else "id"
     cur.execute(f'ALTER TABLE "{table}" ADD CONSTRAINT "{saved.primary_key}" PRIMARY KEY ({key})')
     for name, definition in saved.uniques + saved.foreign_keys:
@@ -126,6 +147,9 @@ def unpartition(cur: CursorWrapper, table: str) -> None:
 
 def partitions_of(cur: CursorWrapper, table: str) -> list[str]:
     """The partitions of `table` (empty when it is not partitioned)."""
-    cur.execute("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-                "WHERE i.inhparent = %s::regclass ORDER BY c.relname", [table])
+    cur.execute(
+        "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+        "WHERE i.inhparent = %s::regclass ORDER BY c.relname",
+        [table],
+    )
     return [row[0] for row in cur.fetchall()]

@@ -1,4 +1,5 @@
 """The memory policy in force for one assistant: the tenant's settings, overridden by the assistant's."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, fields

@@ -7,6 +7,7 @@ Citus it goes to every shard. `tenant_delete` keeps the collector (the same casc
 `queryset.delete()`) and adds `tenant_id = t` to each statement on a tenant-owned table. pre/post_delete signals
 are not sent for the tenant-owned rows it deletes itself: nothing in this project listens to them.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -31,7 +32,7 @@ class TenantCollector(Collector):
         super().__init__(*args, **kwargs)
         self.tenant_id = tenant_id
 
-    def related_objects(self, related_model, related_fields, objs):  # type: ignore[no-untyped-def]
+    def related_objects(self, related_model, related_fields, objs):
         queryset = super().related_objects(related_model, related_fields, objs)
         return queryset.filter(tenant_id=self.tenant_id) if has_tenant(related_model) else queryset
 
@@ -57,8 +58,9 @@ def tenant_delete(queryset: models.QuerySet, *, tenant_id: int) -> tuple[int, di
         for model, instances in owned.items():
             pks = sorted(obj.pk for obj in instances)
             for start in range(0, len(pks), BATCH):
-                deleted = model._base_manager.filter(tenant_id=tenant_id, pk__in=pks[start:start + BATCH])._raw_delete(
-                    using)
+                deleted = model._base_manager.filter(
+                    tenant_id=tenant_id, pk__in=pks[start : start + BATCH]
+                )._raw_delete(using)
                 if deleted:
                     counts[model._meta.label] += deleted
     return sum(counts.values()), dict(counts)

@@ -15,10 +15,11 @@ The limit for a path comes from `limit_for(path)`; the default reads the setting
 in a test applies at once): `API_MAX_REQUEST_BYTES` under /api/, `DATA_UPLOAD_MAX_MEMORY_SIZE` (env
 `MAX_REQUEST_BYTES`) everywhere else.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 JSON_PREFIXES = ("/api/", "/mcp", "/healthz")
 
@@ -35,8 +36,10 @@ def _error(status: int, code: str, message: str, details: dict, path: str, accep
     if path.startswith(JSON_PREFIXES) or ("json" in accept and "html" not in accept):
         body = {"error": {"code": code, "message": message, "details": details}}
         return json.dumps(body, ensure_ascii=False).encode(), b"application/json"
-    page = (f"<!doctype html><html><head><meta charset='utf-8'><title>Request not accepted</title></head>"
-            f"<body><h1>Request not accepted</h1><p>{message}</p></body></html>")
+    page = (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>Request not accepted</title></head>"
+        f"<body><h1>Request not accepted</h1><p>{message}</p></body></html>"
+    )
     return page.encode(), b"text/html; charset=utf-8"
 
 
@@ -61,8 +64,9 @@ class BodySizeLimit:
                 if length < 0:
                     raise ValueError
             except ValueError:
-                return await self._refuse(send, 400, "bad_request", "The Content-Length header is not a number.",
-                                          {}, path, accept)
+                return await self._refuse(
+                    send, 400, "bad_request", "The Content-Length header is not a number.", {}, path, accept
+                )
             if length > limit:
                 return await self._too_large(send, limit, length, path, accept)
             return await self.app(scope, receive, send)
@@ -89,8 +93,11 @@ class BodySizeLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(parts)
-        headers = [(name, value) for name, value in scope.get("headers", [])
-                   if name.lower() not in (b"content-length", b"transfer-encoding")]
+        headers = [
+            (name, value)
+            for name, value in scope.get("headers", [])
+            if name.lower() not in (b"content-length", b"transfer-encoding")
+        ]
         scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
         delivered = False
 
@@ -105,15 +112,31 @@ class BodySizeLimit:
 
     async def _too_large(self, send, limit, length, path, accept, at_least=False):
         size = f"more than {limit}" if at_least else str(length)
-        await self._refuse(send, 413, "request_too_large",
-                           f"The request body is {size} bytes; the limit is {limit} bytes.",
-                           {"limit_bytes": limit, **({} if at_least else {"received_bytes": length})}, path, accept)
+        await self._refuse(
+            send,
+            413,
+            "request_too_large",
+            f"The request body is {size} bytes; the limit is {limit} bytes.",
+            {"limit_bytes": limit, **({} if at_least else {"received_bytes": length})},
+            path,
+            accept,
+        )
 
     @staticmethod
     async def _refuse(send: Callable[[dict], Awaitable[None]], status, code, message, details, path, accept):
         body, content_type = _error(status, code, message, details, path, accept)
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", content_type), (b"content-length", str(len(body)).encode()),
-            (b"connection", b"close"), (b"cache-control", b"no-store"), (b"x-content-type-options", b"nosniff"),
-            (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'")]})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": status,
+                "headers": [
+                    (b"content-type", content_type),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                    (b"cache-control", b"no-store"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"content-security-policy", b"default-src 'none'; frame-ancestors 'none'"),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})

@@ -5,10 +5,12 @@ Under ASGI Django buffers a *sync* iterator completely before sending it, so the
 wrapped in an async iterator that runs each next() in the request's sync thread (sync_to_async, thread-sensitive,
 so the database connection stays the same). Under WSGI the sync generator streams as it is.
 """
+
 from __future__ import annotations
 
 import json
-from typing import Any, AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest

@@ -6,6 +6,7 @@ Two questions about language, answered one way each:
   Chinese; the note's rules read it as Chinese.)
 - `mostly_chinese`: is the text mainly Chinese? (A Chinese name in an English reply keeps the reply English.)
 """
+
 from __future__ import annotations
 
 import re
@@ -55,6 +56,7 @@ def cn_numerals_to_digits(text: str) -> str:
     """Chinese numerals to Arabic in running text ("四千" -> "4000", "十五万" -> "150000"), leaving the rest.
 
     Only runs with a place value (十/百/千/万/亿) are numbers: "一共", "两只", "一家" are words, not amounts."""
+
     def convert(m: re.Match) -> str:
         run = m.group()
         if len(run) < 2 or not _PLACE_VALUE.search(run):

@@ -12,6 +12,7 @@ FAIR_PORT, creates tenants A and B, then:
    at each phase (the development machine is shared).
 Prints one JSON report and writes load/results/fairness.json. Exit code 1 when a request failed or an import did
 not finish."""
+
 from __future__ import annotations
 
 import json
@@ -24,12 +25,12 @@ import sys
 import threading
 import time
 import urllib.request
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from load.run_load import PY, RESULTS, ROOT, create_tenant, django_setup, env_int, wait_healthy  # noqa: E402
+from load.run_load import PY, RESULTS, ROOT, create_tenant, django_setup, env_int, wait_healthy
 
 ZH_PLACES = ["成都", "杭州", "深圳", "厦门", "西安", "重庆", "南京", "武汉"]
 EN_PLACES = ["Leeds", "Austin", "Berlin", "Toronto", "Lisbon", "Osaka", "Denver", "Madrid"]
@@ -42,15 +43,27 @@ def user_line(rng: random.Random, i: int) -> str:
     zh = (i // 3) % 2 == 0
     kind = rng.random()
     if kind < 0.1:
-        return f"我的预算大概{rng.randint(10, 90)}万。" if zh else f"My budget is about {rng.randint(10, 90)}0,000 yuan."
+        return (
+            f"我的预算大概{rng.randint(10, 90)}万。" if zh else f"My budget is about {rng.randint(10, 90)}0,000 yuan."
+        )
     if kind < 0.2:
-        return (f"我打算在{rng.choice(ZH_PLACES)}开一家{rng.choice(ZH_SHOPS)}。" if zh
-                else f"I plan to open a {rng.choice(EN_SHOPS)} in {rng.choice(EN_PLACES)}.")
+        return (
+            f"我打算在{rng.choice(ZH_PLACES)}开一家{rng.choice(ZH_SHOPS)}。"
+            if zh
+            else f"I plan to open a {rng.choice(EN_SHOPS)} in {rng.choice(EN_PLACES)}."
+        )
     if kind < 0.3:
-        return f"店面大概{rng.randint(40, 200)}平米。" if zh else f"The space is about {rng.randint(400, 2000)} square feet."
+        return (
+            f"店面大概{rng.randint(40, 200)}平米。"
+            if zh
+            else f"The space is about {rng.randint(400, 2000)} square feet."
+        )
     if kind < 0.4:
-        return (f"我喜欢{rng.choice(['安静的街区', '川菜', '早起', '简短的回答', '有机咖啡'])}。" if zh else
-                f"I prefer {rng.choice(['quiet streets', 'Thai food', 'early mornings', 'short answers', 'oat milk'])}.")
+        return (
+            f"我喜欢{rng.choice(['安静的街区', '川菜', '早起', '简短的回答', '有机咖啡'])}。"
+            if zh
+            else f"I prefer {rng.choice(['quiet streets', 'Thai food', 'early mornings', 'short answers', 'oat milk'])}."
+        )
     from bench.corpus import chat_line
 
     return chat_line(rng, "zh" if zh else "en")
@@ -58,19 +71,28 @@ def user_line(rng: random.Random, i: int) -> str:
 
 def conversation(seed: int, messages: int) -> list[dict]:
     rng = random.Random(seed)
-    start = datetime.now(timezone.utc) - timedelta(days=60)
+    start = datetime.now(UTC) - timedelta(days=60)
     out = []
     for i in range(messages):
         user = i % 2 == 0
         text = user_line(rng, i // 2) if user else ("好的，我记下了。" if (i // 6) % 2 == 0 else "Noted, thanks.")
-        out.append({"role": "user" if user else "assistant", "content": text,
-                    "created_at": (start + timedelta(seconds=60 * i)).isoformat()})
+        out.append(
+            {
+                "role": "user" if user else "assistant",
+                "content": text,
+                "created_at": (start + timedelta(seconds=60 * i)).isoformat(),
+            }
+        )
     return out
 
 
 def call(base: str, key: str, path: str, body: dict, timeout: float = 120) -> tuple[int, dict, float]:
-    request = urllib.request.Request(f"{base}{path}", data=json.dumps(body).encode(), method="POST", headers={
-        "Authorization": f"Bearer {key}", "Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{base}{path}",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
+    )
     started = time.perf_counter()
     try:
         with urllib.request.urlopen(request, timeout=timeout) as resp:
@@ -87,8 +109,13 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 def summary(values: list[float]) -> dict:
-    return {"n": len(values), "p50": pct(values, 0.5), "p95": pct(values, 0.95), "max": pct(values, 1.0),
-            "mean": round(statistics.fmean(values), 3) if values else None}
+    return {
+        "n": len(values),
+        "p50": pct(values, 0.5),
+        "p95": pct(values, 0.95),
+        "max": pct(values, 1.0),
+        "mean": round(statistics.fmean(values), 3) if values else None,
+    }
 
 
 def load_average() -> list[float]:
@@ -98,8 +125,14 @@ def load_average() -> list[float]:
 class Chatter(threading.Thread):
     """Tenant B: one person chatting, a turn every `interval` seconds, until stopped."""
 
-    LINES = ["我在杭州开了一家花店，预算二十万。", "What should I put in the window display?", "我喜欢安静的街区。",
-             "Do you remember my budget?", "周末客人多，要不要多招一个人？", "I prefer short answers."]
+    LINES = [
+        "我在杭州开了一家花店，预算二十万。",
+        "What should I put in the window display?",
+        "我喜欢安静的街区。",
+        "Do you remember my budget?",
+        "周末客人多，要不要多招一个人？",
+        "I prefer short answers.",
+    ]
 
     def __init__(self, base: str, key: str, interval: float):
         super().__init__(daemon=True)
@@ -114,8 +147,14 @@ class Chatter(threading.Thread):
             body["session"] = self.session
         status, data, seconds = call(self.base, self.key, "/api/v1/chat/", body)
         self.session = data.get("session", self.session)
-        self.turns.append({"status": status, "seconds": seconds, "user_message_id": data.get("user_message_id"),
-                           "load": load_average()[0]})
+        self.turns.append(
+            {
+                "status": status,
+                "seconds": seconds,
+                "user_message_id": data.get("user_message_id"),
+                "load": load_average()[0],
+            }
+        )
 
     def run(self) -> None:
         while not self.stop_event.is_set():
@@ -129,20 +168,32 @@ def extraction_delays(message_ids: list[int]) -> list[float]:
     from core.models import JobRecord
 
     created = dict(Message.all_tenants.filter(pk__in=message_ids).values_list("pk", "created_at"))
-    done = {int(k.split(":")[1]): f for k, f in JobRecord.objects.filter(
-        kind="memory_extract", idempotency_key__in=[f"extract:{m}" for m in message_ids], status="succeeded")
-        .values_list("idempotency_key", "finished_at")}
-    return [(done[m] - created[m]).total_seconds() for m in message_ids if m in done and m in created]
+    done = {
+        int(k.split(":")[1]): f
+        for k, f in JobRecord.objects.filter(
+            kind="memory_extract", idempotency_key__in=[f"extract:{m}" for m in message_ids], status="succeeded"
+        ).values_list("idempotency_key", "finished_at")
+    }
+    delays = []
+    for m in message_ids:
+        finished, sent = done.get(m), created.get(m)
+        if finished is not None and sent is not None:
+            delays.append((finished - sent).total_seconds())
+    return delays
 
 
 def import_steps(tenant_id: int, session_id: int, job_id: int) -> list[float]:
     """Durations of the import's steps, in order (each step is its own outbox row)."""
     from core.models import JobRecord
 
-    rows = JobRecord.objects.filter(kind="dispatch", progress__job="assistants.jobs.session_import",
-                                    progress__args=[tenant_id, session_id, job_id], finished_at__isnull=False,
-                                    started_at__isnull=False).order_by("started_at")
-    return [round((r.finished_at - r.started_at).total_seconds(), 2) for r in rows]
+    rows = JobRecord.objects.filter(
+        kind="dispatch",
+        progress__job="assistants.jobs.session_import",
+        progress__args=[tenant_id, session_id, job_id],
+        finished_at__isnull=False,
+        started_at__isnull=False,
+    ).order_by("started_at")
+    return [round((r.finished_at - r.started_at).total_seconds(), 2) for r in rows if r.finished_at and r.started_at]
 
 
 def main() -> int:
@@ -151,9 +202,14 @@ def main() -> int:
     base = f"http://127.0.0.1:{port}"
     RESULTS.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PORT=str(port), API_THROTTLE_RATE="100000/min")
-    platform = subprocess.Popen([PY, "manage.py", "runplatform", "--port", str(port)], cwd=ROOT, env=env,
-                                stdout=open(RESULTS / "fairness-platform.log", "wb"), stderr=subprocess.STDOUT,
-                                start_new_session=True)
+    platform = subprocess.Popen(
+        [PY, "manage.py", "runplatform", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=open(RESULTS / "fairness-platform.log", "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     report: dict = {"imports": imports, "messages_per_import": size, "chat_interval_s": interval}
     ok = False
     try:
@@ -174,10 +230,13 @@ def main() -> int:
             idle.turn()
             time.sleep(0.5)
         time.sleep(5)
-        report["b_idle"] = {"chat_latency_s": summary([t["seconds"] for t in idle.turns]),
-                            "extraction_delay_s": summary(extraction_delays(
-                                [t["user_message_id"] for t in idle.turns if t["user_message_id"]])),
-                            "load": load_average()}
+        report["b_idle"] = {
+            "chat_latency_s": summary([t["seconds"] for t in idle.turns]),
+            "extraction_delay_s": summary(
+                extraction_delays([t["user_message_id"] for t in idle.turns if t["user_message_id"]])
+            ),
+            "load": load_average(),
+        }
 
         bodies = [{"title": f"import {n}", "messages": conversation(n, size)} for n in range(imports)]
         chatter = Chatter(base, key_b, interval)
@@ -210,22 +269,34 @@ def main() -> int:
             steps = import_steps(tenant_a.pk, session_id, job_id)
             user_messages = (row.progress or {}).get("total") or 0
             extraction_steps = -(-user_messages // 250)
-            per_import.append({
-                "job": job_id, "status": row.status, "result": row.result,
-                "processing_s": round((row.finished_at - row.created_at).total_seconds(), 1) if row.finished_at else None,
-                "steps": len(steps), "extraction_steps_s": steps[:extraction_steps],
-                "compaction_steps_s": steps[extraction_steps:],
-                "longest_step_s": max(steps) if steps else None})
+            per_import.append(
+                {
+                    "job": job_id,
+                    "status": row.status,
+                    "result": row.result,
+                    "processing_s": round((row.finished_at - row.created_at).total_seconds(), 1)
+                    if row.finished_at
+                    else None,
+                    "steps": len(steps),
+                    "extraction_steps_s": steps[:extraction_steps],
+                    "compaction_steps_s": steps[extraction_steps:],
+                    "longest_step_s": max(steps) if steps else None,
+                }
+            )
         turns = chatter.turns
         report["b_under_load"] = {
-            "turns": len(turns), "errors": sum(t["status"] != 200 for t in turns),
+            "turns": len(turns),
+            "errors": sum(t["status"] != 200 for t in turns),
             "chat_latency_s": summary([t["seconds"] for t in turns]),
-            "extraction_delay_s": summary(extraction_delays([t["user_message_id"] for t in turns
-                                                             if t["user_message_id"]]))}
+            "extraction_delay_s": summary(
+                extraction_delays([t["user_message_id"] for t in turns if t["user_message_id"]])
+            ),
+        }
         idle_p95 = report["b_idle"]["chat_latency_s"]["p95"]
         if idle_p95:
             report["b_under_load"]["chat_latency_p95_vs_idle"] = round(
-                report["b_under_load"]["chat_latency_s"]["p95"] / idle_p95, 2)
+                report["b_under_load"]["chat_latency_s"]["p95"] / idle_p95, 2
+            )
         report["imports_detail"] = per_import
         report["load_during"] = {"min": min(loads), "max": max(loads), "mean": round(statistics.fmean(loads), 2)}
         report["load_after"] = load_average()

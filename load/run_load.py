@@ -6,6 +6,7 @@ reply leaked another user's data, or the backlog did not drain within LOAD_DRAIN
 Settings (environment): LOAD_PORT (8097), LOAD_USERS (50), LOAD_SECONDS (60), LOAD_SPAWN_RATE (10/s),
 LOAD_DRAIN_TIMEOUT (600), LOAD_EXTERNAL=1 to use an already running server at LOAD_HOST with LOAD_API_KEY.
 """
+
 from __future__ import annotations
 
 import csv
@@ -51,8 +52,13 @@ def django_setup():
 
 
 def create_tenant(slug: str) -> str:
-    out = subprocess.run([PY, "manage.py", "create_tenant", slug, "--name", "Load test"], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [PY, "manage.py", "create_tenant", slug, "--name", "Load test"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     return out.strip().splitlines()[-1].strip()
 
 
@@ -79,26 +85,34 @@ def ledger_summary(tenant_slug: str) -> dict:
     from django.db.models import Count
 
     from assistants.models import Message, Tenant
-    from memory.models import MemoryNote
     from core.models import JobRecord
+    from memory.models import MemoryNote
 
     tenant = Tenant.objects.get(slug=tenant_slug)
     rows = JobRecord.objects.filter(tenant=tenant).values("kind", "status").annotate(n=Count("id"))
     jobs: dict = {}
     for row in rows:
         jobs.setdefault(row["kind"], {})[row["status"]] = row["n"]
-    return {"jobs": jobs,
-            "messages": Message.objects.for_tenant(tenant).count(),
-            "notes": MemoryNote.objects.for_tenant(tenant).count()}
+    return {
+        "jobs": jobs,
+        "messages": Message.objects.for_tenant(tenant).count(),
+        "notes": MemoryNote.objects.for_tenant(tenant).count(),
+    }
 
 
 def stats_for(csv_prefix: Path, name: str) -> dict:
     with open(f"{csv_prefix}_stats.csv", newline="") as fh:
         for row in csv.DictReader(fh):
             if row["Name"] == name:
-                return {"requests": int(row["Request Count"]), "failures": int(row["Failure Count"]),
-                        "p50_ms": float(row["50%"]), "p95_ms": float(row["95%"]), "p99_ms": float(row["99%"]),
-                        "max_ms": float(row["Max Response Time"]), "rps": float(row["Requests/s"])}
+                return {
+                    "requests": int(row["Request Count"]),
+                    "failures": int(row["Failure Count"]),
+                    "p50_ms": float(row["50%"]),
+                    "p95_ms": float(row["95%"]),
+                    "p99_ms": float(row["99%"]),
+                    "max_ms": float(row["Max Response Time"]),
+                    "rps": float(row["Requests/s"]),
+                }
     return {"requests": 0, "failures": 0}
 
 
@@ -111,9 +125,14 @@ def main() -> int:
     if os.environ.get("LOAD_EXTERNAL") != "1":
         # A generous per-key throttle: the 50 simulated people share one integrator key.
         penv = dict(os.environ, PORT=str(port), API_THROTTLE_RATE=os.environ.get("API_THROTTLE_RATE", "100000/min"))
-        platform = subprocess.Popen([PY, "manage.py", "runplatform", "--port", str(port)], cwd=ROOT, env=penv,
-                                    stdout=open(RESULTS / "platform.log", "wb"), stderr=subprocess.STDOUT,
-                                    start_new_session=True)
+        platform = subprocess.Popen(
+            [PY, "manage.py", "runplatform", "--port", str(port)],
+            cwd=ROOT,
+            env=penv,
+            stdout=open(RESULTS / "platform.log", "wb"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     try:
         wait_healthy(host, platform)
         django_setup()
@@ -121,14 +140,40 @@ def main() -> int:
         api_key = os.environ.get("LOAD_API_KEY") or create_tenant(slug)
         prefix = RESULTS / "locust"
         run = subprocess.run(
-            [PY, "-m", "locust", "-f", str(ROOT / "load" / "locustfile.py"), "--headless", "--only-summary",
-             "-u", str(users), "-r", os.environ.get("LOAD_SPAWN_RATE", "10"), "-t", f"{seconds}s",
-             "--host", host, "--csv", str(prefix), "--stop-timeout", "30", "--exit-code-on-error", "0"],
-            cwd=ROOT, env=dict(os.environ, LOAD_API_KEY=api_key), capture_output=True, text=True)
+            [
+                PY,
+                "-m",
+                "locust",
+                "-f",
+                str(ROOT / "load" / "locustfile.py"),
+                "--headless",
+                "--only-summary",
+                "-u",
+                str(users),
+                "-r",
+                os.environ.get("LOAD_SPAWN_RATE", "10"),
+                "-t",
+                f"{seconds}s",
+                "--host",
+                host,
+                "--csv",
+                str(prefix),
+                "--stop-timeout",
+                "30",
+                "--exit-code-on-error",
+                "0",
+            ],
+            cwd=ROOT,
+            env=dict(os.environ, LOAD_API_KEY=api_key),
+            capture_output=True,
+            text=True,
+        )
         (RESULTS / "locust.log").write_text(run.stdout + run.stderr)
         load_end = time.time()
-        leaks = next((json.loads(line) for line in run.stdout.splitlines() if line.startswith('{"cross_user_leaks"')),
-                     {"cross_user_leaks": None})
+        leaks = next(
+            (json.loads(line) for line in run.stdout.splitlines() if line.startswith('{"cross_user_leaks"')),
+            {"cross_user_leaks": None},
+        )
         turn = stats_for(prefix, "chat turn")
 
         drain_timeout = env_int("LOAD_DRAIN_TIMEOUT", 600)
@@ -144,12 +189,18 @@ def main() -> int:
                 stable, drained_at = 0, None
             time.sleep(1)
         report = {
-            "users": users, "seconds": seconds, "turns": turn.get("requests", 0), "errors": turn.get("failures", 0),
-            "cross_user_leaks": leaks.get("cross_user_leaks"), "leak_examples": leaks.get("leak_examples", []),
+            "users": users,
+            "seconds": seconds,
+            "turns": turn.get("requests", 0),
+            "errors": turn.get("failures", 0),
+            "cross_user_leaks": leaks.get("cross_user_leaks"),
+            "leak_examples": leaks.get("leak_examples", []),
             "turn_latency_ms": {k: turn.get(k) for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")},
             "turns_per_second": turn.get("rps"),
             "backlog_drain_seconds": round(drained_at - load_end, 1) if drained_at else None,
-            "backlog_at_end": backlog(slug), "ledger": ledger_summary(slug), "tenant": slug,
+            "backlog_at_end": backlog(slug),
+            "ledger": ledger_summary(slug),
+            "tenant": slug,
         }
     finally:
         if platform is not None and platform.poll() is None:
@@ -160,8 +211,12 @@ def main() -> int:
                 os.killpg(platform.pid, signal.SIGKILL)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
-    ok = (report["turns"] > 0 and report["errors"] == 0 and report["cross_user_leaks"] == 0
-          and report["backlog_drain_seconds"] is not None)
+    ok = (
+        report["turns"] > 0
+        and report["errors"] == 0
+        and report["cross_user_leaks"] == 0
+        and report["backlog_drain_seconds"] is not None
+    )
     return 0 if ok else 1
 
 

@@ -1,6 +1,7 @@
 """Extreme data for one user (docs/reliability.md, "Scale"): 10,000 sessions for one user and 100,000 notes for
 another, in a fresh tenant of the `make run` database; then the latency of listing (API, web, admin), recall, a chat
 turn, export, and the erasure of both users. Usage: .venv/bin/python load/scale_check.py [--sessions N] [--notes N]"""
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,13 @@ def main() -> int:
     report.update(measure(tenant=tenant, sessions_user="many-sessions", notes_user="many-notes"))
     for name in ("many-notes", "many-sessions"):
         user = EndUser.objects.for_tenant(tenant).get(external_id=name)
-        result, report[f"erase_{name}_ms"] = timed(lambda: user_erase(tenant_id=tenant.pk, end_user_id=user.pk,  # noqa: B023 - timed() calls it at once
-                                                                       requested_by="scale-check"))
+        result, report[f"erase_{name}_ms"] = timed(
+            lambda: user_erase(
+                tenant_id=tenant.pk,
+                end_user_id=user.pk,  # noqa: B023 - timed() calls it at once
+                requested_by="scale-check",
+            )
+        )
         report[f"erased_{name}"] = result
     report["load_average_at_end"] = os.getloadavg()
     print(json.dumps(report, indent=2, ensure_ascii=False, default=str))

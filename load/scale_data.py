@@ -1,11 +1,11 @@
 """Extreme but legal data for one user: many sessions, many notes. Used by load/scale_check.py (full size) and
 tests/reliability/test_scale.py (CI size). Rows are bulk-inserted; notes get real offline embeddings."""
+
 from __future__ import annotations
 
 import json
 import random
 import time
-
 import tracemalloc
 
 from django.contrib.auth import get_user_model
@@ -23,12 +23,18 @@ THINGS = ["咖啡", "火锅", "面条", "tea", "bread", "books", "flowers", "bik
 def bulk_sessions(*, tenant, end_user, assistant, count: int, batch: int = 2000) -> None:
     for start in range(0, count, batch):
         n = min(batch, count - start)
-        sessions = ChatSession.all_tenants.bulk_create([
-            ChatSession(tenant=tenant, end_user=end_user, assistant=assistant, title=f"会话 {start + i}")
-            for i in range(n)])
-        Message.all_tenants.bulk_create([
-            Message(tenant=tenant, session=s, end_user=end_user, role=Message.Role.USER, content=f"第{s.pk}次聊天")
-            for s in sessions])
+        sessions = ChatSession.all_tenants.bulk_create(
+            [
+                ChatSession(tenant=tenant, end_user=end_user, assistant=assistant, title=f"会话 {start + i}")
+                for i in range(n)
+            ]
+        )
+        Message.all_tenants.bulk_create(
+            [
+                Message(tenant=tenant, session=s, end_user=end_user, role=Message.Role.USER, content=f"第{s.pk}次聊天")
+                for s in sessions
+            ]
+        )
 
 
 def bulk_notes(*, tenant, end_user, count: int, batch: int = 2000, seed: int = 7) -> None:
@@ -37,10 +43,20 @@ def bulk_notes(*, tenant, end_user, count: int, batch: int = 2000, seed: int = 7
         rows = []
         for i in range(start, min(count, start + batch)):
             content = f"用户喜欢{rng.choice(THINGS)}，考虑在{rng.choice(CITIES)}开店，第{i}条笔记"
-            rows.append(MemoryNote(
-                tenant=tenant, end_user=end_user, kind=MemoryNote.Kind.PREFERENCE, key=f"k{i}", content=content,
-                source=MemoryNote.Source.USER_STATED, confidence=0.8, embedding=hash_vector(content),
-                embedding_model=OFFLINE_MODEL, search_text=" ".join(text_features(content))))
+            rows.append(
+                MemoryNote(
+                    tenant=tenant,
+                    end_user=end_user,
+                    kind=MemoryNote.Kind.PREFERENCE,
+                    key=f"k{i}",
+                    content=content,
+                    source=MemoryNote.Source.USER_STATED,
+                    confidence=0.8,
+                    embedding=hash_vector(content),
+                    embedding_model=OFFLINE_MODEL,
+                    search_text=" ".join(text_features(content)),
+                )
+            )
         MemoryNote.all_tenants.bulk_create(rows)
 
 
@@ -59,9 +75,11 @@ class ApiClient:
         return self.client.get(path, params or {})
 
     def chat(self, user, message):
-        return self.client.post("/api/v1/chat/", data=json.dumps({"user": user, "message": message},
-                                                                 ensure_ascii=False),
-                                content_type="application/json")
+        return self.client.post(
+            "/api/v1/chat/",
+            data=json.dumps({"user": user, "message": message}, ensure_ascii=False),
+            content_type="application/json",
+        )
 
 
 def web_client(username: str) -> Client:
@@ -71,8 +89,9 @@ def web_client(username: str) -> Client:
 
 
 def admin_client(tenant) -> Client:
-    admin, _ = get_user_model().objects.get_or_create(username=f"scale-admin-{tenant.pk}",
-                                                      defaults={"is_staff": True, "is_superuser": True})
+    admin, _ = get_user_model().objects.get_or_create(
+        username=f"scale-admin-{tenant.pk}", defaults={"is_staff": True, "is_superuser": True}
+    )
     client = Client()
     client.force_login(admin)
     return client
@@ -95,8 +114,9 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     out["api_list_sessions_page"] = len(resp.json().get("results", [])) if resp.status_code == 200 else None
     out["api_list_sessions_count"] = resp.json().get("count") if resp.status_code == 200 else None
     last_page = (out["api_list_sessions_count"] or 1) // 50
-    check("api_list_sessions_last_page", lambda: api.get(f"/api/v1/users/{sessions_user}/sessions/",
-                                                         {"page": last_page}))
+    check(
+        "api_list_sessions_last_page", lambda: api.get(f"/api/v1/users/{sessions_user}/sessions/", {"page": last_page})
+    )
     check("turn_many_sessions", lambda: api.chat(sessions_user, "我想开一家咖啡馆，预算30万。"))
     check("api_list_notes", lambda: api.get(f"/api/v1/users/{notes_user}/memories/"))
     recalls = []
@@ -116,13 +136,22 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     check("web_memory_last_page", lambda: web_notes.get("/memory/", {"page": "last"}))
 
     admin = admin_client(tenant)
-    for name, model, user in [("admin_sessions", "assistants/chatsession", sessions_user),
-                              ("admin_notes", "memory/memorynote", notes_user)]:
+    for name, model, user in [
+        ("admin_sessions", "assistants/chatsession", sessions_user),
+        ("admin_notes", "memory/memorynote", notes_user),
+    ]:
         end_user = EndUser.objects.for_tenant(tenant).get(external_id=user)
         check(name, lambda: admin.get(f"/admin/{model}/", {"end_user__id__exact": end_user.pk}))  # noqa: B023 - called at once
-    check("admin_erase_preview", lambda: admin.post("/admin/assistants/enduser/", {
-        "action": "erase_users", "_selected_action": [EndUser.objects.for_tenant(tenant).get(
-            external_id=notes_user).pk]}))
+    check(
+        "admin_erase_preview",
+        lambda: admin.post(
+            "/admin/assistants/enduser/",
+            {
+                "action": "erase_users",
+                "_selected_action": [EndUser.objects.for_tenant(tenant).get(external_id=notes_user).pk],
+            },
+        ),
+    )
 
     for name, user in [("export_many_sessions", sessions_user), ("export_many_notes", notes_user)]:
         url = f"/api/v1/users/{user}/export/"
@@ -133,7 +162,7 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
         out[f"{name}_status"], out[f"{name}_bytes"], out[f"{name}_streamed"] = resp.status_code, size, resp.streaming
         tracemalloc.start()  # again, traced (tracing slows it down): the most Python memory the export used
         resp = api.get(url)
-        for _block in (resp.streaming_content if resp.streaming else [resp.content]):
+        for _block in resp.streaming_content if resp.streaming else [resp.content]:
             pass
         out[f"{name}_python_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 1e6, 1)
         tracemalloc.stop()
@@ -142,9 +171,14 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
 
 def build(*, tenant, assistant, sessions: int, notes: int) -> dict:
     """Two end users with web logins ("<slug>-many-sessions", "<slug>-many-notes")."""
-    users = {name: end_user_create_with_login(tenant=tenant, external_id=name, username=f"{tenant.slug}-{name}",
-                                              password="scale-check-pw") for name in ("many-sessions", "many-notes")}
-    _, sessions_ms = timed(lambda: bulk_sessions(tenant=tenant, end_user=users["many-sessions"], assistant=assistant,
-                                                 count=sessions))
+    users = {
+        name: end_user_create_with_login(
+            tenant=tenant, external_id=name, username=f"{tenant.slug}-{name}", password="scale-check-pw"
+        )
+        for name in ("many-sessions", "many-notes")
+    }
+    _, sessions_ms = timed(
+        lambda: bulk_sessions(tenant=tenant, end_user=users["many-sessions"], assistant=assistant, count=sessions)
+    )
     _, notes_ms = timed(lambda: bulk_notes(tenant=tenant, end_user=users["many-notes"], count=notes))
     return {"sessions": sessions, "notes": notes, "insert_sessions_ms": sessions_ms, "insert_notes_ms": notes_ms}

@@ -12,6 +12,7 @@ load-balanced set can answer any request, and there is no session to lose on a r
 manager runs for the life of the process, started by the ASGI lifespan (uvicorn sends it) or, without one, by the
 first MCP request.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -50,8 +51,11 @@ def _check(headers: dict[str, str]):
         try:
             found = ApiKeyAuthentication().authenticate(request)
         except exceptions.AuthenticationFailed as exc:
-            return None, (401, error_body("unauthenticated", str(exc.detail), {}),
-                          {"www-authenticate": 'Bearer realm="mcp"'})
+            return None, (
+                401,
+                error_body("unauthenticated", str(exc.detail), {}),
+                {"www-authenticate": 'Bearer realm="mcp"'},
+            )
         if found is None:
             message = "Send a valid API key as 'Authorization: Bearer <key>'."
             return None, (401, error_body("unauthenticated", message, {}), {"www-authenticate": 'Bearer realm="mcp"'})
@@ -59,9 +63,15 @@ def _check(headers: dict[str, str]):
         throttle = ApiKeyRateThrottle()
         if not throttle.allow_request(SimpleNamespace(auth=key), None):
             wait = max(1, int(throttle.wait() or 1))
-            return None, (429, error_body("throttled", f"Too many requests for this API key; retry in "
-                                                       f"{wait} seconds.", {"retry_after_seconds": wait}),
-                          {"retry-after": str(wait)})
+            return None, (
+                429,
+                error_body(
+                    "throttled",
+                    f"Too many requests for this API key; retry in {wait} seconds.",
+                    {"retry_after_seconds": wait},
+                ),
+                {"retry-after": str(wait)},
+            )
         return key, None
     finally:
         connections.close_all()
@@ -69,9 +79,17 @@ def _check(headers: dict[str, str]):
 
 async def _answer(send, status: int, body: dict, headers: dict[str, str]) -> None:
     payload = json.dumps(body, ensure_ascii=False).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
-                            *[(k.encode(), v.encode()) for k, v in headers.items()]]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(payload)).encode()),
+                *[(k.encode(), v.encode()) for k, v in headers.items()],
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": payload})
 
 
@@ -80,10 +98,13 @@ class McpMount:
         self.app = app
         self.server = build_mcp_server(tenant_of=_tenant_of_request)
         self.server.streamable_http_app(
-            stateless_http=True, json_response=True, max_request_body_size=settings.API_MAX_REQUEST_BYTES,
+            stateless_http=True,
+            json_response=True,
+            max_request_body_size=settings.API_MAX_REQUEST_BYTES,
             # The Host is checked against ALLOWED_HOSTS above (the SDK's own check only knows localhost), and a
             # DNS-rebinding page cannot send the tenant's Bearer key anyway.
-            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
         self.manager = self.server.session_manager
         self._started = asyncio.Event()
         self._stop = asyncio.Event()
@@ -104,8 +125,9 @@ class McpMount:
         async with self._start_lock:
             if self._runner is None:
                 self._runner = asyncio.get_running_loop().create_task(self._run_manager())
-        await asyncio.wait({self._runner, asyncio.ensure_future(self._started.wait())},
-                           return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait(
+            {self._runner, asyncio.ensure_future(self._started.wait())}, return_when=asyncio.FIRST_COMPLETED
+        )
         if self._runner.done():
             self._runner.result()  # it failed to start: raise that here
 

@@ -6,12 +6,12 @@ reused), so a client sees one shape whichever door it used. Tenant and user scop
 looked up within the tenant, ids within the user, and another tenant's or user's object is "not found", exactly
 like a missing one. Errors are the platform's ApplicationError family.
 """
+
 from __future__ import annotations
 
 import json
 
 from django.conf import settings
-
 from django.db import transaction
 
 from api.views.chat import chat_body
@@ -50,11 +50,14 @@ def _text(value, *, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise InvalidInput(f"The {what} is empty.")
     if "\x00" in value:
-        raise InvalidInput(f"The {what} contains a NUL character (\\0), which cannot be stored: remove it.",
-                           code="nul_character")
+        raise InvalidInput(
+            f"The {what} contains a NUL character (\\0), which cannot be stored: remove it.", code="nul_character"
+        )
     if len(value) > limit:
-        raise InvalidInput(f"The {what} is {len(value):,} characters; the limit is {limit:,}.",
-                           code="message_too_long" if what == "message" else "invalid")
+        raise InvalidInput(
+            f"The {what} is {len(value):,} characters; the limit is {limit:,}.",
+            code="message_too_long" if what == "message" else "invalid",
+        )
     return value
 
 
@@ -73,8 +76,9 @@ def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
         raise InvalidInput(problem, details={"user": str(external_id)[:200]})
     user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     if user.erasure_requested_at is not None:
-        raise Conflict(f"User '{external_id}' is being erased; nothing new is accepted for them.",
-                       code="user_being_erased")
+        raise Conflict(
+            f"User '{external_id}' is being erased; nothing new is accepted for them.", code="user_being_erased"
+        )
     return user
 
 
@@ -82,10 +86,13 @@ def mcp_remember(*, tenant, actor: str, user: str, fact: str, kind: str | None =
     fact = _text(fact, what="fact", limit=2000)
     with transaction.atomic():  # a fact the write rules refuse leaves no new user behind
         end_user = _end_user(tenant=tenant, external_id=user, create=True)
-        result = memory_fact_remember(tenant=tenant, end_user=end_user, text=fact, kind=kind or None,
-                                      key=key or "")
-    return {"stored": bool(result.notes), "outcomes": result.outcomes, "dropped": result.dropped,
-            "notes": NoteSerializer(result.notes, many=True).data}
+        result = memory_fact_remember(tenant=tenant, end_user=end_user, text=fact, kind=kind or None, key=key or "")
+    return {
+        "stored": bool(result.notes),
+        "outcomes": result.outcomes,
+        "dropped": result.dropped,
+        "notes": NoteSerializer(result.notes, many=True).data,
+    }
 
 
 def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dict:
@@ -97,8 +104,9 @@ def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dic
     return {"query": query, "results": [item.as_dict() for item in items][:k]}
 
 
-def mcp_list_memories(*, tenant, actor: str, user: str, kind: str | None = None, status: str = "active",
-                      limit: int = 50, offset: int = 0) -> dict:
+def mcp_list_memories(
+    *, tenant, actor: str, user: str, kind: str | None = None, status: str = "active", limit: int = 50, offset: int = 0
+) -> dict:
     if kind and kind not in MemoryNote.Kind.values:
         raise InvalidInput(f"'{kind}' is not a note kind: use one of {', '.join(MemoryNote.Kind.values)}.")
     if status not in [*MemoryNote.Status.values, "all"]:
@@ -106,14 +114,18 @@ def mcp_list_memories(*, tenant, actor: str, user: str, kind: str | None = None,
     if not 1 <= limit <= MAX_PAGE or offset < 0:
         raise InvalidInput(f"limit must be between 1 and {MAX_PAGE}, offset 0 or more.")
     end_user = _end_user(tenant=tenant, external_id=user)
-    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).select_related("end_user") \
+    notes = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(end_user=end_user)
+        .select_related("end_user")
         .prefetch_related("superseded_by", "source_messages")
+    )
     if kind:
         notes = notes.filter(kind=kind)
     if status != "all":
         notes = notes.filter(status=status)
     count = notes.count()
-    page = list(notes.order_by("-created_at", "-id")[offset:offset + limit])
+    page = list(notes.order_by("-created_at", "-id")[offset : offset + limit])
     following = offset + limit if offset + limit < count else None
     return {"count": count, "next_offset": following, "results": NoteSerializer(page, many=True).data}
 
@@ -131,18 +143,24 @@ def mcp_forget(*, tenant, actor: str, user: str, id: int | None = None, query: s
         return {"forgotten": [{"id": note.pk, "kind": note.kind}]}
     query = _text(query, what="query", limit=2000)
     forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor)
-    return {"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
-                          for f in forgotten]}
+    return {
+        "forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")} for f in forgotten]
+    }
 
 
-def mcp_chat(*, tenant, actor: str, user: str, message: str, session: int | None = None,
-             assistant: int | None = None) -> dict:
+def mcp_chat(
+    *, tenant, actor: str, user: str, message: str, session: int | None = None, assistant: int | None = None
+) -> dict:
     message = _text(message, what="message", limit=settings.MAX_MESSAGE_CHARS)
     with transaction.atomic():  # a refused session or assistant leaves no new user or session behind
         end_user = _end_user(tenant=tenant, external_id=user, create=True)
         if session is not None:
-            chat = ChatSession.objects.for_tenant(tenant).filter(end_user=end_user, pk=session) \
-                .select_related("assistant").first()
+            chat = (
+                ChatSession.objects.for_tenant(tenant)
+                .filter(end_user=end_user, pk=session)
+                .select_related("assistant")
+                .first()
+            )
             if chat is None:
                 raise NotFound(f"Session {session} does not exist for this user.")
             if assistant is not None and chat.assistant_id != assistant:
@@ -153,14 +171,14 @@ def mcp_chat(*, tenant, actor: str, user: str, message: str, session: int | None
                 chosen = Assistant.objects.for_tenant(tenant).filter(pk=assistant).first()
                 if chosen is None:
                     raise NotFound(f"Assistant {assistant} does not exist.")
-            chat = chat_session_start(tenant=tenant, end_user=end_user, assistant=chosen,
-                                      title=" ".join(message.split())[:60])
+            chat = chat_session_start(
+                tenant=tenant, end_user=end_user, assistant=chosen, title=" ".join(message.split())[:60]
+            )
     # The turn commits the user's message in its own transactions (a model failure must not lose it).
     return chat_body(chat_turn(tenant=tenant, session=chat, text=message))
 
 
-def mcp_get_task_state(*, tenant, actor: str, user: str, session: int | None = None,
-                       state: str | None = None) -> dict:
+def mcp_get_task_state(*, tenant, actor: str, user: str, session: int | None = None, state: str | None = None) -> dict:
     if state and state not in TaskState.State.values:
         raise InvalidInput(f"'{state}' is not a task state: use one of {', '.join(TaskState.State.values)}.")
     end_user = _end_user(tenant=tenant, external_id=user)
@@ -178,9 +196,12 @@ def mcp_export_user(*, tenant, actor: str, user: str) -> dict:
     try:
         size = document.seek(0, 2)
         if size > settings.MCP_EXPORT_MAX_BYTES:
-            raise InvalidInput(f"This user's export is {size:,} bytes, more than an MCP answer carries "
-                               f"({settings.MCP_EXPORT_MAX_BYTES:,}); download it from "
-                               f"GET /api/v1/users/<id>/export/ instead.", code="export_too_large")
+            raise InvalidInput(
+                f"This user's export is {size:,} bytes, more than an MCP answer carries "
+                f"({settings.MCP_EXPORT_MAX_BYTES:,}); download it from "
+                f"GET /api/v1/users/<id>/export/ instead.",
+                code="export_too_large",
+            )
         document.seek(0)
         return json.loads(document.read().decode("utf-8"))
     finally:

@@ -1,4 +1,5 @@
 """Admin for long-term memory: note moderation, the review inbox, experiences, PII rejections, the audit log."""
+
 from __future__ import annotations
 
 import json
@@ -7,8 +8,8 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
-from django.db.models import Count, Q
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
@@ -16,7 +17,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from core.admin_scoping import (
-    ACTOR_PREFIXES, ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin, actor_label, staff_tenant_ids,
+    ACTOR_PREFIXES,
+    ReadOnlyAdminMixin,
+    TenantConsistentForm,
+    TenantScopedAdmin,
+    actor_label,
+    staff_tenant_ids,
 )
 from core.exceptions import ApplicationError
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection, ReviewInboxNote
@@ -37,8 +43,12 @@ class ConfidenceRangeFilter(admin.SimpleListFilter):
     RANGES = {"lt0.3": (0, 0.3), "0.3-0.5": (0.3, 0.5), "0.5-0.8": (0.5, 0.8), "gte0.8": (0.8, 1.01)}
 
     def lookups(self, request, model_admin):
-        return (("lt0.3", "below 0.3"), ("0.3-0.5", "0.3 to 0.5"), ("0.5-0.8", "0.5 to 0.8"),
-                ("gte0.8", "0.8 and above"))
+        return (
+            ("lt0.3", "below 0.3"),
+            ("0.3-0.5", "0.3 to 0.5"),
+            ("0.5-0.8", "0.5 to 0.8"),
+            ("gte0.8", "0.8 and above"),
+        )
 
     def queryset(self, request, queryset):
         bounds = self.RANGES.get(self.value())
@@ -104,8 +114,17 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     list_display = ("id", "short_content", "status_display", "confidence_display", "person", "tenant", "created")
     list_display_links = ("id", "short_content")
     list_per_page = 50
-    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", "status",
-                   ConfidenceRangeFilter, ExpiresSoonFilter, RecallFilter, "pinned")
+    list_filter = (
+        TENANT_FILTER,
+        ("end_user", RelatedOnlyFieldListFilter),
+        "kind",
+        "source",
+        "status",
+        ConfidenceRangeFilter,
+        ExpiresSoonFilter,
+        RecallFilter,
+        "pinned",
+    )
     search_fields = ("content", "key", "end_user__external_id")
     list_select_related = ("end_user", "tenant")
     autocomplete_fields = ("end_user",)
@@ -113,17 +132,36 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     # delete happens only in a user's erasure, which leaves a receipt).
     actions = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
     change_fields = ("kind", "key", "content", "confidence", "expires_at")
-    info_fields = ("tenant", "end_user", "status", "source", "pinned", "importance", "quote", "value",
-                   "provenance", "supersede_chain", "observed_at", "last_recalled_at", "recall_count",
-                   "embedding_model", "created_at", "updated_at")
+    info_fields = (
+        "tenant",
+        "end_user",
+        "status",
+        "source",
+        "pinned",
+        "importance",
+        "quote",
+        "value",
+        "provenance",
+        "supersede_chain",
+        "observed_at",
+        "last_recalled_at",
+        "recall_count",
+        "embedding_model",
+        "created_at",
+        "updated_at",
+    )
 
     class Media:
         css = {"all": ("admin/memory/notes.css",)}
 
     @admin.display(description="content")
     def short_content(self, obj):
-        return format_html('{}<div class="note-line">{} · {}</div>', Truncator(obj.content).chars(160),
-                           obj.get_kind_display(), obj.get_source_display())
+        return format_html(
+            '{}<div class="note-line">{} · {}</div>',
+            Truncator(obj.content).chars(160),
+            obj.get_kind_display(),
+            obj.get_source_display(),
+        )
 
     @admin.display(description="status", ordering="status")
     def status_display(self, obj):
@@ -161,14 +199,24 @@ class MemoryNoteAdmin(TenantScopedAdmin):
 
     @admin.display(description="provenance (the messages it came from)")
     def provenance(self, obj):
-        parts = [format_html('<div><a href="{}">message {}</a> ({}): {}</div>',
-                             reverse("admin:assistants_message_change", args=[m.pk]), m.pk, m.role,
-                             Truncator(m.content).chars(120))
-                 for m in obj.source_messages.all().order_by("id")]
+        parts = [
+            format_html(
+                '<div><a href="{}">message {}</a> ({}): {}</div>',
+                reverse("admin:assistants_message_change", args=[m.pk]),
+                m.pk,
+                m.role,
+                Truncator(m.content).chars(120),
+            )
+            for m in obj.source_messages.all().order_by("id")
+        ]
         if obj.session_id:
-            parts.append(format_html('<div><a href="{}">session {}</a></div>',
-                                     reverse("admin:assistants_chatsession_change", args=[obj.session_id]),
-                                     obj.session_id))
+            parts.append(
+                format_html(
+                    '<div><a href="{}">session {}</a></div>',
+                    reverse("admin:assistants_chatsession_change", args=[obj.session_id]),
+                    obj.session_id,
+                )
+            )
         return format_html_join("", "{}", ((p,) for p in parts)) if parts else "- (no source message recorded)"
 
     @admin.display(description="supersede chain (oldest first)")
@@ -179,10 +227,20 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             chain = [obj]
         if len(chain) == 1:
             return "- (not superseded, supersedes nothing)"
-        return format_html_join("", '<div>{}<a href="{}">note {}</a> [{}] {}</div>', (
-            ("→ " if i else "", reverse("admin:memory_memorynote_change", args=[n.pk]), n.pk, n.status,
-             Truncator(n.content).chars(80) + (" (this note)" if n.pk == obj.pk else ""))
-            for i, n in enumerate(chain)))
+        return format_html_join(
+            "",
+            '<div>{}<a href="{}">note {}</a> [{}] {}</div>',
+            (
+                (
+                    "→ " if i else "",
+                    reverse("admin:memory_memorynote_change", args=[n.pk]),
+                    n.pk,
+                    n.status,
+                    Truncator(n.content).chars(80) + (" (this note)" if n.pk == obj.pk else ""),
+                )
+                for i, n in enumerate(chain)
+            ),
+        )
 
     def save_model(self, request, obj, form, change):
         data = form.cleaned_data
@@ -193,19 +251,34 @@ class MemoryNoteAdmin(TenantScopedAdmin):
                 obj.__dict__.update(saved.__dict__)
             return
         note = moderation.memory_note_admin_create(
-            tenant=data["tenant"], end_user=data["end_user"], actor=actor_of(request), kind=data["kind"],
-            key=data.get("key", ""), content=data["content"], confidence=data["confidence"],
-            expires_at=data.get("expires_at"), pinned=data.get("pinned", False))
+            tenant=data["tenant"],
+            end_user=data["end_user"],
+            actor=actor_of(request),
+            kind=data["kind"],
+            key=data.get("key", ""),
+            content=data["content"],
+            confidence=data["confidence"],
+            expires_at=data.get("expires_at"),
+            pinned=data.get("pinned", False),
+        )
         obj.__dict__.update(note.__dict__)
 
-    ONE_NOTE_ACTIONS = {"approve": (moderation.memory_note_approve, "Approved", {}),
-                        "reject": (moderation.memory_note_reject, "Rejected", {}),
-                        "expire": (moderation.memory_note_expire_now, "Expired", {}),
-                        "pin": (moderation.memory_note_pin, "Pinned", {"pinned": True}),
-                        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False}),
-                        "forget": (memory_note_forget, "Forgot", {})}
-    ONE_NOTE_LABELS = {"approve": "Approve", "reject": "Reject", "expire": "Expire now", "pin": "Pin",
-                       "unpin": "Unpin", "forget": "Forget"}
+    ONE_NOTE_ACTIONS = {
+        "approve": (moderation.memory_note_approve, "Approved", {}),
+        "reject": (moderation.memory_note_reject, "Rejected", {}),
+        "expire": (moderation.memory_note_expire_now, "Expired", {}),
+        "pin": (moderation.memory_note_pin, "Pinned", {"pinned": True}),
+        "unpin": (moderation.memory_note_pin, "Unpinned", {"pinned": False}),
+        "forget": (memory_note_forget, "Forgot", {}),
+    }
+    ONE_NOTE_LABELS = {
+        "approve": "Approve",
+        "reject": "Reject",
+        "expire": "Expire now",
+        "pin": "Pin",
+        "unpin": "Unpin",
+        "forget": "Forget",
+    }
 
     @staticmethod
     def actions_for(note) -> list[str]:
@@ -223,8 +296,13 @@ class MemoryNoteAdmin(TenantScopedAdmin):
 
     def get_urls(self):
         info = self.model._meta.app_label, self.model._meta.model_name
-        return [path("<path:object_id>/moderate/<slug:verb>/", self.admin_site.admin_view(self.moderate_view),
-                     name="{}_{}_moderate".format(*info))] + super().get_urls()
+        return [
+            path(
+                "<path:object_id>/moderate/<slug:verb>/",
+                self.admin_site.admin_view(self.moderate_view),
+                name="{}_{}_moderate".format(*info),
+            )
+        ] + super().get_urls()
 
     def moderate_view(self, request, object_id, verb):
         """The buttons on a note's page: POST only, the same services and audit as the list actions."""
@@ -243,7 +321,8 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             info = self.model._meta.app_label, self.model._meta.model_name
             context["moderation_buttons"] = [
                 (self.ONE_NOTE_LABELS[verb], reverse("admin:{}_{}_moderate".format(*info), args=[obj.pk, verb]))
-                for verb in self.actions_for(obj)]
+                for verb in self.actions_for(obj)
+            ]
         return super().render_change_form(request, context, add, change, form_url, obj)
 
     def _moderate(self, request, queryset, service, verb, **extra):
@@ -298,10 +377,18 @@ class MemoryNoteAdmin(TenantScopedAdmin):
 class ReviewInboxAdmin(MemoryNoteAdmin):
     """Notes waiting as pending_review; PII rejections are listed above them as counts and kinds only."""
 
-    list_display = ("id", "short_content", "why_waiting", "kind", "source", "confidence", "end_user", "tenant",
-                    "created_at")
-    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source",
-                   ConfidenceRangeFilter)
+    list_display = (
+        "id",
+        "short_content",
+        "why_waiting",
+        "kind",
+        "source",
+        "confidence",
+        "end_user",
+        "tenant",
+        "created_at",
+    )
+    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", ConfidenceRangeFilter)
     actions = ("approve", "reject", "edit", "pin")
 
     def get_queryset(self, request):
@@ -312,9 +399,11 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
 
     @admin.display(description="why it waits")
     def why_waiting(self, obj):
-        labels = {"agent_inferred": "inferred by the assistant",
-                  "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
-                  "conflict": f"would supersede note {obj.supersedes_id or '?'}"}
+        labels = {
+            "agent_inferred": "inferred by the assistant",
+            "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
+            "conflict": f"would supersede note {obj.supersedes_id or '?'}",
+        }
         found = []
         stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists
         if stored:
@@ -328,8 +417,10 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
         return "; ".join(dict.fromkeys(labels.get(r, r.replace("_", " ")) for r in found)) or "-"
 
     def changelist_view(self, request, extra_context=None):
-        extra_context = {**(extra_context or {}),
-                         "pii_rejections": pii_rejection_summary(tenant_ids=staff_tenant_ids(request))}
+        extra_context = {
+            **(extra_context or {}),
+            "pii_rejections": pii_rejection_summary(tenant_ids=staff_tenant_ids(request)),
+        }
         return super().changelist_view(request, extra_context)
 
 
@@ -338,13 +429,29 @@ class ExperienceAdmin(TenantScopedAdmin):
     """Generalised procedures users liked. Others are offered one only once enough distinct users confirmed it
     (the tenant's experience_min_users) or staff approve it here."""
 
-    list_display = ("id", "task_summary", "assistant", "tenant", "confirmed_by", "approved_at", "use_count",
-                    "created_at")
+    list_display = (
+        "id",
+        "task_summary",
+        "assistant",
+        "tenant",
+        "confirmed_by",
+        "approved_at",
+        "use_count",
+        "created_at",
+    )
     list_filter = (TENANT_FILTER, ("approved_at", admin.EmptyFieldListFilter))
     search_fields = ("task_summary", "solution")
     exclude = ("embedding",)
-    readonly_fields = ("source_message", "contributed_by", "confirmed_by", "fingerprint", "approved_at",
-                       "approved_by", "embedding_model", "use_count")
+    readonly_fields = (
+        "source_message",
+        "contributed_by",
+        "confirmed_by",
+        "fingerprint",
+        "approved_at",
+        "approved_by",
+        "embedding_model",
+        "use_count",
+    )
     actions = ("approve_for_sharing", "withdraw_approval")
 
     def get_queryset(self, request):
@@ -366,8 +473,9 @@ class ExperienceAdmin(TenantScopedAdmin):
         done = 0
         for experience in queryset.select_related("tenant"):
             try:
-                moderation.experience_approve(tenant=experience.tenant, experience=experience,
-                                              actor=actor_of(request), approved=approved)
+                moderation.experience_approve(
+                    tenant=experience.tenant, experience=experience, actor=actor_of(request), approved=approved
+                )
                 done += 1
             except ApplicationError as exc:
                 self.message_user(request, f"Experience {experience.pk}: {exc.message}", level=messages.ERROR)
@@ -408,8 +516,17 @@ class AuditLogAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_filter = (TENANT_FILTER, ActorKindFilter, "action", "object_type", ("created_at", admin.DateFieldListFilter))
     date_hierarchy = "created_at"
     search_fields = ("actor", "object_id")
-    fields = ("created_at", "tenant", "actor_display", "actor", "action", "object_type", "object_id",
-              "before_display", "after_display")
+    fields = (
+        "created_at",
+        "tenant",
+        "actor_display",
+        "actor",
+        "action",
+        "object_type",
+        "object_id",
+        "before_display",
+        "after_display",
+    )
     readonly_fields = fields
 
     @admin.display(description="who", ordering="actor")

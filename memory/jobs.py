@@ -1,4 +1,5 @@
 """Celery jobs of long-term memory. Thin: take ids, call one service, record in the ledger."""
+
 from celery import shared_task
 from celery.signals import worker_init
 
@@ -18,7 +19,7 @@ def _load_the_encoder(**_):
 
 
 def _backoff(retries: int) -> float:
-    return min(2 ** retries, 60)
+    return min(2**retries, 60)
 
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
@@ -26,9 +27,14 @@ def memory_extract(self, tenant_id: int, message_id: int):
     """Extract candidate notes from one user message (and the reply before it). Idempotent per message."""
     from memory.services.extraction import memory_extract_for_message
 
-    return job_run(self, kind="memory_extract", tenant_id=tenant_id, idempotency_key=f"extract:{message_id}",
-                   retry_countdown=_backoff,
-                   body=lambda job: memory_extract_for_message(tenant_id=tenant_id, message_id=message_id))
+    return job_run(
+        self,
+        kind="memory_extract",
+        tenant_id=tenant_id,
+        idempotency_key=f"extract:{message_id}",
+        retry_countdown=_backoff,
+        body=lambda job: memory_extract_for_message(tenant_id=tenant_id, message_id=message_id),
+    )
 
 
 def _per_tenant(service) -> dict:
@@ -50,8 +56,9 @@ def memory_expire(self):
     """Beat: expire notes past expires_at, in every tenant. The ledger row says how many."""
     from memory.services.forgetting import memory_expire_notes
 
-    return job_run(self, kind="memory_expire", retry_countdown=_backoff,
-                   body=lambda job: _per_tenant(memory_expire_notes))
+    return job_run(
+        self, kind="memory_expire", retry_countdown=_backoff, body=lambda job: _per_tenant(memory_expire_notes)
+    )
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
@@ -59,8 +66,9 @@ def memory_decay(self):
     """Beat: lower the importance of long-unrecalled notes and archive them below the floor."""
     from memory.services.forgetting import memory_decay_notes
 
-    return job_run(self, kind="memory_decay", retry_countdown=_backoff,
-                   body=lambda job: _per_tenant(memory_decay_notes))
+    return job_run(
+        self, kind="memory_decay", retry_countdown=_backoff, body=lambda job: _per_tenant(memory_decay_notes)
+    )
 
 
 @shared_task(bind=True, max_retries=3, acks_late=True)
@@ -68,10 +76,15 @@ def memory_reembed(self, tenant_id: int):
     """Re-embed a tenant's notes (and embed its past messages) after its embedding model changed; progress in the
     ledger after each batch."""
     from assistants.models import Tenant
-    from memory.services.forgetting import memory_reembed_notes
     from core.ledger import job_progress_update
+    from memory.services.forgetting import memory_reembed_notes
 
-    return job_run(self, kind="memory_reembed", tenant_id=tenant_id, retry_countdown=_backoff,
-                   body=lambda job: memory_reembed_notes(
-                       tenant=Tenant.objects.get(pk=tenant_id),
-                       progress=lambda p: job_progress_update(job_id=job.pk, progress=p)))
+    return job_run(
+        self,
+        kind="memory_reembed",
+        tenant_id=tenant_id,
+        retry_countdown=_backoff,
+        body=lambda job: memory_reembed_notes(
+            tenant=Tenant.objects.get(pk=tenant_id), progress=lambda p: job_progress_update(job_id=job.pk, progress=p)
+        ),
+    )

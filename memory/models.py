@@ -1,4 +1,5 @@
 """Long-term memory notes about one end user, experiences of an assistant, and the moderation audit log."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -36,7 +37,9 @@ class MemoryNote(TenantOwnedModel):
     kind = models.CharField(max_length=20, choices=Kind.choices)
     key = models.CharField(max_length=100, blank=True, help_text="Slot within the kind (e.g. budget, city).")
     content = models.TextField(help_text="The fact as one sentence, in the user's language.")
-    value = models.JSONField(null=True, blank=True, help_text="Structured value, e.g. {'amount': 400000, 'approx': true}.")
+    value = models.JSONField(
+        null=True, blank=True, help_text="Structured value, e.g. {'amount': 400000, 'approx': true}."
+    )
     quote = models.TextField(blank=True, help_text="The user's words the note rests on.")
     source = models.CharField(max_length=20, choices=Source.choices, default=Source.USER_STATED)
     confidence = models.FloatField(default=0.8)
@@ -45,7 +48,12 @@ class MemoryNote(TenantOwnedModel):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.ACTIVE, db_index=True)
     expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
     supersedes = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="superseded_by", db_constraint=False,
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="superseded_by",
+        db_constraint=False,
     )
     session = models.ForeignKey(
         "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
@@ -53,8 +61,10 @@ class MemoryNote(TenantOwnedModel):
     # Foreign keys into notes, messages and message vectors are not database constraints (db_constraint=False):
     # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
     # alone (core/partitioning.py, issue 22). Django's deletion collector still cascades and sets null.
-    source_messages = models.ManyToManyField("assistants.Message", blank=True, related_name="memory_notes",
-                                             through="NoteSourceMessage")
+    # The stubs cannot infer the type of a many-to-many given its through model by name.
+    source_messages = models.ManyToManyField(  # type: ignore[var-annotated]
+        "assistants.Message", blank=True, related_name="memory_notes", through="NoteSourceMessage"
+    )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
     # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
@@ -65,15 +75,20 @@ class MemoryNote(TenantOwnedModel):
     last_recalled_at = models.DateTimeField(null=True, blank=True)
     recall_count = models.PositiveIntegerField(default=0)
     review_reason = models.CharField(
-        max_length=40, blank=True,
-        help_text="Why a note waits in review: agent_inferred, low_confidence, conflict (asked in chat).")
+        max_length=40,
+        blank=True,
+        help_text="Why a note waits in review: agent_inferred, low_confidence, conflict (asked in chat).",
+    )
     corrected_at = models.DateTimeField(
-        null=True, blank=True,
+        null=True,
+        blank=True,
         help_text="When a person (the user, staff, an integrator) last corrected it: extraction never overwrites it "
-                  "then, unless the user restates that fact with a new value (issue 16).")
+        "then, unless the user restates that fact with a new value (issue 16).",
+    )
     corrected_by = models.CharField(max_length=200, blank=True, help_text="Who corrected it (user:…, admin:…, api:…).")
     importance_decayed_at = models.DateTimeField(
-        null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day).")
+        null=True, blank=True, help_text="Last time passive forgetting lowered the importance (at most once a day)."
+    )
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [
@@ -86,10 +101,18 @@ class MemoryNote(TenantOwnedModel):
             models.Index(fields=["tenant", "end_user", "kind", "key"]),
             # recall counts a user's active notes to choose the exact or the HNSW search: an index-only count
             # (10,000 notes: 0.8 ms, 2.5 ms through the heap)
-            models.Index(fields=["tenant", "end_user", "expires_at"], condition=models.Q(status="active"),
-                         name="note_user_active_expiry"),
-            HnswIndex(name="note_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
-                      opclasses=["vector_cosine_ops"]),
+            models.Index(
+                fields=["tenant", "end_user", "expires_at"],
+                condition=models.Q(status="active"),
+                name="note_user_active_expiry",
+            ),
+            HnswIndex(
+                name="note_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
         ]
 
     def __str__(self):
@@ -107,8 +130,9 @@ class NoteSourceMessage(models.Model):
 
     class Meta:
         db_table = "memory_memorynote_source_messages"
-        constraints = [models.UniqueConstraint(fields=["tenant", "memorynote", "message"],
-                                               name="note_source_message_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "memorynote", "message"], name="note_source_message_unique")
+        ]
 
 
 class PiiRejection(TenantOwnedModel):
@@ -130,18 +154,31 @@ class Experience(TenantOwnedModel):
     task_summary = models.TextField(help_text="The generalised task, e.g. 'large batch text classification'.")
     solution = models.TextField(help_text="The generalised steps that worked; checked to hold nothing of a user.")
     fingerprint = models.CharField(
-        max_length=64, blank=True, db_index=True,
+        max_length=64,
+        blank=True,
+        db_index=True,
         help_text="sha256 of the normalised summary and steps: the same procedure liked by another user confirms "
-                  "this experience instead of creating a new one. Blank on experiences learned before issue 15.")
+        "this experience instead of creating a new one. Blank on experiences learned before issue 15.",
+    )
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
+        "assistants.Message",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_constraint=False,
     )
     contributed_by = models.ForeignKey(
-        "assistants.EndUser", null=True, blank=True, on_delete=models.SET_NULL, related_name="experiences",
+        "assistants.EndUser",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="experiences",
         help_text="The first contributor (all of them: contributions).",
     )
     approved_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when staff approve it for all users of the assistant (admin).")
+        null=True, blank=True, help_text="Set when staff approve it for all users of the assistant (admin)."
+    )
     approved_by = models.CharField(max_length=200, blank=True)
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     embedding_model = models.CharField(max_length=200, blank=True)
@@ -149,8 +186,11 @@ class Experience(TenantOwnedModel):
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [
-            models.UniqueConstraint(fields=["tenant", "assistant", "fingerprint"], condition=~models.Q(fingerprint=""),
-                                    name="uniq_experience_fingerprint"),
+            models.UniqueConstraint(
+                fields=["tenant", "assistant", "fingerprint"],
+                condition=~models.Q(fingerprint=""),
+                name="uniq_experience_fingerprint",
+            ),
         ]
 
     def __str__(self):
@@ -164,7 +204,12 @@ class ExperienceContribution(TenantOwnedModel):
     experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="contributions")
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     source_message = models.ForeignKey(
-        "assistants.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", db_constraint=False,
+        "assistants.Message",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        db_constraint=False,
     )
 
     class Meta(TenantOwnedModel.Meta):
@@ -199,8 +244,9 @@ class MessageVector(TenantOwnedModel):
 
     end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
     session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="+")
-    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, related_name="vectors",
-                                db_constraint=False)  # messages are partitioned: see MemoryNote.source_messages
+    message = models.ForeignKey(
+        "assistants.Message", on_delete=models.CASCADE, related_name="vectors", db_constraint=False
+    )  # messages are partitioned: see MemoryNote.source_messages
     chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=200)
@@ -213,6 +259,11 @@ class MessageVector(TenantOwnedModel):
         ]
         indexes = [
             models.Index(fields=["tenant", "end_user", "embedding_model"]),
-            HnswIndex(name="message_vector_hnsw", fields=["embedding"], m=16, ef_construction=64,
-                      opclasses=["vector_cosine_ops"]),
+            HnswIndex(
+                name="message_vector_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
         ]

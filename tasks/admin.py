@@ -1,4 +1,5 @@
 """Admin for working memory (task types and states) and session scratch."""
+
 from __future__ import annotations
 
 from django.contrib import admin

@@ -1,4 +1,5 @@
 """Celery jobs of the tasks app. Thin: take ids, call one service, record in the ledger."""
+
 from celery import shared_task
 
 from core.ledger import job_run
@@ -26,6 +27,10 @@ def experience_learn(self, tenant_id: int, message_id: int, idempotency_key: str
     """Generalise, scrub and store what a user liked. Enqueued by feedback_record on a thumbs-up."""
     from tasks.services.experience import experience_learn as learn
 
-    return job_run(self, kind="experience_learn", tenant_id=tenant_id,
-                   idempotency_key=idempotency_key or f"experience:{message_id}",
-                   body=lambda job: learn(tenant_id=tenant_id, message_id=message_id))
+    return job_run(
+        self,
+        kind="experience_learn",
+        tenant_id=tenant_id,
+        idempotency_key=idempotency_key or f"experience:{message_id}",
+        body=lambda job: learn(tenant_id=tenant_id, message_id=message_id),
+    )

@@ -1,4 +1,5 @@
 """Working memory (task types and task states) and session scratch. (The job ledger is `core.models.JobRecord`.)"""
+
 from __future__ import annotations
 
 from django.db import models

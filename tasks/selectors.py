@@ -1,4 +1,5 @@
 """Reads of working memory. Every selector takes the tenant and looks rows up within it."""
+
 from __future__ import annotations
 
 from django.db.models import Case, Q, QuerySet, Value, When
@@ -21,26 +22,30 @@ def _live(qs: QuerySet) -> QuerySet:
 
 def task_states_of(*, tenant, end_user, assistant) -> QuerySet:
     """One user's task states with one assistant (task states follow the user across sessions)."""
-    return TaskState.objects.for_tenant(tenant).filter(end_user=end_user).filter(
-        Q(task_type__assistant=assistant) | Q(task_type__isnull=True, session__assistant=assistant))
+    return (
+        TaskState.objects.for_tenant(tenant)
+        .filter(end_user=end_user)
+        .filter(Q(task_type__assistant=assistant) | Q(task_type__isnull=True, session__assistant=assistant))
+    )
 
 
 def task_state_open_or_resumable(*, tenant, end_user, assistant, lock: bool = False) -> TaskState | None:
     """In one query, the task in progress if there is one (open and within its TTL), else the most recent
     paused one (what task_state_resumable returns then): the two reads a turn's routing starts with."""
-    qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant)
-               .filter(state__in=RESUMABLE_STATES)).select_related("task_type")
+    qs = _live(
+        task_states_of(tenant=tenant, end_user=end_user, assistant=assistant).filter(state__in=RESUMABLE_STATES)
+    ).select_related("task_type")
     if lock:
         qs = qs.select_for_update(of=("self",))
     open_first = Case(When(state__in=OPEN_STATES, then=Value(0)), default=Value(1))
     return qs.order_by(open_first, "-updated_at", "-id").first()
 
 
-def task_state_resumable(*, tenant, end_user, assistant, task_type: TaskType | None = None,
-                         lock: bool = False) -> TaskState | None:
+def task_state_resumable(
+    *, tenant, end_user, assistant, task_type: TaskType | None = None, lock: bool = False
+) -> TaskState | None:
     """The most recent open or paused task (of `task_type`, when given) that is still within its TTL."""
-    qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant)
-               .filter(state__in=RESUMABLE_STATES))
+    qs = _live(task_states_of(tenant=tenant, end_user=end_user, assistant=assistant).filter(state__in=RESUMABLE_STATES))
     if task_type is not None:
         qs = qs.filter(task_type=task_type)
     if lock:

@@ -4,6 +4,7 @@ The database is the real PostgreSQL + pgvector (embedded, or DATABASE_URL); pyte
 database on it. Jobs cross a real broker (Redis when CELERY_BROKER_URL is set, kombu's filesystem transport
 otherwise) to a separate worker process that uses the same test database.
 """
+
 from __future__ import annotations
 
 import os
@@ -62,15 +63,32 @@ class WorkerProcess:
         self.queues = queues  # default: both queues of CELERY_QUEUE
         self.proc: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60.0) -> "WorkerProcess":
+    def start(self, timeout: float = 60.0) -> WorkerProcess:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         queue = self.env["CELERY_QUEUE"]
         queues = self.queues or f"{queue},{bulk_queue_name(queue)}"  # as `make run`'s shared slot
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-Q", queues,
-             "-n", f"{queue}-{time.time_ns()}@%h", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "-Q",
+                queues,
+                "-n",
+                f"{queue}-{time.time_ns()}@%h",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
         )
         start = self.log_path.stat().st_size if self.log_path.exists() else 0
         deadline = time.time() + timeout
@@ -102,16 +120,18 @@ class WorkerProcess:
 
 def worker_env(openai_server: ScriptedOpenAI) -> dict:
     env = dict(os.environ)
-    env.update({
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_NAME": connection.settings_dict["NAME"],
-        "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
-        "RUN_DIR": str(settings.RUN_DIR),
-        # The worker may call the scripted model; tenants choose it by model name (offline stays the default).
-        "OPENAI_BASE_URL": openai_server.base_url,
-        "OPENAI_API_KEY": "test-key",
-        "PYTHONUNBUFFERED": "1",
-    })
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_NAME": connection.settings_dict["NAME"],
+            "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+            "RUN_DIR": str(settings.RUN_DIR),
+            # The worker may call the scripted model; tenants choose it by model name (offline stays the default).
+            "OPENAI_BASE_URL": openai_server.base_url,
+            "OPENAI_API_KEY": "test-key",
+            "PYTHONUNBUFFERED": "1",
+        }
+    )
     return env
 
 
@@ -155,10 +175,14 @@ def _worker_idle_before_flush(request):
     while time.monotonic() < deadline:
         queues = (settings.CELERY_TASK_DEFAULT_QUEUE, settings.CELERY_BULK_QUEUE)
         # A job the worker has prefetched has left the queue but not started: its outbox row is still queued.
-        sent_not_started = JobRecord.objects.filter(kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED,
-                                                    created_at__gte=started)
-        if all(queue_depth(queue) == 0 for queue in queues) and not sent_not_started.exists() and \
-                not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists():
+        sent_not_started = JobRecord.objects.filter(
+            kind=DISPATCH_KIND, status=JobRecord.Status.QUEUED, created_at__gte=started
+        )
+        if (
+            all(queue_depth(queue) == 0 for queue in queues)
+            and not sent_not_started.exists()
+            and not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists()
+        ):
             return
         time.sleep(0.1)
 

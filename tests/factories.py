@@ -1,5 +1,6 @@
 """factory_boy factories. Sub-factories take the tenant from their parent, so a built object graph never
 spans two tenants by accident."""
+
 import factory
 from django.contrib.auth import get_user_model
 

@@ -4,6 +4,7 @@ over real HTTP without the network. The only simulated part of the test suite is
 Script it with `server.push(...)`: each queued response is used once, in order, for the matching endpoint;
 with nothing queued the server answers with `default_chat` / a deterministic embedding.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,7 +45,7 @@ class ScriptedOpenAI:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}/v1"  # type: ignore[str-bytes-safe]  # an AF_INET server: host is a str
 
-    def start(self) -> "ScriptedOpenAI":
+    def start(self) -> ScriptedOpenAI:
         self._thread.start()
         return self
 
@@ -96,8 +97,9 @@ class ScriptedOpenAI:
                     body = json.loads(raw or b"{}")
                 except ValueError:
                     body = {}
-                outer.requests.append({"path": self.path, "body": body, "headers": dict(self.headers),
-                                       "at": time.time()})
+                outer.requests.append(
+                    {"path": self.path, "body": body, "headers": dict(self.headers), "at": time.time()}
+                )
                 endpoint = "embeddings" if self.path.endswith("/embeddings") else "chat"
                 answer = outer.queues[endpoint].popleft() if outer.queues[endpoint] else None
                 if answer is not None and answer.delay:
@@ -115,10 +117,16 @@ class ScriptedOpenAI:
                 inputs = body.get("input")
                 inputs = [inputs] if isinstance(inputs, str) else list(inputs or [])
                 dims = int(body.get("dimensions") or outer.dimensions)
-                data = [{"object": "embedding", "index": i, "embedding": outer.fake_embedding(str(t), dims)}
-                        for i, t in enumerate(inputs)]
-                payload = {"object": "list", "data": data, "model": body.get("model", "fake"),
-                           "usage": {"prompt_tokens": 1, "total_tokens": 1}}
+                data = [
+                    {"object": "embedding", "index": i, "embedding": outer.fake_embedding(str(t), dims)}
+                    for i, t in enumerate(inputs)
+                ]
+                payload = {
+                    "object": "list",
+                    "data": data,
+                    "model": body.get("model", "fake"),
+                    "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                }
                 self._send(200, json.dumps(payload).encode())
 
             def _chat(self, body, answer):
@@ -129,9 +137,13 @@ class ScriptedOpenAI:
                 if body.get("stream"):
                     return self._stream(content, model, chunk_delay=answer.chunk_delay if answer else 0.0)
                 payload = {
-                    "id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": model,
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": content}}],
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model,
+                    "choices": [
+                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+                    ],
                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
                 }
                 self._send(200, json.dumps(payload, ensure_ascii=False).encode())
@@ -141,10 +153,15 @@ class ScriptedOpenAI:
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
-                pieces = [content[i:i + 8] for i in range(0, len(content), 8)] or [""]
+                pieces = [content[i : i + 8] for i in range(0, len(content), 8)] or [""]
                 for piece in pieces:
-                    chunk = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
-                             "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+                    chunk = {
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion.chunk",
+                        "created": 0,
+                        "model": model,
+                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+                    }
                     try:
                         self.wfile.write(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode())
                         self.wfile.flush()
@@ -152,8 +169,13 @@ class ScriptedOpenAI:
                         return
                     if chunk_delay:
                         time.sleep(chunk_delay)
-                done = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model,
-                        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+                done = {
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion.chunk",
+                    "created": 0,
+                    "model": model,
+                    "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                }
                 self.wfile.write(f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode())
                 self.wfile.flush()
                 self.close_connection = True

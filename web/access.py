@@ -3,6 +3,7 @@
 Every web view resolves the logged-in account to exactly one EndUser (EndUser.user) and its tenant, then looks
 objects up within that tenant AND that end user. Another user's id answers 404, the same as a missing one.
 """
+
 from __future__ import annotations
 
 from functools import wraps
@@ -44,8 +45,12 @@ def end_user_required(view):
 
 def _live_sessions(request):
     """The person's conversations, less temporary chats whose time is up (the purge job deletes them soon)."""
-    return (ChatSession.objects.for_tenant(request.tenant).select_related("assistant")
-            .filter(end_user=request.end_user).exclude(temporary=True, expires_at__lte=timezone.now()))
+    return (
+        ChatSession.objects.for_tenant(request.tenant)
+        .select_related("assistant")
+        .filter(end_user=request.end_user)
+        .exclude(temporary=True, expires_at__lte=timezone.now())
+    )
 
 
 def session_for(request, session_id: int) -> ChatSession:

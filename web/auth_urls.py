@@ -1,4 +1,5 @@
 """Log in / log out and the language switch, under the un-namespaced names settings.LOGIN_URL expects."""
+
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 

@@ -4,8 +4,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 class NoteCorrectionForm(forms.Form):
-    content = forms.CharField(label=_("Correct this note"), max_length=2000, strip=True,
-                              widget=forms.Textarea(attrs={"rows": 2}))
+    content = forms.CharField(
+        label=_("Correct this note"), max_length=2000, strip=True, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
 
 class LoginForm(AuthenticationForm):

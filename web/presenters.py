@@ -1,4 +1,5 @@
 """Turn stored turn context (Message.metadata["context"], TurnContext.as_dict()) into what the page shows."""
+
 from __future__ import annotations
 
 from django.utils.translation import gettext as _

@@ -1,12 +1,13 @@
 """Writes the web chat makes that no other layer owns: closing one's own account, stopping a reply. Everything
 else goes through the owning layer's services (chat, sessions, notes, feedback, privacy)."""
+
 from __future__ import annotations
 
 from django.db import transaction
 
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
-from assistants.services.tokens import token_count
 from assistants.services.privacy import user_erase_request
+from assistants.services.tokens import token_count
 from core.exceptions import InvalidInput
 
 SELF_SERVICE_ERASURE = "user:self (web chat)"
@@ -19,8 +20,12 @@ def web_account_delete(*, tenant, end_user, account) -> object:
     Returns the erasure JobRecord. The login is deleted in the same transaction, so a half-done request never
     leaves an account that can log in to data being erased."""
     # No identifier in requested_by: it is kept on the erasure receipt, which must name no one.
-    job = user_erase_request(tenant=tenant, end_user=end_user, requested_by=SELF_SERVICE_ERASURE,
-                             reason="The user deleted their account in the web chat.")
+    job = user_erase_request(
+        tenant=tenant,
+        end_user=end_user,
+        requested_by=SELF_SERVICE_ERASURE,
+        reason="The user deleted their account in the web chat.",
+    )
     if account is not None and account.pk:
         account.delete()
     return job
@@ -30,8 +35,9 @@ STOP_KEY = "stop_requested_chars"  # on the user message: the person pressed Sto
 
 
 @transaction.atomic
-def chat_reply_stop(*, tenant, end_user, session: ChatSession, user_message_id: int | None,
-                    chars: int) -> Message | None:
+def chat_reply_stop(
+    *, tenant, end_user, session: ChatSession, user_message_id: int | None, chars: int
+) -> Message | None:
     """The person pressed Stop after seeing `chars` characters of the reply to `user_message_id` (the latest
     user message when None). If the reply is stored already it is trimmed to those characters and marked
     stopped, so a reload shows what they saw; if not, the request is noted on the user message and the running
@@ -45,8 +51,12 @@ def chat_reply_stop(*, tenant, end_user, session: ChatSession, user_message_id: 
     if user_message is None:
         raise InvalidInput("There is no reply to stop.")
     chars = max(0, int(chars))
-    reply = (messages.filter(role=Message.Role.ASSISTANT, pk__gt=user_message.pk)
-             .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-pk").first())
+    reply = (
+        messages.filter(role=Message.Role.ASSISTANT, pk__gt=user_message.pk)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+        .order_by("-pk")
+        .first()
+    )
     if reply is None:
         user_message.metadata = {**(user_message.metadata or {}), STOP_KEY: chars}
         user_message.save(update_fields=["metadata", "updated_at"])
@@ -68,8 +78,13 @@ def chat_stop_requested(*, tenant, user_message_id: int) -> int | None:
 
 def chat_stop_clear(*, tenant, session: ChatSession) -> None:
     """Forget an earlier Stop on the session's latest message before it is answered again (regenerate)."""
-    latest = (Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.USER)
-              .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-id").first())
+    latest = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, role=Message.Role.USER)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+        .order_by("-id")
+        .first()
+    )
     if latest is not None and STOP_KEY in (latest.metadata or {}):
         latest.metadata.pop(STOP_KEY)
         Message.objects.for_tenant(tenant).filter(pk=latest.pk).update(metadata=latest.metadata)

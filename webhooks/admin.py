@@ -1,4 +1,5 @@
 """Admin for webhooks: endpoints (add, change, re-enable after failures) and the delivery log (read-only)."""
+
 from __future__ import annotations
 
 import json
@@ -11,13 +12,15 @@ from django.utils.html import format_html_join
 from core.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
-from webhooks.services import (webhook_events_check, webhook_delivery_resend, webhook_endpoint_enable,
-                               webhook_url_check)
+from webhooks.services import webhook_delivery_resend, webhook_endpoint_enable, webhook_events_check, webhook_url_check
 
 
 class WebhookEndpointForm(TenantConsistentForm):
-    url = forms.URLField(max_length=500, assume_scheme="https",  # what Django 6 assumes; says so now
-                         help_text="http(s) URL that receives the events as JSON POSTs.")
+    url = forms.URLField(
+        max_length=500,
+        assume_scheme="https",  # what Django 6 assumes; says so now
+        help_text="http(s) URL that receives the events as JSON POSTs.",
+    )
     events = forms.MultipleChoiceField(choices=[(e, e) for e in EVENTS], widget=forms.CheckboxSelectMultiple)
 
     class Meta:
@@ -59,17 +62,39 @@ class WebhookEndpointAdmin(TenantScopedAdmin):
         sent = 0
         for endpoint in queryset:
             sent += webhook_endpoint_enable(tenant=endpoint.tenant, endpoint=endpoint)
-        self.message_user(request, f"Re-enabled {queryset.count()} endpoint(s); {sent} held event(s) queued.",
-                          messages.SUCCESS)
+        self.message_user(
+            request, f"Re-enabled {queryset.count()} endpoint(s); {sent} held event(s) queued.", messages.SUCCESS
+        )
 
 
 @admin.register(WebhookDelivery)
 class WebhookDeliveryAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
-    list_display = ("id", "event", "endpoint", "status", "attempts", "last_status_code", "last_error",
-                    "delivered_at", "created_at")
+    list_display = (
+        "id",
+        "event",
+        "endpoint",
+        "status",
+        "attempts",
+        "last_status_code",
+        "last_error",
+        "delivered_at",
+        "created_at",
+    )
     list_filter = ("status", "event")
-    readonly_fields = ("endpoint", "event_id", "event", "payload_json", "status", "attempts", "next_attempt_at",
-                       "delivered_at", "last_status_code", "last_error", "attempt_log", "created_at")
+    readonly_fields = (
+        "endpoint",
+        "event_id",
+        "event",
+        "payload_json",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "delivered_at",
+        "last_status_code",
+        "last_error",
+        "attempt_log",
+        "created_at",
+    )
     exclude = ("payload", "log", "tenant")
     actions = ["resend"]
 
@@ -79,9 +104,14 @@ class WebhookDeliveryAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
 
     @admin.display(description="attempts")
     def attempt_log(self, obj):
-        return format_html_join("\n", "<div>{} — #{}: {} {} ({} ms)</div>",
-                                ((e.get("at"), e.get("attempt"), e.get("status") or "", e.get("error") or "ok",
-                                  e.get("ms")) for e in obj.log or []))
+        return format_html_join(
+            "\n",
+            "<div>{} — #{}: {} {} ({} ms)</div>",
+            (
+                (e.get("at"), e.get("attempt"), e.get("status") or "", e.get("error") or "ok", e.get("ms"))
+                for e in obj.log or []
+            ),
+        )
 
     @admin.action(description="Send again")
     def resend(self, request, queryset):

@@ -3,6 +3,7 @@
 A delivery keeps its own log (attempts, status codes, errors) on its row, shown in the admin, so these jobs do not
 also write a JobRecord per attempt; a lost job is re-sent by the sweep, and a duplicate finds the delivery
 leased or done (services._claim), so acks_late is safe."""
+
 import logging
 
 from celery import shared_task
@@ -12,9 +13,8 @@ logger = logging.getLogger(__name__)
 
 @shared_task(acks_late=True, max_retries=0)
 def webhook_deliver(delivery_id: int):
-    from webhooks.services import webhook_delivery_attempt
-
     from core.dispatch import enqueue_later
+    from webhooks.services import webhook_delivery_attempt
 
     delay = webhook_delivery_attempt(delivery_id=delivery_id)
     if delay is not None and not enqueue_later(webhook_deliver, delivery_id, countdown=delay):

@@ -1,4 +1,5 @@
 """Webhook endpoints of a tenant and the log of deliveries to them (docs/webhooks.md)."""
+
 from __future__ import annotations
 
 import uuid
@@ -7,8 +8,15 @@ from django.db import models
 
 from core.models import TenantOwnedModel
 
-EVENTS = ("memory.created", "memory.updated", "memory.superseded", "memory.forgotten", "user.erased",
-          "import.completed", "task.completed")
+EVENTS = (
+    "memory.created",
+    "memory.updated",
+    "memory.superseded",
+    "memory.forgotten",
+    "user.erased",
+    "import.completed",
+    "task.completed",
+)
 
 
 class WebhookEndpoint(TenantOwnedModel):
@@ -16,15 +24,18 @@ class WebhookEndpoint(TenantOwnedModel):
     events = models.JSONField(default=list, help_text="Event types sent here, e.g. ['memory.created'].")
     secret = models.CharField(max_length=80, help_text="Signs every delivery (X-Signature, HMAC-SHA256).")
     include_content = models.BooleanField(
-        default=False, help_text="Send note content and the user's external_id in payloads. Off: ids and kinds "
-                                 "only.")
+        default=False, help_text="Send note content and the user's external_id in payloads. Off: ids and kinds only."
+    )
     description = models.CharField(max_length=200, blank=True)
     is_active = models.BooleanField(default=True, help_text="The tenant's switch: off sends nothing.")
     disabled_at = models.DateTimeField(
-        null=True, blank=True, help_text="Set when deliveries kept failing; events are held until staff "
-                                         "re-enable the endpoint, then sent.")
+        null=True,
+        blank=True,
+        help_text="Set when deliveries kept failing; events are held until staff re-enable the endpoint, then sent.",
+    )
     consecutive_failures = models.PositiveIntegerField(
-        default=0, help_text="Deliveries in a row that failed every retry; WEBHOOK_DISABLE_AFTER disables it.")
+        default=0, help_text="Deliveries in a row that failed every retry; WEBHOOK_DISABLE_AFTER disables it."
+    )
 
     class Meta:
         indexes = [models.Index(fields=["tenant", "is_active"])]
@@ -41,11 +52,17 @@ class WebhookDelivery(TenantOwnedModel):
         HELD = "held"  # the endpoint was disabled: sent when staff re-enable it
 
     endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
-    event_id = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True,
-                                help_text="The event's id: the same on every retry, so a receiver can dedupe.")
+    event_id = models.UUIDField(
+        default=uuid.uuid4,
+        editable=False,
+        db_index=True,
+        help_text="The event's id: the same on every retry, so a receiver can dedupe.",
+    )
     event = models.CharField(max_length=40)
-    payload = models.JSONField(help_text="The body without content (ids and kinds); content is added at "
-                                         "delivery time when the endpoint asks for it, and never stored here.")
+    payload = models.JSONField(
+        help_text="The body without content (ids and kinds); content is added at "
+        "delivery time when the endpoint asks for it, and never stored here."
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)

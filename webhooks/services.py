@@ -15,6 +15,7 @@
   resolves to must be public, checked when registered and again before each delivery, and the delivery
   connects to the address it checked (redirects are not followed).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,23 +65,32 @@ def _url_checked(url: str) -> tuple[str, str | None]:
     except ValueError:
         port = -1
     if parts.scheme not in ("http", "https") or not parts.hostname or port == -1:
-        raise InvalidInput("A webhook URL must be an http:// or https:// URL with a host (and a valid port).",
-                           code="invalid_url", details={"url": url[:500]})
+        raise InvalidInput(
+            "A webhook URL must be an http:// or https:// URL with a host (and a valid port).",
+            code="invalid_url",
+            details={"url": url[:500]},
+        )
     if parts.username or parts.password:
-        raise InvalidInput("Put no user name or password in a webhook URL; deliveries are signed instead.",
-                           code="invalid_url")
+        raise InvalidInput(
+            "Put no user name or password in a webhook URL; deliveries are signed instead.", code="invalid_url"
+        )
     if settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES:
         return url, None
     try:
-        infos = socket.getaddrinfo(parts.hostname, port or (443 if parts.scheme == "https" else 80),
-                                   proto=socket.IPPROTO_TCP)
+        infos = socket.getaddrinfo(
+            parts.hostname, port or (443 if parts.scheme == "https" else 80), proto=socket.IPPROTO_TCP
+        )
     except (socket.gaierror, UnicodeError):
         raise InvalidInput(f"The host '{parts.hostname}' could not be resolved.", code="invalid_url") from None
     addresses = [str(info[4][0]) for info in infos]  # an IPv4/IPv6 address string for TCP
     blocked = sorted({a for a in addresses if not _address_allowed(a)})
     if blocked or not addresses:
-        raise InvalidInput(f"'{parts.hostname}' resolves to a private, loopback or link-local address; webhooks "
-                           f"go to public addresses only.", code="url_not_public", details={"addresses": blocked})
+        raise InvalidInput(
+            f"'{parts.hostname}' resolves to a private, loopback or link-local address; webhooks "
+            f"go to public addresses only.",
+            code="url_not_public",
+            details={"addresses": blocked},
+        )
     return url, addresses[0]
 
 
@@ -106,19 +116,26 @@ def webhook_events_check(events) -> list[str]:
         raise InvalidInput(f"Name at least one event: {', '.join(EVENTS)}.", code="invalid")
     unknown = [e for e in events if e not in EVENTS]
     if unknown:
-        raise InvalidInput(f"Unknown event(s) {', '.join(map(str, unknown))}: use {', '.join(EVENTS)}.",
-                           details={"events": unknown})
+        raise InvalidInput(
+            f"Unknown event(s) {', '.join(map(str, unknown))}: use {', '.join(EVENTS)}.", details={"events": unknown}
+        )
     return sorted(set(events), key=EVENTS.index)
 
 
 @transaction.atomic
-def webhook_endpoint_create(*, tenant, url: str, events: list[str], include_content: bool = False,
-                            description: str = "") -> WebhookEndpoint:
+def webhook_endpoint_create(
+    *, tenant, url: str, events: list[str], include_content: bool = False, description: str = ""
+) -> WebhookEndpoint:
     """Register an endpoint. Its `secret` is generated here; the API shows it once, at creation."""
     url = webhook_url_check(url)
     return WebhookEndpoint.objects.for_tenant(tenant).create(
-        tenant=tenant, url=url, events=webhook_events_check(events), include_content=bool(include_content),
-        description=description[:200], secret="whsec_" + secrets.token_urlsafe(32))
+        tenant=tenant,
+        url=url,
+        events=webhook_events_check(events),
+        include_content=bool(include_content),
+        description=description[:200],
+        secret="whsec_" + secrets.token_urlsafe(32),
+    )
 
 
 @transaction.atomic
@@ -142,12 +159,17 @@ def webhook_endpoint_enable(*, tenant, endpoint: WebhookEndpoint) -> int:
     if endpoint.tenant_id != tenant.pk:
         raise NotFound("That webhook does not exist.")
     WebhookEndpoint.objects.for_tenant(tenant).filter(pk=endpoint.pk).update(
-        disabled_at=None, consecutive_failures=0, is_active=True, updated_at=timezone.now())
-    held = list(WebhookDelivery.objects.for_tenant(tenant).filter(endpoint=endpoint,
-                                                                  status=WebhookDelivery.Status.HELD)
-                .order_by("id").values_list("pk", flat=True))
+        disabled_at=None, consecutive_failures=0, is_active=True, updated_at=timezone.now()
+    )
+    held = list(
+        WebhookDelivery.objects.for_tenant(tenant)
+        .filter(endpoint=endpoint, status=WebhookDelivery.Status.HELD)
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
     WebhookDelivery.objects.for_tenant(tenant).filter(pk__in=held).update(
-        status=WebhookDelivery.Status.PENDING, next_attempt_at=timezone.now(), updated_at=timezone.now())
+        status=WebhookDelivery.Status.PENDING, next_attempt_at=timezone.now(), updated_at=timezone.now()
+    )
     for pk in held:
         _enqueue(pk)
     return len(held)
@@ -158,8 +180,8 @@ def webhook_delivery_resend(*, tenant, delivery: WebhookDelivery) -> None:
     if delivery.tenant_id != tenant.pk:
         raise NotFound("That delivery does not exist.")
     WebhookDelivery.objects.for_tenant(tenant).filter(pk=delivery.pk).update(
-        status=WebhookDelivery.Status.PENDING, attempts=0, next_attempt_at=timezone.now(),
-        updated_at=timezone.now())
+        status=WebhookDelivery.Status.PENDING, attempts=0, next_attempt_at=timezone.now(), updated_at=timezone.now()
+    )
     transaction.on_commit(lambda: _enqueue(delivery.pk))
 
 
@@ -179,15 +201,25 @@ def webhook_event_emit(*, tenant, event: str, data: dict) -> int:
     tenant_id = getattr(tenant, "pk", tenant)
     try:
         with transaction.atomic():  # a savepoint: a failure here leaves the caller's transaction usable
-            endpoints = list(WebhookEndpoint.objects.for_tenant(tenant_id).filter(is_active=True,
-                                                                                  events__contains=[event]))
+            endpoints = list(
+                WebhookEndpoint.objects.for_tenant(tenant_id).filter(is_active=True, events__contains=[event])
+            )
             if not endpoints:
                 return 0
             now = timezone.now()
-            rows = WebhookDelivery.objects.for_tenant(tenant_id).bulk_create([WebhookDelivery(
-                tenant_id=tenant_id, endpoint=endpoint, event=event, payload=data,
-                status=WebhookDelivery.Status.HELD if endpoint.disabled_at else WebhookDelivery.Status.PENDING,
-                next_attempt_at=None if endpoint.disabled_at else now) for endpoint in endpoints])
+            rows = WebhookDelivery.objects.for_tenant(tenant_id).bulk_create(
+                [
+                    WebhookDelivery(
+                        tenant_id=tenant_id,
+                        endpoint=endpoint,
+                        event=event,
+                        payload=data,
+                        status=WebhookDelivery.Status.HELD if endpoint.disabled_at else WebhookDelivery.Status.PENDING,
+                        next_attempt_at=None if endpoint.disabled_at else now,
+                    )
+                    for endpoint in endpoints
+                ]
+            )
         for row in rows:
             if row.status == WebhookDelivery.Status.PENDING:
                 _enqueue(row.pk)
@@ -204,8 +236,9 @@ def webhook_signature(*, secret: str, timestamp: str, body: bytes) -> str:
     return f"sha256={digest}"
 
 
-def webhook_signature_verify(*, secret: str, timestamp: str, body: bytes, signature: str,
-                             tolerance_seconds: int = 300) -> bool:
+def webhook_signature_verify(
+    *, secret: str, timestamp: str, body: bytes, signature: str, tolerance_seconds: int = 300
+) -> bool:
     """What a receiver does (and what the tests' receiver does): the signature matches and is recent."""
     try:
         fresh = abs(time.time() - int(timestamp)) <= tolerance_seconds
@@ -231,8 +264,9 @@ def _content(delivery: WebhookDelivery) -> dict:
     if data.get("task"):
         task = TaskState.objects.for_tenant(delivery.tenant_id).filter(pk=data["task"]).first()
         if task is not None:
-            extra["collected"] = {k: v.get("value") if isinstance(v, dict) else v
-                                  for k, v in (task.collected or {}).items()}
+            extra["collected"] = {
+                k: v.get("value") if isinstance(v, dict) else v for k, v in (task.collected or {}).items()
+            }
             user_id = task.end_user_id
     if user_id:
         user = EndUser.objects.for_tenant(delivery.tenant_id).filter(pk=user_id).first()
@@ -245,9 +279,16 @@ def _body(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> bytes:
     data = {k: v for k, v in delivery.payload.items() if k != "user_id"}
     if endpoint.include_content:
         data.update(_content(delivery))
-    return json.dumps({"id": str(delivery.event_id), "type": delivery.event,
-                       "created_at": delivery.created_at.isoformat().replace("+00:00", "Z"), "data": data},
-                      ensure_ascii=False, separators=(",", ":")).encode()
+    return json.dumps(
+        {
+            "id": str(delivery.event_id),
+            "type": delivery.event,
+            "created_at": delivery.created_at.isoformat().replace("+00:00", "Z"),
+            "data": data,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
 
 
 def _retry_delay(attempts: int) -> float:
@@ -258,8 +299,12 @@ def _claim(delivery_id: int) -> tuple[WebhookDelivery, WebhookEndpoint] | None:
     """Take the delivery for one attempt (a short lock, released before the network call): a duplicate job or a
     sweep that arrives during the attempt finds it leased and leaves it."""
     with transaction.atomic():
-        delivery = WebhookDelivery.all_tenants.select_for_update(skip_locked=True).select_related(
-            "endpoint").filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING).first()
+        delivery = (
+            WebhookDelivery.all_tenants.select_for_update(skip_locked=True)
+            .select_related("endpoint")
+            .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
+            .first()
+        )
         if delivery is None:
             return None
         now = timezone.now()
@@ -291,11 +336,16 @@ def webhook_delivery_attempt(*, delivery_id: int) -> float | None:
         target, extra_headers, extensions = webhook_request_target(*_url_checked(endpoint.url))
         body = _body(delivery, endpoint)
         timestamp = str(int(time.time()))
-        headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
-                   "X-Webhook-Id": str(delivery.event_id), "X-Webhook-Event": delivery.event,
-                   "X-Webhook-Attempt": str(delivery.attempts), "X-Timestamp": timestamp,
-                   "X-Signature": webhook_signature(secret=endpoint.secret, timestamp=timestamp, body=body),
-                   **extra_headers}
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": USER_AGENT,
+            "X-Webhook-Id": str(delivery.event_id),
+            "X-Webhook-Event": delivery.event,
+            "X-Webhook-Attempt": str(delivery.attempts),
+            "X-Timestamp": timestamp,
+            "X-Signature": webhook_signature(secret=endpoint.secret, timestamp=timestamp, body=body),
+            **extra_headers,
+        }
         with httpx.Client(timeout=settings.WEBHOOK_TIMEOUT_SECONDS, follow_redirects=False) as http:
             response = http.post(target, content=body, headers=headers, extensions=extensions)
         status_code = response.status_code
@@ -342,9 +392,11 @@ def webhook_deliveries_sweep(*, limit: int = 500) -> int:
     """Beat job: re-send pending deliveries whose job was lost (broker restart, worker killed), i.e. overdue by
     more than a minute. Returns how many were sent."""
     overdue = timezone.now() - timedelta(seconds=60)
-    ids = list(WebhookDelivery.all_tenants.filter(status=WebhookDelivery.Status.PENDING,
-                                                  next_attempt_at__lt=overdue)
-               .order_by("next_attempt_at").values_list("pk", flat=True)[:limit])
+    ids = list(
+        WebhookDelivery.all_tenants.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lt=overdue)
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
     for pk in ids:
         _enqueue(pk)
     return len(ids)

@@ -6,6 +6,7 @@ request. Subclasses say which model they read (`model`) and build on `get_querys
 that tenant's rows: they cannot override it (nor the security attributes), so no endpoint can forget the tenant.
 Another tenant's object, or another user's where a user is given, answers 404 exactly like a missing one.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -22,13 +23,24 @@ from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.models import tenant_scope
 
-SEALED = ("get_queryset", "initial", "get_authenticators", "get_permissions", "get_throttles",
-          "authentication_classes", "permission_classes", "throttle_classes", "finalize_response")
+SEALED = (
+    "get_queryset",
+    "initial",
+    "get_authenticators",
+    "get_permissions",
+    "get_throttles",
+    "authentication_classes",
+    "permission_classes",
+    "throttle_classes",
+    "finalize_response",
+)
 
 
-EXTERNAL_ID_RULE = ("A user id is 1 to 200 characters of any script, without control characters, and not '.' "
-                    "or '..'. In a URL, percent-encode it as one path segment ('/' as %2F, '%' as %25, '?' as "
-                    "%3F, '#' as %23, a space as %20).")
+EXTERNAL_ID_RULE = (
+    "A user id is 1 to 200 characters of any script, without control characters, and not '.' "
+    "or '..'. In a URL, percent-encode it as one path segment ('/' as %2F, '%' as %25, '?' as "
+    "%3F, '#' as %23, a space as %20)."
+)
 
 
 def external_id_problem(external_id) -> str | None:
@@ -69,8 +81,10 @@ class TenantAPIView(APIView):
         super().__init_subclass__(**kwargs)
         overridden = [name for name in SEALED if name in cls.__dict__]
         if overridden:
-            raise TypeError(f"{cls.__name__} may not override {', '.join(overridden)}: TenantAPIView owns the "
-                            f"tenant, authentication, permissions and throttling of every endpoint.")
+            raise TypeError(
+                f"{cls.__name__} may not override {', '.join(overridden)}: TenantAPIView owns the "
+                f"tenant, authentication, permissions and throttling of every endpoint."
+            )
 
     # --- tenant resolution (sealed) -------------------------------------------------------------------------
     def initial(self, request, *args, **kwargs):
@@ -137,8 +151,10 @@ class TenantAPIView(APIView):
     @staticmethod
     def refuse_if_being_erased(user: EndUser) -> None:
         if user.erasure_requested_at is not None:
-            raise Conflict(f"User '{user.external_id}' is being erased; nothing new is accepted for them.",
-                           code="user_being_erased")
+            raise Conflict(
+                f"User '{user.external_id}' is being erased; nothing new is accepted for them.",
+                code="user_being_erased",
+            )
 
     def optional_user(self, request) -> EndUser | None:
         """?user=<external_id> on id-addressed endpoints: the object must also belong to that user."""

@@ -1,4 +1,5 @@
 """POST /api/v1/chat/: one chat turn, as JSON or as server-sent events."""
+
 from __future__ import annotations
 
 import json
@@ -30,16 +31,28 @@ logger = logging.getLogger(__name__)
 class ChatRequest(StrictSerializer):
     user = Text(max_length=200, help_text="Your id for the end user; created on first use.")
     message = Text(max_length=settings.MAX_MESSAGE_CHARS, help_text="What the user said.")
-    session = Id(required=False, allow_null=True,
-                 help_text="Continue this session (it must belong to the user); omitted: a new session.")
-    assistant = Id(required=False, allow_null=True,
-                   help_text="For a new session: which assistant; omitted: the tenant's first assistant.")
-    stream = Bool(required=False, default=False,
-                  help_text="true: answer with server-sent events (also: 'Accept: text/event-stream').")
-    temporary = Bool(required=False, default=False,
-                     help_text="For a new session: a temporary chat. Nothing of it is written to long-term memory "
-                               "or experiences, nothing is recalled into it, and it is deleted after the tenant's "
-                               "temporary_chat_ttl_hours. With `session`: must match that session.")
+    session = Id(
+        required=False,
+        allow_null=True,
+        help_text="Continue this session (it must belong to the user); omitted: a new session.",
+    )
+    assistant = Id(
+        required=False,
+        allow_null=True,
+        help_text="For a new session: which assistant; omitted: the tenant's first assistant.",
+    )
+    stream = Bool(
+        required=False,
+        default=False,
+        help_text="true: answer with server-sent events (also: 'Accept: text/event-stream').",
+    )
+    temporary = Bool(
+        required=False,
+        default=False,
+        help_text="For a new session: a temporary chat. Nothing of it is written to long-term memory "
+        "or experiences, nothing is recalled into it, and it is deleted after the tenant's "
+        "temporary_chat_ttl_hours. With `session`: must match that session.",
+    )
 
     def validate_message(self, value):
         limit = settings.MAX_MESSAGE_CHARS
@@ -78,8 +91,9 @@ class TurnContextSerializer(serializers.Serializer):
 
 class ChatResponse(serializers.Serializer):
     session = serializers.IntegerField(help_text="Pass it back to continue the conversation.")
-    message_id = serializers.IntegerField(allow_null=True, help_text="The reply's id (for feedback); null if "
-                                                                     "the model failed.")
+    message_id = serializers.IntegerField(
+        allow_null=True, help_text="The reply's id (for feedback); null if the model failed."
+    )
     user_message_id = serializers.IntegerField(help_text="The stored user message (kept even if the model failed).")
     reply = serializers.CharField(allow_blank=True)
     error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
@@ -90,28 +104,48 @@ class ChatResponse(serializers.Serializer):
 
 
 CHAT_EXAMPLE = {
-    "session": 12, "message_id": 345, "user_message_id": 344, "reply": "Noted: your budget is about 400k.",
+    "session": 12,
+    "message_id": 345,
+    "user_message_id": 344,
+    "reply": "Noted: your budget is about 400k.",
     "error": None,
-    "memories_used": [{"id": 7, "type": "note", "kind": "preference", "content": "The user drinks americano.",
-                       "score": 0.82}],
-    "context": {"summary": "The user plans a coffee shop in Hangzhou.",
-                "pinned_facts": {"budget": {"value": "400k", "message_id": 301, "updated_at": "2026-01-02T10:00:00Z"}},
-                "memories": [{"type": "note", "id": 7, "kind": "preference", "content": "The user drinks americano.",
-                              "score": 0.82, "session": 3, "message_ids": [40], "created_at": "2026-01-01T09:00:00Z"}],
-                "task": None, "hints": [], "token_count": 512},
+    "memories_used": [
+        {"id": 7, "type": "note", "kind": "preference", "content": "The user drinks americano.", "score": 0.82}
+    ],
+    "context": {
+        "summary": "The user plans a coffee shop in Hangzhou.",
+        "pinned_facts": {"budget": {"value": "400k", "message_id": 301, "updated_at": "2026-01-02T10:00:00Z"}},
+        "memories": [
+            {
+                "type": "note",
+                "id": 7,
+                "kind": "preference",
+                "content": "The user drinks americano.",
+                "score": 0.82,
+                "session": 3,
+                "message_ids": [40],
+                "created_at": "2026-01-01T09:00:00Z",
+            }
+        ],
+        "task": None,
+        "hints": [],
+        "token_count": 512,
+    },
 }
-SSE_EXAMPLE = ('event: context\ndata: {"summary": "", "pinned_facts": {}, "memories": [], "task": null}\n\n'
-               'event: delta\ndata: {"text": "Noted: "}\n\n'
-               'event: delta\ndata: {"text": "your budget is about 400k."}\n\n'
-               'event: done\ndata: {"session": 12, "message_id": 345, "reply": "Noted: your budget is about 400k.", '
-               '...}\n\n')
+SSE_EXAMPLE = (
+    'event: context\ndata: {"summary": "", "pinned_facts": {}, "memories": [], "task": null}\n\n'
+    'event: delta\ndata: {"text": "Noted: "}\n\n'
+    'event: delta\ndata: {"text": "your budget is about 400k."}\n\n'
+    'event: done\ndata: {"session": 12, "message_id": 345, "reply": "Noted: your budget is about 400k.", '
+    "...}\n\n"
+)
 
 
 class SseEventSerializer(serializers.Serializer):
     """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
 
     event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
-    data = serializers.CharField(help_text="JSON: the TurnContext, {\"text\"}, the chat answer, or the error body.")
+    data = serializers.CharField(help_text='JSON: the TurnContext, {"text"}, the chat answer, or the error body.')
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -134,8 +168,16 @@ def chat_body(result: TurnResult) -> dict:
         "user_message_id": result.user_message.pk,
         "reply": result.reply,
         "error": result.error,
-        "memories_used": [{"id": m["id"], "type": m.get("type", "note"), "kind": m.get("kind", ""),
-                           "content": m.get("content", ""), "score": m.get("score", 0.0)} for m in memories],
+        "memories_used": [
+            {
+                "id": m["id"],
+                "type": m.get("type", "note"),
+                "kind": m.get("kind", ""),
+                "content": m.get("content", ""),
+                "score": m.get("score", 0.0),
+            }
+            for m in memories
+        ],
         "context": context,
         "temporary": result.session.temporary,
         "expires_at": result.session.expires_at.isoformat() if result.session.expires_at else None,
@@ -152,27 +194,41 @@ class ChatView(TenantAPIView):
             "working memory, the model answers, and the reply is stored.\n\n"
             "`context` is what the reply was built from. When the model fails, the user's message is still "
             "stored, `reply` is empty and `error` says why (status 200).\n\n"
-            "**Streaming**: `\"stream\": true` or `Accept: text/event-stream` answers with server-sent events: "
-            "`context`, then `delta` events (`{\"text\": ...}`), then `done` with the same object as the JSON "
+            '**Streaming**: `"stream": true` or `Accept: text/event-stream` answers with server-sent events: '
+            '`context`, then `delta` events (`{"text": ...}`), then `done` with the same object as the JSON '
             "answer (or `error` with the error body), then `memory`: what the turn wrote, updated, superseded or "
             "forgot (as at GET /api/v1/messages/<id>/memory-events/; `status` pending if its job has not finished "
             "within MEMORY_EVENTS_WAIT_SECONDS).\n\n"
             "**Idempotency**: with an `Idempotency-Key` header, a retry with the same key and body returns the "
             "first result (header `Idempotent-Replayed: true`) and no second turn; the same key with another body "
-            "is a 409."),
-        body=True, errors=(409,),
+            "is a 409."
+        ),
+        body=True,
+        errors=(409,),
         request=ChatRequest,
-        parameters=[OpenApiParameter("Idempotency-Key", OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-                                     description="Any unique string per logical request (e.g. a UUID).")],
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="Any unique string per logical request (e.g. a UUID).",
+            )
+        ],
         responses={
-            (200, "application/json"): OpenApiResponse(ChatResponse, description="The reply and its context.",
-                                                       examples=[OpenApiExample("reply", CHAT_EXAMPLE)]),
-            (200, "text/event-stream"): OpenApiResponse(SseEventSerializer, description="Server-sent events.",
-                                                        examples=[OpenApiExample("stream", SSE_EXAMPLE)]),
+            (200, "application/json"): OpenApiResponse(
+                ChatResponse, description="The reply and its context.", examples=[OpenApiExample("reply", CHAT_EXAMPLE)]
+            ),
+            (200, "text/event-stream"): OpenApiResponse(
+                SseEventSerializer, description="Server-sent events.", examples=[OpenApiExample("stream", SSE_EXAMPLE)]
+            ),
         },
-        examples=[OpenApiExample("new session", {"user": "alice", "message": "我的预算大概 40 万"}, request_only=True),
-                  OpenApiExample("continue", {"user": "alice", "message": "What was my budget?", "session": 12},
-                                 request_only=True)],
+        examples=[
+            OpenApiExample("new session", {"user": "alice", "message": "我的预算大概 40 万"}, request_only=True),
+            OpenApiExample(
+                "continue", {"user": "alice", "message": "What was my budget?", "session": 12}, request_only=True
+            ),
+        ],
     )
     def post(self, request):
         """Everything that can refuse the request (body, Idempotency-Key, session, assistant, erasure) is checked
@@ -183,18 +239,26 @@ class ChatView(TenantAPIView):
         record = None
         key = request.headers.get("Idempotency-Key")
         if key is not None:
-            record, replay = idempotency_begin(tenant=self.tenant, api_key=self.api_key, key=key,
-                                               fingerprint=request_fingerprint(path=request.path, data=request.data))
+            record, replay = idempotency_begin(
+                tenant=self.tenant,
+                api_key=self.api_key,
+                key=key,
+                fingerprint=request_fingerprint(path=request.path, data=request.data),
+            )
             if replay:
                 if wants_stream:
-                    return self._stream(request, iter([sse("done", record.response_body),
-                                                       sse("memory", self._memory_of(record.response_body))]),
-                                        replayed=True)
-                return Response(record.response_body, status=record.response_status,
-                                headers={"Idempotent-Replayed": "true"})
+                    return self._stream(
+                        request,
+                        iter([sse("done", record.response_body), sse("memory", self._memory_of(record.response_body))]),
+                        replayed=True,
+                    )
+                return Response(
+                    record.response_body, status=record.response_status, headers={"Idempotent-Replayed": "true"}
+                )
         try:
-            session = self._session(data["user"], data.get("session"), data.get("assistant"), data["message"],
-                                    temporary=data["temporary"])
+            session = self._session(
+                data["user"], data.get("session"), data.get("assistant"), data["message"], temporary=data["temporary"]
+            )
             if wants_stream:
                 events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
@@ -224,21 +288,32 @@ class ChatView(TenantAPIView):
             if session is not None:
                 return self._check_continued(session, assistant_id, temporary=temporary)
             # not found, or its user is being erased: the slower path below says which, as it always did
-            end_user = self.end_user(external_id, create=False, missing=f"Session {session_id} does not exist "
-                                                                        f"for this user.")
+            end_user = self.end_user(
+                external_id, create=False, missing=f"Session {session_id} does not exist for this user."
+            )
             self.refuse_if_being_erased(end_user)  # before the session: erasure deletes sessions as it goes
-            session = self.get_object(session_id, ChatSession.objects.for_tenant(self.tenant).filter(
-                end_user=end_user).select_related("assistant"), message=f"Session {session_id} does not exist "
-                                                                          f"for this user.")
+            session = self.get_object(
+                session_id,
+                ChatSession.objects.for_tenant(self.tenant).filter(end_user=end_user).select_related("assistant"),
+                message=f"Session {session_id} does not exist for this user.",
+            )
             return self._check_continued(session, assistant_id, temporary=temporary)
         assistant = None
         if assistant_id is not None:
-            assistant = self.get_object(assistant_id, Assistant.objects.for_tenant(self.tenant),
-                                        message=f"Assistant {assistant_id} does not exist.")
+            assistant = self.get_object(
+                assistant_id,
+                Assistant.objects.for_tenant(self.tenant),
+                message=f"Assistant {assistant_id} does not exist.",
+            )
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
-            return chat_session_start(tenant=self.tenant, end_user=end_user, assistant=assistant,
-                                      title=session_title(message, from_message=True), temporary=temporary)
+            return chat_session_start(
+                tenant=self.tenant,
+                end_user=end_user,
+                assistant=assistant,
+                title=session_title(message, from_message=True),
+                temporary=temporary,
+            )
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
         """The session with its user and assistant in one statement (the turn of every continuing conversation),
@@ -246,9 +321,12 @@ class ChatView(TenantAPIView):
         external_id = external_id.strip() if isinstance(external_id, str) else external_id
         if not isinstance(session_id, int) or not 0 < session_id <= MAX_ID or not isinstance(external_id, str):
             return None
-        session = (ChatSession.objects.for_tenant(self.tenant)
-                   .filter(pk=session_id, end_user__tenant_id=self.tenant.pk, end_user__external_id=external_id)
-                   .select_related("end_user", "assistant").first())
+        session = (
+            ChatSession.objects.for_tenant(self.tenant)
+            .filter(pk=session_id, end_user__tenant_id=self.tenant.pk, end_user__external_id=external_id)
+            .select_related("end_user", "assistant")
+            .first()
+        )
         if session is None or session.end_user.erasure_requested_at is not None:
             return None
         return session
@@ -258,8 +336,10 @@ class ChatView(TenantAPIView):
         if assistant_id is not None and session.assistant_id != assistant_id:
             raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
         if temporary and not session.temporary:
-            raise InvalidInput("That session is not temporary, and an existing session cannot become one: "
-                               "leave 'session' out to start a temporary chat.")
+            raise InvalidInput(
+                "That session is not temporary, and an existing session cannot become one: "
+                "leave 'session' out to start a temporary chat."
+            )
         return session
 
     def _events(self, first, events, record):

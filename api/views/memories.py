@@ -1,4 +1,5 @@
 """Long-term memory of a user: list and search notes, add, correct, forget, history, forget by query."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -13,34 +14,74 @@ from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.services.forgetting import forget_everywhere
 from core.exceptions import Conflict
 from memory.models import MemoryNote
-from memory.services.notes import (memory_note_create, memory_note_forget,
-                                   memory_note_history, memory_note_update)
+from memory.services.notes import memory_note_create, memory_note_forget, memory_note_history, memory_note_update
 from memory.services.recall import memory_recall
 
 NOTE_EXAMPLE = {
-    "id": 7, "user": "alice", "kind": "preference", "key": "coffee", "content": "The user drinks americano.",
-    "value": None, "quote": "I always drink americano", "source": "user_stated", "confidence": 0.9,
-    "importance": 0.5, "pinned": False, "status": "active", "expires_at": "2026-07-01T09:00:00Z",
-    "supersedes": None, "superseded_by": [], "session": 3, "source_messages": [40],
-    "observed_at": "2026-01-01T09:00:00Z", "created_at": "2026-01-01T09:00:05Z", "updated_at": "2026-01-01T09:00:05Z",
-    "last_recalled_at": None, "recall_count": 0, "score": None,
+    "id": 7,
+    "user": "alice",
+    "kind": "preference",
+    "key": "coffee",
+    "content": "The user drinks americano.",
+    "value": None,
+    "quote": "I always drink americano",
+    "source": "user_stated",
+    "confidence": 0.9,
+    "importance": 0.5,
+    "pinned": False,
+    "status": "active",
+    "expires_at": "2026-07-01T09:00:00Z",
+    "supersedes": None,
+    "superseded_by": [],
+    "session": 3,
+    "source_messages": [40],
+    "observed_at": "2026-01-01T09:00:00Z",
+    "created_at": "2026-01-01T09:00:05Z",
+    "updated_at": "2026-01-01T09:00:05Z",
+    "last_recalled_at": None,
+    "recall_count": 0,
+    "score": None,
 }
 
 
 class NoteSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="end_user.external_id")
     value = serializers.JSONField(allow_null=True, help_text="Structured value, e.g. {'amount': 400000}.")
-    superseded_by = serializers.PrimaryKeyRelatedField(many=True, read_only=True,
-                                                       help_text="Notes that replaced this one.")
-    source_messages = serializers.PrimaryKeyRelatedField(many=True, read_only=True,
-                                                         help_text="Provenance: the messages it was learnt from.")
+    superseded_by = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True, help_text="Notes that replaced this one."
+    )
+    source_messages = serializers.PrimaryKeyRelatedField(
+        many=True, read_only=True, help_text="Provenance: the messages it was learnt from."
+    )
     score = serializers.SerializerMethodField(help_text="Recall score when listed with ?q=, else null.")
 
     class Meta:
         model = MemoryNote
-        fields = ["id", "user", "kind", "key", "content", "value", "quote", "source", "confidence", "importance",
-                  "pinned", "status", "expires_at", "supersedes", "superseded_by", "session", "source_messages",
-                  "observed_at", "created_at", "updated_at", "last_recalled_at", "recall_count", "score"]
+        fields = [
+            "id",
+            "user",
+            "kind",
+            "key",
+            "content",
+            "value",
+            "quote",
+            "source",
+            "confidence",
+            "importance",
+            "pinned",
+            "status",
+            "expires_at",
+            "supersedes",
+            "superseded_by",
+            "session",
+            "source_messages",
+            "observed_at",
+            "created_at",
+            "updated_at",
+            "last_recalled_at",
+            "recall_count",
+            "score",
+        ]
 
     def get_score(self, note) -> float | None:
         score = (self.context.get("scores") or {}).get(note.pk)
@@ -89,8 +130,11 @@ class ForgottenSerializer(serializers.Serializer):
 
 class ForgetResponse(serializers.Serializer):
     forgotten = ForgottenSerializer(many=True)
-    places = serializers.ListField(child=serializers.CharField(), required=False,
-                                   help_text="Where it was removed: notes, pinned, summary, task, scratch.")
+    places = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Where it was removed: notes, pinned, summary, task, scratch.",
+    )
 
 
 class HistoryResponse(serializers.Serializer):
@@ -102,18 +146,35 @@ class UserMemoriesView(TenantAPIView):
 
     @api_doc(
         summary="List or search a user's notes",
-        description=("Without `q`: the notes, newest first, filtered by kind, status (default `active`; `all` for "
-                     "every status) and source. With `q`: runs recall (as the chat turn would, without adding a "
-                     "turn) and returns the matching notes best first, each with its `score`; `k` caps the count."),
+        description=(
+            "Without `q`: the notes, newest first, filtered by kind, status (default `active`; `all` for "
+            "every status) and source. With `q`: runs recall (as the chat turn would, without adding a "
+            "turn) and returns the matching notes best first, each with its `score`; `k` caps the count."
+        ),
         parameters=[NoteQuery, *PAGE_PARAMS],
-        responses={200: OpenApiResponse(NoteSerializer(many=True), examples=[OpenApiExample("notes", {
-            "count": 1, "next": None, "previous": None, "results": [NOTE_EXAMPLE]}, response_only=True)])},
-        errors=(400,))
+        responses={
+            200: OpenApiResponse(
+                NoteSerializer(many=True),
+                examples=[
+                    OpenApiExample(
+                        "notes",
+                        {"count": 1, "next": None, "previous": None, "results": [NOTE_EXAMPLE]},
+                        response_only=True,
+                    )
+                ],
+            )
+        },
+        errors=(400,),
+    )
     def get(self, request, external_id):
         params = self.query(NoteQuery)
         end_user = self.end_user(external_id)
-        notes = self.get_queryset().filter(end_user=end_user).select_related("end_user").prefetch_related(
-            "superseded_by", "source_messages")
+        notes = (
+            self.get_queryset()
+            .filter(end_user=end_user)
+            .select_related("end_user")
+            .prefetch_related("superseded_by", "source_messages")
+        )
         for name in ("kind", "source"):
             if params.get(name):
                 notes = notes.filter(**{name: params[name]})
@@ -122,27 +183,59 @@ class UserMemoriesView(TenantAPIView):
             notes = notes.filter(status=status)
         if not params.get("q"):
             return self.paginated(notes.order_by("-created_at", "-id"), NoteSerializer)
-        items = [item for item in memory_recall(tenant=self.tenant, end_user=end_user, query=params["q"],
-                                                k=params["k"], include_messages=False, touch=False)
-                 if item.type == "note"]
+        items = [
+            item
+            for item in memory_recall(
+                tenant=self.tenant,
+                end_user=end_user,
+                query=params["q"],
+                k=params["k"],
+                include_messages=False,
+                touch=False,
+            )
+            if item.type == "note"
+        ]
         scores = {item.id: item.score for item in items}
         found = {note.pk: note for note in notes.filter(pk__in=list(scores))}
         ordered = [found[item.id] for item in items if item.id in found]
         data = NoteSerializer(ordered, many=True, context={"scores": scores}).data
         return Response({"count": len(data), "next": None, "previous": None, "results": data})
 
-    @api_doc(summary="Add a note", description="A fact from your system (source `admin` or `tool_result`).",
-             body=True, errors=(409,), request=NoteCreateRequest,
-             responses={201: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("created", NOTE_EXAMPLE)])},
-             examples=[OpenApiExample("note", {"kind": "profile", "key": "diet", "content": "The user is vegetarian.",
-                                               "source": "tool_result", "confidence": 0.95}, request_only=True)])
+    @api_doc(
+        summary="Add a note",
+        description="A fact from your system (source `admin` or `tool_result`).",
+        body=True,
+        errors=(409,),
+        request=NoteCreateRequest,
+        responses={201: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("created", NOTE_EXAMPLE)])},
+        examples=[
+            OpenApiExample(
+                "note",
+                {
+                    "kind": "profile",
+                    "key": "diet",
+                    "content": "The user is vegetarian.",
+                    "source": "tool_result",
+                    "confidence": 0.95,
+                },
+                request_only=True,
+            )
+        ],
+    )
     def post(self, request, external_id):
         data = self.validated(NoteCreateRequest)
         with transaction.atomic():  # a note the service refuses leaves no new user behind
             end_user = self.end_user(external_id, create=True)
-            note = memory_note_create(tenant=self.tenant, end_user=end_user, kind=data["kind"],
-                                      content=data["content"], key=data.get("key", ""), source=data["source"],
-                                      confidence=data["confidence"], actor=self.actor)
+            note = memory_note_create(
+                tenant=self.tenant,
+                end_user=end_user,
+                kind=data["kind"],
+                content=data["content"],
+                key=data.get("key", ""),
+                source=data["source"],
+                confidence=data["confidence"],
+                actor=self.actor,
+            )
         return Response(NoteSerializer(note).data, status=201)
 
 
@@ -157,15 +250,24 @@ class MemoryDetailView(TenantAPIView):
             notes = notes.filter(end_user=user)
         return self.get_object(pk, notes)
 
-    @api_doc(summary="Get a note", parameters=[USER_PARAM],
-             responses={200: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("note", NOTE_EXAMPLE)])})
+    @api_doc(
+        summary="Get a note",
+        parameters=[USER_PARAM],
+        responses={200: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("note", NOTE_EXAMPLE)])},
+    )
     def get(self, request, pk):
         return Response(NoteSerializer(self._note(request, pk)).data)
 
-    @api_doc(summary="Correct a note", description="Only the fields sent change; the content is re-embedded.",
-             body=True, errors=(409,), request=NoteUpdateRequest, parameters=[USER_PARAM],
-             responses={200: NoteSerializer},
-             examples=[OpenApiExample("correct", {"content": "The user's budget is about 150k."}, request_only=True)])
+    @api_doc(
+        summary="Correct a note",
+        description="Only the fields sent change; the content is re-embedded.",
+        body=True,
+        errors=(409,),
+        request=NoteUpdateRequest,
+        parameters=[USER_PARAM],
+        responses={200: NoteSerializer},
+        examples=[OpenApiExample("correct", {"content": "The user's budget is about 150k."}, request_only=True)],
+    )
     def patch(self, request, pk):
         data = self.validated(NoteUpdateRequest)
         note = self._note(request, pk)
@@ -174,8 +276,12 @@ class MemoryDetailView(TenantAPIView):
         note = memory_note_update(tenant=self.tenant, note=note, actor=self.actor, **data)
         return Response(NoteSerializer(self._note(request, note.pk)).data)
 
-    @api_doc(summary="Forget a note", description="Status `forgotten`; its content and embedding are removed.",
-             parameters=[USER_PARAM], responses={204: OpenApiResponse(description="Forgotten.")})
+    @api_doc(
+        summary="Forget a note",
+        description="Status `forgotten`; its content and embedding are removed.",
+        parameters=[USER_PARAM],
+        responses={204: OpenApiResponse(description="Forgotten.")},
+    )
     def delete(self, request, pk):
         note = self._note(request, pk)
         if note.status != MemoryNote.Status.FORGOTTEN:
@@ -187,8 +293,12 @@ class MemoryHistoryView(TenantAPIView):
     model = MemoryNote
     not_found_message = "That note does not exist."
 
-    @api_doc(summary="A note's history", description="The supersede chain through the note, oldest first.",
-             parameters=[USER_PARAM], responses={200: HistoryResponse})
+    @api_doc(
+        summary="A note's history",
+        description="The supersede chain through the note, oldest first.",
+        parameters=[USER_PARAM],
+        responses={200: HistoryResponse},
+    )
     def get(self, request, pk):
         notes = self.get_queryset()
         user = self.optional_user(request)
@@ -203,17 +313,33 @@ class MemoryHistoryView(TenantAPIView):
 class MemoryForgetView(TenantAPIView):
     model = MemoryNote
 
-    @api_doc(summary="Forget what matches a query",
-             description="Forgets what `query` names everywhere it lives (notes, pinned facts and summary lines "
-                         "of the user's sessions, task-state values, session scratch) and returns the notes "
-                         "forgotten and the places it was removed from.",
-             body=True, request=ForgetRequest,
-             responses={200: OpenApiResponse(ForgetResponse, examples=[OpenApiExample("forgotten", {
-                 "forgotten": [{"id": 7, "kind": "plan", "content": "预算大概 40 万"}]})])},
-             examples=[OpenApiExample("forget", {"query": "my budget"}, request_only=True)])
+    @api_doc(
+        summary="Forget what matches a query",
+        description="Forgets what `query` names everywhere it lives (notes, pinned facts and summary lines "
+        "of the user's sessions, task-state values, session scratch) and returns the notes "
+        "forgotten and the places it was removed from.",
+        body=True,
+        request=ForgetRequest,
+        responses={
+            200: OpenApiResponse(
+                ForgetResponse,
+                examples=[
+                    OpenApiExample("forgotten", {"forgotten": [{"id": 7, "kind": "plan", "content": "预算大概 40 万"}]})
+                ],
+            )
+        },
+        examples=[OpenApiExample("forget", {"query": "my budget"}, request_only=True)],
+    )
     def post(self, request, external_id):
         data = self.validated(ForgetRequest)
         end_user = self.end_user(external_id)
         outcome = forget_everywhere(tenant=self.tenant, end_user=end_user, query=data["query"], actor=self.actor)
-        return Response({"forgotten": [{"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
-                                       for f in outcome["forgotten"]], "places": outcome["places"]})
+        return Response(
+            {
+                "forgotten": [
+                    {"id": f["id"], "kind": f.get("kind", ""), "content": f.get("content", "")}
+                    for f in outcome["forgotten"]
+                ],
+                "places": outcome["places"],
+            }
+        )

@@ -1,5 +1,6 @@
 """GET /api/v1/messages/<id>/memory-events/ and POST …/memory-events/<note_id>/undo/: what a chat turn wrote,
 updated, superseded or forgot in the user's memory, and undoing one change."""
+
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
@@ -22,11 +23,13 @@ class MemoryEventBefore(serializers.Serializer):
 
 
 class MemoryEventSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(["written", "updated", "superseded", "forgotten"],
-                                     help_text="written: a new note; updated: a note's value was confirmed (an "
-                                               "approximate amount said exactly); superseded: a new version "
-                                               "replaced `before`; forgotten: a forget request removed notes "
-                                               "(never their text).")
+    action = serializers.ChoiceField(
+        ["written", "updated", "superseded", "forgotten"],
+        help_text="written: a new note; updated: a note's value was confirmed (an "
+        "approximate amount said exactly); superseded: a new version "
+        "replaced `before`; forgotten: a forget request removed notes "
+        "(never their text).",
+    )
     note_id = serializers.IntegerField(required=False, help_text="The note written (written, superseded).")
     kind = serializers.CharField(required=False)
     key = serializers.CharField(required=False, allow_blank=True)
@@ -36,23 +39,41 @@ class MemoryEventSerializer(serializers.Serializer):
     before = MemoryEventBefore(required=False, help_text="The version it replaced (superseded).")
     notes = serializers.IntegerField(required=False, help_text="How many notes were forgotten (forgotten).")
     keys = serializers.ListField(child=serializers.CharField(allow_blank=True), required=False)
-    places = serializers.ListField(child=serializers.CharField(), required=False,
-                                   help_text="Where it was removed: notes, pinned, summary, task, scratch.")
+    places = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="Where it was removed: notes, pinned, summary, task, scratch.",
+    )
     undoable = serializers.BooleanField()
     undone = serializers.BooleanField()
 
 
 class MemoryEventsResponse(serializers.Serializer):
     message_id = serializers.IntegerField(help_text="The user message of the turn.")
-    status = serializers.ChoiceField(["done", "pending"], help_text="pending: the turn's extraction job has not "
-                                                                    "finished yet; ask again in a moment.")
+    status = serializers.ChoiceField(
+        ["done", "pending"], help_text="pending: the turn's extraction job has not finished yet; ask again in a moment."
+    )
     events = MemoryEventSerializer(many=True)
 
 
-EXAMPLE = {"message_id": 344, "status": "done", "events": [
-    {"action": "superseded", "note_id": 52, "kind": "constraint", "key": "budget", "label": "budget 30,000 euros",
-     "value": "30,000 euros", "content": "The user's budget is 30,000 euros.", "undoable": True, "undone": False,
-     "before": {"note_id": 41, "label": "budget 20,000 euros", "content": "The user's budget is 20,000 euros."}}]}
+EXAMPLE = {
+    "message_id": 344,
+    "status": "done",
+    "events": [
+        {
+            "action": "superseded",
+            "note_id": 52,
+            "kind": "constraint",
+            "key": "budget",
+            "label": "budget 30,000 euros",
+            "value": "30,000 euros",
+            "content": "The user's budget is 30,000 euros.",
+            "undoable": True,
+            "undone": False,
+            "before": {"note_id": 41, "label": "budget 20,000 euros", "content": "The user's budget is 20,000 euros."},
+        }
+    ],
+}
 
 
 class _TurnMessageView(TenantAPIView):
@@ -70,27 +91,34 @@ class _TurnMessageView(TenantAPIView):
 
 
 class MemoryEventsView(_TurnMessageView):
-    @api_doc(summary="Memory changes of a chat turn",
-             description="What the turn of this message (the user message or its reply) wrote, updated, "
-                         "superseded or forgot in the user's long-term memory. `status` is `pending` until the "
-                         "turn's extraction job has finished. The streaming chat sends the same object as its "
-                         "`memory` event.",
-             parameters=[USER_PARAM],
-             responses={200: OpenApiResponse(MemoryEventsResponse, examples=[OpenApiExample("changed", EXAMPLE)])})
+    @api_doc(
+        summary="Memory changes of a chat turn",
+        description="What the turn of this message (the user message or its reply) wrote, updated, "
+        "superseded or forgot in the user's long-term memory. `status` is `pending` until the "
+        "turn's extraction job has finished. The streaming chat sends the same object as its "
+        "`memory` event.",
+        parameters=[USER_PARAM],
+        responses={200: OpenApiResponse(MemoryEventsResponse, examples=[OpenApiExample("changed", EXAMPLE)])},
+    )
     def get(self, request, pk):
         message = self._message(request, pk)
-        return Response(memory_events_for_message(tenant=self.tenant, message_id=message.pk,
-                                                  end_user=message.end_user))
+        return Response(memory_events_for_message(tenant=self.tenant, message_id=message.pk, end_user=message.end_user))
 
 
 class MemoryEventUndoView(_TurnMessageView):
-    @api_doc(summary="Undo one memory change of a chat turn",
-             description="A written note is forgotten; a new version is rejected and the version it replaced is "
-                         "active again (and kept as corrected). A forget cannot be undone: the text is gone.",
-             parameters=[USER_PARAM], responses={200: MemoryEventSerializer})
+    @api_doc(
+        summary="Undo one memory change of a chat turn",
+        description="A written note is forgotten; a new version is rejected and the version it replaced is "
+        "active again (and kept as corrected). A forget cannot be undone: the text is gone.",
+        parameters=[USER_PARAM],
+        responses={200: MemoryEventSerializer},
+    )
     def post(self, request, pk, note_id):
         message = self._message(request, pk)
         if not isinstance(note_id, int) or note_id < 1:
             raise NotFound("That memory change does not exist in this turn.")
-        return Response(memory_event_undo(tenant=self.tenant, end_user=message.end_user, message_id=message.pk,
-                                          note_id=note_id, actor=self.actor))
+        return Response(
+            memory_event_undo(
+                tenant=self.tenant, end_user=message.end_user, message_id=message.pk, note_id=note_id, actor=self.actor
+            )
+        )

@@ -1,4 +1,5 @@
 """Sessions of a user: list, import a conversation, get one (summary, pinned facts), its messages, delete."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -16,11 +17,17 @@ from assistants.models import Assistant, ChatSession, Message
 from assistants.services.importing import session_import
 from assistants.services.sessions import session_delete
 
-USER_PARAM = OpenApiParameter("user", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False,
-                              description="Optional safeguard: the object must also belong to this user (404 if not).")
-PAGE_PARAMS = [OpenApiParameter("page", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False),
-               OpenApiParameter("page_size", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False,
-                                description="At most 200.")]
+USER_PARAM = OpenApiParameter(
+    "user",
+    OpenApiTypes.STR,
+    OpenApiParameter.QUERY,
+    required=False,
+    description="Optional safeguard: the object must also belong to this user (404 if not).",
+)
+PAGE_PARAMS = [
+    OpenApiParameter("page", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False),
+    OpenApiParameter("page_size", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False, description="At most 200."),
+]
 
 
 class SessionSerializer(serializers.ModelSerializer):
@@ -29,8 +36,17 @@ class SessionSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = ChatSession
-        fields = ["id", "user", "assistant", "title", "created_at", "last_activity_at", "message_count",
-                  "temporary", "expires_at"]
+        fields = [
+            "id",
+            "user",
+            "assistant",
+            "title",
+            "created_at",
+            "last_activity_at",
+            "message_count",
+            "temporary",
+            "expires_at",
+        ]
 
 
 class SessionDetailSerializer(SessionSerializer):
@@ -76,45 +92,93 @@ def _sessions(view):
 class UserSessionsView(TenantAPIView):
     model = ChatSession
 
-    @api_doc(summary="List a user's sessions", parameters=PAGE_PARAMS,
-             description="Most recent activity first.",
-             responses={200: SessionSerializer(many=True)})
+    @api_doc(
+        summary="List a user's sessions",
+        parameters=PAGE_PARAMS,
+        description="Most recent activity first.",
+        responses={200: SessionSerializer(many=True)},
+    )
     def get(self, request, external_id):
         end_user = self.end_user(external_id)
-        return self.paginated(_sessions(self).filter(end_user=end_user).order_by("-last_activity_at", "-id"),
-                              SessionSerializer)
+        return self.paginated(
+            _sessions(self).filter(end_user=end_user).order_by("-last_activity_at", "-id"), SessionSerializer
+        )
 
     @api_doc(
         summary="Import a conversation",
-        description=("Creates a session from an existing conversation with its original timestamps (oldest "
-                     "first) and returns the message ids in order. A job then runs extraction and compaction on "
-                     "it as if it had been chatted; its progress is at GET /api/v1/jobs/<job>/. Notes learnt from "
-                     "an imported message take that message's time. At most API_IMPORT_MAX_MESSAGES messages."),
-        body=True, errors=(409,), request=ImportRequest,
-        responses={201: OpenApiResponse(ImportResponse, examples=[OpenApiExample("imported", {
-            "session": {"id": 21, "user": "alice", "assistant": 1, "title": "Support chat",
-                        "created_at": "2025-03-01T09:00:00Z", "last_activity_at": "2025-03-01T09:01:00Z",
-                        "message_count": 2, "summary": "", "summary_through": None, "summary_version": 0,
-                        "pinned_facts": {}},
-            "message_ids": [501, 502], "job": 77})])},
-        examples=[OpenApiExample("two messages", {"title": "Support chat", "messages": [
-            {"role": "user", "content": "I'm vegetarian.", "created_at": "2025-03-01T09:00:00Z"},
-            {"role": "assistant", "content": "Noted!", "created_at": "2025-03-01T09:01:00Z"}]}, request_only=True)],
+        description=(
+            "Creates a session from an existing conversation with its original timestamps (oldest "
+            "first) and returns the message ids in order. A job then runs extraction and compaction on "
+            "it as if it had been chatted; its progress is at GET /api/v1/jobs/<job>/. Notes learnt from "
+            "an imported message take that message's time. At most API_IMPORT_MAX_MESSAGES messages."
+        ),
+        body=True,
+        errors=(409,),
+        request=ImportRequest,
+        responses={
+            201: OpenApiResponse(
+                ImportResponse,
+                examples=[
+                    OpenApiExample(
+                        "imported",
+                        {
+                            "session": {
+                                "id": 21,
+                                "user": "alice",
+                                "assistant": 1,
+                                "title": "Support chat",
+                                "created_at": "2025-03-01T09:00:00Z",
+                                "last_activity_at": "2025-03-01T09:01:00Z",
+                                "message_count": 2,
+                                "summary": "",
+                                "summary_through": None,
+                                "summary_version": 0,
+                                "pinned_facts": {},
+                            },
+                            "message_ids": [501, 502],
+                            "job": 77,
+                        },
+                    )
+                ],
+            )
+        },
+        examples=[
+            OpenApiExample(
+                "two messages",
+                {
+                    "title": "Support chat",
+                    "messages": [
+                        {"role": "user", "content": "I'm vegetarian.", "created_at": "2025-03-01T09:00:00Z"},
+                        {"role": "assistant", "content": "Noted!", "created_at": "2025-03-01T09:01:00Z"},
+                    ],
+                },
+                request_only=True,
+            )
+        ],
     )
     def post(self, request, external_id):
         data = self.validated(ImportRequest)
         assistant = None
         if data.get("assistant") is not None:
-            assistant = self.get_object(data["assistant"], Assistant.objects.for_tenant(self.tenant),
-                                        message=f"Assistant {data['assistant']} does not exist.")
+            assistant = self.get_object(
+                data["assistant"],
+                Assistant.objects.for_tenant(self.tenant),
+                message=f"Assistant {data['assistant']} does not exist.",
+            )
         with transaction.atomic():  # an import the service refuses leaves no new user behind
             end_user = self.end_user(external_id, create=True)
-            session, message_ids, job = session_import(tenant=self.tenant, end_user=end_user,
-                                                       messages=data["messages"], title=data.get("title", ""),
-                                                       assistant=assistant, requested_by=self.actor)
+            session, message_ids, job = session_import(
+                tenant=self.tenant,
+                end_user=end_user,
+                messages=data["messages"],
+                title=data.get("title", ""),
+                assistant=assistant,
+                requested_by=self.actor,
+            )
         session = _sessions(self).get(pk=session.pk)
-        return Response({"session": SessionDetailSerializer(session).data, "message_ids": message_ids,
-                         "job": job.pk}, status=201)
+        return Response(
+            {"session": SessionDetailSerializer(session).data, "message_ids": message_ids, "job": job.pk}, status=201
+        )
 
 
 class SessionDetailView(TenantAPIView):
@@ -128,15 +192,21 @@ class SessionDetailView(TenantAPIView):
             queryset = queryset.filter(end_user=user)
         return self.get_object(pk, queryset)
 
-    @api_doc(summary="Get a session with its summary and pinned facts", parameters=[USER_PARAM],
-             responses={200: SessionDetailSerializer})
+    @api_doc(
+        summary="Get a session with its summary and pinned facts",
+        parameters=[USER_PARAM],
+        responses={200: SessionDetailSerializer},
+    )
     def get(self, request, pk):
         return Response(SessionDetailSerializer(self._session(request, pk)).data)
 
-    @api_doc(summary="Delete a session",
-             description="Deletes the session, its messages and their feedback. Long-term notes learnt from it "
-                         "stay (they are about the user); use the memories endpoints to forget them.",
-             parameters=[USER_PARAM], responses={204: OpenApiResponse(description="Deleted.")})
+    @api_doc(
+        summary="Delete a session",
+        description="Deletes the session, its messages and their feedback. Long-term notes learnt from it "
+        "stay (they are about the user); use the memories endpoints to forget them.",
+        parameters=[USER_PARAM],
+        responses={204: OpenApiResponse(description="Deleted.")},
+    )
     def delete(self, request, pk):
         session_delete(tenant=self.tenant, session=self._session(request, pk))
         return Response(status=204)
@@ -145,13 +215,18 @@ class SessionDetailView(TenantAPIView):
 class SessionMessagesView(TenantAPIView):
     model = Message
 
-    @api_doc(summary="List a session's messages", description="Oldest first.",
-             parameters=[USER_PARAM, *PAGE_PARAMS], responses={200: MessageSerializer(many=True)})
+    @api_doc(
+        summary="List a session's messages",
+        description="Oldest first.",
+        parameters=[USER_PARAM, *PAGE_PARAMS],
+        responses={200: MessageSerializer(many=True)},
+    )
     def get(self, request, pk):
         sessions = ChatSession.objects.for_tenant(self.tenant)
         user = self.optional_user(request)
         if user is not None:
             sessions = sessions.filter(end_user=user)
         session = self.get_object(pk, sessions, message="That session does not exist.")
-        return self.paginated(self.get_queryset().filter(session=session).order_by("created_at", "id"),
-                              MessageSerializer)
+        return self.paginated(
+            self.get_queryset().filter(session=session).order_by("created_at", "id"), MessageSerializer
+        )

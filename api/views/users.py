@@ -1,11 +1,12 @@
 """Per-user endpoints: recall, working memory (task states), export and erasure; jobs; feedback; assistants and
 their experiences."""
+
 from __future__ import annotations
 
 from django.conf import settings
+from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
-from django.db.models import Count
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -20,9 +21,9 @@ from assistants.services.privacy import user_erase_request, user_export_file
 from assistants.services.tenants import end_user_memory_set
 from core.downloads import file_download
 from core.exceptions import ApplicationError
+from core.models import JobRecord
 from memory.models import Experience
 from memory.services.recall import memory_recall
-from core.models import JobRecord
 from tasks.models import TaskState
 
 
@@ -49,8 +50,21 @@ class TaskStateSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = TaskState
-        fields = ["id", "session", "task_name", "state", "required_fields", "collected", "pending_fields",
-                  "step_history", "result", "version", "expires_at", "created_at", "updated_at"]
+        fields = [
+            "id",
+            "session",
+            "task_name",
+            "state",
+            "required_fields",
+            "collected",
+            "pending_fields",
+            "step_history",
+            "result",
+            "version",
+            "expires_at",
+            "created_at",
+            "updated_at",
+        ]
 
 
 class TaskQuery(serializers.Serializer):
@@ -60,13 +74,23 @@ class TaskQuery(serializers.Serializer):
 class ExperienceSerializer(serializers.ModelSerializer):
     confirmed_by_users = serializers.SerializerMethodField(
         help_text="Distinct users who liked this procedure; others are offered it from the tenant's "
-                  "experience_min_users on, or once staff approved it.")
+        "experience_min_users on, or once staff approved it."
+    )
     approved = serializers.SerializerMethodField(help_text="Approved by staff for all users of the assistant.")
 
     class Meta:
         model = Experience
-        fields = ["id", "assistant", "task_summary", "solution", "use_count", "confirmed_by_users", "approved",
-                  "created_at", "updated_at"]
+        fields = [
+            "id",
+            "assistant",
+            "task_summary",
+            "solution",
+            "use_count",
+            "confirmed_by_users",
+            "approved",
+            "created_at",
+            "updated_at",
+        ]
 
     def get_confirmed_by_users(self, obj) -> int:
         return obj.n_users if hasattr(obj, "n_users") else obj.contributions.count()
@@ -105,8 +129,19 @@ class JobSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = JobRecord
-        fields = ["id", "kind", "status", "progress", "result", "error", "attempts", "created_at", "started_at",
-                  "finished_at", "receipt"]
+        fields = [
+            "id",
+            "kind",
+            "status",
+            "progress",
+            "result",
+            "error",
+            "attempts",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "receipt",
+        ]
 
     def get_receipt(self, job) -> ReceiptSerializer(allow_null=True):
         receipt = ErasureReceipt.objects.for_tenant(job.tenant_id).filter(job=job).first() if job.tenant_id else None
@@ -120,27 +155,56 @@ class JobAccepted(serializers.Serializer):
 class RecallView(TenantAPIView):
     model = Message
 
-    @api_doc(summary="Recall for a text, without a turn",
-             description="What the chat turn would recall for `q`: notes and past messages, each with its type, "
-                         "score and provenance (session and message ids). Adds no turn and does not count as a "
-                         "recall of the notes.",
-             parameters=[RecallQuery], errors=(400,),
-             responses={200: OpenApiResponse(RecallResponse, examples=[OpenApiExample("recall", {
-                 "query": "budget", "results": [{"type": "note", "id": 7, "kind": "plan", "content": "预算大概 40 万",
-                                                 "score": 0.71, "session": 3, "message_ids": [40],
-                                                 "created_at": "2026-01-01T09:00:00Z"}]})])})
+    @api_doc(
+        summary="Recall for a text, without a turn",
+        description="What the chat turn would recall for `q`: notes and past messages, each with its type, "
+        "score and provenance (session and message ids). Adds no turn and does not count as a "
+        "recall of the notes.",
+        parameters=[RecallQuery],
+        errors=(400,),
+        responses={
+            200: OpenApiResponse(
+                RecallResponse,
+                examples=[
+                    OpenApiExample(
+                        "recall",
+                        {
+                            "query": "budget",
+                            "results": [
+                                {
+                                    "type": "note",
+                                    "id": 7,
+                                    "kind": "plan",
+                                    "content": "预算大概 40 万",
+                                    "score": 0.71,
+                                    "session": 3,
+                                    "message_ids": [40],
+                                    "created_at": "2026-01-01T09:00:00Z",
+                                }
+                            ],
+                        },
+                    )
+                ],
+            )
+        },
+    )
     def get(self, request, external_id):
         params = self.query(RecallQuery)
         end_user = self.end_user(external_id)
         items = memory_recall(tenant=self.tenant, end_user=end_user, query=params["q"], k=params["k"], touch=False)
-        return Response({"query": params["q"], "results": [item.as_dict() for item in items][:params["k"]]})
+        return Response({"query": params["q"], "results": [item.as_dict() for item in items][: params["k"]]})
 
 
 class UserTasksView(TenantAPIView):
     model = TaskState
 
-    @api_doc(summary="A user's task states (working memory)", description="Most recently updated first.",
-             parameters=[TaskQuery, *PAGE_PARAMS], errors=(400,), responses={200: TaskStateSerializer(many=True)})
+    @api_doc(
+        summary="A user's task states (working memory)",
+        description="Most recently updated first.",
+        parameters=[TaskQuery, *PAGE_PARAMS],
+        errors=(400,),
+        responses={200: TaskStateSerializer(many=True)},
+    )
     def get(self, request, external_id):
         params = self.query(TaskQuery)
         end_user = self.end_user(external_id)
@@ -153,8 +217,9 @@ class UserTasksView(TenantAPIView):
 class AssistantsView(TenantAPIView):
     model = Assistant
 
-    @api_doc(summary="List the tenant's assistants", parameters=PAGE_PARAMS,
-             responses={200: AssistantSerializer(many=True)})
+    @api_doc(
+        summary="List the tenant's assistants", parameters=PAGE_PARAMS, responses={200: AssistantSerializer(many=True)}
+    )
     def get(self, request):
         return self.paginated(self.get_queryset().order_by("id"), AssistantSerializer)
 
@@ -162,26 +227,39 @@ class AssistantsView(TenantAPIView):
 class AssistantExperiencesView(TenantAPIView):
     model = Experience
 
-    @api_doc(summary="An assistant's experiences",
-             description="Generalised, scrubbed solutions users liked, shared by the assistant's users. Newest first.",
-             parameters=PAGE_PARAMS, responses={200: ExperienceSerializer(many=True)})
+    @api_doc(
+        summary="An assistant's experiences",
+        description="Generalised, scrubbed solutions users liked, shared by the assistant's users. Newest first.",
+        parameters=PAGE_PARAMS,
+        responses={200: ExperienceSerializer(many=True)},
+    )
     def get(self, request, pk):
-        assistant = self.get_object(pk, Assistant.objects.for_tenant(self.tenant),
-                                    message="That assistant does not exist.")
-        return self.paginated(self.get_queryset().filter(assistant=assistant).annotate(
-            n_users=Count("contributions__end_user", distinct=True)).order_by("-created_at", "-id"),
-            ExperienceSerializer)
+        assistant = self.get_object(
+            pk, Assistant.objects.for_tenant(self.tenant), message="That assistant does not exist."
+        )
+        return self.paginated(
+            self.get_queryset()
+            .filter(assistant=assistant)
+            .annotate(n_users=Count("contributions__end_user", distinct=True))
+            .order_by("-created_at", "-id"),
+            ExperienceSerializer,
+        )
 
 
 class FeedbackView(TenantAPIView):
     model = Message
     not_found_message = "That reply does not exist."
 
-    @api_doc(summary="Rate a reply", description="Thumbs up or down on an assistant message; sending again "
-                                                 "replaces the rating. Positive feedback can become experience.",
-             body=True, request=FeedbackRequest, parameters=[USER_PARAM],
-             responses={201: FeedbackSerializer},
-             examples=[OpenApiExample("up", {"rating": "up", "comment": "Exactly what I needed"}, request_only=True)])
+    @api_doc(
+        summary="Rate a reply",
+        description="Thumbs up or down on an assistant message; sending again "
+        "replaces the rating. Positive feedback can become experience.",
+        body=True,
+        request=FeedbackRequest,
+        parameters=[USER_PARAM],
+        responses={201: FeedbackSerializer},
+        examples=[OpenApiExample("up", {"rating": "up", "comment": "Exactly what I needed"}, request_only=True)],
+    )
     def post(self, request, pk):
         data = self.validated(FeedbackRequest)
         messages = self.get_queryset().filter(role=Message.Role.ASSISTANT).select_related("end_user")
@@ -189,14 +267,21 @@ class FeedbackView(TenantAPIView):
         if user is not None:
             messages = messages.filter(end_user=user)
         message = self.get_object(pk, messages)
-        feedback = feedback_record(tenant=self.tenant, end_user=message.end_user, message_id=message.pk,
-                                   rating=data["rating"], comment=data["comment"])
+        feedback = feedback_record(
+            tenant=self.tenant,
+            end_user=message.end_user,
+            message_id=message.pk,
+            rating=data["rating"],
+            comment=data["comment"],
+        )
         return Response(FeedbackSerializer(feedback).data, status=201)
 
 
 class UserSettingsRequest(StrictSerializer):
-    memory_enabled = Bool(help_text="false: no long-term notes are written or recalled for this user (pinned facts "
-                                    "of the current conversation still work); true: memory on again.")
+    memory_enabled = Bool(
+        help_text="false: no long-term notes are written or recalled for this user (pinned facts "
+        "of the current conversation still work); true: memory on again."
+    )
 
 
 class UserSettingsSerializer(serializers.Serializer):
@@ -207,30 +292,40 @@ class UserSettingsSerializer(serializers.Serializer):
 class UserView(TenantAPIView):
     model = JobRecord
 
-    @api_doc(summary="A user's settings", description="Whether long-term memory is on for the user.",
-             responses={200: UserSettingsSerializer})
+    @api_doc(
+        summary="A user's settings",
+        description="Whether long-term memory is on for the user.",
+        responses={200: UserSettingsSerializer},
+    )
     def get(self, request, external_id):
         return Response(UserSettingsSerializer(self.end_user(external_id)).data)
 
-    @api_doc(summary="Change a user's settings",
-             description="`memory_enabled: false` is the user's memory switch: from the next turn on no notes are "
-                         "written or recalled for them and no experience is learnt from their replies; notes "
-                         "already kept stay (list or forget them with the memories endpoints).",
-             body=True, request=UserSettingsRequest, responses={200: UserSettingsSerializer},
-             examples=[OpenApiExample("memory off", {"memory_enabled": False}, request_only=True)])
+    @api_doc(
+        summary="Change a user's settings",
+        description="`memory_enabled: false` is the user's memory switch: from the next turn on no notes are "
+        "written or recalled for them and no experience is learnt from their replies; notes "
+        "already kept stay (list or forget them with the memories endpoints).",
+        body=True,
+        request=UserSettingsRequest,
+        responses={200: UserSettingsSerializer},
+        examples=[OpenApiExample("memory off", {"memory_enabled": False}, request_only=True)],
+    )
     def patch(self, request, external_id):
         data = self.validated(UserSettingsRequest)
         end_user = self.end_user(external_id)
-        end_user = end_user_memory_set(tenant=self.tenant, end_user=end_user, enabled=data["memory_enabled"],
-                                       actor=self.actor)
+        end_user = end_user_memory_set(
+            tenant=self.tenant, end_user=end_user, enabled=data["memory_enabled"], actor=self.actor
+        )
         return Response(UserSettingsSerializer(end_user).data)
 
-    @api_doc(summary="Erase a user",
-             description="Starts the erasure of everything held about the user (sessions, messages, notes, task "
-                         "states, feedback, jobs); from now on nothing new is accepted for them. Follow the job at "
-                         "GET /api/v1/jobs/<job>/; when it succeeds it carries the erasure receipt.",
-             errors=(501,), responses={202: OpenApiResponse(JobAccepted, examples=[OpenApiExample("accepted",
-                                                                                                 {"job": 91})])})
+    @api_doc(
+        summary="Erase a user",
+        description="Starts the erasure of everything held about the user (sessions, messages, notes, task "
+        "states, feedback, jobs); from now on nothing new is accepted for them. Follow the job at "
+        "GET /api/v1/jobs/<job>/; when it succeeds it carries the erasure receipt.",
+        errors=(501,),
+        responses={202: OpenApiResponse(JobAccepted, examples=[OpenApiExample("accepted", {"job": 91})])},
+    )
     def delete(self, request, external_id):
         end_user = self.end_user(external_id)
         try:
@@ -243,8 +338,12 @@ class UserView(TenantAPIView):
 class UserExportView(TenantAPIView):
     model = JobRecord
 
-    @api_doc(summary="Export a user's data", description="Everything held about the user, as one JSON document.",
-             errors=(501,), responses={200: OpenApiResponse(OpenApiTypes.OBJECT)})
+    @api_doc(
+        summary="Export a user's data",
+        description="Everything held about the user, as one JSON document.",
+        errors=(501,),
+        responses={200: OpenApiResponse(OpenApiTypes.OBJECT)},
+    )
     def get(self, request, external_id):
         end_user = self.end_user(external_id)
         try:
@@ -252,17 +351,20 @@ class UserExportView(TenantAPIView):
         except NotImplementedError:
             raise NotImplementedYet("Export is not available in this version yet.") from None
         # Written to a temporary file in batches and streamed: a user with 100,000 notes is not held in memory.
-        return file_download(request, document, content_type="application/json",
-                             whole_below=settings.EXPORT_MEMORY_BYTES)
+        return file_download(
+            request, document, content_type="application/json", whole_below=settings.EXPORT_MEMORY_BYTES
+        )
 
 
 class JobView(TenantAPIView):
     model = JobRecord
     not_found_message = "That job does not exist."
 
-    @api_doc(summary="A background job: status, progress, result",
-             description="Import, erasure and other jobs started through the API. An erasure job that finished "
-                         "carries its receipt (counts per table, a hash of the user id; no personal data).",
-             responses={200: JobSerializer})
+    @api_doc(
+        summary="A background job: status, progress, result",
+        description="Import, erasure and other jobs started through the API. An erasure job that finished "
+        "carries its receipt (counts per table, a hash of the user id; no personal data).",
+        responses={200: JobSerializer},
+    )
     def get(self, request, pk):
         return Response(JobSerializer(self.get_object(pk)).data)

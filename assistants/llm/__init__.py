@@ -3,9 +3,11 @@
 get_chat_model(tenant=, assistant=) resolves the model name (assistant > tenant > LLM_CHAT_MODEL). The offline
 provider is used when that name is "offline" or no OPENAI_BASE_URL / OPENAI_API_KEY is configured.
 """
+
 from __future__ import annotations
 
-from typing import Iterator, Protocol
+from collections.abc import Iterator
+from typing import Protocol
 
 from django.conf import settings
 

@@ -8,17 +8,19 @@ with no model, and it says so in every reply.
   messages into the existing summary, keeps facts (amounts, places, sizes, categories, dates, decisions,
   constraints), drops greetings, marks values the user later changed, and caps the length.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from assistants.llm import sections
 from core.text import cn_number, mostly_chinese
 
 PREFIX_ZH = "（离线模型）"
 PREFIX_EN = "(offline model) "
+
 
 def parse_money(text: str) -> tuple[float, str] | None:
     """("40 万" -> (400000, "zh")), ("$50,000" -> (50000, "$")), ("60k" -> (60000, "$")). None if no amount."""
@@ -30,16 +32,24 @@ def parse_money(text: str) -> tuple[float, str] | None:
     m = re.search(r"(\$|€|£|¥)?\s?(\d[\d,]*(?:\.\d+)?)\s*(k|K|m|M|million|thousand|grand)?", text)
     if m:
         number = float(m.group(2).replace(",", ""))
-        scale = {"k": 1e3, "K": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "M": 1e6, "million": 1e6}.get(m.group(3), 1)
+        scale = {"k": 1e3, "K": 1e3, "thousand": 1e3, "grand": 1e3, "m": 1e6, "M": 1e6, "million": 1e6}.get(
+            m.group(3), 1
+        )
         # the currency as written: "20,000 euros" stays euros, never "$20,000"
-        word = next((sym for sym, rx in (("€", r"euros?\b|eur\b|欧元"), ("£", r"pounds?\b|gbp\b|英镑"),
-                                          ("¥", r"元|块|rmb|yuan")) if re.search(rx, text, re.I)), "$")
+        word = next(
+            (
+                sym
+                for sym, rx in (("€", r"euros?\b|eur\b|欧元"), ("£", r"pounds?\b|gbp\b|英镑"), ("¥", r"元|块|rmb|yuan"))
+                if re.search(rx, text, re.I)
+            ),
+            "$",
+        )
         return number * scale, m.group(1) or word
     return None
 
 
 def parse_ratio(text: str) -> float | None:
-    """"两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a fifth" -> 0.2."""
+    """ "两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a fifth" -> 0.2."""
     m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent)", text)
     if m:
         return float(m.group(1)) / 100
@@ -70,10 +80,24 @@ def format_money(amount: float, unit: str) -> str:
 
 def parse_context(messages: list[dict]) -> dict:
     """The sections of an assembled context, read back from the messages (see assistants.llm.sections)."""
-    found = {"system": "", "pinned": [], "memories": [], "task": [], "hints": [], "summary": [], "user": "",
-             "history": []}
-    keyed = {sections.PINNED: "pinned", sections.MEMORIES: "memories", sections.TASK: "task",
-             sections.HINTS: "hints", sections.SUMMARY: "summary", sections.UNCOMPACTED: "summary"}
+    found = {
+        "system": "",
+        "pinned": [],
+        "memories": [],
+        "task": [],
+        "hints": [],
+        "summary": [],
+        "user": "",
+        "history": [],
+    }
+    keyed = {
+        sections.PINNED: "pinned",
+        sections.MEMORIES: "memories",
+        sections.TASK: "task",
+        sections.HINTS: "hints",
+        sections.SUMMARY: "summary",
+        sections.UNCOMPACTED: "summary",
+    }
     for i, message in enumerate(messages):
         content = message.get("content") or ""
         if message["role"] == "system":
@@ -90,8 +114,11 @@ def parse_context(messages: list[dict]) -> dict:
     return found
 
 
-_ASKS_NUMBERS = re.compile(r"预算|算算|算一下|怎么分|分配|多少钱|花多少|budget|calculat|afford|split|allocate|"
-                           r"how much|cost|spend", re.I)
+_ASKS_NUMBERS = re.compile(
+    r"预算|算算|算一下|怎么分|分配|多少钱|花多少|budget|calculat|afford|split|allocate|"
+    r"how much|cost|spend",
+    re.I,
+)
 
 
 def _budget_plan(pinned: list[str], chinese: bool) -> str:
@@ -114,20 +141,28 @@ def _budget_plan(pinned: list[str], chinese: bool) -> str:
         if cap is None or cap > amount:
             continue
         used += cap
-        parts.append(f"{subject}最多 {format_money(cap, unit)}（{value}）" if chinese
-                     else f"{subject}: at most {format_money(cap, unit)} ({value})")
+        parts.append(
+            f"{subject}最多 {format_money(cap, unit)}（{value}）"
+            if chinese
+            else f"{subject}: at most {format_money(cap, unit)} ({value})"
+        )
     total = format_money(amount, unit)
     if chinese:
         text = f"按你的预算 {total} 来算："
         if parts:
-            text += "；".join(parts) + f"；其余 {format_money(amount - used, unit)} 留给租金押金、设备、首批物料和流动资金。"
+            text += (
+                "；".join(parts)
+                + f"；其余 {format_money(amount - used, unit)} 留给租金押金、设备、首批物料和流动资金。"
+            )
         else:
             text += f"先把各项开支逐项列出来，合计控制在 {total} 以内，并留出一部分应急。"
         return text
     text = f"Working from your budget of {total}: "
     if parts:
-        text += "; ".join(parts) + f"; the remaining {format_money(amount - used, unit)} covers rent and deposit, " \
-                                  "equipment, first stock and working capital."
+        text += (
+            "; ".join(parts) + f"; the remaining {format_money(amount - used, unit)} covers rent and deposit, "
+            "equipment, first stock and working capital."
+        )
     else:
         text += f"list every expense item by item, keep the total within {total}, and hold some back for surprises."
     return text
@@ -170,8 +205,10 @@ def offline_reply(messages: list[dict]) -> str:
     out = [PREFIX_ZH if chinese else PREFIX_EN.strip()]
     out.extend(ctx["hints"])
     if ctx["pinned"]:
-        out.append(("已确认的关键信息：" if chinese else "What we have settled: ") + ("；" if chinese else "; ").join(
-            ln.replace("\n", " ") for ln in ctx["pinned"]))
+        out.append(
+            ("已确认的关键信息：" if chinese else "What we have settled: ")
+            + ("；" if chinese else "; ").join(ln.replace("\n", " ") for ln in ctx["pinned"])
+        )
     if _ASKS_NUMBERS.search(user):
         plan = _budget_plan(ctx["pinned"], chinese)
         if plan:
@@ -190,8 +227,9 @@ def offline_reply(messages: list[dict]) -> str:
     if chinese:
         out.append(f"关于你刚才说的「{quoted}」：目前没有连接语言模型，我只能根据以上信息作答。")
     else:
-        out.append(f'About "{quoted}": no language model is connected, so I can only answer from the information '
-                   "above.")
+        out.append(
+            f'About "{quoted}": no language model is connected, so I can only answer from the information above.'
+        )
     return "\n".join(out)
 
 
@@ -207,29 +245,42 @@ class OfflineChatModel:
     def stream(self, messages: list[dict]) -> Iterator[str]:
         text = self.complete(messages)
         for i in range(0, len(text), 16):
-            yield text[i:i + 16]
+            yield text[i : i + 16]
 
 
 # --- extractive summary --------------------------------------------------------------------------------------
-_GREETING = re.compile(r"^(?:(?:你好|您好|哈喽|嗨|在吗|谢谢|多谢|感谢|好的|好吧|嗯+|哈+|收到|明白|了解|辛苦了?|麻烦你了?|"
-                       r"再见|拜拜|早上好|晚上好|勇哥|老师|hi|hello|hey|thanks|thank you|ok|okay|great|cool|bye|"
-                       r"good (?:morning|evening|night)|sure|got it)(?![a-z])[\s,，.。!！~～]*)+", re.I)
-_FACT = re.compile(r"\d|[零一二两三四五六七八九十百千]+\s*(?:万|千|成|个|人|天|月|年|平)|万|元|平米|㎡|预算|面积|品类|城市|区|"
-                   r"决定|定了|确定|就按|改成|换成|砍到|改到|提到|降到|不超|别超|必须|一定|不要|不能|只能|过敏|截止|之前|叫|"
-                   r"是|要|想|打算|准备|喜欢|不喜欢|住在|来自|"
-                   r"\bdecid|\bsettled|\bwill\b|\bmust\b|\bgoing with\b|\binstead\b|\bchange|\bbudget|\ballerg|\bdeadline|"
-                   r"\bnamed?\b|\bcalled\b|\bprefer|\bplan|\bneed|\bwant|\bam\b|\bis\b|\bare\b|\$|%", re.I)
-_UNIT = (r"(?:\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|百|元|块|成|平|㎡|%|％|个?人|名|位|员工|天|周|个月|月|年|号|日|"
-         r"岁|公里|米|公斤|斤|小时|分钟|点|k\b|K\b|sq|square|people|persons|employees|staff|guests|days?\b|weeks?\b|"
-         r"months?\b|years?\b|hours?\b|dollars|euros|pounds|yuan|percent|am\b|pm\b)")
-_STRONG = re.compile(_UNIT + r"|[$€£¥]\s?\d|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|预算|面积|品类|决定|定了|定为|确定|就按|改成|"
-                     r"换成|砍到|不超|别超|必须|一定要|过敏|截止|叫做|名字|店名|\bdecid|\bsettled|\bmust\b|\binstead\b|"
-                     r"\bbudget|\ballerg|\bdeadline|\bnamed?\b|\bcalled\b|"
-                     # who the user is and what they like: 我是/我叫/我喜欢/I am a/I prefer ...
-                     r"我是|我叫|我姓|我喜欢|我不喜欢|我爱|我讨厌|我不吃|我只吃|我住在|我来自|我在.{1,8}工作|我的.{1,8}是|"
-                     r"\bI(?:'m| am) an? |\bI (?:prefer|like|love|hate|don't eat|never|always|live|work)\b|"
-                     r"\bmy \w+(?: \w+)? (?:is|are)\b", re.I)
-_QUESTION = re.compile(r"[?？]$|吗[?？。]?$|^(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b", re.I)
+_GREETING = re.compile(
+    r"^(?:(?:你好|您好|哈喽|嗨|在吗|谢谢|多谢|感谢|好的|好吧|嗯+|哈+|收到|明白|了解|辛苦了?|麻烦你了?|"
+    r"再见|拜拜|早上好|晚上好|勇哥|老师|hi|hello|hey|thanks|thank you|ok|okay|great|cool|bye|"
+    r"good (?:morning|evening|night)|sure|got it)(?![a-z])[\s,，.。!！~～]*)+",
+    re.I,
+)
+_FACT = re.compile(
+    r"\d|[零一二两三四五六七八九十百千]+\s*(?:万|千|成|个|人|天|月|年|平)|万|元|平米|㎡|预算|面积|品类|城市|区|"
+    r"决定|定了|确定|就按|改成|换成|砍到|改到|提到|降到|不超|别超|必须|一定|不要|不能|只能|过敏|截止|之前|叫|"
+    r"是|要|想|打算|准备|喜欢|不喜欢|住在|来自|"
+    r"\bdecid|\bsettled|\bwill\b|\bmust\b|\bgoing with\b|\binstead\b|\bchange|\bbudget|\ballerg|\bdeadline|"
+    r"\bnamed?\b|\bcalled\b|\bprefer|\bplan|\bneed|\bwant|\bam\b|\bis\b|\bare\b|\$|%",
+    re.I,
+)
+_UNIT = (
+    r"(?:\d+(?:[.,]\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|百|元|块|成|平|㎡|%|％|个?人|名|位|员工|天|周|个月|月|年|号|日|"
+    r"岁|公里|米|公斤|斤|小时|分钟|点|k\b|K\b|sq|square|people|persons|employees|staff|guests|days?\b|weeks?\b|"
+    r"months?\b|years?\b|hours?\b|dollars|euros|pounds|yuan|percent|am\b|pm\b)"
+)
+_STRONG = re.compile(
+    _UNIT + r"|[$€£¥]\s?\d|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}|预算|面积|品类|决定|定了|定为|确定|就按|改成|"
+    r"换成|砍到|不超|别超|必须|一定要|过敏|截止|叫做|名字|店名|\bdecid|\bsettled|\bmust\b|\binstead\b|"
+    r"\bbudget|\ballerg|\bdeadline|\bnamed?\b|\bcalled\b|"
+    # who the user is and what they like: 我是/我叫/我喜欢/I am a/I prefer ...
+    r"我是|我叫|我姓|我喜欢|我不喜欢|我爱|我讨厌|我不吃|我只吃|我住在|我来自|我在.{1,8}工作|我的.{1,8}是|"
+    r"\bI(?:'m| am) an? |\bI (?:prefer|like|love|hate|don't eat|never|always|live|work)\b|"
+    r"\bmy \w+(?: \w+)? (?:is|are)\b",
+    re.I,
+)
+_QUESTION = re.compile(
+    r"[?？]$|吗[?？。]?$|^(?:what|how|why|when|where|which|who|can|could|should|do|does|is|are)\b", re.I
+)
 _SENTENCE_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=\.)\s+")
 MAX_LINE_TOKENS = 80
 
@@ -259,8 +310,9 @@ def summary_lines(summary: str) -> list[str]:
     return [ln[2:].strip() if ln.startswith("- ") else ln.strip() for ln in (summary or "").splitlines() if ln.strip()]
 
 
-def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens: int,
-                          pinned_facts: dict | None = None) -> str:
+def offline_summary_merge(
+    *, old_summary: str, messages: list[dict], max_tokens: int, pinned_facts: dict | None = None
+) -> str:
     """Merge `messages` ({"role", "content", "offline": bool}) into `old_summary`; at most `max_tokens` tokens.
 
     Never starts from scratch: every line of the old summary is kept unless the cap forces it out, and then the
@@ -294,9 +346,10 @@ def offline_summary_merge(*, old_summary: str, messages: list[dict], max_tokens:
                 if fact_key in ("rules", "allergy"):
                     continue
                 for i, old in enumerate(lines):
-                    if parsed[i] is None:
-                        parsed[i] = _line_facts(old)
-                    old_body, old_facts = parsed[i]  # a "changed to" note leaves the body, so its facts, alone
+                    facts_of_line = parsed[i]
+                    if facts_of_line is None:
+                        facts_of_line = parsed[i] = _line_facts(old)
+                    old_body, old_facts = facts_of_line  # a "changed to" note leaves the body, so its facts, alone
                     if fact_key in old_facts and old_facts[fact_key] != value:
                         zh = mostly_chinese(old_body)
                         label = pinned_label(fact_key, chinese=zh)
@@ -353,8 +406,13 @@ def _summary_trim(lines: list[str], *, max_tokens: int, pinned_facts: dict | Non
             state["exact"] = total(lines)
         return state["exact"] > max_tokens
 
-    for test in (lambda ln: line_priority(ln) == 0, lambda ln: line_priority(ln) == 1, superseded, redundant,
-                 lambda ln: True):
+    for test in (
+        lambda ln: line_priority(ln) == 0,
+        lambda ln: line_priority(ln) == 1,
+        superseded,
+        redundant,
+        lambda ln: True,
+    ):
         i = 0
         while i < len(lines) and over():
             if test(lines[i]):

@@ -3,9 +3,11 @@ the model gateway (`core.llm`), which owns the client, timeouts (LLM_TIMEOUT_SEC
 exponential backoff honouring Retry-After (LLM_MAX_RETRIES). Every failure surfaces as ModelError with a reason,
 never as a raw client exception.
 """
+
 from __future__ import annotations
 
-from typing import Iterator, TypeVar
+from collections.abc import Iterator
+from typing import TypeVar
 
 import openai
 from pydantic import BaseModel
@@ -27,10 +29,13 @@ def _translate(exc: Exception) -> ModelError:
         return ModelError("The language model could not be reached.", reason="unreachable")
     if isinstance(exc, openai.APIStatusError):
         if exc.status_code >= 500:
-            return ModelError(f"The language model failed with a server error ({exc.status_code}).", reason="server_error")
+            return ModelError(
+                f"The language model failed with a server error ({exc.status_code}).", reason="server_error"
+            )
         return ModelError(f"The language model refused the request ({exc.status_code}).", reason="refused")
-    return ModelError(f"The language model returned an answer that could not be read ({type(exc).__name__}).",
-                      reason="malformed")
+    return ModelError(
+        f"The language model returned an answer that could not be read ({type(exc).__name__}).", reason="malformed"
+    )
 
 
 class OpenAIChatModel:
@@ -43,7 +48,7 @@ class OpenAIChatModel:
     def complete(self, messages: list[dict], **kwargs) -> str:
         try:
             text = llm.chat_text(model=self.name, messages=messages, temperature=self.temperature, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - every client failure becomes one ModelError
+        except Exception as exc:
             raise _translate(exc) from exc
         if not text.strip():
             raise ModelError("The language model returned an empty answer.", reason="empty")
@@ -55,7 +60,7 @@ class OpenAIChatModel:
             for delta in llm.chat_stream(model=self.name, messages=messages, temperature=self.temperature):
                 got_text = got_text or bool(delta.strip())
                 yield delta
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise _translate(exc) from exc
         if not got_text:
             raise ModelError("The language model returned an empty answer.", reason="empty")
@@ -80,5 +85,6 @@ class OpenAIChatModel:
                 return llm.parse_json_answer(text, schema)
             except llm.ModelAnswerInvalid as exc:
                 last_error = str(exc).splitlines()[0]
-        raise ModelError(f"The language model's structured answer did not match the schema ({last_error}).",
-                         reason="malformed")
+        raise ModelError(
+            f"The language model's structured answer did not match the schema ({last_error}).", reason="malformed"
+        )

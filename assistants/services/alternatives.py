@@ -4,21 +4,27 @@ Both keep what they replace as an earlier version (Message.metadata[MESSAGE_REPL
 that replaced it): the person can still read it, the model is never sent it again (assistants.services.context).
 Only the latest exchange of a conversation can be regenerated or edited, as in other assistants: an earlier one
 would leave later replies answering a message that is no longer there."""
+
 from __future__ import annotations
 
 import logging
-from typing import Iterator
+from collections.abc import Iterator
 
 from django.db import transaction
 from django.utils import timezone
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
-from assistants.services.chat import (TurnResult, _error_sentence, chat_reply_store, chat_turn_stream,
-                                      turn_uses_long_term_memory)
-from core.policy import memory_policy_for
+from assistants.services.chat import (
+    TurnResult,
+    _error_sentence,
+    chat_reply_store,
+    chat_turn_stream,
+    turn_uses_long_term_memory,
+)
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
+from core.policy import memory_policy_for
 from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
@@ -28,8 +34,7 @@ EDIT_OF_KEY = "edit_of"  # on a resent user message: the message it corrects
 
 
 def _current(tenant, session):
-    return (Message.objects.for_tenant(tenant).filter(session=session)
-            .exclude(metadata__has_key=MESSAGE_REPLACED_KEY))
+    return Message.objects.for_tenant(tenant).filter(session=session).exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
 
 
 def _check_session(*, tenant, session: ChatSession) -> None:
@@ -47,8 +52,9 @@ def _mark_replaced(tenant, messages, by) -> None:
         Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=message.metadata)
 
 
-def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
-                                 reply: Message) -> Iterator[tuple[str, object]]:
+def chat_reply_regenerate_stream(
+    *, tenant: Tenant, session: ChatSession, reply: Message
+) -> Iterator[tuple[str, object]]:
     """A new reply to the message `reply` answered, as chat_turn_stream's events. The old reply stays, as an
     earlier version of the new one. Nothing new is written to long-term memory: the message was read already."""
     from assistants.services.context import context_build
@@ -69,9 +75,14 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
     hooks = [{"section": "task", "data": old["task"]}] if old.get("task") else []
     hooks += [{"reply_hint": hint} for hint in old.get("hints") or []]
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
-                            hook_results=hooks,
-                            recall=turn_uses_long_term_memory(session=session, end_user=session.end_user))
+    context = context_build(
+        tenant=tenant,
+        session=session,
+        user_message=user_message,
+        policy=policy,
+        hook_results=hooks,
+        recall=turn_uses_long_term_memory(session=session, end_user=session.end_user),
+    )
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
 
@@ -86,8 +97,15 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
             yield "delta", delta
     except GeneratorExit:
         with transaction.atomic():
-            new = chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
-                                   model_name=model_name, stopped=True, extra=extra)
+            new = chat_reply_store(
+                tenant=tenant,
+                session=session,
+                text="".join(parts),
+                context=context,
+                model_name=model_name,
+                stopped=True,
+                extra=extra,
+            )
             _mark_replaced(tenant, [reply], new.pk)
         raise
     except Exception as exc:  # as in the chat turn: the offline model answers, the reason is said
@@ -99,15 +117,32 @@ def chat_reply_regenerate_stream(*, tenant: Tenant, session: ChatSession,
         yield "delta", fallback
         model_name = f"{model_name}->offline"
     with transaction.atomic():
-        new = chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
-                               model_name=model_name, error=error, extra=extra)
+        new = chat_reply_store(
+            tenant=tenant,
+            session=session,
+            text="".join(parts),
+            context=context,
+            model_name=model_name,
+            error=error,
+            extra=extra,
+        )
         _mark_replaced(tenant, [reply], new.pk)
-    yield "done", TurnResult(session=session, user_message=user_message, reply_message=new,
-                             reply="".join(parts), context=context, error=error)
+    yield (
+        "done",
+        TurnResult(
+            session=session,
+            user_message=user_message,
+            reply_message=new,
+            reply="".join(parts),
+            context=context,
+            error=error,
+        ),
+    )
 
 
-def chat_turn_edit_stream(*, tenant: Tenant, session: ChatSession, message: Message,
-                          text: str) -> Iterator[tuple[str, object]]:
+def chat_turn_edit_stream(
+    *, tenant: Tenant, session: ChatSession, message: Message, text: str
+) -> Iterator[tuple[str, object]]:
     """Send a corrected version of the person's latest message: a new turn (chat_turn_stream, so the new text is
     read for memory like any message) after which the old message and its reply are an earlier version. If the
     new text is refused (empty, too long) nothing changes."""
@@ -130,8 +165,12 @@ def chat_turn_edit_stream(*, tenant: Tenant, session: ChatSession, message: Mess
             old.metadata.pop(MESSAGE_REPLACED_KEY, None)
             Message.objects.for_tenant(tenant).filter(pk=old.pk).update(metadata=old.metadata)
         raise
-    new_message = Message.objects.for_tenant(tenant).filter(
-        session=session, role=Message.Role.USER, id__gt=message.pk).order_by("-id").first()
+    new_message = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, role=Message.Role.USER, id__gt=message.pk)
+        .order_by("-id")
+        .first()
+    )
     if new_message is not None:
         _mark_replaced(tenant, replaced, new_message.pk)
         new_message.metadata = {**(new_message.metadata or {}), EDIT_OF_KEY: message.pk}

@@ -1,11 +1,11 @@
 """The chat turn: one service for the web chat, the API and tests."""
+
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Iterator
-
-import logging
 
 from django.conf import settings
 from django.db import transaction
@@ -17,12 +17,12 @@ from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.sessions import session_title
-from assistants.services.turn_context import TurnContext
-from core.policy import memory_policy_for
 from assistants.services.tokens import token_count
+from assistants.services.turn_context import TurnContext
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.i18n import user_language
+from core.policy import memory_policy_for
 from core.text import mostly_chinese
 from memory.services.embeddings import embeddings_kept_for_turn
 
@@ -39,8 +39,9 @@ class TurnResult:
     error: str | None = None  # a sentence for the person when the model failed; the user message is kept
 
 
-def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistant | None = None,
-                       title: str = "", temporary: bool = False) -> ChatSession:
+def chat_session_start(
+    *, tenant: Tenant, end_user: EndUser, assistant: Assistant | None = None, title: str = "", temporary: bool = False
+) -> ChatSession:
     """A new conversation. `temporary`: nothing of it reaches long-term memory or experiences, nothing is recalled
     into it, and it is deleted `tenant.temporary_chat_ttl_hours` after it starts (assistants.jobs)."""
     if end_user.tenant_id != tenant.pk:
@@ -53,9 +54,14 @@ def chat_session_start(*, tenant: Tenant, end_user: EndUser, assistant: Assistan
         raise NotFound("That assistant does not exist.")
     # A title is often the first words of a message: no identifier may be kept in it.
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
-    return ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                         title=session_title(title), temporary=bool(temporary),
-                                                         expires_at=expires_at)
+    return ChatSession.objects.for_tenant(tenant).create(
+        tenant=tenant,
+        end_user=end_user,
+        assistant=assistant,
+        title=session_title(title),
+        temporary=bool(temporary),
+        expires_at=expires_at,
+    )
 
 
 def turn_uses_long_term_memory(*, session: ChatSession, end_user: EndUser) -> bool:
@@ -98,8 +104,9 @@ def _error_sentence(exc: Exception, chinese: bool) -> str:
     """The sentence shown when the model failed and the offline model answered instead, in the user's language."""
     with user_language(chinese):
         failure = str(_MODEL_FAILURES.get(getattr(exc, "reason", "error"), gettext_lazy("failed")))
-        return gettext("The language model %(failure)s, so this reply comes from the offline model; your message "
-                       "is saved.") % {"failure": failure}
+        return gettext(
+            "The language model %(failure)s, so this reply comes from the offline model; your message is saved."
+        ) % {"failure": failure}
 
 
 def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContext) -> bool:
@@ -122,8 +129,17 @@ def _count_recalls(*, tenant, memories: list) -> None:
         logger.exception("counting recalled notes failed")
 
 
-def chat_reply_store(*, tenant: Tenant, session: ChatSession, text: str, context: TurnContext, model_name: str,
-                     error: str | None = None, stopped: bool = False, extra: dict | None = None) -> Message:
+def chat_reply_store(
+    *,
+    tenant: Tenant,
+    session: ChatSession,
+    text: str,
+    context: TurnContext,
+    model_name: str,
+    error: str | None = None,
+    stopped: bool = False,
+    extra: dict | None = None,
+) -> Message:
     """Store the assistant's reply of a turn (whole, or as far as it got when `stopped`)."""
     metadata = {**(extra or {}), "context": context.as_dict(), "model": model_name}
     if error:
@@ -131,8 +147,14 @@ def chat_reply_store(*, tenant: Tenant, session: ChatSession, text: str, context
     if stopped:
         metadata["stopped"] = True
     reply_message = Message.objects.for_tenant(tenant).create(
-        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.ASSISTANT, content=text,
-        token_count=token_count(text), metadata=metadata)
+        tenant=tenant,
+        session=session,
+        end_user=session.end_user,
+        role=Message.Role.ASSISTANT,
+        content=text,
+        token_count=token_count(text),
+        metadata=metadata,
+    )
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
     return reply_message
 
@@ -157,8 +179,9 @@ def _memory_events(*, tenant, message, wait: float) -> dict:
         time.sleep(0.1)
 
 
-def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
-                     memory_wait: float | None = None) -> Iterator[tuple[str, object]]:
+def chat_turn_stream(
+    *, tenant: Tenant, session: ChatSession, text: str, memory_wait: float | None = None
+) -> Iterator[tuple[str, object]]:
     """The same turn, as events: ("context", TurnContext), ("delta", str)..., ("done", TurnResult), then
     ("memory", {"message_id", "status", "events"}): what the turn's jobs wrote, updated, superseded or forgot,
     after at most `memory_wait` seconds (settings.MEMORY_EVENTS_WAIT_SECONDS).
@@ -175,13 +198,18 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
     if not text or not text.strip():
         raise InvalidInput("The message is empty: write something to send.")
     if "\x00" in text:
-        raise InvalidInput("The message contains a NUL character (\\0), which cannot be stored: remove it and "
-                           "send again.", code="nul_character")
+        raise InvalidInput(
+            "The message contains a NUL character (\\0), which cannot be stored: remove it and send again.",
+            code="nul_character",
+        )
     limit = settings.MAX_MESSAGE_CHARS
     if len(text) > limit:
-        raise InvalidInput(f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "
-                           f"shorten it or send it in parts.", code="message_too_long",
-                           details={"length": len(text), "limit": limit})
+        raise InvalidInput(
+            f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "
+            f"shorten it or send it in parts.",
+            code="message_too_long",
+            details={"length": len(text), "limit": limit},
+        )
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
@@ -190,32 +218,54 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         prepared = prepare_pre_turn_hooks(tenant=tenant, session=session, text=text, policy=policy)
         with transaction.atomic():
             # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
-            end_user = EndUser.all_tenants.select_for_update().filter(
-                pk=session.end_user_id, tenant_id=session.tenant_id).first()
+            end_user = (
+                EndUser.all_tenants.select_for_update()
+                .filter(pk=session.end_user_id, tenant_id=session.tenant_id)
+                .first()
+            )
             if end_user is None:
                 raise NotFound("That user does not exist (already erased?).")
             if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
-                raise Conflict("That user's data is being erased; no new messages are accepted.",
-                               code="user_being_erased")
+                raise Conflict(
+                    "That user's data is being erased; no new messages are accepted.", code="user_being_erased"
+                )
             session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
             user_message = Message.objects.for_tenant(tenant).create(
-                tenant=tenant, session=session, end_user=end_user, role=Message.Role.USER, content=text,
-                token_count=token_count(text))
+                tenant=tenant,
+                session=session,
+                end_user=end_user,
+                role=Message.Role.USER,
+                content=text,
+                token_count=token_count(text),
+            )
             # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
             # below is built from the committed state without reading the row again.
             session_pinned_update(tenant=tenant, session=session, message=user_message)
-            hook_results = run_pre_turn_hooks(tenant=tenant, session=session, message=user_message, policy=policy,
-                                              prepared=prepared)
+            hook_results = run_pre_turn_hooks(
+                tenant=tenant, session=session, message=user_message, policy=policy, prepared=prepared
+            )
             long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
             if long_term:
-                _enqueue("memory.jobs.memory_extract", tenant.pk, user_message.pk)  # with the message, in its transaction
+                _enqueue(
+                    "memory.jobs.memory_extract", tenant.pk, user_message.pk
+                )  # with the message, in its transaction
     try:
-        context = context_build(tenant=tenant, session=session, user_message=user_message, policy=policy,
-                                hook_results=hook_results, recall=long_term)
+        context = context_build(
+            tenant=tenant,
+            session=session,
+            user_message=user_message,
+            policy=policy,
+            hook_results=hook_results,
+            recall=long_term,
+        )
     except Exception:  # a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)
-        context = TurnContext(messages=[{"role": "system", "content": session.assistant.system_prompt},
-                                        {"role": "user", "content": text[:20000]}])
+        context = TurnContext(
+            messages=[
+                {"role": "system", "content": session.assistant.system_prompt},
+                {"role": "user", "content": text[:20000]},
+            ]
+        )
     yield "context", context
 
     chinese = mostly_chinese(text[:2000])
@@ -233,8 +283,14 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         # The person stopped the reply (or went away): keep what was streamed, marked stopped, so a reload shows
         # the stop instead of a reply they never saw finish. The web chat then trims it to what was shown.
         try:
-            chat_reply_store(tenant=tenant, session=session, text="".join(parts), context=context,
-                             model_name="offline" if model.offline else model_name, stopped=True)
+            chat_reply_store(
+                tenant=tenant,
+                session=session,
+                text="".join(parts),
+                context=context,
+                model_name="offline" if model.offline else model_name,
+                stopped=True,
+            )
         except Exception:  # closing a stream must never raise; the user message is kept anyway
             logger.exception("storing a stopped reply failed")
         raise
@@ -248,13 +304,28 @@ def chat_turn_stream(*, tenant: Tenant, session: ChatSession, text: str,
         yield "delta", text_out
         model_name = f"{model_name}->offline"
     reply = "".join(parts)
-    reply_message = chat_reply_store(tenant=tenant, session=session, text=reply, context=context,
-                                     model_name="offline" if model.offline else model_name, error=error)
+    reply_message = chat_reply_store(
+        tenant=tenant,
+        session=session,
+        text=reply,
+        context=context,
+        model_name="offline" if model.offline else model_name,
+        error=error,
+    )
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
-    yield "done", TurnResult(session=session, user_message=user_message, reply_message=reply_message,
-                             reply=reply, context=context, error=error)
+    yield (
+        "done",
+        TurnResult(
+            session=session,
+            user_message=user_message,
+            reply_message=reply_message,
+            reply=reply,
+            context=context,
+            error=error,
+        ),
+    )
     if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
         yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
         return

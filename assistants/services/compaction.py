@@ -16,6 +16,7 @@ The model is the tenant's chat model (structured JSON output, validated with pyd
 provider, the extractive summariser in assistants.llm.offline. A model fault raises, and the job retries later;
 until then the unsummarised messages are still sent verbatim (assistants.services.context).
 """
+
 from __future__ import annotations
 
 import logging
@@ -28,10 +29,10 @@ from assistants.llm import get_chat_model
 from assistants.llm.errors import ModelError
 from assistants.llm.offline import offline_summary_merge, summary_lines
 from assistants.models import ChatSession, Message
-from core.policy import memory_policy_for
 from assistants.services.tokens import token_count, token_truncate
 from core.dispatch import enqueue_on_commit
 from core.models import tenant_scope
+from core.policy import memory_policy_for
 from memory.services.pii import pii_redact
 
 logger = logging.getLogger(__name__)
@@ -59,15 +60,20 @@ def _is_offline_reply(message: Message) -> bool:
     return message.role == Message.Role.ASSISTANT and (model == "offline" or model.endswith("->offline"))
 
 
-def summary_merge(*, model, old_summary: str, messages: list[Message], max_tokens: int,
-                  pinned_facts: dict) -> str:
+def summary_merge(*, model, old_summary: str, messages: list[Message], max_tokens: int, pinned_facts: dict) -> str:
     """The new summary text (before the PII guard), from the model or the offline summariser."""
     if model.offline:
         return offline_summary_merge(
-            old_summary=old_summary, max_tokens=max_tokens, pinned_facts=pinned_facts,
-            messages=[{"role": m.role, "content": m.content, "offline": _is_offline_reply(m)} for m in messages])
-    transcript = "\n".join(f"{m.role}: {token_truncate(m.content, 1500)}" for m in messages
-                           if m.role in (Message.Role.USER, Message.Role.ASSISTANT) and not _is_offline_reply(m))
+            old_summary=old_summary,
+            max_tokens=max_tokens,
+            pinned_facts=pinned_facts,
+            messages=[{"role": m.role, "content": m.content, "offline": _is_offline_reply(m)} for m in messages],
+        )
+    transcript = "\n".join(
+        f"{m.role}: {token_truncate(m.content, 1500)}"
+        for m in messages
+        if m.role in (Message.Role.USER, Message.Role.ASSISTANT) and not _is_offline_reply(m)
+    )
     prompt = [
         {"role": "system", "content": SUMMARY_INSTRUCTIONS.format(max_tokens=max_tokens)},
         {"role": "user", "content": f"EXISTING SUMMARY:\n{old_summary or '(none)'}\n\nNEW MESSAGES:\n{transcript}"},
@@ -91,9 +97,10 @@ def _pass_messages(*, session: ChatSession, keep: int) -> tuple[list[Message], b
     pending = Message.objects.filter(session_id=session.pk)
     if session.summary_through_id:
         pending = pending.filter(id__gt=session.summary_through_id)
-    rows = list(pending.order_by("id")[:limit + keep + 1])
-    left = rows[:max(0, len(rows) - keep)]  # each has at least `keep` newer messages after it
-    taken, tokens = [], 0
+    rows = list(pending.order_by("id")[: limit + keep + 1])
+    left = rows[: max(0, len(rows) - keep)]  # each has at least `keep` newer messages after it
+    taken: list[Message] = []
+    tokens = 0
     for message in left[:limit]:
         tokens += token_count(token_truncate(message.content, 1500))
         if taken and tokens > settings.COMPACTION_PASS_TOKENS:
@@ -116,18 +123,30 @@ def session_compact(*, tenant_id: int, session_id: int, continue_in_job: bool = 
             if not dropped:
                 return {"compacted": 0, "summary_version": session.summary_version}
             model = get_chat_model(tenant=session.tenant, assistant=session.assistant, policy=policy)
-            merged = summary_merge(model=model, old_summary=session.summary, messages=dropped,
-                                   max_tokens=policy.budget_summary_tokens, pinned_facts=session.pinned_facts)
+            merged = summary_merge(
+                model=model,
+                old_summary=session.summary,
+                messages=dropped,
+                max_tokens=policy.budget_summary_tokens,
+                pinned_facts=session.pinned_facts,
+            )
             merged, redacted = pii_redact(merged)
             merged = token_truncate(merged, policy.budget_summary_tokens)
             with transaction.atomic():
                 won = ChatSession.objects.filter(pk=session_id, summary_version=session.summary_version).update(
-                    summary=merged, summary_through_id=dropped[-1].id, summary_version=session.summary_version + 1)
+                    summary=merged, summary_through_id=dropped[-1].id, summary_version=session.summary_version + 1
+                )
                 if won and more and continue_in_job:
                     enqueue_on_commit("assistants.jobs.session_compact", tenant_id, session_id)
             if won:
-                return {"compacted": len(dropped), "summary_version": session.summary_version + 1,
-                        "summary_lines": len(summary_lines(merged)), "pii_redacted": sum(redacted.values()),
-                        "model": model.name, "attempts": attempt + 1, "more_pending": more}
+                return {
+                    "compacted": len(dropped),
+                    "summary_version": session.summary_version + 1,
+                    "summary_lines": len(summary_lines(merged)),
+                    "pii_redacted": sum(redacted.values()),
+                    "model": model.name,
+                    "attempts": attempt + 1,
+                    "more_pending": more,
+                }
             logger.info("compaction of session %s lost the race; merging again", session_id)
         return {"compacted": 0, "reason": "concurrent compactions kept winning"}

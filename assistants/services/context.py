@@ -14,20 +14,25 @@ context_limit_tokens - reply_reserve_tokens. When unsummarised messages do not f
 has not caught up), the oldest of them are not dropped silently: an extractive digest of them is added after the
 summary, so there is never a gap between summary and window.
 """
+
 from __future__ import annotations
 
 import json
 import logging
 
-from django.conf import settings
-
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
+from assistants.services.tokens import (
+    MESSAGE_OVERHEAD,
+    REPLY_PRIMING,
+    token_count,
+    token_count_messages,
+    token_truncate,
+)
 from assistants.services.turn_context import TurnContext
 from core.policy import MemoryPolicy
-from assistants.services.tokens import MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_messages, token_truncate
 from core.text import mostly_chinese
 
 logger = logging.getLogger(__name__)
@@ -68,10 +73,21 @@ def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy) ->
         from memory.services.recall import memory_recall
 
         # counted as recalled after the reply (chat_turn_stream), not while the user waits for it
-        return list(memory_recall(tenant=tenant, end_user=session.end_user, query=text, budget_tokens=budget,
-                                  exclude_session_id=session.id, touch=False, for_context=True,
-                                  assistant=session.assistant, policy=policy) or [])
-    except Exception:  # noqa: BLE001 - a broken recall must not cost the user a reply
+        return list(
+            memory_recall(
+                tenant=tenant,
+                end_user=session.end_user,
+                query=text,
+                budget_tokens=budget,
+                exclude_session_id=session.id,
+                touch=False,
+                for_context=True,
+                assistant=session.assistant,
+                policy=policy,
+            )
+            or []
+        )
+    except Exception:
         logger.exception("memory_recall failed; continuing without long-term memories")
         return []
 
@@ -87,8 +103,15 @@ def _user_content(message: Message, budget: int) -> tuple[str, bool]:
     return token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note, True
 
 
-def context_build(*, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy,
-                  hook_results: list[dict] | None = None, recall: bool = True) -> TurnContext:
+def context_build(
+    *,
+    tenant,
+    session: ChatSession,
+    user_message: Message,
+    policy: MemoryPolicy,
+    hook_results: list[dict] | None = None,
+    recall: bool = True,
+) -> TurnContext:
     """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
     chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
     stay."""
@@ -104,8 +127,11 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     remaining -= token_count(user_content) + MESSAGE_OVERHEAD
 
     # 2. Pinned facts
-    pinned = _fit_lines(sections.PINNED, pinned_lines(session.pinned_facts, chinese=chinese),
-                        min(policy.budget_pinned_tokens, remaining))
+    pinned = _fit_lines(
+        sections.PINNED,
+        pinned_lines(session.pinned_facts, chinese=chinese),
+        min(policy.budget_pinned_tokens, remaining),
+    )
     pinned_msg = {"role": "system", "content": _section(sections.PINNED, pinned)} if pinned else None
     remaining -= token_count_messages([pinned_msg]) - REPLY_PRIMING if pinned_msg else 0
 
@@ -114,8 +140,12 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     hinted = [h for h in hook_results if h.get("reply_hint")]
     hints = [h["reply_hint"] for h in hinted]
     hint_sections = [h.get("section") or "" for h in hinted]
-    experience_ids = [i for h in hook_results if h.get("section") == "experience"
-                      for i in (h.get("data") or {}).get("experience_ids", [])]
+    experience_ids = [
+        i
+        for h in hook_results
+        if h.get("section") == "experience"
+        for i in (h.get("data") or {}).get("experience_ids", [])
+    ]
     task_budget = min(policy.budget_task_tokens, remaining)
     hint_lines = _fit_lines(sections.HINTS, hints, task_budget)
     hints_msg = {"role": "system", "content": _section(sections.HINTS, hint_lines)} if hint_lines else None
@@ -130,15 +160,20 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     # 6. The window: every message after summary_through (except the new one), newest first, within budget.
     # A reply regenerated or a message edited since (assistants.services.alternatives) is an earlier version:
     # kept for the person to see, never sent again.
-    unsummarised = Message.objects.for_tenant(tenant).filter(session=session, id__lt=user_message.id).exclude(
-        metadata__has_key=MESSAGE_REPLACED_KEY)
+    unsummarised = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, id__lt=user_message.id)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+    )
     if session.summary_through_id:
         unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
     unsummarised = list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))
     summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
     memories_budget = min(policy.budget_memories_tokens, max(remaining - summary_budget, 0))
-    window_budget = min(policy.budget_window_tokens - (token_count(user_content) + MESSAGE_OVERHEAD),
-                        max(remaining - summary_budget - memories_budget, 0))
+    window_budget = min(
+        policy.budget_window_tokens - (token_count(user_content) + MESSAGE_OVERHEAD),
+        max(remaining - summary_budget - memories_budget, 0),
+    )
     window, overflow, used = [], [], 0
     for row in unsummarised:
         cost = (row["token_count"] or token_count(row["content"])) + MESSAGE_OVERHEAD
@@ -159,9 +194,18 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
         body = summary_text
         if overflow:
             digest = offline_summary_merge(
-                old_summary="", messages=[{"role": r["role"], "content": r["content"],
-                                           "offline": (r["metadata"] or {}).get("model") == "offline"} for r in overflow],
-                max_tokens=max(summary_budget // 2, 16), pinned_facts=session.pinned_facts)
+                old_summary="",
+                messages=[
+                    {
+                        "role": r["role"],
+                        "content": r["content"],
+                        "offline": (r["metadata"] or {}).get("model") == "offline",
+                    }
+                    for r in overflow
+                ],
+                max_tokens=max(summary_budget // 2, 16),
+                pinned_facts=session.pinned_facts,
+            )
             if digest:
                 body_budget = summary_budget - token_count(sections.UNCOMPACTED) - MESSAGE_OVERHEAD - 8
                 body = (summary_text + "\n" if summary_text else "") + sections.UNCOMPACTED + "\n" + digest
@@ -174,10 +218,13 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
 
     # 3. Long-term memories, within what is left.
     memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
-    memories = _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget,
-                       policy=policy) if recall and memories_budget > 32 else []
+    memories = (
+        _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget, policy=policy)
+        if recall and memories_budget > 32
+        else []
+    )
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
-    memories = memories[:len(memory_lines)]
+    memories = memories[: len(memory_lines)]
     memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None
 
     messages = [system]
@@ -188,8 +235,17 @@ def context_build(*, tenant, session: ChatSession, user_message: Message, policy
     count = token_count_messages(messages)
     if count > total_budget and len(messages) > 2:
         logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
-    return TurnContext(messages=messages, summary=summary_text, pinned_facts=dict(session.pinned_facts or {}),
-                       memories=memories, task=task, hints=hints, hint_sections=hint_sections,
-                       experience_ids=experience_ids, token_count=count,
-                       window_message_ids=[r["id"] for r in window], truncated=truncated,
-                       unsummarised_before=len(unsummarised))
+    return TurnContext(
+        messages=messages,
+        summary=summary_text,
+        pinned_facts=dict(session.pinned_facts or {}),
+        memories=memories,
+        task=task,
+        hints=hints,
+        hint_sections=hint_sections,
+        experience_ids=experience_ids,
+        token_count=count,
+        window_message_ids=[r["id"] for r in window],
+        truncated=truncated,
+        unsummarised_before=len(unsummarised),
+    )

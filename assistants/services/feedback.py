@@ -1,4 +1,5 @@
 """Thumbs up/down on a reply. Positive feedback is what experience memory learns from."""
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -13,16 +14,20 @@ def feedback_record(*, tenant, end_user, message_id: int, rating: str, comment: 
     transaction commits; "down" removes anything learned from that reply, so a retracted thumbs-up saves nothing."""
     if rating not in Feedback.Rating.values:
         raise InvalidInput("The rating must be 'up' or 'down'.")
-    message = Message.objects.for_tenant(tenant).select_related("session", "end_user").filter(
-        pk=message_id, end_user=end_user, role=Message.Role.ASSISTANT).first()
+    message = (
+        Message.objects.for_tenant(tenant)
+        .select_related("session", "end_user")
+        .filter(pk=message_id, end_user=end_user, role=Message.Role.ASSISTANT)
+        .first()
+    )
     if message is None:
         raise NotFound("That reply does not exist.")
     feedback, _ = Feedback.objects.for_tenant(tenant).update_or_create(
-        tenant=tenant, message=message, end_user=end_user, defaults={"rating": rating, "comment": comment})
+        tenant=tenant, message=message, end_user=end_user, defaults={"rating": rating, "comment": comment}
+    )
     from assistants.services.chat import turn_uses_long_term_memory
 
-    if rating == Feedback.Rating.UP and turn_uses_long_term_memory(session=message.session,
-                                                                   end_user=message.end_user):
+    if rating == Feedback.Rating.UP and turn_uses_long_term_memory(session=message.session, end_user=message.end_user):
         from core.dispatch import enqueue_on_commit
 
         tenant_id, key = tenant.pk, f"experience:{message.pk}:{feedback.pk}:{feedback.updated_at.timestamp():.6f}"
@@ -43,9 +48,18 @@ def feedback_turn_hook(*, tenant, session, message) -> None:
     text = message.content or ""
     if not is_positive_feedback(text):
         return None
-    previous = (Message.objects.for_tenant(tenant)
-                .filter(session=session, role=Message.Role.ASSISTANT, id__lt=message.pk).order_by("-id").first())
+    previous = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, role=Message.Role.ASSISTANT, id__lt=message.pk)
+        .order_by("-id")
+        .first()
+    )
     if previous is not None:
-        feedback_record(tenant=tenant, end_user=session.end_user, message_id=previous.pk, rating="up",
-                        comment=f"explicit: {text[:500]}")
+        feedback_record(
+            tenant=tenant,
+            end_user=session.end_user,
+            message_id=previous.pk,
+            rating="up",
+            comment=f"explicit: {text[:500]}",
+        )
     return None

@@ -1,4 +1,4 @@
-""""Forget …" means everywhere: a user's forget request removes the fact from every place a turn keeps
+""" "Forget …" means everywhere: a user's forget request removes the fact from every place a turn keeps
 it, not only from the notes:
 
 - long-term notes (memory.services.notes.memory_forget_matching: content, embedding, search terms, episodic recall);
@@ -10,6 +10,7 @@ The confirmation says what was forgotten and where. This is the chat turn's laye
 which do not see each other. The pre-turn hook marks the message as a memory command, so no other hook reads it
 as a fact or a task value.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,24 +21,36 @@ from django.utils.translation import gettext, pgettext_lazy
 from assistants.models import ChatSession
 from core.i18n import user_language
 from core.text import has_chinese
-from memory.services.forget_requests import forget_target
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
+from memory.services.forget_requests import forget_target
 from memory.services.notes import memory_forget_matching
 from memory.services.topics import query_topics
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.
-PINNED_SLOTS = {"budget": {"budget"}, "city": {"location"}, "district": {"location"}, "size": {"shop_size"},
-                "category": {"business"}, "allergy": {"allergy"}, "headcount": {"staff"}}
-_FILLER = re.compile(r"这件事|这个事|那件事|的事情?|这一点|这条|那条|the fact that|\bthat\b|\babout\b|\bmy\b|\bthe\b|"
-                     r"\b(?:i'm|i am|i|don't|do not|doesn't|not|no|never|am|is|are)\b|"
-                     r"我之前说的|我说过的|我说的|我|你", re.IGNORECASE)
+PINNED_SLOTS = {
+    "budget": {"budget"},
+    "city": {"location"},
+    "district": {"location"},
+    "size": {"shop_size"},
+    "category": {"business"},
+    "allergy": {"allergy"},
+    "headcount": {"staff"},
+}
+_FILLER = re.compile(
+    r"这件事|这个事|那件事|的事情?|这一点|这条|那条|the fact that|\bthat\b|\babout\b|\bmy\b|\bthe\b|"
+    r"\b(?:i'm|i am|i|don't|do not|doesn't|not|no|never|am|is|are)\b|"
+    r"我之前说的|我说过的|我说的|我|你",
+    re.IGNORECASE,
+)
 # Where a forgotten fact was removed from, as the user is told (translated in locale/zh_Hans).
-PLACE_NAMES = {"notes": pgettext_lazy("forgotten from", "notes"),
-               "pinned": pgettext_lazy("forgotten from", "pinned facts"),
-               "summary": pgettext_lazy("forgotten from", "the conversation summary"),
-               "task": pgettext_lazy("forgotten from", "task state"),
-               "scratch": pgettext_lazy("forgotten from", "session scratch")}
+PLACE_NAMES = {
+    "notes": pgettext_lazy("forgotten from", "notes"),
+    "pinned": pgettext_lazy("forgotten from", "pinned facts"),
+    "summary": pgettext_lazy("forgotten from", "the conversation summary"),
+    "task": pgettext_lazy("forgotten from", "task state"),
+    "scratch": pgettext_lazy("forgotten from", "session scratch"),
+}
 
 
 class Needles:
@@ -97,16 +110,18 @@ def _reply_contexts_forget(*, tenant, session, removed: set[str], needles: Needl
     the forgotten ones leave those copies too."""
     from assistants.models import Message
 
-    for reply in Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.ASSISTANT,
-                                                           metadata__has_key="context"):
+    for reply in Message.objects.for_tenant(tenant).filter(
+        session=session, role=Message.Role.ASSISTANT, metadata__has_key="context"
+    ):
         context = dict((reply.metadata or {}).get("context") or {})
         pinned = {k: v for k, v in (context.get("pinned_facts") or {}).items() if k not in removed}
         sentences = re.split(r"(?<=[。！？!?\n])|(?<=\.)\s+", context.get("summary") or "")
         summary = "".join(s for s in sentences if not needles.found_in(s)).strip()
         if pinned != (context.get("pinned_facts") or {}) or summary != (context.get("summary") or "").strip():
             context.update(pinned_facts=pinned, summary=summary)
-            Message.objects.for_tenant(tenant).filter(pk=reply.pk).update(metadata={**reply.metadata,
-                                                                                   "context": context})
+            Message.objects.for_tenant(tenant).filter(pk=reply.pk).update(
+                metadata={**reply.metadata, "context": context}
+            )
 
 
 def _describe(forgotten: list[dict], places: set[str], target: str, chinese: bool) -> str:
@@ -117,8 +132,7 @@ def _describe(forgotten: list[dict], places: set[str], target: str, chinese: boo
         items = target
     with user_language(chinese):
         where = ("、" if chinese else ", ").join(str(PLACE_NAMES[p]) for p in order)
-        return gettext("Done, I have forgotten: %(items)s. Removed from %(where)s.") % {"items": items,
-                                                                                       "where": where}
+        return gettext("Done, I have forgotten: %(items)s. Removed from %(where)s.") % {"items": items, "where": where}
 
 
 @transaction.atomic
@@ -151,18 +165,29 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     metadata = {**(message.metadata or {}), "memory_command": "forget"}
     Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)
     message.metadata = metadata
-    outcome = forget_everywhere(tenant=tenant, end_user=session.end_user, query=target,
-                                actor=f"user:{session.end_user.external_id}", session=session)
+    outcome = forget_everywhere(
+        tenant=tenant,
+        end_user=session.end_user,
+        query=target,
+        actor=f"user:{session.end_user.external_id}",
+        session=session,
+    )
     chinese = has_chinese(message.content)
     if outcome["places"]:
         hint = _describe(outcome["forgotten"], set(outcome["places"]), target, chinese)
     else:
-        hint = (f"我没有找到关于“{target}”的记忆，没有可以忘掉的。" if chinese
-                else f"I have no memory about “{target}”, so there was nothing to forget.")
-    memory_events_record(tenant=tenant, message=message,
-                         events=[forget_event(forgotten=outcome["forgotten"], places=outcome["places"])]
-                         if outcome["places"] else [])
-    return {"section": "memory", "data": {"forgotten": outcome["forgotten"], "places": outcome["places"]},
-            "reply_hint": hint}
-
-
+        hint = (
+            f"我没有找到关于“{target}”的记忆，没有可以忘掉的。"
+            if chinese
+            else f"I have no memory about “{target}”, so there was nothing to forget."
+        )
+    memory_events_record(
+        tenant=tenant,
+        message=message,
+        events=[forget_event(forgotten=outcome["forgotten"], places=outcome["places"])] if outcome["places"] else [],
+    )
+    return {
+        "section": "memory",
+        "data": {"forgotten": outcome["forgotten"], "places": outcome["places"]},
+        "reply_hint": hint,
+    }

@@ -21,6 +21,7 @@ anything; its return value reaches the hook as `prepared=`. A hook that declares
 turn's effective policy (core.policy.MemoryPolicy, resolved once per turn) instead of looking it
 up again.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -54,9 +55,13 @@ def check_pre_turn_hooks(app_configs, **kwargs) -> list[CheckMessage]:
         else:
             reason = "it is not a function"
         if hook is None or not callable(hook):
-            errors.append(Error(f"ASSISTANT_PRE_TURN_HOOKS names {path!r}, but {reason}.",
-                                hint="Give the dotted path of a function hook(*, tenant, session, message).",
-                                id="assistants.E001"))
+            errors.append(
+                Error(
+                    f"ASSISTANT_PRE_TURN_HOOKS names {path!r}, but {reason}.",
+                    hint="Give the dotted path of a function hook(*, tenant, session, message).",
+                    id="assistants.E001",
+                )
+            )
     return errors
 
 
@@ -83,7 +88,7 @@ def prepare_pre_turn_hooks(*, tenant, session, text: str, policy) -> dict[str, A
             continue
         try:
             prepared[path] = prepare(tenant=tenant, session=session, text=text, policy=policy)
-        except Exception:  # noqa: BLE001 - one layer failing must not cost the user a reply
+        except Exception:
             logger.exception("preparing pre-turn hook %s failed", path)
     return prepared
 
@@ -129,7 +134,7 @@ def _run(*, tenant, session, message, failed: set[str], isolate: bool, extra: di
                     result = _call(path, tenant=tenant, session=session, message=message, extra=extra)
             else:
                 result = _call(path, tenant=tenant, session=session, message=message, extra=extra)
-        except Exception as exc:  # noqa: BLE001 - one layer failing must not cost the user a reply
+        except Exception as exc:
             logger.exception("pre-turn hook %s failed", path)
             failed.add(path)
             if not isolate:

@@ -8,6 +8,7 @@ ledger. A note written from an
 imported message keeps that message's time as `observed_at` (recall's time decay and "when did I say this" see
 the conversation when it happened), while its lifetime counts from when it was learnt.
 """
+
 from __future__ import annotations
 
 import time
@@ -21,12 +22,14 @@ from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.sessions import session_title
 from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
-from core.models import JobRecord
 from core.ledger import job_progress_update, job_record_create
+from core.models import JobRecord
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
-IMPORT_STEP_MESSAGES = 250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
+IMPORT_STEP_MESSAGES = (
+    250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
+)
 COMPACTION_PASSES_PER_STEP = 20  # compaction passes per step, so that one job's time stays bounded
 COMPACTION_STEP_SECONDS = 20.0  # and no new pass starts after this long (a pass is bounded: COMPACTION_PASS_*)
 COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises at most COMPACTION_PASS_MESSAGES
@@ -40,8 +43,15 @@ def _message_terms(text: str) -> str:
 
 
 @transaction.atomic
-def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], title: str = "",
-                   assistant: Assistant | None = None, requested_by: str = "") -> tuple[ChatSession, list[int], JobRecord]:
+def session_import(
+    *,
+    tenant: Tenant,
+    end_user: EndUser,
+    messages: list[dict],
+    title: str = "",
+    assistant: Assistant | None = None,
+    requested_by: str = "",
+) -> tuple[ChatSession, list[int], JobRecord]:
     """Store `messages` ([{role, content, created_at}], oldest first) as a new session of `end_user`.
 
     Returns the session, the message ids in the given order, and the queued processing job."""
@@ -70,30 +80,46 @@ def session_import(*, tenant: Tenant, end_user: EndUser, messages: list[dict], t
         raise NotFound("That assistant does not exist.")
 
     title = session_title(title or "Imported conversation")  # the integrator's title may quote the user
-    session = ChatSession.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, assistant=assistant,
-                                                            title=title)
-    rows = Message.objects.for_tenant(tenant).bulk_create([
-        Message(tenant=tenant, session=session, end_user=end_user, role=item["role"], content=item["content"],
-                search_vector=_message_terms(item["content"]), metadata={"imported": True})
-        for item in messages
-    ], batch_size=1000)
+    session = ChatSession.objects.for_tenant(tenant).create(
+        tenant=tenant, end_user=end_user, assistant=assistant, title=title
+    )
+    rows = Message.objects.for_tenant(tenant).bulk_create(
+        [
+            Message(
+                tenant=tenant,
+                session=session,
+                end_user=end_user,
+                role=item["role"],
+                content=item["content"],
+                search_vector=_message_terms(item["content"]),
+                metadata={"imported": True},
+            )
+            for item in messages
+        ],
+        batch_size=1000,
+    )
     # created_at is auto_now_add, so the original times are written afterwards, in one statement (bulk_update's
     # CASE WHEN per row took seconds for thousands of messages). Raw SQL: it carries the tenant filter itself.
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {Message._meta.db_table} AS m SET created_at = v.ts "
             "FROM unnest(%s::bigint[], %s::timestamptz[]) AS v(id, ts) WHERE m.id = v.id AND m.tenant_id = %s",
-            [[row.pk for row in rows], [item["created_at"] for item in messages], tenant.pk])
+            [[row.pk for row in rows], [item["created_at"] for item in messages], tenant.pk],
+        )
     for row, item in zip(rows, messages, strict=True):
         row.created_at = item["created_at"]
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(
-        created_at=messages[0]["created_at"], last_activity_at=messages[-1]["created_at"])
+        created_at=messages[0]["created_at"], last_activity_at=messages[-1]["created_at"]
+    )
     session.refresh_from_db()
 
-    job = job_record_create(kind="session_import", tenant_id=tenant.pk, end_user_id=end_user.pk,
-                            idempotency_key=f"import:{session.pk}",
-                            progress={"stage": "queued", "done": 0,
-                                      "total": sum(1 for m in messages if m["role"] == Message.Role.USER)})
+    job = job_record_create(
+        kind="session_import",
+        tenant_id=tenant.pk,
+        end_user_id=end_user.pk,
+        idempotency_key=f"import:{session.pk}",
+        progress={"stage": "queued", "done": 0, "total": sum(1 for m in messages if m["role"] == Message.Role.USER)},
+    )
     enqueue_on_commit("assistants.jobs.session_import", tenant.pk, session.pk, job.pk)
     return session, [row.pk for row in rows], job
 
@@ -105,8 +131,12 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
     after the import (docs/memory.md "Imported history")."""
     from memory.models import MemoryNote
 
-    return MemoryNote.objects.for_tenant(tenant_id).filter(source_messages=message, created_at__gte=since).filter(
-        Q(observed_at__isnull=True) | Q(observed_at__gt=message.created_at)).update(observed_at=message.created_at)
+    return (
+        MemoryNote.objects.for_tenant(tenant_id)
+        .filter(source_messages=message, created_at__gte=since)
+        .filter(Q(observed_at__isnull=True) | Q(observed_at__gt=message.created_at))
+        .update(observed_at=message.created_at)
+    )
 
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
@@ -123,58 +153,71 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
         row = JobRecord.objects.filter(pk=job_id).values("progress", "result").first() or {}
         progress, counts = dict(row.get("progress") or {}), dict(row.get("result") or {})
     while True:
-        finished, progress = _import_step(tenant_id=tenant_id, session_id=session_id, progress=progress,
-                                          counts=counts, job_id=job_id)
+        finished, progress = _import_step(
+            tenant_id=tenant_id, session_id=session_id, progress=progress, counts=counts, job_id=job_id
+        )
         if finished is not None:
             return finished
         if job_id:
             with transaction.atomic():  # the position and the next step together: a crash loses neither
-                JobRecord.objects.filter(pk=job_id).update(progress=progress, result=counts,
-                                                           updated_at=timezone.now())
+                JobRecord.objects.filter(pk=job_id).update(progress=progress, result=counts, updated_at=timezone.now())
                 enqueue_on_commit("assistants.jobs.session_import", tenant_id, session_id, job_id)
             return {"continued": True}
 
 
-def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dict,
-                 job_id: int | None) -> tuple[dict | None, dict]:
+def _import_step(
+    *, tenant_id: int, session_id: int, progress: dict, counts: dict, job_id: int | None
+) -> tuple[dict | None, dict]:
     """One step. Returns (the job's result, progress) when the import is finished, else (None, the next
     position). Updates `counts` in place."""
     from assistants.services.compaction import session_compact
     from core.policy import memory_policy_for
-    from memory.services.forget_requests import is_memory_command
     from memory.services.episodes import message_vectors_write
     from memory.services.extraction import memory_extract_for_message
+    from memory.services.forget_requests import is_memory_command
 
-    session = ChatSession.objects.for_tenant(tenant_id).select_related("tenant", "assistant", "end_user") \
-        .filter(pk=session_id).first()
+    session = (
+        ChatSession.objects.for_tenant(tenant_id)
+        .select_related("tenant", "assistant", "end_user")
+        .filter(pk=session_id)
+        .first()
+    )
     if session is None:
         return {"skipped": "the session no longer exists"}, progress
     if session.end_user.erasure_requested_at is not None:
         return {"skipped": "user erasure in progress"}, progress
     counts.setdefault("started_at", timezone.now().isoformat())  # notes written since then get the message's time
     started = datetime.fromisoformat(counts["started_at"])
-    user_messages = Message.objects.for_tenant(tenant_id).filter(session=session, role=Message.Role.USER) \
+    user_messages = (
+        Message.objects.for_tenant(tenant_id)
+        .filter(session=session, role=Message.Role.USER)
         .order_by("created_at", "id")
+    )
     total = user_messages.count()
     stage = progress.get("stage")
     done = min(int(progress.get("done", 0) or 0), total) if stage in ("extraction", "compaction") else 0
     if stage != "compaction" and done < total:
-        batch = list(user_messages[done:done + IMPORT_STEP_MESSAGES])
+        batch = list(user_messages[done : done + IMPORT_STEP_MESSAGES])
         policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
         counts["message_vectors"] = counts.get("message_vectors", 0) + message_vectors_write(
-            tenant=session.tenant, model=policy.embedding_model,
-            messages=[m for m in batch if not is_memory_command(m.content)])
+            tenant=session.tenant,
+            model=policy.embedding_model,
+            messages=[m for m in batch if not is_memory_command(m.content)],
+        )
         for message in batch:
-            outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk,
-                                                 embed_message=False) or {}
+            outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
             counts["notes_written"] = counts.get("notes_written", 0) + int(outcome.get("written", 0) or 0)
             counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(
-                tenant_id=tenant_id, message=message, since=started)
+                tenant_id=tenant_id, message=message, since=started
+            )
         return None, {"stage": "extraction", "done": done + len(batch), "total": total}
     passes, compacting, step_started = 0, True, time.monotonic()
-    while compacting and passes < COMPACTION_PASSES_PER_STEP \
-            and time.monotonic() - step_started < COMPACTION_STEP_SECONDS \
-            and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX:
+    while (
+        compacting
+        and passes < COMPACTION_PASSES_PER_STEP
+        and time.monotonic() - step_started < COMPACTION_STEP_SECONDS
+        and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX
+    ):
         passes += 1
         outcome = session_compact(tenant_id=tenant_id, session_id=session_id) or {}
         compacting = bool(outcome.get("compacted")) and bool(outcome.get("more_pending"))
@@ -185,9 +228,21 @@ def _import_step(*, tenant_id: int, session_id: int, progress: dict, counts: dic
     if job_id:
         job_progress_update(job_id=job_id, progress=final)
     written = counts.get("notes_written", 0)
-    webhook_event_emit(tenant=tenant_id, event="import.completed", data={
-        "job": job_id, "session": session_id, "user_id": session.end_user_id, "user_messages": total,
-        "notes_written": written})
-    return {"user_messages": total, "notes_written": written, "notes_dated": counts.get("notes_dated", 0),
-            "compaction_passes": counts["compaction_passes"],
-            "message_vectors": counts.get("message_vectors", 0)}, final
+    webhook_event_emit(
+        tenant=tenant_id,
+        event="import.completed",
+        data={
+            "job": job_id,
+            "session": session_id,
+            "user_id": session.end_user_id,
+            "user_messages": total,
+            "notes_written": written,
+        },
+    )
+    return {
+        "user_messages": total,
+        "notes_written": written,
+        "notes_dated": counts.get("notes_dated", 0),
+        "compaction_passes": counts["compaction_passes"],
+        "message_vectors": counts.get("message_vectors", 0),
+    }, final

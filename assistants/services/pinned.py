@@ -9,10 +9,11 @@ earlier one ("把面积砍到60平米" replaces 100 平米); "not X anymore" / "
 
 Stored on ChatSession.pinned_facts as key -> {"value", "message_id", "updated_at"}.
 """
+
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from django.utils.translation import pgettext, pgettext_lazy
 
@@ -39,70 +40,139 @@ MAX_RULES = 6
 _CN_NUM = "零一二两三四五六七八九十百千"
 _NUM = rf"(?:\d+(?:[.,]\d+)*|[{_CN_NUM}]+)"
 _ZH_MONEY = rf"{_NUM}\s*(?:百万|千万|万|千|亿|w|W)(?:\s*(?:元|块钱?|人民币|rmb|RMB))?|{_NUM}\s*(?:元|块钱?)"
-_EN_MONEY = (r"(?:\$|€|£|¥|USD\s?|US\$|RMB\s?|CNY\s?)\s?\d[\d,]*(?:\.\d+)?\s*(?:k|K|m|M|million|thousand|grand)?\b"
-             r"|\b\d[\d,]*(?:\.\d+)?\s*(?:k|K|thousand|million|grand)?\s*(?:dollars|usd|USD|euros?|pounds|yuan|rmb|RMB)\b"
-             r"|\b\d+(?:\.\d+)?\s*(?:k|K|grand|thousand|million)\b")
+_EN_MONEY = (
+    r"(?:\$|€|£|¥|USD\s?|US\$|RMB\s?|CNY\s?)\s?\d[\d,]*(?:\.\d+)?\s*(?:k|K|m|M|million|thousand|grand)?\b"
+    r"|\b\d[\d,]*(?:\.\d+)?\s*(?:k|K|thousand|million|grand)?\s*(?:dollars|usd|USD|euros?|pounds|yuan|rmb|RMB)\b"
+    r"|\b\d+(?:\.\d+)?\s*(?:k|K|grand|thousand|million)\b"
+)
 MONEY_RE = re.compile(rf"{_ZH_MONEY}|{_EN_MONEY}")
-_BUDGET_WORDS = re.compile(r"预算|经费|资金|本钱|总投入|投资额|能投|budget|afford|funds|capital|can spend|to spend|"
-                           r"总共有|一共有|手头有", re.I)
-SIZE_RE = re.compile(rf"{_NUM}\s*(?:平方米|平方|平米|个平|平(?![安台均时])|㎡|m²|m2\b|sqm\b|square\s+(?:meters?|metres?|feet|foot)|"
-                     r"sq\.?\s*(?:ft|m)\b)", re.I)
-_ZH_CATEGORY = re.compile(r"(?:开|做|经营|搞|干)(?:一?家|一?个|一间|间|个)?((?![店过了着的这那哪什啥])[\u4e00-\u9fff]{1,5}?"
-                          r"(?:店|馆|铺|厅|吧|坊|屋|档|摊|超市|工作室|公司|诊所|餐厅|酒楼))")
+_BUDGET_WORDS = re.compile(
+    r"预算|经费|资金|本钱|总投入|投资额|能投|budget|afford|funds|capital|can spend|to spend|"
+    r"总共有|一共有|手头有",
+    re.I,
+)
+SIZE_RE = re.compile(
+    rf"{_NUM}\s*(?:平方米|平方|平米|个平|平(?![安台均时])|㎡|m²|m2\b|sqm\b|square\s+(?:meters?|metres?|feet|foot)|"
+    r"sq\.?\s*(?:ft|m)\b)",
+    re.I,
+)
+_ZH_CATEGORY = re.compile(
+    r"(?:开|做|经营|搞|干)(?:一?家|一?个|一间|间|个)?((?![店过了着的这那哪什啥])[\u4e00-\u9fff]{1,5}?"
+    r"(?:店|馆|铺|厅|吧|坊|屋|档|摊|超市|工作室|公司|诊所|餐厅|酒楼))"
+)
 _ZH_CATEGORY2 = re.compile(r"品类(?:是|定|选|就|为|改成|换成|定成)*[了为成]?\s*([\u4e00-\u9fff]{1,8})")
 _EN_CATEGORY = re.compile(
     r"\b(?:open|opening|start|starting|run|running|own|launch|launching)\s+(?:up\s+)?(?:a|an|my|our|the)\s+"
     r"((?:[a-z\-]+\s){0,2}(?:shop|store|restaurant|cafe|café|coffee\s+shop|bar|bakery|salon|studio|business|diner|"
-    r"bistro|stall|boutique|gym|clinic|agency|pub|food\s+truck|franchise|startup|company))\b", re.I)
-_ZH_CITIES = ("北京 上海 广州 深圳 杭州 南京 苏州 成都 重庆 武汉 西安 天津 长沙 郑州 青岛 厦门 福州 济南 合肥 昆明 "
-              "东莞 佛山 宁波 无锡 沈阳 大连 哈尔滨 长春 石家庄 太原 南昌 南宁 贵阳 兰州 海口 三亚 珠海 中山 惠州 "
-              "温州 绍兴 嘉兴 常州 徐州 烟台 洛阳 香港 澳门 台北").split()
+    r"bistro|stall|boutique|gym|clinic|agency|pub|food\s+truck|franchise|startup|company))\b",
+    re.I,
+)
+_ZH_CITIES = (
+    "北京 上海 广州 深圳 杭州 南京 苏州 成都 重庆 武汉 西安 天津 长沙 郑州 青岛 厦门 福州 济南 合肥 昆明 "
+    "东莞 佛山 宁波 无锡 沈阳 大连 哈尔滨 长春 石家庄 太原 南昌 南宁 贵阳 兰州 海口 三亚 珠海 中山 惠州 "
+    "温州 绍兴 嘉兴 常州 徐州 烟台 洛阳 香港 澳门 台北"
+).split()
 _ZH_CITY = re.compile(rf"({'|'.join(_ZH_CITIES)})|(?:在|去|到|搬到|定在|位于|选在)([\u4e00-\u9fff]{{2,3}})市")
-_ZH_DISTRICT = re.compile(r"(?:在|看中|选在|位于|搬到|定在|去|到|中|换到|改到|放在)([\u4e00-\u9fff]{2,4}?(?:新区|区|县|镇|商圈|街道))")
-_EN_PLACE = re.compile(r"\b(?:in|to|at|near|based\s+in|located\s+in)\s+((?:[A-Z][a-zA-Z'\-]+)(?:\s[A-Z][a-zA-Z'\-]+){0,2})")
-_EN_PLACE_CONTEXT = re.compile(r"\b(?:open|opening|live|living|based|located|move|moving|shop|store|restaurant|"
-                               r"cafe|business|rent|lease|space|site|city|town|place|stay|staying|trip|travel|travelling|traveling|visit|"
-                               r"visiting|fly|flying|going)\b", re.I)
-_EN_NOT_PLACES = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                  "November", "December", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-                  "Sunday", "English", "Chinese", "The", "My", "Our", "I"}
+_ZH_DISTRICT = re.compile(
+    r"(?:在|看中|选在|位于|搬到|定在|去|到|中|换到|改到|放在)([\u4e00-\u9fff]{2,4}?(?:新区|区|县|镇|商圈|街道))"
+)
+_EN_PLACE = re.compile(
+    r"\b(?:in|to|at|near|based\s+in|located\s+in)\s+((?:[A-Z][a-zA-Z'\-]+)(?:\s[A-Z][a-zA-Z'\-]+){0,2})"
+)
+_EN_PLACE_CONTEXT = re.compile(
+    r"\b(?:open|opening|live|living|based|located|move|moving|shop|store|restaurant|"
+    r"cafe|business|rent|lease|space|site|city|town|place|stay|staying|trip|travel|travelling|traveling|visit|"
+    r"visiting|fly|flying|going)\b",
+    re.I,
+)
+_EN_NOT_PLACES = {
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "English",
+    "Chinese",
+    "The",
+    "My",
+    "Our",
+    "I",
+}
 _EN_DISTRICT = re.compile(r"\b((?:[A-Z][a-zA-Z'\-]+\s){1,2})(?:district|neighbou?rhood|area|borough)\b")
 _ZH_DEADLINE = re.compile(
     r"((?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|下个?月(?:底|初|中)?|下周[一二三四五六日天]?|年底|年前|月底|春节|国庆|"
     r"(?:\d+|[一二两三四五六七八九十]+)\s*(?:天|周|个月|个星期)(?:之?内))\s*(?:之?前)?\s*(?:要|得|必须|就|能)?"
-    r"(?:开业|开张|完成|交付|上线|搞定|弄好|装好|装修完|营业|到位|截止)")
+    r"(?:开业|开张|完成|交付|上线|搞定|弄好|装好|装修完|营业|到位|截止)"
+)
 _ZH_DEADLINE2 = re.compile(r"(?:截止|期限|最晚)(?:日期|时间)?(?:是|在|为|:|：)?\s*([^\s，。,.;；]{2,12})")
 _EN_DEADLINE = re.compile(
     r"\b(?:deadline\s+(?:is\s+)?(?:on\s+|by\s+)?|due\s+(?:by\s+|on\s+)?|by\s+|before\s+|no\s+later\s+than\s+)"
     r"((?:the\s+)?(?:end\s+of\s+(?:the\s+)?\w+|next\s+\w+|this\s+\w+|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?|"
-    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|christmas|new\s+year))", re.I)
+    r"\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|christmas|new\s+year))",
+    re.I,
+)
 _ZH_ALLERGY = re.compile(r"对([\u4e00-\u9fffA-Za-z]{1,8}?)过敏")
 _ZH_ALLERGY2 = re.compile(r"([\u4e00-\u9fff]{1,6}?)过敏")
-_EN_ALLERGY = re.compile(r"\ballergic\s+to\s+([a-z][a-z \-]{1,30}?)(?=[.,;!?]|$|\s+and\s+(?:i|we)\b)|"
-                         r"\b([a-z]{3,20})\s+allergy\b", re.I)
-_ZH_HEADCOUNT = re.compile(r"((?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|位)?\s*(?:员工|伙计|厨师|服务员|店员|人手|口人|"
-                           r"个人|人(?!民|均|工|气|流)))")
+_EN_ALLERGY = re.compile(
+    r"\ballergic\s+to\s+([a-z][a-z \-]{1,30}?)(?=[.,;!?]|$|\s+and\s+(?:i|we)\b)|"
+    r"\b([a-z]{3,20})\s+allergy\b",
+    re.I,
+)
+_ZH_HEADCOUNT = re.compile(
+    r"((?:\d+|[一二两三四五六七八九十]+)\s*(?:个|名|位)?\s*(?:员工|伙计|厨师|服务员|店员|人手|口人|"
+    r"个人|人(?!民|均|工|气|流)))"
+)
 _ZH_HEADCOUNT_CTX = re.compile(r"我们|一共|总共|团队|员工|家里|招|雇|请|人手|聚餐|参加|来|带|店里|需要")
-_EN_HEADCOUNT = re.compile(r"\b(\d+\s+(?:people|persons|employees|staff|guests|workers|of\s+us|adults|kids|"
-                           r"children|team\s+members|cooks|waiters))\b", re.I)
-_ZH_RULE = re.compile(r"^(?:那|另外|还有|对了)?[，,]?\s*(?:请|麻烦)?你?(?:以后|之后|今后|从现在起|从现在开始|每次|接下来)?"
-                      r"(?:都|请|一律|务必|一定)?(?:用|使用|别|不要|不用|叫我|称呼我|记得|回答|回复|说话|只用|尽量)")
+_EN_HEADCOUNT = re.compile(
+    r"\b(\d+\s+(?:people|persons|employees|staff|guests|workers|of\s+us|adults|kids|"
+    r"children|team\s+members|cooks|waiters))\b",
+    re.I,
+)
+_ZH_RULE = re.compile(
+    r"^(?:那|另外|还有|对了)?[，,]?\s*(?:请|麻烦)?你?(?:以后|之后|今后|从现在起|从现在开始|每次|接下来)?"
+    r"(?:都|请|一律|务必|一定)?(?:用|使用|别|不要|不用|叫我|称呼我|记得|回答|回复|说话|只用|尽量)"
+)
 _ZH_RULE_CTX = re.compile(r"你|以后|之后|今后|回答|回复|叫我|称呼|说话|每次|从现在")
-_EN_RULE = re.compile(r"^(?:and\s+|also\s+)?(?:please\s+)?(?:from\s+now\s+on,?\s+|in\s+future,?\s+)?"
-                      r"(?:always|never|don't|do\s+not|call\s+me|answer|reply|respond|keep\s+(?:your|the)\s+"
-                      r"(?:answers?|replies|responses)|use|stop|no\s+more|only)\b", re.I)
+_EN_RULE = re.compile(
+    r"^(?:and\s+|also\s+)?(?:please\s+)?(?:from\s+now\s+on,?\s+|in\s+future,?\s+)?"
+    r"(?:always|never|don't|do\s+not|call\s+me|answer|reply|respond|keep\s+(?:your|the)\s+"
+    r"(?:answers?|replies|responses)|use|stop|no\s+more|only)\b",
+    re.I,
+)
 _EN_RULE_CTX = re.compile(r"\b(?:you|your|me|answer|reply|respond|replies|answers|call)\b", re.I)
 _ZH_LIMIT = re.compile(r"(不能超过?|不要超过?|不超过?|别超过?|不得超过?|最多不超过?|控制在|压到|压在|不高于|别超)")
-_EN_LIMIT = re.compile(r"\b(?:keep|cap|limit)\s+(?:the\s+|my\s+|our\s+)?([a-z]+(?:\s[a-z]+)?)\s+(?:under|below|within|at|to)\s+"
-                       r"([^\s,.;]+(?:\s(?:percent|%|of\s+the\s+budget))?)|"
-                       r"\b([a-z]+(?:\s[a-z]+)?)\s+(?:should|must|can|will)(?:n't|\s+not)?\s+(?:exceed|go\s+over|be\s+more\s+than|"
-                       r"cost\s+more\s+than)\s+([^\s,.;]+(?:\s(?:percent|%|of\s+the\s+budget))?)", re.I)
-_ZH_LIMIT_VALUE = re.compile(rf"(?:总预算|预算|总额|总共)?的?\s*((?:{_NUM}\s*(?:成|%|％)|百分之{_NUM}|{_NUM}分之{_NUM})|"
-                             rf"{_ZH_MONEY}|{_NUM}\s*(?:平米|平|人|天))")
+_EN_LIMIT = re.compile(
+    r"\b(?:keep|cap|limit)\s+(?:the\s+|my\s+|our\s+)?([a-z]+(?:\s[a-z]+)?)\s+(?:under|below|within|at|to)\s+"
+    r"([^\s,.;]+(?:\s(?:percent|%|of\s+the\s+budget))?)|"
+    r"\b([a-z]+(?:\s[a-z]+)?)\s+(?:should|must|can|will)(?:n't|\s+not)?\s+(?:exceed|go\s+over|be\s+more\s+than|"
+    r"cost\s+more\s+than)\s+([^\s,.;]+(?:\s(?:percent|%|of\s+the\s+budget))?)",
+    re.I,
+)
+_ZH_LIMIT_VALUE = re.compile(
+    rf"(?:总预算|预算|总额|总共)?的?\s*((?:{_NUM}\s*(?:成|%|％)|百分之{_NUM}|{_NUM}分之{_NUM})|"
+    rf"{_ZH_MONEY}|{_NUM}\s*(?:平米|平|人|天))"
+)
 _SUBJECT_STRIP = re.compile(r"(?:的)?(?:费用|成本|开支|花费|预算|支出|的钱|钱)$")
-_REMOVE = re.compile(r"不再|不(?:开|做|要|去|在|考虑)了?[\u4e00-\u9fff]{0,8}了|取消|算了|\bno\s+longer\b|\bnot\b.*\banymore\b|"
-                     r"\bdrop(?:ped)?\b|\bforget\s+(?:about\s+)?the\b", re.I)
+_REMOVE = re.compile(
+    r"不再|不(?:开|做|要|去|在|考虑)了?[\u4e00-\u9fff]{0,8}了|取消|算了|\bno\s+longer\b|\bnot\b.*\banymore\b|"
+    r"\bdrop(?:ped)?\b|\bforget\s+(?:about\s+)?the\b",
+    re.I,
+)
 _CLAUSE_SPLIT = re.compile(r"[。！？!?；;\n]+|，|,\s+|\.\s+|(?<=[\u4e00-\u9fff]),")
 
 
@@ -160,7 +230,7 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
             if m:
                 found["deadline"] = _clean(m.group(1))
                 break
-        for m in (list(_ZH_ALLERGY.finditer(clause)) or list(_ZH_ALLERGY2.finditer(clause))):
+        for m in list(_ZH_ALLERGY.finditer(clause)) or list(_ZH_ALLERGY2.finditer(clause)):
             item = m.group(1).lstrip("我他她们也都还有就对")
             if item and item not in ("不", "没有", "会不会", "有没有"):
                 allergies.append(item)
@@ -173,14 +243,15 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
         m = _EN_HEADCOUNT.search(clause)
         if m:
             found["headcount"] = _clean(m.group(1))
-        if (_ZH_RULE.search(clause) and _ZH_RULE_CTX.search(clause)) or \
-                (_EN_RULE.search(clause) and _EN_RULE_CTX.search(clause)):
+        if (_ZH_RULE.search(clause) and _ZH_RULE_CTX.search(clause)) or (
+            _EN_RULE.search(clause) and _EN_RULE_CTX.search(clause)
+        ):
             if not re.search(r"[?？吗]$|^(?:what|how|why|can|could|should)\b", clause, re.I):
                 rules.append(_clean(clause))
         m = _ZH_LIMIT.search(clause)
         if m:
-            subject = _limit_subject(clause[:m.start()])
-            value = _ZH_LIMIT_VALUE.search(clause[m.end():])
+            subject = _limit_subject(clause[: m.start()])
+            value = _ZH_LIMIT_VALUE.search(clause[m.end() :])
             if subject and value:
                 found[LIMIT_PREFIX + subject] = _clean(f"{m.group(1)}{value.group(1)}")
         for m in _EN_LIMIT.finditer(clause):
@@ -188,8 +259,11 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
             subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
             found[LIMIT_PREFIX + subject] = _clean(f"at most {value}")
     if allergies:
-        found["allergy"] = "、".join(dict.fromkeys(allergies)) if has_chinese("".join(allergies)) \
+        found["allergy"] = (
+            "、".join(dict.fromkeys(allergies))
+            if has_chinese("".join(allergies))
             else ", ".join(dict.fromkeys(allergies))
+        )
     if rules:
         found["rules"] = rules  # merged with earlier rules by pinned_facts_apply
     removed = set()
@@ -201,7 +275,7 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
 
 def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now: datetime | None = None) -> dict:
     """`current` pinned facts updated by one user message (a new dict; `current` is not modified)."""
-    now = (now or datetime.now(timezone.utc)).isoformat()
+    now = (now or datetime.now(UTC)).isoformat()
     found, removal_clauses = pinned_facts_extract(text)
     facts = {k: dict(v) for k, v in (current or {}).items()}
     for clause in removal_clauses:
@@ -229,7 +303,7 @@ def pinned_label(key: str, *, chinese: bool) -> str:
     """The label of the pinned fact `key`, in Chinese or English; an unknown key is its own label."""
     with user_language(chinese):
         if key.startswith(LIMIT_PREFIX):
-            return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX):]}
+            return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX) :]}
         return str(LABELS[key]) if key in LABELS else key
 
 

@@ -15,12 +15,13 @@ but erasure does not rely on that); from experiences other users confirmed too, 
 removed (so one confirmed by 3 users drops below the sharing threshold again). The receipt counts both
 (memory.Experience, memory.ExperienceContribution).
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import tempfile
-from typing import Callable
+from collections.abc import Callable
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
@@ -32,10 +33,10 @@ from django.utils import timezone
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from core.dispatch import enqueue_on_commit
 from core.exceptions import NotFound
+from core.models import JobRecord
 from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
-from core.models import JobRecord
 from tasks.models import SessionScratch, TaskState
 from webhooks.services import webhook_event_emit
 
@@ -61,8 +62,7 @@ def _user_messages(tenant_id, user_id):
     # PostgreSQL pick a nested loop that ran for minutes over a few thousand messages (tests/reliability/
     # test_scale.py); with the subquery it is one hashed lookup per message of the tenant.
     sessions = ChatSession.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).values("pk")
-    return Message.objects.unscoped().filter(Q(end_user_id=user_id) | Q(session_id__in=sessions),
-                                             tenant_id=tenant_id)
+    return Message.objects.unscoped().filter(Q(end_user_id=user_id) | Q(session_id__in=sessions), tenant_id=tenant_id)
 
 
 def _messages_by(tenant_id, user_id):
@@ -72,25 +72,36 @@ def _messages_by(tenant_id, user_id):
 
 
 def _user_note_ids(tenant_id, user_id):
-    return MemoryNote.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).annotate(
-        sid=Cast("id", CharField())).values("sid")
+    return (
+        MemoryNote.objects.unscoped()
+        .filter(tenant_id=tenant_id, end_user_id=user_id)
+        .annotate(sid=Cast("id", CharField()))
+        .values("sid")
+    )
 
 
 def _user_jobs(tenant_id, user_id, job_id):
     keyed = Q()
     for prefix in JOB_KEY_PREFIXES_BY_MESSAGE:
-        keys = _user_messages(tenant_id, user_id).annotate(
-            k=Concat(Value(f"{prefix}:"), Cast("id", CharField()), output_field=CharField())).values("k")
+        keys = (
+            _user_messages(tenant_id, user_id)
+            .annotate(k=Concat(Value(f"{prefix}:"), Cast("id", CharField()), output_field=CharField()))
+            .values("k")
+        )
         keyed |= Q(tenant_id=tenant_id, idempotency_key__in=keys)
     return JobRecord.objects.filter(Q(end_user_id=user_id) | keyed).exclude(pk=job_id)
 
 
 def _experiences_only_from(tenant_id, user_id):
     """Experiences the user contributed (or, before issue 15, was the source of) that no other user confirmed."""
-    theirs = Q(contributed_by_id=user_id) | Q(source_message_id__in=_messages_by(tenant_id, user_id)) | Exists(
-        ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk"), end_user_id=user_id))
-    others = Exists(ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk")).exclude(
-        end_user_id=user_id))
+    theirs = (
+        Q(contributed_by_id=user_id)
+        | Q(source_message_id__in=_messages_by(tenant_id, user_id))
+        | Exists(ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk"), end_user_id=user_id))
+    )
+    others = Exists(
+        ExperienceContribution.objects.unscoped().filter(experience=OuterRef("pk")).exclude(end_user_id=user_id)
+    )
     return Experience.objects.unscoped().filter(tenant_id=tenant_id).filter(theirs).exclude(others)
 
 
@@ -100,17 +111,29 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
     return [
         ("job_records", lambda: _user_jobs(tenant_id, user_id, job_id)),
         ("experiences", lambda: _experiences_only_from(tenant_id, user_id)),
-        ("experience_contributions", lambda: unscoped(ExperienceContribution).filter(
-            Q(end_user_id=user_id) | Q(source_message_id__in=_messages_by(tenant_id, user_id)))),
-        ("feedback", lambda: unscoped(Feedback).filter(
-            Q(end_user_id=user_id) | Q(message_id__in=_messages_by(tenant_id, user_id)))),
+        (
+            "experience_contributions",
+            lambda: unscoped(ExperienceContribution).filter(
+                Q(end_user_id=user_id) | Q(source_message_id__in=_messages_by(tenant_id, user_id))
+            ),
+        ),
+        (
+            "feedback",
+            lambda: unscoped(Feedback).filter(
+                Q(end_user_id=user_id) | Q(message_id__in=_messages_by(tenant_id, user_id))
+            ),
+        ),
         ("memory_notes", lambda: unscoped(MemoryNote).filter(end_user_id=user_id)),
         ("pii_rejections", lambda: unscoped(PiiRejection).filter(end_user_id=user_id)),
-        ("session_scratch", lambda: unscoped(SessionScratch).filter(
-            Q(end_user_id=user_id) | Q(session__end_user_id=user_id))),
+        (
+            "session_scratch",
+            lambda: unscoped(SessionScratch).filter(Q(end_user_id=user_id) | Q(session__end_user_id=user_id)),
+        ),
         ("task_states", lambda: unscoped(TaskState).filter(end_user_id=user_id)),
-        ("message_vectors", lambda: unscoped(MessageVector).filter(
-            Q(end_user_id=user_id) | Q(session__end_user_id=user_id))),
+        (
+            "message_vectors",
+            lambda: unscoped(MessageVector).filter(Q(end_user_id=user_id) | Q(session__end_user_id=user_id)),
+        ),
         ("messages", lambda: _user_messages(tenant_id, user_id)),
         ("sessions", lambda: unscoped(ChatSession).filter(end_user_id=user_id)),
     ]
@@ -118,11 +141,15 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
 
 def _scrub_audit_log(tenant_id: int, user: EndUser) -> int:
     """The audit log keeps who did what and when to which note id; the note's content (before/after) goes."""
-    notes = AuditLog.objects.unscoped().filter(tenant_id=tenant_id, object_type__in=NOTE_OBJECT_TYPES,
-                                               object_id__in=_user_note_ids(tenant_id, user.pk))
+    notes = AuditLog.objects.unscoped().filter(
+        tenant_id=tenant_id, object_type__in=NOTE_OBJECT_TYPES, object_id__in=_user_note_ids(tenant_id, user.pk)
+    )
     ext = user.external_id
-    by_user = AuditLog.objects.unscoped().filter(tenant_id=tenant_id).filter(
-        Q(actor=ext) | Q(actor=f"user:{ext}") | Q(actor=f"end_user:{ext}"))
+    by_user = (
+        AuditLog.objects.unscoped()
+        .filter(tenant_id=tenant_id)
+        .filter(Q(actor=ext) | Q(actor=f"user:{ext}") | Q(actor=f"end_user:{ext}"))
+    )
     by_user.update(actor=ERASED_ACTOR)
     return notes.exclude(before=None, after=None).update(before=None, after=None)
 
@@ -130,8 +157,10 @@ def _scrub_audit_log(tenant_id: int, user: EndUser) -> int:
 def _session_extras(sessions) -> dict:
     """Summaries and pinned facts live on the session row; counted separately for the receipt."""
     rows = list(sessions.values_list("summary", "pinned_facts"))
-    return {"summaries": sum(1 for summary, _ in rows if summary),
-            "pinned_facts": sum(len(pinned or {}) for _, pinned in rows)}
+    return {
+        "summaries": sum(1 for summary, _ in rows if summary),
+        "pinned_facts": sum(len(pinned or {}) for _, pinned in rows),
+    }
 
 
 def _add(counts: dict, more: dict) -> dict:
@@ -147,8 +176,11 @@ def user_erase_preview(*, tenant, end_user) -> dict:
         raise NotFound("That user does not exist.")
     counts = {name: factory().count() for name, factory in _erasure_steps(tenant.pk, end_user.pk, None)}
     counts.update(_session_extras(ChatSession.objects.for_tenant(tenant).filter(end_user=end_user)))
-    counts["audit_log_entries_scrubbed"] = AuditLog.objects.for_tenant(tenant).filter(
-        object_type__in=NOTE_OBJECT_TYPES, object_id__in=_user_note_ids(tenant.pk, end_user.pk)).count()
+    counts["audit_log_entries_scrubbed"] = (
+        AuditLog.objects.for_tenant(tenant)
+        .filter(object_type__in=NOTE_OBJECT_TYPES, object_id__in=_user_note_ids(tenant.pk, end_user.pk))
+        .count()
+    )
     counts["web_login"] = 1 if end_user.user_id else 0
     counts["end_user"] = 1
     return counts
@@ -161,7 +193,8 @@ def _mark(user: EndUser) -> None:
     if user.erasure_requested_at is None:
         user.erasure_requested_at = user.updated_at = timezone.now()
         EndUser.all_tenants.filter(pk=user.pk, tenant_id=user.tenant_id).update(  # with the tenant: docs/scaling.md
-            erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at)
+            erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at
+        )
 
 
 def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = True, reason: str = ""):
@@ -180,13 +213,21 @@ def user_erase_request(*, tenant, end_user, requested_by: str, enqueue: bool = T
             raise NotFound("That user does not exist (already erased?).")
         _mark(user)
         reason = " ".join((reason or "").split())[:500]
-        audit_log_write(tenant=tenant, actor=requested_by, action="erase_request",
-                        object_type="assistants.EndUser", object_id=user.pk,
-                        after={"reason": reason} if reason else None)
-        job = job_record_create(kind=ERASE_JOB_KIND, tenant_id=tenant.pk, end_user_id=user.pk,
-                                idempotency_key=f"erase:{tenant.pk}:{user.pk}",
-                                progress={"step": "queued", "requested_by": requested_by, "counts": {},
-                                          "reason": reason})
+        audit_log_write(
+            tenant=tenant,
+            actor=requested_by,
+            action="erase_request",
+            object_type="assistants.EndUser",
+            object_id=user.pk,
+            after={"reason": reason} if reason else None,
+        )
+        job = job_record_create(
+            kind=ERASE_JOB_KIND,
+            tenant_id=tenant.pk,
+            end_user_id=user.pk,
+            idempotency_key=f"erase:{tenant.pk}:{user.pk}",
+            progress={"step": "queued", "requested_by": requested_by, "counts": {}, "reason": reason},
+        )
         if enqueue and job.status != JobRecord.Status.SUCCEEDED:
             args = (tenant.pk, user.pk, requested_by, job.pk)
             enqueue_on_commit("assistants.jobs.user_erase", *args)
@@ -211,8 +252,11 @@ def _save_progress(job_id, progress) -> None:
 
 
 def _finished(tenant_id, job_id) -> dict:
-    receipt = (ErasureReceipt.objects.unscoped().filter(tenant_id=tenant_id, job_id=job_id).first()
-               if job_id is not None else None)
+    receipt = (
+        ErasureReceipt.objects.unscoped().filter(tenant_id=tenant_id, job_id=job_id).first()
+        if job_id is not None
+        else None
+    )
     return dict(receipt.counts) if receipt else {}
 
 
@@ -277,10 +321,15 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
             _add(counts, tenant_delete(type(login).objects.filter(pk=login.pk), tenant_id=tenant_id)[1])
         hashed = user_id_hash(user.external_id)
         _add(counts, tenant_delete(EndUser.objects.unscoped().filter(pk=user.pk), tenant_id=tenant_id)[1])
-        receipt = ErasureReceipt.objects.unscoped().create(tenant_id=tenant_id, user_id_hash=hashed,
-                                                           requested_by=requested_by[:200], counts=counts,
-                                                           job_id=job_id, reason=str(progress.get("reason") or "")[:500],
-                                                           completed_at=timezone.now())
+        receipt = ErasureReceipt.objects.unscoped().create(
+            tenant_id=tenant_id,
+            user_id_hash=hashed,
+            requested_by=requested_by[:200],
+            counts=counts,
+            job_id=job_id,
+            reason=str(progress.get("reason") or "")[:500],
+            completed_at=timezone.now(),
+        )
         # Sent after this commit; ids only (the user is gone, and no identifier of theirs goes out).
         webhook_event_emit(tenant=tenant_id, event="user.erased", data={"job": job_id, "receipt": receipt.pk})
         progress["step"] = "done"
@@ -356,8 +405,11 @@ def _export_notes(scoped, end_user):
     through = MemoryNote.source_messages.through
     for notes in _keyset_batches(scoped(MemoryNote).filter(end_user=end_user)):
         sources: dict[int, list] = {}
-        for note_id, message_id in (through.objects.filter(memorynote_id__in=[n.pk for n in notes])
-                                    .order_by("message_id").values_list("memorynote_id", "message_id")):
+        for note_id, message_id in (
+            through.objects.filter(memorynote_id__in=[n.pk for n in notes])
+            .order_by("message_id")
+            .values_list("memorynote_id", "message_id")
+        ):
             sources.setdefault(note_id, []).append(message_id)
         for note in notes:
             yield {**_row(note), "source_message_ids": sources.get(note.pk, [])}
@@ -375,8 +427,13 @@ def _experience_rows(scoped, end_user):
     queryset = scoped(Experience).filter(Q(contributed_by=end_user) | Q(pk__in=mine))
     for batch in _keyset_batches(queryset):
         for e in batch:
-            yield {"id": e.pk, "assistant_id": e.assistant_id, "task_summary": e.task_summary,
-                   "solution": e.solution, "created_at": e.created_at}
+            yield {
+                "id": e.pk,
+                "assistant_id": e.assistant_id,
+                "task_summary": e.task_summary,
+                "solution": e.solution,
+                "created_at": e.created_at,
+            }
 
 
 def user_export_write(*, tenant, end_user, write: Callable[[str], object]) -> None:
@@ -392,8 +449,10 @@ def user_export_write(*, tenant, end_user, write: Callable[[str], object]) -> No
         "format": "assistant-platform user export v1",
         "exported_at": timezone.now(),
         "tenant": tenant.slug,
-        "profile": {**_row(end_user, exclude=("tenant", "user")),
-                    "web_login": {"username": login.get_username(), "email": login.email} if login else None},
+        "profile": {
+            **_row(end_user, exclude=("tenant", "user")),
+            "web_login": {"username": login.get_username(), "email": login.email} if login else None,
+        },
     }
     write(_json(head)[:-1])  # the object stays open: the lists follow
     lists = [

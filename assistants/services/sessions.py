@@ -2,6 +2,7 @@
 
 A session that is not the caller's answers NotFound (404), the same as a missing one, so an id reveals nothing.
 """
+
 from __future__ import annotations
 
 from django.db import transaction

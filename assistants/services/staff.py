@@ -1,4 +1,5 @@
 """Tenant staff: Django accounts that moderate one tenant's data in the admin."""
+
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
@@ -12,16 +13,24 @@ STAFF_GROUP = "Tenant staff"
 # Everything of the platform's apps, except what is platform-wide (tenants are created and deleted by
 # superusers; staff links and worker heartbeats are superuser-only).
 STAFF_APPS = ("core", "assistants", "memory", "tasks", "webhooks")  # core: the job ledger
-STAFF_EXCLUDED = ("add_tenant", "delete_tenant", "add_tenantstaff", "change_tenantstaff", "delete_tenantstaff",
-                  "view_tenantstaff", "add_workerheartbeat", "change_workerheartbeat", "delete_workerheartbeat",
-                  "view_workerheartbeat")
+STAFF_EXCLUDED = (
+    "add_tenant",
+    "delete_tenant",
+    "add_tenantstaff",
+    "change_tenantstaff",
+    "delete_tenantstaff",
+    "view_tenantstaff",
+    "add_workerheartbeat",
+    "change_workerheartbeat",
+    "delete_workerheartbeat",
+    "view_workerheartbeat",
+)
 
 
 def staff_group_get() -> Group:
     """The group holding the permissions tenant staff need (refreshed each call, so new models are included)."""
     group, _ = Group.objects.get_or_create(name=STAFF_GROUP)
-    perms = Permission.objects.filter(content_type__app_label__in=STAFF_APPS).exclude(
-        Q(codename__in=STAFF_EXCLUDED))
+    perms = Permission.objects.filter(content_type__app_label__in=STAFF_APPS).exclude(Q(codename__in=STAFF_EXCLUDED))
     group.permissions.set(perms)
     return group
 

@@ -1,4 +1,5 @@
 """Creating tenants, their API keys, end users and assistants."""
+
 from __future__ import annotations
 
 import hashlib
@@ -44,8 +45,9 @@ def tenant_create(*, slug: str, name: str = "", assistant_name: str = "Assistant
     if Tenant.objects.filter(slug=slug).exists():
         raise Conflict(f"A tenant with the slug '{slug}' already exists.")
     tenant = Tenant.objects.create(slug=slug, name=name or slug)
-    assistant = Assistant.objects.for_tenant(tenant).create(tenant=tenant, name=assistant_name,
-                                                            system_prompt=DEFAULT_SYSTEM_PROMPT)
+    assistant = Assistant.objects.for_tenant(tenant).create(
+        tenant=tenant, name=assistant_name, system_prompt=DEFAULT_SYSTEM_PROMPT
+    )
     task_types_install_examples(tenant=tenant, assistant=assistant)
     _key, raw = api_key_create(tenant=tenant, name="default")
     return tenant, raw
@@ -68,8 +70,9 @@ def end_user_get_or_create(*, tenant: Tenant, external_id: str) -> EndUser:
 
 
 @transaction.atomic
-def end_user_create_with_login(*, tenant: Tenant, external_id: str, username: str, password: str,
-                               display_name: str = "") -> EndUser:
+def end_user_create_with_login(
+    *, tenant: Tenant, external_id: str, username: str, password: str, display_name: str = ""
+) -> EndUser:
     """An end user who can log in to the web chat."""
     auth_user, created = get_user_model().objects.get_or_create(username=username)
     if created:
@@ -106,8 +109,14 @@ def end_user_memory_set(*, tenant: Tenant, end_user: EndUser, enabled: bool, act
     before = EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).values_list("memory_enabled", flat=True).first()
     EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).update(memory_enabled=bool(enabled))
     if before != bool(enabled):  # audited like every other change to what is remembered
-        audit_log_write(tenant=tenant, actor=actor, action="memory_switch", object_type="assistants.EndUser",
-                        object_id=end_user.pk, before={"memory_enabled": before},
-                        after={"memory_enabled": bool(enabled)})
+        audit_log_write(
+            tenant=tenant,
+            actor=actor,
+            action="memory_switch",
+            object_type="assistants.EndUser",
+            object_id=end_user.pk,
+            before={"memory_enabled": before},
+            after={"memory_enabled": bool(enabled)},
+        )
     end_user.memory_enabled = bool(enabled)
     return end_user

@@ -11,6 +11,7 @@ checks it against the published SHA-256, so it is byte-for-byte the real vocabul
 - If the encoding cannot be loaded at all, the fallback is the UTF-8 byte length: a byte-level BPE token is at
   least one byte, so that count is never below any byte-level BPE tokenizer's (tested in tests/chat/test_tokens.py).
 """
+
 from __future__ import annotations
 
 import functools
@@ -73,13 +74,13 @@ def token_truncate(text: str, max_tokens: int, *, keep_tail_tokens: int = 0) -> 
     if enc is None:
         data = text.encode("utf-8", errors="surrogatepass")
         head = data[:head_budget].decode("utf-8", errors="ignore")
-        tail = data[len(data) - tail_budget:].decode("utf-8", errors="ignore") if tail_budget else ""
+        tail = data[len(data) - tail_budget :].decode("utf-8", errors="ignore") if tail_budget else ""
         return head + tail
     ids = enc.encode(text, disallowed_special=())
     head = enc.decode(ids[:head_budget]).rstrip("\ufffd")
-    tail = enc.decode(ids[len(ids) - tail_budget:]).lstrip("\ufffd") if tail_budget else ""
+    tail = enc.decode(ids[len(ids) - tail_budget :]).lstrip("\ufffd") if tail_budget else ""
     result = head + tail
     # Decoding at a token boundary can re-merge differently; trim until the bound holds.
     while result and token_count(result) > max_tokens:
-        result = result[:-max(1, len(result) // 50)]
+        result = result[: -max(1, len(result) // 50)]
     return result

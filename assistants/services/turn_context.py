@@ -3,6 +3,7 @@
 Its own module so that the turn (assistants.services.chat) and context assembly (assistants.services.context)
 both import it and neither imports the other back.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -32,10 +33,16 @@ class TurnContext:
         reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
         not carry words that came from elsewhere (issue 15)."""
         sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
-        own = [(h, s) for h, s in zip(self.hints, sections) if s != "experience"]
-        return {"summary": self.summary, "pinned_facts": self.pinned_facts,
-                "memories": [m.as_dict() for m in self.memories], "task": self.task,
-                "hints": [h for h, _ in own], "hint_sections": [s for _, s in own],
-                "experiences": list(self.experience_ids),
-                "token_count": self.token_count, "window_message_ids": self.window_message_ids,
-                "truncated": self.truncated}
+        own = [(h, s) for h, s in zip(self.hints, sections, strict=True) if s != "experience"]
+        return {
+            "summary": self.summary,
+            "pinned_facts": self.pinned_facts,
+            "memories": [m.as_dict() for m in self.memories],
+            "task": self.task,
+            "hints": [h for h, _ in own],
+            "hint_sections": [s for _, s in own],
+            "experiences": list(self.experience_ids),
+            "token_count": self.token_count,
+            "window_message_ids": self.window_message_ids,
+            "truncated": self.truncated,
+        }

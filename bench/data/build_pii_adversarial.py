@@ -7,6 +7,7 @@ runs it as it runs its own set: `pii` lists the identifiers exactly as written; 
 a durable fact that must still be remembered once the identifier is kept out. Check digits are computed, not
 invented (python-stdnum), so every card, ID and IBAN is one a validator would accept.
 """
+
 from __future__ import annotations
 
 import json
@@ -45,7 +46,12 @@ ROWS = [
     ("zh", "我是素食者，有急事打幺三九 幺二三四 五六七八。", ["幺三九 幺二三四 五六七八"], ("preference", "diet")),
     ("zh", "记一下我号码 138零零一三8000，晚上别打。", ["138零零一三8000"], None),
     ("zh", "联系我：１３９－１２３４－５６７８", ["１３９－１２３４－５６７８"], None),
-    ("zh", "我在杭州开了一家咖啡馆，客户可以打 186.1234.5678 订位。", ["186.1234.5678"], ("business_status", "business")),
+    (
+        "zh",
+        "我在杭州开了一家咖啡馆，客户可以打 186.1234.5678 订位。",
+        ["186.1234.5678"],
+        ("business_status", "business"),
+    ),
     ("zh", "备用号 135_1234_5678 也能找到我", ["135_1234_5678"], None),
     ("zh", "一五两零零零零一二三四是我老婆的号", ["一五两零零零零一二三四"], None),
     ("zh", "公司座机 021-6888 8888，白天有人接", ["021-6888 8888"], None),
@@ -54,10 +60,13 @@ ROWS = [
     ("zh", f"证件号{ID_A}，办签证要用", [ID_A], None),
     ("zh", f"我老公的身份证 {ID_B[:6]}-{ID_B[6:14]}-{ID_B[14:]}", [f"{ID_B[:6]}-{ID_B[6:14]}-{ID_B[14:]}"], None),
     ("zh", f"我今年三十五岁，{ID_C}是我的身份证号。", [ID_C], None),
-    ("zh", f"工资卡 {CARD_UNIONPAY[:4]} {CARD_UNIONPAY[4:8]} {CARD_UNIONPAY[8:12]} {CARD_UNIONPAY[12:16]} "
-           f"{CARD_UNIONPAY[16:]}，月底发工资",
-     [f"{CARD_UNIONPAY[:4]} {CARD_UNIONPAY[4:8]} {CARD_UNIONPAY[8:12]} {CARD_UNIONPAY[12:16]} {CARD_UNIONPAY[16:]}"],
-     None),
+    (
+        "zh",
+        f"工资卡 {CARD_UNIONPAY[:4]} {CARD_UNIONPAY[4:8]} {CARD_UNIONPAY[8:12]} {CARD_UNIONPAY[12:16]} "
+        f"{CARD_UNIONPAY[16:]}，月底发工资",
+        [f"{CARD_UNIONPAY[:4]} {CARD_UNIONPAY[4:8]} {CARD_UNIONPAY[8:12]} {CARD_UNIONPAY[12:16]} {CARD_UNIONPAY[16:]}"],
+        None,
+    ),
     ("zh", "信用卡是 4111-1111-1111-1111，别搞错", ["4111-1111-1111-1111"], None),
     ("zh", "护照号码是 EA1234567，下个月去日本", ["EA1234567"], None),
     ("zh", "下周用 G12345678 出境，记一下", ["G12345678"], None),
@@ -84,7 +93,12 @@ ROWS = [
     ("zh", "我是台湾人，手机 0912-345-678", ["0912-345-678"], None),
     ("zh", "对公账户卡号 6217 0001 2345 6789 012，开票用", ["6217 0001 2345 6789 012"], None),
     ("zh", "小红书号：95001234，我在上面卖手工皂", ["95001234"], None),
-    ("zh", "我在成都开火锅店，客户都加我telegram @hotpot_chengdu", ["@hotpot_chengdu"], ("business_status", "business")),
+    (
+        "zh",
+        "我在成都开火锅店，客户都加我telegram @hotpot_chengdu",
+        ["@hotpot_chengdu"],
+        ("business_status", "business"),
+    ),
     ("zh", "我的驾驶证号 320102198001011234", ["320102198001011234"], None),
     ("zh", "一三九 一二三四 五六七八 是我的工作手机", ["一三九 一二三四 五六七八"], None),
     ("zh", "周报发 wang_fang@163.com 就行", ["wang_fang@163.com"], None),
@@ -95,15 +109,27 @@ ROWS = [
     # --- English ------------------------------------------------------------------------------------------------
     ("en", "Text the results to 07700 900123 when done.", ["07700 900123"], None),
     ("en", "I'm vegetarian, by the way; my mobile is +44 7700 900123.", ["+44 7700 900123"], ("preference", "diet")),
-    ("en", "My number is oh seven seven double oh nine double oh one two three.",
-     ["oh seven seven double oh nine double oh one two three"], None),
-    ("en", "Call me on four one five, five five five, two six seven one.",
-     ["four one five, five five five, two six seven one"], None),
+    (
+        "en",
+        "My number is oh seven seven double oh nine double oh one two three.",
+        ["oh seven seven double oh nine double oh one two three"],
+        None,
+    ),
+    (
+        "en",
+        "Call me on four one five, five five five, two six seven one.",
+        ["four one five, five five five, two six seven one"],
+        None,
+    ),
     ("en", "My Japanese mobile is 090-1234-5678.", ["090-1234-5678"], None),
     ("en", "Office line (415) 555-2671, ask for the front desk.", ["(415) 555-2671"], None),
     ("en", "You can reach me at 415.555.2671 after six.", ["415.555.2671"], None),
-    ("en", "I run a small bakery in Leeds; the shop phone is 0113 496 0000.", ["0113 496 0000"],
-     ("business_status", "business")),
+    (
+        "en",
+        "I run a small bakery in Leeds; the shop phone is 0113 496 0000.",
+        ["0113 496 0000"],
+        ("business_status", "business"),
+    ),
     ("en", "Ring me on 0412 345 678 when you land in Sydney.", ["0412 345 678"], None),
     ("en", "Berlin office: 030 12345678.", ["030 12345678"], None),
     ("en", "My French number is 06 12 34 56 78.", ["06 12 34 56 78"], None),
@@ -121,9 +147,18 @@ ROWS = [
     ("en", "Amex 3782 822463 10005 expires in May.", ["3782 822463 10005"], None),
     ("en", "I live at 221B Baker Street, London NW1 6XE.", ["221B Baker Street", "NW1 6XE"], None),
     ("en", "We moved to 742 Evergreen Terrace last spring.", ["742 Evergreen Terrace"], None),
-    ("en", "Ship it to 1600 Pennsylvania Avenue NW, Washington, DC 20500.",
-     ["1600 Pennsylvania Avenue", "DC 20500"], None),
-    ("en", "I'm allergic to peanuts. Deliver to 42 wallaby way, Sydney.", ["42 wallaby way"], ("constraint", "allergy")),
+    (
+        "en",
+        "Ship it to 1600 Pennsylvania Avenue NW, Washington, DC 20500.",
+        ["1600 Pennsylvania Avenue", "DC 20500"],
+        None,
+    ),
+    (
+        "en",
+        "I'm allergic to peanuts. Deliver to 42 wallaby way, Sydney.",
+        ["42 wallaby way"],
+        ("constraint", "allergy"),
+    ),
     ("en", "Our studio is at Hauptstraße 5, 10115 Berlin.", ["Hauptstraße 5, 10115"], None),
     ("en", "My flat is at 12 rue de la Paix in Paris.", ["12 rue de la Paix"], None),
     ("en", "My car is a blue Golf, reg AB12 CDE.", ["AB12 CDE"], None),
@@ -146,21 +181,71 @@ ROWS = [
 
 # Ordinary numbers and codes people say: none of these is an identifier; each must be stored as written.
 LOOKALIKES = [
-    "预算 150 万左右", "每个月营业额大概 12 万", "店面 80 平米", "我们有 3 个员工", "2018 年开的店", "每天卖 300 杯咖啡",
-    "月租 1.5 万", "身高 175，体重 65 公斤", "住 18 楼，没有电梯", "开了第 2 家分店", "今年 35 岁", "手机是 iPhone 15",
-    "我在微信上卖货", "用 QQ 邮箱办公", "房子是 3室1厅，86 平米", "地铁 2号线 很方便", "第 3 季度要扩张",
-    "营业额 1200000 元", "年销售额 3000 万", "客单价 68 元", "显卡是 RTX4090", "型号 X200 的咖啡机", "订单号 48213",
-    "计划 2025年6月1日 开业", "下午 3:30 开会", "增长了 12.5%", "一两个月后再说", "三四个人就够了", "门店编号 A7",
-    "批发价 ¥1380.00", "We have 3 employees.", "Our budget is $1,500,000.", "The shop is 1200 sqm.",
-    "We opened in 1998.", "Daily sales are around 3k.", "I drive a Model 3.", "We are ISO 9001 certified.",
-    "I'm on Python 3.11.7.", "Use version v1.2.3.4 of the app.", "Order #123456 was delivered.",
-    "Opening on 2025-03-15, hopefully.", "The meeting is at 10:30.", "I sell SKU-48213 the most.",
-    "We serve 200 customers a day.", "Rent is 2400 a month.", "I have 2 kids, 7 and 9.", "Room for 20 people.",
-    "My M3 chip laptop is fast.", "We print on A4 paper.", "I fly a Boeing 737.", "PM2.5 is bad today.",
-    "I run 3 shops on Main Street.", "My account is closed.", "Line 3 of the contract is wrong.",
-    "We need 18 months to break even.", "The warehouse holds 25000 units.", "Prices went up 8 percent.",
-    "I bought 4 tickets for the 7:45 show.", "我们这里3号开业", "知道5号要交报告", "频道3号的节目很好看",
-    "第3单元讲的是分类", "We moved in on the 3rd, rent is 1800.", "Our Instagram is mostly food photos.", "The 5G rollout starts in 2026.",
+    "预算 150 万左右",
+    "每个月营业额大概 12 万",
+    "店面 80 平米",
+    "我们有 3 个员工",
+    "2018 年开的店",
+    "每天卖 300 杯咖啡",
+    "月租 1.5 万",
+    "身高 175，体重 65 公斤",
+    "住 18 楼，没有电梯",
+    "开了第 2 家分店",
+    "今年 35 岁",
+    "手机是 iPhone 15",
+    "我在微信上卖货",
+    "用 QQ 邮箱办公",
+    "房子是 3室1厅，86 平米",
+    "地铁 2号线 很方便",
+    "第 3 季度要扩张",
+    "营业额 1200000 元",
+    "年销售额 3000 万",
+    "客单价 68 元",
+    "显卡是 RTX4090",
+    "型号 X200 的咖啡机",
+    "订单号 48213",
+    "计划 2025年6月1日 开业",
+    "下午 3:30 开会",
+    "增长了 12.5%",
+    "一两个月后再说",
+    "三四个人就够了",
+    "门店编号 A7",
+    "批发价 ¥1380.00",
+    "We have 3 employees.",
+    "Our budget is $1,500,000.",
+    "The shop is 1200 sqm.",
+    "We opened in 1998.",
+    "Daily sales are around 3k.",
+    "I drive a Model 3.",
+    "We are ISO 9001 certified.",
+    "I'm on Python 3.11.7.",
+    "Use version v1.2.3.4 of the app.",
+    "Order #123456 was delivered.",
+    "Opening on 2025-03-15, hopefully.",
+    "The meeting is at 10:30.",
+    "I sell SKU-48213 the most.",
+    "We serve 200 customers a day.",
+    "Rent is 2400 a month.",
+    "I have 2 kids, 7 and 9.",
+    "Room for 20 people.",
+    "My M3 chip laptop is fast.",
+    "We print on A4 paper.",
+    "I fly a Boeing 737.",
+    "PM2.5 is bad today.",
+    "I run 3 shops on Main Street.",
+    "My account is closed.",
+    "Line 3 of the contract is wrong.",
+    "We need 18 months to break even.",
+    "The warehouse holds 25000 units.",
+    "Prices went up 8 percent.",
+    "I bought 4 tickets for the 7:45 show.",
+    "我们这里3号开业",
+    "知道5号要交报告",
+    "频道3号的节目很好看",
+    "第3单元讲的是分类",
+    "We moved in on the 3rd, rent is 1800.",
+    "Our Instagram is mostly food photos.",
+    "The 5G rollout starts in 2026.",
 ]
 
 
@@ -170,14 +255,33 @@ def main() -> None:
         for value in pii:
             assert value in text, (text, value)
         rid = f"pii-{lang}-{n:03d}"
-        rows.append({"id": rid, "lang": lang, "user": f"wq-{rid}", "text": text, "category": "pii",
-                     "write": fact is not None, "kind": fact[0] if fact else None, "key": fact[1] if fact else None,
-                     "durable": fact is not None, "hedged": False, "pii": pii, "fact": rid, "supersedes": None})
-    (HERE / "pii_adversarial.jsonl").write_text(
-        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
+        rows.append(
+            {
+                "id": rid,
+                "lang": lang,
+                "user": f"wq-{rid}",
+                "text": text,
+                "category": "pii",
+                "write": fact is not None,
+                "kind": fact[0] if fact else None,
+                "key": fact[1] if fact else None,
+                "durable": fact is not None,
+                "hedged": False,
+                "pii": pii,
+                "fact": rid,
+                "supersedes": None,
+            }
+        )
+    (HERE / "pii_adversarial.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     (HERE / "pii_lookalikes.jsonl").write_text(
-        "".join(json.dumps({"text": t, "lang": "zh" if any("\u4e00" <= c <= "\u9fff" for c in t) else "en"},
-                           ensure_ascii=False) + "\n" for t in LOOKALIKES))
+        "".join(
+            json.dumps(
+                {"text": t, "lang": "zh" if any("\u4e00" <= c <= "\u9fff" for c in t) else "en"}, ensure_ascii=False
+            )
+            + "\n"
+            for t in LOOKALIKES
+        )
+    )
     print(f"{sum(len(r['pii']) for r in rows)} identifiers in {len(rows)} sentences, {len(LOOKALIKES)} look-alikes")
 
 

@@ -14,6 +14,7 @@ recall_sets_episodes.py (multi-session histories). Output, one JSON object a lin
 The build refuses a set that breaks its own rules (duplicate ids, a query equal to its note, a question naming no
 session or an unknown one, a user with too few distractors), so a later edit cannot quietly make it easier.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,16 @@ def note_rows(lang: str, users: dict, dialogue: dict, noisy: dict) -> list[dict]
                 out.append({"text": noise[i], "type": "noisy"})
             if not out:
                 raise ValueError(f"{user} #{i}: no query")
-            rows.append({"id": f"{user}-{i:02d}", "lang": lang, "user": user, "kind": KINDS[kind],
-                         "content": content, "queries": out})
+            rows.append(
+                {
+                    "id": f"{user}-{i:02d}",
+                    "lang": lang,
+                    "user": user,
+                    "kind": KINDS[kind],
+                    "content": content,
+                    "queries": out,
+                }
+            )
     return rows
 
 
@@ -64,8 +73,15 @@ def cross_rows(known: dict[str, dict]) -> list[dict]:
             target = f"{user}-{index:02d}"
             if target not in known or known[target]["lang"] != target_lang:
                 raise ValueError(f"{direction} #{n}: no {target_lang} note {target}")
-            rows.append({"id": f"{direction.replace('->', '2')}-{n:02d}", "direction": direction, "user": user,
-                         "target": target, "query": query})
+            rows.append(
+                {
+                    "id": f"{direction.replace('->', '2')}-{n:02d}",
+                    "direction": direction,
+                    "user": user,
+                    "target": target,
+                    "query": query,
+                }
+            )
         if len(items) < 40:
             raise ValueError(f"{direction}: {len(items)} queries, fewer than 40")
     return rows
@@ -77,9 +93,16 @@ def episodic_rows(lang: str, users: list[dict]) -> list[dict]:
         ids = [s["id"] for s in entry["sessions"]]
         if len(set(ids)) != len(ids) or len(ids) < 3:
             raise ValueError(f"{entry['user']}: session ids must be unique, at least 3 sessions")
-        sessions = [{"id": s["id"], "date": s["date"],
-                     "messages": [{"role": {"u": "user", "a": "assistant"}[role], "content": text}
-                                  for role, text in s["turns"]]} for s in entry["sessions"]]
+        sessions = [
+            {
+                "id": s["id"],
+                "date": s["date"],
+                "messages": [
+                    {"role": {"u": "user", "a": "assistant"}[role], "content": text} for role, text in s["turns"]
+                ],
+            }
+            for s in entry["sessions"]
+        ]
         questions = []
         for n, (text, gold) in enumerate(entry["questions"], start=1):
             if not gold or set(gold) - set(ids):
@@ -107,13 +130,17 @@ def main() -> None:
     write("recall_episodic_en.jsonl", ep_en)
     write("recall_episodic_zh.jsonl", ep_zh)
     for name, rows in (("zh", zh), ("en", en)):
-        print(f"notes {name}: {len(rows)} notes, {sum(len(r['queries']) for r in rows)} queries, "
-              f"{len({r['user'] for r in rows})} users")
+        print(
+            f"notes {name}: {len(rows)} notes, {sum(len(r['queries']) for r in rows)} queries, "
+            f"{len({r['user'] for r in rows})} users"
+        )
     print(f"cross: {len(cross)} queries")
     for name, rows in (("episodic en", ep_en), ("episodic zh", ep_zh)):
-        print(f"{name}: {len(rows)} users, {sum(len(r['sessions']) for r in rows)} sessions, "
-              f"{sum(len(s['messages']) for r in rows for s in r['sessions'])} messages, "
-              f"{sum(len(r['questions']) for r in rows)} questions")
+        print(
+            f"{name}: {len(rows)} users, {sum(len(r['sessions']) for r in rows)} sessions, "
+            f"{sum(len(s['messages']) for r in rows for s in r['sessions'])} messages, "
+            f"{sum(len(r['questions']) for r in rows)} questions"
+        )
 
 
 if __name__ == "__main__":

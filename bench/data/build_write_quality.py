@@ -13,6 +13,7 @@ note from the utterance may have), unit (the unit or currency its note must keep
 authority: nothing may be stored), staff_correction (a person corrects the note of this utterance to this
 sentence after its turn: extraction must not overwrite it unless a later utterance restates the fact).
 """
+
 from __future__ import annotations
 
 import json
@@ -50,15 +51,19 @@ def luhn(prefix: str, length: int) -> str:
 def groups(number: str, sizes, sep=" ") -> str:
     out, i = [], 0
     for size in sizes:
-        out.append(number[i:i + size])
+        out.append(number[i : i + size])
         i += size
     if i < len(number):
         out.append(number[i:])
     return sep.join(out)
 
 
-ID1, ID2, ID3, ID4 = cn_id("11010519491231002"), cn_id("44030519900307123"), cn_id("33010619850615002"), \
-    cn_id("32010219880808123")
+ID1, ID2, ID3, ID4 = (
+    cn_id("11010519491231002"),
+    cn_id("44030519900307123"),
+    cn_id("33010619850615002"),
+    cn_id("32010219880808123"),
+)
 CARD1, CARD2, CARD3 = luhn("6222020200", 19), luhn("62284800", 19), luhn("6217000010", 19)
 
 # (text, kind, key) for durable statements
@@ -191,18 +196,48 @@ ZH_WHIMS = [
     "今天有点想去海边走走。",
 ]
 EN_SMALLTALK = [
-    "Hi there!", "Thanks, that was helpful.", "Good morning!", "How are you today?", "lol okay",
-    "Can you tell me a joke?", "What's the capital of Australia?", "Nice weather today, isn't it?",
-    "Sorry, I got distracted.", "Okay, got it.", "What time zone is Tokyo in?", "Bye for now!",
-    "Hmm, let me think about it.", "Can you explain what a Roth IRA is?", "That's interesting.",
-    "Wait, what did you mean by that?", "Haha, good one.", "How do I convert Celsius to Fahrenheit?",
-    "Cool, thanks!", "Never mind.",
+    "Hi there!",
+    "Thanks, that was helpful.",
+    "Good morning!",
+    "How are you today?",
+    "lol okay",
+    "Can you tell me a joke?",
+    "What's the capital of Australia?",
+    "Nice weather today, isn't it?",
+    "Sorry, I got distracted.",
+    "Okay, got it.",
+    "What time zone is Tokyo in?",
+    "Bye for now!",
+    "Hmm, let me think about it.",
+    "Can you explain what a Roth IRA is?",
+    "That's interesting.",
+    "Wait, what did you mean by that?",
+    "Haha, good one.",
+    "How do I convert Celsius to Fahrenheit?",
+    "Cool, thanks!",
+    "Never mind.",
 ]
 ZH_SMALLTALK = [
-    "你好！", "谢谢，很有帮助。", "早上好呀", "你今天怎么样？", "哈哈好的", "给我讲个笑话吧。", "澳大利亚的首都是哪里？",
-    "今天天气真不错。", "不好意思，刚才走神了。", "好的，明白了。", "东京是哪个时区？", "先这样，拜拜！", "嗯，我想想。",
-    "能解释一下什么是年化收益率吗？", "挺有意思的。", "等等，你刚才是什么意思？", "哈哈，说得好。", "摄氏度怎么换算成华氏度？",
-    "收到，谢谢！", "算了，不问了。",
+    "你好！",
+    "谢谢，很有帮助。",
+    "早上好呀",
+    "你今天怎么样？",
+    "哈哈好的",
+    "给我讲个笑话吧。",
+    "澳大利亚的首都是哪里？",
+    "今天天气真不错。",
+    "不好意思，刚才走神了。",
+    "好的，明白了。",
+    "东京是哪个时区？",
+    "先这样，拜拜！",
+    "嗯，我想想。",
+    "能解释一下什么是年化收益率吗？",
+    "挺有意思的。",
+    "等等，你刚才是什么意思？",
+    "哈哈，说得好。",
+    "摄氏度怎么换算成华氏度？",
+    "收到，谢谢！",
+    "算了，不问了。",
 ]
 # (text, [identifiers as written], (kind, key) of the durable fact beside them or None)
 EN_PII = [
@@ -220,8 +255,11 @@ EN_PII = [
     ("I'm a dentist in Ohio, my office line is 614.555.0110.", ["614.555.0110"], ("profile", "occupation")),
     ("SSN 123-45-6789, for the tax form.", ["123-45-6789"], None),
     (f"My ID number is {ID1}.", [ID1], None),
-    ("Send the invoice to accounting@brightbakery.co.uk, I run Bright Bakery.", ["accounting@brightbakery.co.uk"],
-     ("business_status", "business")),
+    (
+        "Send the invoice to accounting@brightbakery.co.uk, I run Bright Bakery.",
+        ["accounting@brightbakery.co.uk"],
+        ("business_status", "business"),
+    ),
     ("my number's +44 20 7946 0958 if you need it", ["+44 20 7946 0958"], None),
     ("IBAN DE89 3704 0044 0532 0130 00 is where the rent goes.", ["DE89 3704 0044 0532 0130 00"], None),
     (f"My phone: {fw('415 555 0176')}", [fw("415 555 0176")], None),
@@ -244,14 +282,17 @@ ZH_PII = [
     (f"身份证：{fw(ID2)}", [fw(ID2)], None),
     (f"身份证号 {groups(ID3, (6, 8, 4))}", [groups(ID3, (6, 8, 4))], None),
     (f"我的银行卡号是 {groups(CARD1, (4, 4, 4, 4))}", [groups(CARD1, (4, 4, 4, 4))], None),
-    (f"工资卡：{fw(groups(CARD2, (4, 4, 4, 4), '-'))}", [fw(groups(CARD2, (4, 4, 4, 4), '-'))], None),
+    (f"工资卡：{fw(groups(CARD2, (4, 4, 4, 4), '-'))}", [fw(groups(CARD2, (4, 4, 4, 4), "-"))], None),
     ("我住在深圳南山，手机号 13712345678。", ["13712345678"], ("profile", "city")),
     ("我的邮箱是 zhangwei@qq.com", ["zhangwei@qq.com"], None),
     (f"邮箱：{fw('LI.NA@163.COM')}", [fw("LI.NA@163.COM")], None),
     ("我的护照号是 E12345678。", ["E12345678"], None),
     ("护照号码：EA1234567，下个月过期。", ["EA1234567"], None),
-    ("我是做外贸的，邮箱 trade.chen@foxmail.com，电话 0755-86001234", ["trade.chen@foxmail.com", "0755-86001234"],
-     ("profile", "occupation")),
+    (
+        "我是做外贸的，邮箱 trade.chen@foxmail.com，电话 0755-86001234",
+        ["trade.chen@foxmail.com", "0755-86001234"],
+        ("profile", "occupation"),
+    ),
     ("卡号 4111111111111111 帮我记一下", ["4111111111111111"], None),
     ("我老婆手机 159 8765 4321，订位找她。", ["159 8765 4321"], None),
     (f"我叫王小明，身份证 {ID4}", [ID4], ("profile", "name")),
@@ -299,10 +340,18 @@ ZH_HEDGES = [
 EN_CORRECTIONS = [
     ("My budget for the car is $30,000.", "Actually, make the car budget $25,000 instead.", "constraint", "budget"),
     ("I live in Boston.", "Correction: I moved, I live in Cambridge now.", "profile", "city"),
-    ("I drink an americano every morning.", "I switched from americano to latte because of my stomach.",
-     "preference", "coffee"),
-    ("The kitchen is 100 square feet.", "Sorry, I meant the kitchen is 60 square feet, not 100.",
-     "business_status", "kitchen_size"),
+    (
+        "I drink an americano every morning.",
+        "I switched from americano to latte because of my stomach.",
+        "preference",
+        "coffee",
+    ),
+    (
+        "The kitchen is 100 square feet.",
+        "Sorry, I meant the kitchen is 60 square feet, not 100.",
+        "business_status",
+        "kitchen_size",
+    ),
     ("My meeting with the bank is on Tuesday.", "The bank meeting moved to Thursday.", "plan", "bank_meeting"),
     ("I work at Acme Corp.", "I don't work at Acme anymore, I joined Globex last week.", "profile", "employer"),
     ("We open at 8am.", "We changed our opening time to 7am.", "business_status", "opening_hours"),
@@ -310,8 +359,12 @@ EN_CORRECTIONS = [
     ("I'm vegetarian.", "I'm not vegetarian anymore, I eat fish now.", "constraint", "diet"),
     ("The trip is to Rome.", "Change of plans: the trip is to Madrid instead of Rome.", "plan", "trip"),
     ("I have 3 employees.", "We hired two more, so 5 employees now.", "business_status", "staff"),
-    ("My daughter goes to Lincoln Elementary.", "She transferred; her school is Oak Park Elementary now.",
-     "profile", "school"),
+    (
+        "My daughter goes to Lincoln Elementary.",
+        "She transferred; her school is Oak Park Elementary now.",
+        "profile",
+        "school",
+    ),
 ]
 ZH_CORRECTIONS = [
     ("预算是 40 万。", "预算改成 30 万吧。", "constraint", "budget"),
@@ -329,22 +382,62 @@ ZH_CORRECTIONS = [
 ]
 # ([three ways of saying one fact], kind, key)
 EN_REPEATS = [
-    (["I'm a software engineer.", "Like I said, I work as a software engineer.",
-      "Just to remind you, I'm an engineer who writes software."], "profile", "occupation"),
-    (["I'm allergic to cats.", "Remember, cats make me sneeze, I'm allergic.", "Again: cat allergy, so no cat cafes."],
-     "constraint", "allergy"),
-    (["I live in Chicago.", "As I mentioned, I'm based in Chicago.", "Chicago is where I live, by the way."],
-     "profile", "city"),
-    (["I prefer window seats.", "Window seat please, like always.", "You know I always pick the window seat."],
-     "preference", "seat"),
-    (["Our budget is $50,000.", "The budget is still 50k dollars.", "Reminder: we have $50,000 to spend."],
-     "constraint", "budget"),
-    (["I don't eat spicy food.", "No spicy food for me, remember.", "I can't handle spicy dishes, as I said."],
-     "preference", "spice"),
-    (["I have a golden retriever named Max.", "My dog Max is a golden retriever.", "Max, my golden retriever, says hi."],
-     "profile", "pets"),
-    (["My shop is 60 square meters.", "The store is 60 m² as I told you.", "Sixty square meters, that's the shop size."],
-     "business_status", "shop_size"),
+    (
+        [
+            "I'm a software engineer.",
+            "Like I said, I work as a software engineer.",
+            "Just to remind you, I'm an engineer who writes software.",
+        ],
+        "profile",
+        "occupation",
+    ),
+    (
+        [
+            "I'm allergic to cats.",
+            "Remember, cats make me sneeze, I'm allergic.",
+            "Again: cat allergy, so no cat cafes.",
+        ],
+        "constraint",
+        "allergy",
+    ),
+    (
+        ["I live in Chicago.", "As I mentioned, I'm based in Chicago.", "Chicago is where I live, by the way."],
+        "profile",
+        "city",
+    ),
+    (
+        ["I prefer window seats.", "Window seat please, like always.", "You know I always pick the window seat."],
+        "preference",
+        "seat",
+    ),
+    (
+        ["Our budget is $50,000.", "The budget is still 50k dollars.", "Reminder: we have $50,000 to spend."],
+        "constraint",
+        "budget",
+    ),
+    (
+        ["I don't eat spicy food.", "No spicy food for me, remember.", "I can't handle spicy dishes, as I said."],
+        "preference",
+        "spice",
+    ),
+    (
+        [
+            "I have a golden retriever named Max.",
+            "My dog Max is a golden retriever.",
+            "Max, my golden retriever, says hi.",
+        ],
+        "profile",
+        "pets",
+    ),
+    (
+        [
+            "My shop is 60 square meters.",
+            "The store is 60 m² as I told you.",
+            "Sixty square meters, that's the shop size.",
+        ],
+        "business_status",
+        "shop_size",
+    ),
 ]
 ZH_REPEATS = [
     (["我是程序员。", "我说过的，我是写代码的程序员。", "再提醒一下，我的工作是程序员。"], "profile", "occupation"),
@@ -358,51 +451,172 @@ ZH_REPEATS = [
 ]
 
 
-
 # Issue 16. Misreading traps: a user states a real amount first, then something with a number that is no amount of
 # that slot (a head count, a product or code, a year, a floor, a distance, the price of something else). Labels:
 # (first statement, its kind/key/unit or None, trap, write, kind, key, slots the trap may fill, unit to keep).
 EN_TRAPS = [
-    ("My budget is 20,000 euros.", ("constraint", "budget", "euros"), "Team of 4 people.", True,
-     "business_status", "staff", ["staff"], None),
-    ("Our budget is $45,000.", ("constraint", "budget", "$"), "My favourite flour is T65.", True, "preference",
-     "flour", [], None),
-    ("The budget is 12,000 pounds.", ("constraint", "budget", "£"), "I drive a 2019 Civic.", True, "profile",
-     "car", [], None),
+    (
+        "My budget is 20,000 euros.",
+        ("constraint", "budget", "euros"),
+        "Team of 4 people.",
+        True,
+        "business_status",
+        "staff",
+        ["staff"],
+        None,
+    ),
+    (
+        "Our budget is $45,000.",
+        ("constraint", "budget", "$"),
+        "My favourite flour is T65.",
+        True,
+        "preference",
+        "flour",
+        [],
+        None,
+    ),
+    (
+        "The budget is 12,000 pounds.",
+        ("constraint", "budget", "£"),
+        "I drive a 2019 Civic.",
+        True,
+        "profile",
+        "car",
+        [],
+        None,
+    ),
     (None, None, "I run a small bakery with three employees.", True, "business_status", "staff", ["staff"], None),
-    ("My budget is 8,000 dollars.", ("constraint", "budget", "$"), "I use an iPhone 15 for everything.", True,
-     "profile", "phone", [], None),
+    (
+        "My budget is 8,000 dollars.",
+        ("constraint", "budget", "$"),
+        "I use an iPhone 15 for everything.",
+        True,
+        "profile",
+        "phone",
+        [],
+        None,
+    ),
     (None, None, "I was born in 1988.", True, "profile", "birth_year", [], None),
-    ("Our budget is 30,000 euros.", ("constraint", "budget", "euros"), "My office is on the 12th floor.", True,
-     "profile", "office", [], None),
+    (
+        "Our budget is 30,000 euros.",
+        ("constraint", "budget", "euros"),
+        "My office is on the 12th floor.",
+        True,
+        "profile",
+        "office",
+        [],
+        None,
+    ),
     (None, None, "I run 10 km every morning.", True, "preference", "exercise", [], None),
-    ("My budget is 5,000 dollars.", ("constraint", "budget", "$"), "I sleep about 6 hours a night.", True,
-     "profile", "sleep", [], None),
+    (
+        "My budget is 5,000 dollars.",
+        ("constraint", "budget", "$"),
+        "I sleep about 6 hours a night.",
+        True,
+        "profile",
+        "sleep",
+        [],
+        None,
+    ),
     (None, None, "I teach 28 students in my class.", True, "profile", "occupation", [], None),
-    ("The budget is 60,000 dollars.", ("constraint", "budget", "$"), "I have 2 cats at home.", True, "profile",
-     "pets", [], None),
+    (
+        "The budget is 60,000 dollars.",
+        ("constraint", "budget", "$"),
+        "I have 2 cats at home.",
+        True,
+        "profile",
+        "pets",
+        [],
+        None,
+    ),
     (None, None, "We're a team of 12 people.", True, "business_status", "staff", ["staff"], None),
-    ("My budget is 900 dollars.", ("constraint", "budget", "$"), "I'm saving up for a Model 3.", True, "plan",
-     "car", [], None),
+    (
+        "My budget is 900 dollars.",
+        ("constraint", "budget", "$"),
+        "I'm saving up for a Model 3.",
+        True,
+        "plan",
+        "car",
+        [],
+        None,
+    ),
     (None, None, "I write Python 3.12 code at work.", True, "profile", "occupation", [], None),
-    ("Our budget is 15,000 euros.", ("constraint", "budget", "euros"), "Flight BA 287 is the one I always take.",
-     True, "preference", "flight", [], None),
+    (
+        "Our budget is 15,000 euros.",
+        ("constraint", "budget", "euros"),
+        "Flight BA 287 is the one I always take.",
+        True,
+        "preference",
+        "flight",
+        [],
+        None,
+    ),
     (None, None, "I've set aside 7,500 euros for the wedding.", True, "constraint", "budget", ["budget"], "euros"),
-    ("My budget is 3,000 pounds.", ("constraint", "budget", "£"), "A latte costs 4.50 at the place downstairs.",
-     False, "", "", [], None),
+    (
+        "My budget is 3,000 pounds.",
+        ("constraint", "budget", "£"),
+        "A latte costs 4.50 at the place downstairs.",
+        False,
+        "",
+        "",
+        [],
+        None,
+    ),
     (None, None, "Our café opens at 7 every day.", True, "business_status", "opening_hours", [], None),
-    ("My budget is 40,000 dollars.", ("constraint", "budget", "$"), "I'm in year 3 of my PhD.", True, "profile",
-     "education", [], None),
+    (
+        "My budget is 40,000 dollars.",
+        ("constraint", "budget", "$"),
+        "I'm in year 3 of my PhD.",
+        True,
+        "profile",
+        "education",
+        [],
+        None,
+    ),
     (None, None, "My shop is 800 square feet.", True, "business_status", "shop_size", ["shop_size"], "feet"),
-    ("The budget is 25,000 dollars.", ("constraint", "budget", "$"), "My son is 7 and loves dinosaurs.", True,
-     "profile", "family", [], None),
+    (
+        "The budget is 25,000 dollars.",
+        ("constraint", "budget", "$"),
+        "My son is 7 and loves dinosaurs.",
+        True,
+        "profile",
+        "family",
+        [],
+        None,
+    ),
     (None, None, "I play on a 27-inch monitor.", True, "profile", "setup", [], None),
 ]
 ZH_TRAPS = [
-    ("我的预算是 2 万欧元。", ("constraint", "budget", "欧元"), "团队一共4个人。", True, "business_status", "staff",
-     ["staff"], None),
-    ("预算是 30 万元。", ("constraint", "budget", "万元"), "我最喜欢的面粉是T65。", True, "preference", "flour", [], None),
-    ("我们的预算是 50 万。", ("constraint", "budget", "万"), "我开的是2019款的思域。", True, "profile", "car", [], None),
+    (
+        "我的预算是 2 万欧元。",
+        ("constraint", "budget", "欧元"),
+        "团队一共4个人。",
+        True,
+        "business_status",
+        "staff",
+        ["staff"],
+        None,
+    ),
+    (
+        "预算是 30 万元。",
+        ("constraint", "budget", "万元"),
+        "我最喜欢的面粉是T65。",
+        True,
+        "preference",
+        "flour",
+        [],
+        None,
+    ),
+    (
+        "我们的预算是 50 万。",
+        ("constraint", "budget", "万"),
+        "我开的是2019款的思域。",
+        True,
+        "profile",
+        "car",
+        [],
+        None,
+    ),
     (None, None, "店里有三个员工。", True, "business_status", "staff", ["staff"], None),
     ("预算 8 万块。", ("constraint", "budget", "万"), "我用的是iPhone 15。", True, "profile", "phone", [], None),
     (None, None, "我是1990年出生的。", True, "profile", "birth_year", [], None),
@@ -414,16 +628,40 @@ ZH_TRAPS = [
     (None, None, "我们团队有12个人。", True, "business_status", "staff", ["staff"], None),
     ("预算是 3 万块。", ("constraint", "budget", "万"), "我在攒钱买一台Model 3。", True, "plan", "car", [], None),
     (None, None, "我工作中用Python 3.12写代码。", True, "profile", "occupation", [], None),
-    ("我的预算是 15 万元。", ("constraint", "budget", "万元"), "我一般坐G7次高铁回家。", True, "preference", "train",
-     [], None),
+    (
+        "我的预算是 15 万元。",
+        ("constraint", "budget", "万元"),
+        "我一般坐G7次高铁回家。",
+        True,
+        "preference",
+        "train",
+        [],
+        None,
+    ),
     (None, None, "婚礼我准备了 7 万元预算。", True, "constraint", "budget", ["budget"], "万元"),
     ("预算是 2 万元。", ("constraint", "budget", "万元"), "楼下那家的拿铁一杯 32 块。", False, "", "", [], None),
     (None, None, "我们店每天早上7点开门。", True, "business_status", "opening_hours", [], None),
-    ("我们的预算是 40 万元。", ("constraint", "budget", "万元"), "我读博第三年了。", True, "profile", "education", [],
-     None),
+    (
+        "我们的预算是 40 万元。",
+        ("constraint", "budget", "万元"),
+        "我读博第三年了。",
+        True,
+        "profile",
+        "education",
+        [],
+        None,
+    ),
     (None, None, "我的店是 80 平米。", True, "business_status", "shop_size", ["shop_size"], "平米"),
-    ("预算是 25 万元。", ("constraint", "budget", "万元"), "我儿子今年7岁，很喜欢恐龙。", True, "profile", "family", [],
-     None),
+    (
+        "预算是 25 万元。",
+        ("constraint", "budget", "万元"),
+        "我儿子今年7岁，很喜欢恐龙。",
+        True,
+        "profile",
+        "family",
+        [],
+        None,
+    ),
     (None, None, "我用的是27寸的显示器。", True, "profile", "setup", [], None),
 ]
 # Injection attempts and claims of authority, each after a real budget: never stored, never change the budget.
@@ -455,45 +693,126 @@ ZH_INJECTIONS = [
 # the user says things with numbers that are not that fact, and sometimes restates it with a new value.
 # (first statement, kind, key, corrected content, [(later text, write, kind, key, restates)])
 EN_STAFF_CORRECTIONS = [
-    ("My budget is 18,000 euros.", "constraint", "budget", "The user's budget is 20,000 euros.",
-     [("Team of 4 people.", True, "business_status", "staff", False),
-      ("My budget is now 30,000 euros.", True, "constraint", "budget", True)]),
-    ("I have 6 employees.", "business_status", "staff", "The user has 7 employees.",
-     [("My favourite flour is T65.", True, "preference", "flour", False),
-      ("I've got about 25,000 euros for the new oven.", True, "constraint", "budget", False)]),
-    ("Our shop is 50 square meters.", "business_status", "shop_size", "The user's shop is 55 square meters.",
-     [("We serve 200 customers a day.", True, "business_status", "customers", False)]),
-    ("My budget is 2,000 dollars.", "constraint", "budget", "The user's budget is $2,500.",
-     [("I drive a 2015 Golf.", True, "profile", "car", False),
-      ("We're a team of 3 people.", True, "business_status", "staff", False)]),
-    ("I live in Lyon.", "profile", "location", "The user is in Villeurbanne.",
-     [("I was born in 1985.", True, "profile", "birth_year", False)]),
-    ("I have 2 employees.", "business_status", "staff", "The user has 4 employees.",
-     [("Actually we now have 5 employees.", True, "business_status", "staff", True)]),
+    (
+        "My budget is 18,000 euros.",
+        "constraint",
+        "budget",
+        "The user's budget is 20,000 euros.",
+        [
+            ("Team of 4 people.", True, "business_status", "staff", False),
+            ("My budget is now 30,000 euros.", True, "constraint", "budget", True),
+        ],
+    ),
+    (
+        "I have 6 employees.",
+        "business_status",
+        "staff",
+        "The user has 7 employees.",
+        [
+            ("My favourite flour is T65.", True, "preference", "flour", False),
+            ("I've got about 25,000 euros for the new oven.", True, "constraint", "budget", False),
+        ],
+    ),
+    (
+        "Our shop is 50 square meters.",
+        "business_status",
+        "shop_size",
+        "The user's shop is 55 square meters.",
+        [("We serve 200 customers a day.", True, "business_status", "customers", False)],
+    ),
+    (
+        "My budget is 2,000 dollars.",
+        "constraint",
+        "budget",
+        "The user's budget is $2,500.",
+        [
+            ("I drive a 2015 Golf.", True, "profile", "car", False),
+            ("We're a team of 3 people.", True, "business_status", "staff", False),
+        ],
+    ),
+    (
+        "I live in Lyon.",
+        "profile",
+        "location",
+        "The user is in Villeurbanne.",
+        [("I was born in 1985.", True, "profile", "birth_year", False)],
+    ),
+    (
+        "I have 2 employees.",
+        "business_status",
+        "staff",
+        "The user has 4 employees.",
+        [("Actually we now have 5 employees.", True, "business_status", "staff", True)],
+    ),
 ]
 ZH_STAFF_CORRECTIONS = [
-    ("我的预算是 18 万元。", "constraint", "budget", "用户的预算为 20 万元。",
-     [("团队一共4个人。", True, "business_status", "staff", False),
-      ("预算现在改成 30 万元了。", True, "constraint", "budget", True)]),
-    ("店里有 6 个员工。", "business_status", "staff", "用户的店有 7 名员工。",
-     [("我最喜欢的面粉是T55。", True, "preference", "flour", False),
-      ("手头大概有 25 万块可以用来买设备。", True, "constraint", "budget", False)]),
-    ("我的店是 50 平米。", "business_status", "shop_size", "用户的店面面积 55 平米。",
-     [("我们每天接待200位客人。", True, "business_status", "customers", False)]),
-    ("预算是 2 万元。", "constraint", "budget", "用户的预算为 2.5 万元。",
-     [("我开的是2015款的高尔夫。", True, "profile", "car", False),
-      ("我们团队有3个人。", True, "business_status", "staff", False)]),
-    ("我住在广州。", "profile", "location", "用户在佛山。",
-     [("我是1985年出生的。", True, "profile", "birth_year", False)]),
-    ("店里有 2 个员工。", "business_status", "staff", "用户的店有 4 名员工。",
-     [("店里现在已经有 5 个员工了。", True, "business_status", "staff", True)]),
+    (
+        "我的预算是 18 万元。",
+        "constraint",
+        "budget",
+        "用户的预算为 20 万元。",
+        [
+            ("团队一共4个人。", True, "business_status", "staff", False),
+            ("预算现在改成 30 万元了。", True, "constraint", "budget", True),
+        ],
+    ),
+    (
+        "店里有 6 个员工。",
+        "business_status",
+        "staff",
+        "用户的店有 7 名员工。",
+        [
+            ("我最喜欢的面粉是T55。", True, "preference", "flour", False),
+            ("手头大概有 25 万块可以用来买设备。", True, "constraint", "budget", False),
+        ],
+    ),
+    (
+        "我的店是 50 平米。",
+        "business_status",
+        "shop_size",
+        "用户的店面面积 55 平米。",
+        [("我们每天接待200位客人。", True, "business_status", "customers", False)],
+    ),
+    (
+        "预算是 2 万元。",
+        "constraint",
+        "budget",
+        "用户的预算为 2.5 万元。",
+        [
+            ("我开的是2015款的高尔夫。", True, "profile", "car", False),
+            ("我们团队有3个人。", True, "business_status", "staff", False),
+        ],
+    ),
+    (
+        "我住在广州。",
+        "profile",
+        "location",
+        "用户在佛山。",
+        [("我是1985年出生的。", True, "profile", "birth_year", False)],
+    ),
+    (
+        "店里有 2 个员工。",
+        "business_status",
+        "staff",
+        "用户的店有 4 名员工。",
+        [("店里现在已经有 5 个员工了。", True, "business_status", "staff", True)],
+    ),
 ]
 # Requests to the assistant: work asked for, not facts about the user (some name a slot's word without a value).
-EN_REQUESTS = ["Let's make a project plan.", "Draft a packing list for my trip to Oslo.",
-               "I need you to write a launch checklist.", "Could you put together a budget plan for me?",
-               "Give me a weekly workout plan."]
-ZH_REQUESTS = ["我们来做一个项目计划", "帮我写一份开业方案。", "咱们一起列个采购清单吧。", "帮忙安排一下明天的行程。",
-               "做个预算表吧。"]
+EN_REQUESTS = [
+    "Let's make a project plan.",
+    "Draft a packing list for my trip to Oslo.",
+    "I need you to write a launch checklist.",
+    "Could you put together a budget plan for me?",
+    "Give me a weekly workout plan.",
+]
+ZH_REQUESTS = [
+    "我们来做一个项目计划",
+    "帮我写一份开业方案。",
+    "咱们一起列个采购清单吧。",
+    "帮忙安排一下明天的行程。",
+    "做个预算表吧。",
+]
 # One fact said three ways (issue 16's example and others like it).
 EN_REPEATS_16 = [
     (["I live in Porto.", "My home is in Porto.", "By the way, I'm living in Porto now."], "profile", "city"),
@@ -508,18 +827,47 @@ ZH_REPEATS_16 = [
 def build() -> list[dict]:
     rows = []
 
-    def add(lang, user, text, category, *, write, kind="", key="", durable=None, hedged=False, pii=(), fact=None,
-            supersedes=None, **extra):
+    def add(
+        lang,
+        user,
+        text,
+        category,
+        *,
+        write,
+        kind="",
+        key="",
+        durable=None,
+        hedged=False,
+        pii=(),
+        fact=None,
+        supersedes=None,
+        **extra,
+    ):
         rid = f"{lang}-{len([r for r in rows if r['lang'] == lang]) + 1:03d}"
-        rows.append({"id": rid, "lang": lang, "user": user or f"wq-{rid}", "text": text, "category": category,
-                     "write": write, "kind": kind, "key": key, "durable": write if durable is None else durable,
-                     "hedged": hedged, "pii": list(pii), "fact": fact or (rid if write else None),
-                     "supersedes": supersedes, **extra})
+        rows.append(
+            {
+                "id": rid,
+                "lang": lang,
+                "user": user or f"wq-{rid}",
+                "text": text,
+                "category": category,
+                "write": write,
+                "kind": kind,
+                "key": key,
+                "durable": write if durable is None else durable,
+                "hedged": hedged,
+                "pii": list(pii),
+                "fact": fact or (rid if write else None),
+                "supersedes": supersedes,
+                **extra,
+            }
+        )
         return rid
 
     for lang, durable, whims, talk, pii, hedges, corrections, repeats in (
-            ("en", EN_DURABLE, EN_WHIMS, EN_SMALLTALK, EN_PII, EN_HEDGES, EN_CORRECTIONS, EN_REPEATS),
-            ("zh", ZH_DURABLE, ZH_WHIMS, ZH_SMALLTALK, ZH_PII, ZH_HEDGES, ZH_CORRECTIONS, ZH_REPEATS)):
+        ("en", EN_DURABLE, EN_WHIMS, EN_SMALLTALK, EN_PII, EN_HEDGES, EN_CORRECTIONS, EN_REPEATS),
+        ("zh", ZH_DURABLE, ZH_WHIMS, ZH_SMALLTALK, ZH_PII, ZH_HEDGES, ZH_CORRECTIONS, ZH_REPEATS),
+    ):
         for text, kind, key in durable:
             add(lang, None, text, "durable", write=True, kind=kind, key=key)
         for text in whims:
@@ -542,8 +890,9 @@ def build() -> list[dict]:
                 add(lang, user, text, "repeat", write=True, kind=kind, key=key, fact=fact)
     # issue 16: misreading traps, injections and claims, corrections by a person, restatements
     for lang, traps, injections, staff, repeats, requests in (
-            ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16, EN_REQUESTS),
-            ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16, ZH_REQUESTS)):
+        ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16, EN_REQUESTS),
+        ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16, ZH_REQUESTS),
+    ):
         for n, (first, first_label, text, write, kind, key, slots_ok, unit) in enumerate(traps):
             user = f"wq-{lang}-trap-{n}"
             if first:
@@ -557,12 +906,22 @@ def build() -> list[dict]:
             add(lang, user, text, "injection", write=False, injection=True)
         for n, (first, kind, key, corrected, later) in enumerate(staff):
             user = f"wq-{lang}-staff-correction-{n}"
-            fact = add(lang, user, first, "durable", write=True, kind=kind, key=key, staff_correction=corrected,
-                       slots_ok=[key])
+            fact = add(
+                lang, user, first, "durable", write=True, kind=kind, key=key, staff_correction=corrected, slots_ok=[key]
+            )
             for text, write, lkind, lkey, restates in later:
-                add(lang, user, text, "restatement" if restates else "trap", write=write, kind=lkind, key=lkey,
-                    supersedes=fact if restates else None, trap=not restates,
-                    slots_ok=[lkey] if lkey in ("budget", "staff", "shop_size") and (restates or lkey != key) else [])
+                add(
+                    lang,
+                    user,
+                    text,
+                    "restatement" if restates else "trap",
+                    write=write,
+                    kind=lkind,
+                    key=lkey,
+                    supersedes=fact if restates else None,
+                    trap=not restates,
+                    slots_ok=[lkey] if lkey in ("budget", "staff", "shop_size") and (restates or lkey != key) else [],
+                )
         for n, (texts, kind, key) in enumerate(repeats):
             user = f"wq-{lang}-repeat16-{n}"
             fact = add(lang, user, texts[0], "repeat", write=True, kind=kind, key=key)

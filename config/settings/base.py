@@ -1,4 +1,5 @@
 """Settings shared by every environment. Each value comes from the environment through one `env` object."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -109,14 +110,21 @@ DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 # filtered to one user return its k nearest rows from the shared index. Unknown to a server without pgvector, they
 # stay unused placeholders.
 PGVECTOR_HNSW_EF_SEARCH = env.int("PGVECTOR_HNSW_EF_SEARCH", default=400)
-DATABASES["default"]["OPTIONS"]["options"] = " ".join(filter(None, [
-    DATABASES["default"]["OPTIONS"].get("options", ""),
-    f"-c hnsw.ef_search={PGVECTOR_HNSW_EF_SEARCH} -c hnsw.iterative_scan=relaxed_order"]))
+DATABASES["default"]["OPTIONS"]["options"] = " ".join(
+    filter(
+        None,
+        [
+            DATABASES["default"]["OPTIONS"].get("options", ""),
+            f"-c hnsw.ef_search={PGVECTOR_HNSW_EF_SEARCH} -c hnsw.iterative_scan=relaxed_order",
+        ],
+    )
+)
 DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", default=0)
 if DATABASE_POOL_MAX_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool
     DATABASES["default"]["OPTIONS"]["pool"] = {
-        "min_size": min(2, DATABASE_POOL_MAX_SIZE), "max_size": DATABASE_POOL_MAX_SIZE,
+        "min_size": min(2, DATABASE_POOL_MAX_SIZE),
+        "max_size": DATABASE_POOL_MAX_SIZE,
         "timeout": env.float("DATABASE_POOL_TIMEOUT", default=10.0),
         "max_idle": 300,  # idle connections above min_size are closed after 5 minutes
     }
@@ -145,8 +153,19 @@ CONTENT_SECURITY_POLICY = {
 }
 X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
-PERMISSIONS_POLICY: dict[str, list[str]] = {feature: [] for feature in (
-    "camera", "microphone", "geolocation", "payment", "usb", "accelerometer", "gyroscope", "magnetometer")}
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "camera",
+        "microphone",
+        "geolocation",
+        "payment",
+        "usb",
+        "accelerometer",
+        "gyroscope",
+        "magnetometer",
+    )
+}
 
 # Logins (web chat and admin) go through django-axes first: a locked-out username+address is refused before any
 # password is hashed (each hash costs ~0.35 s of CPU).
@@ -160,8 +179,10 @@ AUTHENTICATION_BACKENDS = [
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.float("LOGIN_COOLOFF_MINUTES", default=15))
 # "username+ip_address" locks the pair; "ip_address" or "username" alone lock wider (comma-separated: any of them).
-AXES_LOCKOUT_PARAMETERS = [part.split("+") if "+" in part else part
-                           for part in env.list("LOGIN_LOCKOUT_PARAMETERS", default=["username+ip_address"])]
+AXES_LOCKOUT_PARAMETERS = [
+    part.split("+") if "+" in part else part
+    for part in env.list("LOGIN_LOCKOUT_PARAMETERS", default=["username+ip_address"])
+]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.auth.login_locked_out"
 AXES_HTTP_RESPONSE_CODE = 429
@@ -219,13 +240,15 @@ def broker_transport_options(broker_url: str, run_dir: Path) -> dict:
         }
     # visibility_timeout > the longest job, so an unacked job is redelivered only after its worker is gone.
     visibility_timeout = env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
-    return {"visibility_timeout": visibility_timeout,
-            # kombu 5.7 sweeps for jobs of dead workers every interval x throttle seconds (10 x 10 by default):
-            # a killed worker's job would wait 100 s past its visibility timeout. Sweep on every tick instead;
-            # each sweep is one ZRANGE on the broker.
-            "unacked_restore_interval": max(1, min(10, visibility_timeout // 2)),
-            "unacked_restore_throttle": 1,
-            "socket_connect_timeout": 2}  # an unreachable broker fails fast (core.dispatch keeps the job)
+    return {
+        "visibility_timeout": visibility_timeout,
+        # kombu 5.7 sweeps for jobs of dead workers every interval x throttle seconds (10 x 10 by default):
+        # a killed worker's job would wait 100 s past its visibility timeout. Sweep on every tick instead;
+        # each sweep is one ZRANGE on the broker.
+        "unacked_restore_interval": max(1, min(10, visibility_timeout // 2)),
+        "unacked_restore_throttle": 1,
+        "socket_connect_timeout": 2,
+    }  # an unreachable broker fails fast (core.dispatch keeps the job)
 
 
 CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(CELERY_BROKER_URL, RUN_DIR)
@@ -274,13 +297,20 @@ EMBEDDING_DIMENSIONS = 512
 # Pre-turn hooks (assistants/services/hooks.py): what reads the user's message, in this order, before the context is
 # built; each is a dotted path to `hook(*, tenant, session, message) -> dict | None`. Settings hold them so that a
 # layer below the chat turn is plugged in by name and the turn imports none of them (README "Code layout").
-ASSISTANT_PRE_TURN_HOOKS = [path.strip() for path in env.list("ASSISTANT_PRE_TURN_HOOKS", default=[
-    "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks
-    "memory.services.commands.memory_turn_hook",  # forget requests' notes, the question on an unclear change
-    "tasks.services.working_memory.task_route_message",  # working memory: the task state of this message
-    "assistants.services.feedback.feedback_turn_hook",  # "很好，就按这个来": a thumbs-up on the previous reply
-    "tasks.services.experience.experience_turn_hook",  # a hint from a similar earlier task
-]) if path.strip()]
+ASSISTANT_PRE_TURN_HOOKS = [
+    path.strip()
+    for path in env.list(
+        "ASSISTANT_PRE_TURN_HOOKS",
+        default=[
+            "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks
+            "memory.services.commands.memory_turn_hook",  # forget requests' notes, the question on an unclear change
+            "tasks.services.working_memory.task_route_message",  # working memory: the task state of this message
+            "assistants.services.feedback.feedback_turn_hook",  # "很好，就按这个来": a thumbs-up on the previous reply
+            "tasks.services.experience.experience_turn_hook",  # a hint from a similar earlier task
+        ],
+    )
+    if path.strip()
+]
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
@@ -382,7 +412,8 @@ BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
 COMPACTION_PASS_MESSAGES = env.int("COMPACTION_PASS_MESSAGES", default=200)
 COMPACTION_PASS_TOKENS = env.int("COMPACTION_PASS_TOKENS", default=8000)
 CELERY_BEAT_SCHEDULE["dispatch-redeliver"] = {
-    "task": "core.jobs.dispatch_redeliver", "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
+    "task": "core.jobs.dispatch_redeliver",
+    "schedule": env.float("DISPATCH_REDELIVER_SECONDS", default=30.0),
 }
 
 # --- Webhooks (docs/webhooks.md) ----------------------------------------------------------------------------
@@ -397,7 +428,8 @@ WEBHOOK_BACKOFF_MAX_SECONDS = env.float("WEBHOOK_BACKOFF_MAX_SECONDS", default=6
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=12)
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=5)  # deliveries in a row that failed for good
 CELERY_BEAT_SCHEDULE["webhook-deliveries-sweep"] = {
-    "task": "webhooks.jobs.webhook_deliveries_sweep", "schedule": 30.0,
+    "task": "webhooks.jobs.webhook_deliveries_sweep",
+    "schedule": 30.0,
 }
 # Temporary chats are deleted once their time is up (Tenant.temporary_chat_ttl_hours). Between expiry and the purge
 # they are already hidden from the web chat and a turn in one is refused.

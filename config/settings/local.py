@@ -1,4 +1,5 @@
 """Development defaults: what `make run` uses."""
+
 from .base import *  # noqa: F403 - split settings: each layer starts from all of base's names
 from .base import env
 

@@ -1,4 +1,5 @@
 """Production: secrets have no default, cookies are secure, browsers are told to use HTTPS only (HSTS)."""
+
 from .base import *  # noqa: F403 - split settings: each layer starts from all of base's names
 from .base import env
 

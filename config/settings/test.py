@@ -1,4 +1,5 @@
 """Test settings: the same real PostgreSQL + pgvector and a real broker; only speed knobs differ."""
+
 import os
 
 from config.queues import bulk_queue_name, task_routes

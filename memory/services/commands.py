@@ -6,6 +6,7 @@
   ("我记得你说过预算约 10 万元，现在是 15 万了吗？"); the extraction job holds the new value for review;
 - the user's answer to that question settles it: yes -> the new note replaces the old, no -> it is rejected.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,8 +15,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from assistants.models import Message
-from core.policy import memory_policy_for
 from core.i18n import user_language
+from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.forget_requests import forget_target
@@ -23,8 +24,9 @@ from memory.services.notes import memory_forget_matching, memory_note_update
 from memory.services.rules import injection_kind, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
 
-YES = re.compile(r"^(?:是的?|对的?|没错|嗯+|对呀|是啊|确实|现在是|改了|yes|yeah|yep|right|correct|that's right|sure)",
-                 re.IGNORECASE)
+YES = re.compile(
+    r"^(?:是的?|对的?|没错|嗯+|对呀|是啊|确实|现在是|改了|yes|yeah|yep|right|correct|that's right|sure)", re.IGNORECASE
+)
 NO = re.compile(r"^(?:不是|不对|没有|没变|还是|不|否|no\b|nope|not really|still)", re.IGNORECASE)
 
 
@@ -46,19 +48,32 @@ def _settle(*, tenant, session, message, policy) -> dict | None:
     text = message.content.strip()
     if not (YES.search(text) or NO.search(text)):  # not an answer: no need to look for the question
         return None
-    previous = Message.objects.for_tenant(tenant).filter(session=session, id__lt=message.pk,
-                                                         role=Message.Role.USER).order_by("-id").first()
+    previous = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, id__lt=message.pk, role=Message.Role.USER)
+        .order_by("-id")
+        .first()
+    )
     if previous is None:
         return None
-    if policy.chat_model == "offline" and not MemoryNote.objects.for_tenant(tenant).filter(
-            source_messages=previous).exists():
+    if (
+        policy.chat_model == "offline"
+        and not MemoryNote.objects.for_tenant(tenant).filter(source_messages=previous).exists()
+    ):
         # the extraction job of the question's message may not have run yet; offline it is cheap and idempotent
         from memory.services.extraction import memory_extract_for_message
 
         memory_extract_for_message(tenant_id=tenant.pk, message_id=previous.pk)
-    pending = MemoryNote.objects.for_tenant(tenant).filter(
-        end_user=session.end_user, status=MemoryNote.Status.PENDING_REVIEW, review_reason="conflict",
-        source_messages=previous).first()
+    pending = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(
+            end_user=session.end_user,
+            status=MemoryNote.Status.PENDING_REVIEW,
+            review_reason="conflict",
+            source_messages=previous,
+        )
+        .first()
+    )
     text = message.content.strip()
     chinese = has_chinese(text)
     answer = "yes" if YES.search(text) else "no" if NO.search(text) else None
@@ -66,16 +81,25 @@ def _settle(*, tenant, session, message, policy) -> dict | None:
         return None
     actor = f"user:{session.end_user.external_id}"
     Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
-        metadata={**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}})
+        metadata={**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
+    )
     message.metadata = {**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
     if answer == "yes":
         from memory.services.events import memory_events_record, note_event
 
-        memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.ACTIVE,
-                           confidence=max(pending.confidence, 0.85))
+        memory_note_update(
+            tenant=tenant,
+            note=pending,
+            actor=actor,
+            status=MemoryNote.Status.ACTIVE,
+            confidence=max(pending.confidence, 0.85),
+        )
         before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
-        memory_events_record(tenant=tenant, message=message, events=[
-            note_event(action="superseded" if before is not None else "written", note=pending, before=before)])
+        memory_events_record(
+            tenant=tenant,
+            message=message,
+            events=[note_event(action="superseded" if before is not None else "written", note=pending, before=before)],
+        )
         with user_language(chinese):
             hint = _("Got it, I've updated my notes: %(content)s") % {"content": pending.content}
     else:
@@ -93,8 +117,9 @@ def _ask(*, tenant, session, message, policy) -> dict | None:
     for candidate in read_message(message.content):
         if candidate.whim or not candidate.key:
             continue
-        old = existing_note(tenant=tenant, end_user=session.end_user, candidate=candidate,
-                            embedding_model=policy.embedding_model)
+        old = existing_note(
+            tenant=tenant, end_user=session.end_user, candidate=candidate, embedding_model=policy.embedding_model
+        )
         if old is None or same_fact(old, candidate) or not is_unclear_change(old, candidate, policy):
             continue
         # in Chinese the old note itself is quoted back, in the second person ("用户…" -> "你…")
@@ -114,12 +139,16 @@ def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
     target = forget_target(message.content)
     if target:
         with transaction.atomic():
-            forgotten = memory_forget_matching(tenant=tenant, end_user=session.end_user, query=target,
-                                               actor=f"user:{session.end_user.external_id}")
+            forgotten = memory_forget_matching(
+                tenant=tenant, end_user=session.end_user, query=target, actor=f"user:{session.end_user.external_id}"
+            )
         chinese = has_chinese(message.content)
         if forgotten:
-            items = "；".join(f["content"].rstrip("。") for f in forgotten) if chinese else \
-                "; ".join(f["content"].rstrip(".") for f in forgotten)
+            items = (
+                "；".join(f["content"].rstrip("。") for f in forgotten)
+                if chinese
+                else "; ".join(f["content"].rstrip(".") for f in forgotten)
+            )
             with user_language(chinese):
                 hint = _("Done, I have forgotten: %(items)s.") % {"items": items}
         else:
@@ -130,4 +159,3 @@ def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
     if settled:
         return settled
     return _ask(tenant=tenant, session=session, message=message, policy=policy)
-

@@ -13,6 +13,7 @@ padded with zeros, which leaves every cosine similarity between its vectors unch
 endpoint is asked for exactly EMBEDDING_DIMENSIONS. Each row records its model and recall compares a query only
 with rows of the same model.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -41,22 +42,100 @@ def text_features(text: str) -> list[str]:
     for token in _TOKEN.findall((text or "").lower()):
         if _CJK.match(token):
             feats.extend(token)
-            feats.extend(token[i:i + 2] for i in range(len(token) - 1))
+            feats.extend(token[i : i + 2] for i in range(len(token) - 1))
         else:
             feats.append(token)
             if len(token) > 4 and token.isalpha():
                 padded = f"#{token}#"
-                feats.extend(padded[i:i + 3] for i in range(len(padded) - 2))
+                feats.extend(padded[i : i + 3] for i in range(len(padded) - 2))
     return feats
 
 
 # Function words that would make every Chinese/English text look alike to keyword search.
-_STOP_BIGRAMS = {"一下", "我的", "帮我", "我们", "你们", "他们", "什么", "怎么", "这个", "那个", "一个", "就是", "还是",
-                 "可以", "的事", "说的", "我又", "又来", "来了", "上次", "之前", "以前", "细说", "说说", "介绍", "绍一",
-                 "我是", "是我", "我在", "我想", "我要", "一些", "有点", "的话", "都是", "平时", "我平", "时上"}
-_STOP_WORDS = {"the", "a", "an", "and", "or", "to", "of", "in", "on", "at", "for", "is", "are", "am", "was", "be",
-               "i", "me", "my", "you", "your", "we", "it", "that", "this", "what", "how", "do", "does", "did",
-               "about", "tell", "please", "can", "could", "with", "have", "has", "again", "last", "time", "said"}
+_STOP_BIGRAMS = {
+    "一下",
+    "我的",
+    "帮我",
+    "我们",
+    "你们",
+    "他们",
+    "什么",
+    "怎么",
+    "这个",
+    "那个",
+    "一个",
+    "就是",
+    "还是",
+    "可以",
+    "的事",
+    "说的",
+    "我又",
+    "又来",
+    "来了",
+    "上次",
+    "之前",
+    "以前",
+    "细说",
+    "说说",
+    "介绍",
+    "绍一",
+    "我是",
+    "是我",
+    "我在",
+    "我想",
+    "我要",
+    "一些",
+    "有点",
+    "的话",
+    "都是",
+    "平时",
+    "我平",
+    "时上",
+}
+_STOP_WORDS = {
+    "the",
+    "a",
+    "an",
+    "and",
+    "or",
+    "to",
+    "of",
+    "in",
+    "on",
+    "at",
+    "for",
+    "is",
+    "are",
+    "am",
+    "was",
+    "be",
+    "i",
+    "me",
+    "my",
+    "you",
+    "your",
+    "we",
+    "it",
+    "that",
+    "this",
+    "what",
+    "how",
+    "do",
+    "does",
+    "did",
+    "about",
+    "tell",
+    "please",
+    "can",
+    "could",
+    "with",
+    "have",
+    "has",
+    "again",
+    "last",
+    "time",
+    "said",
+}
 
 
 def _stem(word: str) -> str:
@@ -75,7 +154,7 @@ def search_terms(text: str) -> list[str]:
         if _CJK.match(token):
             if len(token) == 1:
                 terms.append(token)
-            terms.extend(b for b in (token[i:i + 2] for i in range(len(token) - 1)) if b not in _STOP_BIGRAMS)
+            terms.extend(b for b in (token[i : i + 2] for i in range(len(token) - 1)) if b not in _STOP_BIGRAMS)
         elif token.isalpha():
             if token not in _STOP_WORDS and len(token) > 1:
                 terms.append(_stem(token))
@@ -151,8 +230,10 @@ def _fit(vector, dims: int) -> list[float]:
     """A vector in the column's width: zero-padded (cosine unchanged); a longer one is refused, not cut."""
     vector = [float(v) for v in vector]
     if len(vector) > dims:
-        raise RuntimeError(f"The embedding model returned {len(vector)} dimensions; the vector column holds {dims}. "
-                           "Choose a model with at most that many dimensions.")
+        raise RuntimeError(
+            f"The embedding model returned {len(vector)} dimensions; the vector column holds {dims}. "
+            "Choose a model with at most that many dimensions."
+        )
     return vector + [0.0] * (dims - len(vector))
 
 
@@ -183,7 +264,7 @@ def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, lis
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:  # pragma: no cover - optional dependency
             raise RuntimeError(f"Embedding model {model} needs the sentence-transformers package.") from exc
-        name = model[len(SENTENCE_TRANSFORMERS_PREFIX):]
+        name = model[len(SENTENCE_TRANSFORMERS_PREFIX) :]
         if name not in _st_models:
             _st_models[name] = SentenceTransformer(name)
         vectors = _st_models[name].encode(texts, normalize_embeddings=True)
@@ -196,7 +277,7 @@ def embed_texts(*, texts: list[str], model: str | None = None) -> tuple[str, lis
 
     vectors = [_fit(vector, dims) for vector in llm.embed(model=model, texts=texts, dimensions=dims)]
     if memo is not None:
-        memo.update(zip(keys, vectors))
+        memo.update(zip(keys, vectors, strict=True))
     return model, vectors
 
 

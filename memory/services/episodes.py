@@ -9,6 +9,7 @@ possible), one vector each, so that one topic in a long message is not averaged 
 first chunk. The text is redacted of personal identifiers
 before it is embedded (embed_texts does it), and a vector row belongs to one tenant and one user like its message.
 """
+
 from __future__ import annotations
 
 import re
@@ -57,7 +58,9 @@ def _previous_texts(*, tenant, message_ids: list[int]) -> dict[int, str]:
             "assistants_message q WHERE q.tenant_id = m.tenant_id AND q.session_id = m.session_id AND q.id < m.id "
             # a canned reply of the offline model says nothing about the conversation: the context skips it
             "AND NOT (q.role = 'assistant' AND coalesce(q.metadata->>'model', '') = 'offline') "
-            "ORDER BY q.id DESC LIMIT 1) p WHERE m.tenant_id = %s AND m.id = ANY(%s)", [tenant.pk, message_ids])
+            "ORDER BY q.id DESC LIMIT 1) p WHERE m.tenant_id = %s AND m.id = ANY(%s)",
+            [tenant.pk, message_ids],
+        )
         return dict(cur.fetchall())
 
 
@@ -69,24 +72,44 @@ def message_vectors_write(*, tenant, messages, model: str) -> int:
     if not messages:
         return 0
     ids = [m.pk for m in messages]
-    done = set(MessageVector.objects.for_tenant(tenant).filter(
-        message_id__in=ids, embedding_model=model).values_list("message_id", flat=True))
-    done |= set(MemoryNote.objects.for_tenant(tenant).filter(
-        status=MemoryNote.Status.FORGOTTEN, source_messages__in=ids).values_list("source_messages", flat=True))
+    done = set(
+        MessageVector.objects.for_tenant(tenant)
+        .filter(message_id__in=ids, embedding_model=model)
+        .values_list("message_id", flat=True)
+    )
+    done |= set(
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(status=MemoryNote.Status.FORGOTTEN, source_messages__in=ids)
+        .values_list("source_messages", flat=True)
+    )
     todo = [m for m in messages if m.pk not in done]
     before = _previous_texts(tenant=tenant, message_ids=[m.pk for m in todo])
-    pieces = [(m, i, f"{before[m.pk][-CONTEXT_CHARS:]}\n{chunk}" if i == 0 and before.get(m.pk) else chunk)
-              for m in todo for i, chunk in enumerate(message_chunks(m.content))]
+    pieces = [
+        (m, i, f"{before[m.pk][-CONTEXT_CHARS:]}\n{chunk}" if i == 0 and before.get(m.pk) else chunk)
+        for m in todo
+        for i, chunk in enumerate(message_chunks(m.content))
+    ]
     written = 0
     for start in range(0, len(pieces), EMBED_BATCH):
-        batch = pieces[start:start + EMBED_BATCH]
+        batch = pieces[start : start + EMBED_BATCH]
         used, vectors = embed_texts(texts=[chunk for _, _, chunk in batch], model=model)
-        rows = [MessageVector(tenant=tenant, end_user_id=m.end_user_id, session_id=m.session_id, message_id=m.pk,
-                              chunk=i, embedding=vector, embedding_model=used, said_at=m.created_at)
-                for (m, i, _), vector in zip(batch, vectors, strict=True)]
+        rows = [
+            MessageVector(
+                tenant=tenant,
+                end_user_id=m.end_user_id,
+                session_id=m.session_id,
+                message_id=m.pk,
+                chunk=i,
+                embedding=vector,
+                embedding_model=used,
+                said_at=m.created_at,
+            )
+            for (m, i, _), vector in zip(batch, vectors, strict=True)
+        ]
         # a message embedded with another model before keeps one row per chunk: the new model's replaces it
-        MessageVector.objects.for_tenant(tenant).filter(message_id__in={m.pk for m, _, _ in batch}) \
-            .exclude(embedding_model=used).delete()
+        MessageVector.objects.for_tenant(tenant).filter(message_id__in={m.pk for m, _, _ in batch}).exclude(
+            embedding_model=used
+        ).delete()
         MessageVector.objects.for_tenant(tenant).bulk_create(rows, ignore_conflicts=True)
         written += len(rows)
     return written

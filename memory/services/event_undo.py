@@ -4,6 +4,7 @@
 Apart from memory.services.events because it changes notes through memory.services.notes, which itself imports
 events (forgetting a note takes its text out of the turns' events): one direction, no cycle.
 """
+
 from __future__ import annotations
 
 from django.db import transaction
@@ -44,8 +45,9 @@ def memory_event_undo(*, tenant, end_user, message_id: int, note_id: int, actor:
         old = notes.filter(pk=previous["note_id"], status=MemoryNote.Status.SUPERSEDED).first()
         if old is not None:
             memory_note_update(tenant=tenant, note=old, actor=actor, status=MemoryNote.Status.ACTIVE)
-            MemoryNote.objects.for_tenant(tenant).filter(pk=old.pk).update(corrected_at=timezone.now(),
-                                                                           corrected_by=actor[:200])
+            MemoryNote.objects.for_tenant(tenant).filter(pk=old.pk).update(
+                corrected_at=timezone.now(), corrected_by=actor[:200]
+            )
     # read again: forgetting the note above removed its text from these very events
     metadata = dict(Message.objects.for_tenant(tenant).get(pk=message.pk).metadata or {})
     events = list(metadata.get("memory_events") or [])

@@ -7,6 +7,7 @@ transaction and by the forget command in the pre-turn hook; `metadata["memory_do
 so a client can tell "nothing changed" from "not yet known". A forget event never carries the forgotten text:
 forgetting removes it, and the event must not keep a copy.
 """
+
 from __future__ import annotations
 
 from django.db import models
@@ -50,9 +51,18 @@ def note_event(*, action: str, note: MemoryNote, before: MemoryNote | None = Non
     euros → 30,000 euros"."""
     label = note_label(note)
     slot = _slot(note.key)
-    value = label[len(slot) + 1:] if slot and label.startswith(f"{slot} ") else label
-    event = {"action": action, "note_id": note.pk, "kind": note.kind, "key": note.key, "label": label,
-             "value": value, "content": note.content, "undoable": action in UNDOABLE, "undone": False}
+    value = label[len(slot) + 1 :] if slot and label.startswith(f"{slot} ") else label
+    event = {
+        "action": action,
+        "note_id": note.pk,
+        "kind": note.kind,
+        "key": note.key,
+        "label": label,
+        "value": value,
+        "content": note.content,
+        "undoable": action in UNDOABLE,
+        "undone": False,
+    }
     if before is not None:
         event["before"] = {"note_id": before.pk, "label": note_label(before), "content": before.content}
     return event
@@ -61,9 +71,14 @@ def note_event(*, action: str, note: MemoryNote, before: MemoryNote | None = Non
 def forget_event(*, forgotten: list[dict], places: list[str]) -> dict:
     """One event for a forget request: how many notes, of which kinds and slots, and where else it was removed
     (pinned facts, summary, task state, scratch). Never the forgotten text."""
-    return {"action": "forgotten", "notes": len(forgotten),
-            "keys": sorted({f.get("key") or f.get("kind", "") for f in forgotten}), "places": places,
-            "undoable": False, "undone": False}
+    return {
+        "action": "forgotten",
+        "notes": len(forgotten),
+        "keys": sorted({f.get("key") or f.get("kind", "") for f in forgotten}),
+        "places": places,
+        "undoable": False,
+        "undone": False,
+    }
 
 
 def memory_events_record(*, tenant, message: Message, events: list[dict], done: bool = False) -> None:
@@ -89,8 +104,13 @@ def turn_user_message(*, tenant, message_id: int, end_user=None) -> Message:
     if message is None:
         raise NotFound(f"Message {message_id} does not exist.")
     if message.role == Message.Role.ASSISTANT:  # the reply: its turn's events are on the user message before it
-        message = Message.objects.for_tenant(tenant).filter(
-            session=message.session_id, role=Message.Role.USER, id__lt=message.pk).order_by("-id").first() or message
+        message = (
+            Message.objects.for_tenant(tenant)
+            .filter(session=message.session_id, role=Message.Role.USER, id__lt=message.pk)
+            .order_by("-id")
+            .first()
+            or message
+        )
     return message
 
 
@@ -100,8 +120,11 @@ def memory_events_for_message(*, tenant, message_id: int, end_user=None) -> dict
     message = turn_user_message(tenant=tenant, message_id=message_id, end_user=end_user)
     metadata = message.metadata or {}
     done = bool(metadata.get("memory_done")) or message.role != Message.Role.USER
-    return {"message_id": message.pk, "status": "done" if done else "pending",
-            "events": list(metadata.get("memory_events") or [])}
+    return {
+        "message_id": message.pk,
+        "status": "done" if done else "pending",
+        "events": list(metadata.get("memory_events") or []),
+    }
 
 
 def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:
@@ -110,10 +133,16 @@ def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:
     context of replies ("used N memories"). Returns how many messages were changed. The message texts themselves
     stay until the user's data is erased (docs/memory.md)."""
     changed = 0
-    rows = Message.objects.for_tenant(tenant).select_for_update().filter(end_user_id=note.end_user_id).filter(
-        models.Q(metadata__memory_events__contains=[{"note_id": note.pk}])
-        | models.Q(metadata__memory_events__contains=[{"before": {"note_id": note.pk}}])
-        | models.Q(metadata__context__memories__contains=[{"type": "note", "id": note.pk}]))
+    rows = (
+        Message.objects.for_tenant(tenant)
+        .select_for_update()
+        .filter(end_user_id=note.end_user_id)
+        .filter(
+            models.Q(metadata__memory_events__contains=[{"note_id": note.pk}])
+            | models.Q(metadata__memory_events__contains=[{"before": {"note_id": note.pk}}])
+            | models.Q(metadata__context__memories__contains=[{"type": "note", "id": note.pk}])
+        )
+    )
     for row in rows:
         metadata = dict(row.metadata or {})
         events = []
@@ -129,8 +158,10 @@ def memory_note_traces_forget(*, tenant, note: MemoryNote) -> int:
             metadata["memory_events"] = events
         context = metadata.get("context")
         if isinstance(context, dict) and context.get("memories"):
-            metadata["context"] = dict(context, memories=[
-                m for m in context["memories"] if not (m.get("type") == "note" and m.get("id") == note.pk)])
+            metadata["context"] = dict(
+                context,
+                memories=[m for m in context["memories"] if not (m.get("type") == "note" and m.get("id") == note.pk)],
+            )
         Message.objects.for_tenant(tenant).filter(pk=row.pk).update(metadata=metadata)
         changed += 1
     return changed

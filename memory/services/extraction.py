@@ -12,6 +12,7 @@ their origin, every candidate then passes the same checks:
 Garbage from the model (not JSON, wrong fields) is never stored: the job fails and is retried by the ledger.
 Idempotent per message: a message that already gave notes gives none again.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,8 @@ from django.db import transaction
 from pydantic import BaseModel, Field, field_validator
 
 from assistants.models import Message
-from core.policy import memory_policy_for
 from core.models import tenant_scope
+from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.embeddings import embeddings_kept_for_turn, search_terms
@@ -30,8 +31,20 @@ from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
 from memory.services.pii import pii_find, pii_redact
 from memory.services.quantities import slot_amount
-from memory.services.rules import (CHANGE, HEDGE, NUMERIC_SLOTS, WHIM, Candidate, has_slot_word, injection_kind,
-                                   is_question, is_request, read_message, render, third_person)
+from memory.services.rules import (
+    CHANGE,
+    HEDGE,
+    NUMERIC_SLOTS,
+    WHIM,
+    Candidate,
+    has_slot_word,
+    injection_kind,
+    is_question,
+    is_request,
+    read_message,
+    render,
+    third_person,
+)
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
 from memory.services.writing import candidate_apply, candidates_embed_ahead
 
@@ -93,16 +106,33 @@ def extract_with_model(*, model: str, text: str, previous_reply: str = "") -> li
     messages.append({"role": "user", "content": text})
     # max_retries=0: a failed call fails the job, and the job ledger retries it with backoff.
     try:
-        answer = llm.chat_json(model=model, messages=messages, schema=ModelAnswer, temperature=0,
-                               response_format={"type": "json_object"}, max_retries=0)
+        answer = llm.chat_json(
+            model=model,
+            messages=messages,
+            schema=ModelAnswer,
+            temperature=0,
+            response_format={"type": "json_object"},
+            max_retries=0,
+        )
     except llm.ModelAnswerInvalid as exc:
-        raise ExtractionOutputInvalid(f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}") from exc
+        raise ExtractionOutputInvalid(
+            f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}"
+        ) from exc
     out = []
     for c in answer.candidates:
-        out.append(Candidate(kind=c.kind, key=re.sub(r"[^a-z0-9_:]+", "_", c.key.strip().lower())[:100],
-                             content=c.content.strip(), value=c.value, confidence=c.confidence,
-                             source="agent_inferred" if c.source.strip().lower() != "user_stated" else "user_stated",
-                             quote=c.quote.strip(), whim=not c.durable, extra={"from_model": True}))
+        out.append(
+            Candidate(
+                kind=c.kind,
+                key=re.sub(r"[^a-z0-9_:]+", "_", c.key.strip().lower())[:100],
+                content=c.content.strip(),
+                value=c.value,
+                confidence=c.confidence,
+                source="agent_inferred" if c.source.strip().lower() != "user_stated" else "user_stated",
+                quote=c.quote.strip(),
+                whim=not c.durable,
+                extra={"from_model": True},
+            )
+        )
     return out
 
 
@@ -170,8 +200,11 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
             slot = c.key.split(":")[-1]
             if slot in NUMERIC_SLOTS and isinstance(c.value, dict) and "amount" in c.value:
                 # a number fills a slot only when its unit or the slot's word says what it is, as offline
-                found = slot_amount(slot, c.quote, keyword=has_slot_word(TOPIC_BY_SLOT[slot], c.quote)) \
-                    if slot in TOPIC_BY_SLOT else None
+                found = (
+                    slot_amount(slot, c.quote, keyword=has_slot_word(TOPIC_BY_SLOT[slot], c.quote))
+                    if slot in TOPIC_BY_SLOT
+                    else None
+                )
                 if found is None:
                     drop("misread")
                     continue
@@ -215,8 +248,9 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
     tenant = Tenant.objects.get(pk=tenant_id)
     with tenant_scope(tenant):
         result = _extract(tenant=tenant, message_id=message_id, embed_message=embed_message)
-        if result.get("skipped") not in ("not a user message", "user erasure in progress") \
-                and not result.get("events_recorded"):
+        if result.get("skipped") not in ("not a user message", "user erasure in progress") and not result.get(
+            "events_recorded"
+        ):
             with transaction.atomic():
                 message = Message.objects.for_tenant(tenant).filter(pk=message_id).first()
                 if message is not None and not (message.metadata or {}).get("memory_done"):
@@ -226,11 +260,15 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
 
 
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
-    from memory.services.forget_requests import is_memory_command
     from memory.services.events import memory_events_record
+    from memory.services.forget_requests import is_memory_command
 
-    message = Message.objects.for_tenant(tenant).select_related("session", "end_user", "session__assistant") \
-        .filter(pk=message_id).first()
+    message = (
+        Message.objects.for_tenant(tenant)
+        .select_related("session", "end_user", "session__assistant")
+        .filter(pk=message_id)
+        .first()
+    )
     result = {"written": 0, "refreshed": 0, "superseded": 0, "pending_review": 0, "dropped": {}, "pii": {}}
     if message is None or message.role != Message.Role.USER:
         return dict(result, skipped="not a user message")
@@ -242,23 +280,27 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
     if not message.search_vector:
         Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
-            search_vector=message_search_text(message.content))
+            search_vector=message_search_text(message.content)
+        )
     policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
     if embed_message:
-        result["message_vectors"] = message_vectors_write(tenant=tenant, messages=[message],
-                                                          model=policy.embedding_model)
-    previous = Message.objects.for_tenant(tenant).filter(session=message.session, id__lt=message.pk,
-                                                         role=Message.Role.ASSISTANT).order_by("-id").first()
+        result["message_vectors"] = message_vectors_write(
+            tenant=tenant, messages=[message], model=policy.embedding_model
+        )
+    previous = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
+        .order_by("-id")
+        .first()
+    )
     previous_reply = previous.content if previous else ""
     if policy.chat_model == "offline":
         candidates = read_message(message.content, previous_reply=previous_reply)
     else:
-        candidates = extract_with_model(model=policy.chat_model, text=message.content,
-                                        previous_reply=previous_reply)
+        candidates = extract_with_model(model=policy.chat_model, text=message.content, previous_reply=previous_reply)
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
     for match in pii_find(message.content):  # every identifier in the message was kept out of memory
-        pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content)
-                                                          if m.kind == match.kind))
+        pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))
     result["dropped"], result["pii"] = dropped, pii
     with embeddings_kept_for_turn():
         # Embedded now, before the message row is locked: the writes below find these vectors kept instead of
@@ -274,8 +316,9 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
                 pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
             events: list[dict] = []
             for candidate in kept:
-                outcome = candidate_apply(tenant=tenant, message=message, candidate=candidate, policy=policy,
-                                          events=events)
+                outcome = candidate_apply(
+                    tenant=tenant, message=message, candidate=candidate, policy=policy, events=events
+                )
                 result[outcome] = result.get(outcome, 0) + 1
             memory_events_record(tenant=tenant, message=message, events=events, done=True)
     return dict(result, events_recorded=True)

@@ -3,17 +3,18 @@ expire notes past `expires_at`; lower the importance of notes nobody recalled fo
 days (at most once a day) and archive them below `archive_importance_floor`; re-embed notes when a tenant
 switches embedding models (vectors of two models are never compared, so until then those notes are found by
 keywords only; the same job embeds past messages that have no vector yet)."""
+
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from assistants.models import Tenant
-from core.policy import MemoryPolicy, memory_policy_for
 from core.dispatch import enqueue_on_commit
+from core.policy import MemoryPolicy, memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts
 from memory.services.notes import note_index_text
@@ -22,8 +23,9 @@ DECAY_FACTOR = 0.8  # importance multiplier per daily run once a note has gone u
 LIVE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW]
 
 
-def policy_groups(*, tenant: Tenant, names: tuple[str, ...],
-                  path: str = "session__assistant_id") -> list[tuple[Q, MemoryPolicy]]:
+def policy_groups(
+    *, tenant: Tenant, names: tuple[str, ...], path: str = "session__assistant_id"
+) -> list[tuple[Q, MemoryPolicy]]:
     """(filter, policy) pairs that together cover every row of the tenant once: the rows of conversations with an
     assistant whose policy overrides one of `names` go by that assistant's policy, all the others by the tenant's.
     `path` leads from the row to its conversation's assistant (notes: session__assistant_id). Maintenance jobs
@@ -45,8 +47,11 @@ def policy_groups(*, tenant: Tenant, names: tuple[str, ...],
 def memory_expire_notes(*, tenant: Tenant, now=None) -> dict:
     """Active or pending notes past their expiry become `expired` (out of recall)."""
     now = now or timezone.now()
-    count = MemoryNote.objects.for_tenant(tenant).filter(status__in=LIVE, expires_at__lte=now, pinned=False) \
+    count = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(status__in=LIVE, expires_at__lte=now, pinned=False)
         .update(status=MemoryNote.Status.EXPIRED, updated_at=now)
+    )
     return {"expired": count}
 
 
@@ -55,12 +60,17 @@ def memory_decay_notes(*, tenant: Tenant, now=None) -> dict:
     floor. Pinned notes never decay. Idempotent within a day (importance_decayed_at)."""
     now = now or timezone.now()
     decayed = archived = 0
-    for where, policy in policy_groups(tenant=tenant, names=("unrecalled_days_before_decay",
-                                                             "archive_importance_floor")):
+    for where, policy in policy_groups(
+        tenant=tenant, names=("unrecalled_days_before_decay", "archive_importance_floor")
+    ):
         cutoff = now - timedelta(days=policy.unrecalled_days_before_decay)
-        stale = MemoryNote.objects.for_tenant(tenant).filter(where, status=MemoryNote.Status.ACTIVE, pinned=False) \
-            .annotate(last_use=Coalesce("last_recalled_at", "created_at")).filter(last_use__lte=cutoff) \
+        stale = (
+            MemoryNote.objects.for_tenant(tenant)
+            .filter(where, status=MemoryNote.Status.ACTIVE, pinned=False)
+            .annotate(last_use=Coalesce("last_recalled_at", "created_at"))
+            .filter(last_use__lte=cutoff)
             .filter(Q(importance_decayed_at__isnull=True) | Q(importance_decayed_at__lte=now - timedelta(hours=23)))
+        )
         for note in stale:
             note.importance = round(note.importance * DECAY_FACTOR, 4)
             note.importance_decayed_at = now
@@ -78,26 +88,39 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> 
     embedding_model: the model that assistant's recall searches with), then every past user message that has no
     vector of that model (episodic recall). `progress(dict)` is called after each batch (the job ledger's
     progress). Idempotent: a second run finds nothing left to do."""
-    from memory.services.forget_requests import is_memory_command
     from memory.services.episodes import message_vectors_write
+    from memory.services.forget_requests import is_memory_command
 
     work = _reembed_work(tenant)
     model = memory_policy_for(tenant=tenant).embedding_model
     total_notes = sum(notes.count() for _, notes, _ in work)
     total_messages = sum(unembedded.count() for _, _, unembedded in work)
     done = messages = 0
-    report = (lambda: progress({"stage": "notes" if done < total_notes else "messages", "model": model,
-                                "notes_done": done, "notes_total": total_notes,
-                                "messages_done": messages, "messages_total": total_messages})) \
-        if progress else (lambda: None)
+    report = (
+        (
+            lambda: progress(
+                {
+                    "stage": "notes" if done < total_notes else "messages",
+                    "model": model,
+                    "notes_done": done,
+                    "notes_total": total_notes,
+                    "messages_done": messages,
+                    "messages_total": total_messages,
+                }
+            )
+        )
+        if progress
+        else (lambda: None)
+    )
     for group_model, stale, _ in work:
         while True:
             notes = list(stale.order_by("id")[:batch])
             if not notes:
                 break
             used, vectors = embed_texts(
-                texts=[note_index_text(content=n.content, kind=n.kind, key=n.key) for n in notes], model=group_model)
-            for note, vector in zip(notes, vectors):
+                texts=[note_index_text(content=n.content, kind=n.kind, key=n.key) for n in notes], model=group_model
+            )
+            for note, vector in zip(notes, vectors, strict=True):
                 note.embedding, note.embedding_model = vector, used
             MemoryNote.objects.for_tenant(tenant).bulk_update(notes, ["embedding", "embedding_model"])
             done += len(notes)
@@ -109,24 +132,32 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> 
             if not rows:
                 break
             last_id = rows[-1].pk
-            message_vectors_write(tenant=tenant, model=group_model,
-                                  messages=[m for m in rows if not is_memory_command(m.content)])
+            message_vectors_write(
+                tenant=tenant, model=group_model, messages=[m for m in rows if not is_memory_command(m.content)]
+            )
             messages += len(rows)
             report()
     return {"reembedded": done, "messages_embedded": messages, "model": model}
 
 
-def _reembed_work(tenant: Tenant) -> list[tuple[str, object, object]]:
+def _reembed_work(tenant: Tenant) -> list[tuple[str, QuerySet, QuerySet]]:
     """(model, notes to embed with it, user messages without a vector of it), one per policy group."""
     from assistants.models import Message
 
     work = []
     for where, policy in policy_groups(tenant=tenant, names=("embedding_model",)):
         model = policy.embedding_model
-        notes = MemoryNote.objects.for_tenant(tenant).filter(where, status__in=LIVE).exclude(
-            embedding_model=model).exclude(content="")
-        unembedded = Message.objects.for_tenant(tenant).filter(where, role=Message.Role.USER).exclude(
-            vectors__embedding_model=model)
+        notes = (
+            MemoryNote.objects.for_tenant(tenant)
+            .filter(where, status__in=LIVE)
+            .exclude(embedding_model=model)
+            .exclude(content="")
+        )
+        unembedded = (
+            Message.objects.for_tenant(tenant)
+            .filter(where, role=Message.Role.USER)
+            .exclude(vectors__embedding_model=model)
+        )
         work.append((model, notes, unembedded))
     return work
 

@@ -4,6 +4,7 @@ Every action locks the note, checks that the transition makes sense, and writes 
 it, what, and the note before and after (the audit log is read-only in the admin). Actions raise `InvalidInput`
 with a sentence when they do not apply (e.g. approving a forgotten note), so the admin can say why.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -12,14 +13,23 @@ from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
 from memory.models import AuditLog, Experience, MemoryNote
-from memory.services.pii import pii_redact_value
 from memory.services.embeddings import embed_texts, text_features
+from memory.services.pii import pii_redact_value
 
 NOTE_OBJECT_TYPE = "memory_note"  # the same as memory.services.notes writes
 # Older or other writers may name notes like this; erasure scrubs both.
 NOTE_OBJECT_TYPES = (NOTE_OBJECT_TYPE, "memory.MemoryNote")
-AUDITED_FIELDS = ("status", "kind", "key", "content", "confidence", "pinned", "expires_at", "supersedes_id",
-                  "embedding_model")
+AUDITED_FIELDS = (
+    "status",
+    "kind",
+    "key",
+    "content",
+    "confidence",
+    "pinned",
+    "expires_at",
+    "supersedes_id",
+    "embedding_model",
+)
 EDITABLE_FIELDS = ("content", "kind", "key", "confidence", "expires_at")
 Status = MemoryNote.Status
 
@@ -33,13 +43,20 @@ def note_snapshot(note: MemoryNote) -> dict:
     return snap
 
 
-def audit_log_write(*, tenant, actor: str, action: str, object_type: str, object_id, before=None,
-                    after=None) -> AuditLog:
+def audit_log_write(
+    *, tenant, actor: str, action: str, object_type: str, object_id, before=None, after=None
+) -> AuditLog:
     # Audit text is derived from users' words as well: it keeps what changed, never an identifier.
     before, after = pii_redact_value(before)[0], pii_redact_value(after)[0]
-    return AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor or "system", action=action,
-                                                      object_type=object_type, object_id=str(object_id),
-                                                      before=before, after=after)
+    return AuditLog.objects.for_tenant(tenant).create(
+        tenant=tenant,
+        actor=actor or "system",
+        action=action,
+        object_type=object_type,
+        object_id=str(object_id),
+        before=before,
+        after=after,
+    )
 
 
 def _locked(tenant, note: MemoryNote) -> MemoryNote:
@@ -55,8 +72,15 @@ def _audited(tenant, note, actor, action, change) -> MemoryNote:
     before = note_snapshot(locked)
     change(locked)
     locked.save()
-    audit_log_write(tenant=tenant, actor=actor, action=action, object_type=NOTE_OBJECT_TYPE, object_id=locked.pk,
-                    before=before, after=note_snapshot(locked))
+    audit_log_write(
+        tenant=tenant,
+        actor=actor,
+        action=action,
+        object_type=NOTE_OBJECT_TYPE,
+        object_id=locked.pk,
+        before=before,
+        after=note_snapshot(locked),
+    )
     return locked
 
 
@@ -64,52 +88,71 @@ def _audited(tenant, note, actor, action, change) -> MemoryNote:
 def memory_note_approve(*, tenant, note: MemoryNote, actor: str) -> MemoryNote:
     """A pending note becomes active (recallable). If it was waiting to supersede an active note, that note is
     superseded now."""
+
     def change(n):
         if n.status != Status.PENDING_REVIEW:
             raise InvalidInput(f"Only notes awaiting review can be approved; note {n.pk} is {n.status}.")
         n.status = Status.ACTIVE
         if n.supersedes_id:
-            older = MemoryNote.objects.for_tenant(tenant).select_for_update().filter(
-                pk=n.supersedes_id, status=Status.ACTIVE).first()
+            older = (
+                MemoryNote.objects.for_tenant(tenant)
+                .select_for_update()
+                .filter(pk=n.supersedes_id, status=Status.ACTIVE)
+                .first()
+            )
             if older is not None:
                 older_before = note_snapshot(older)
                 older.status = Status.SUPERSEDED
                 older.save(update_fields=["status", "updated_at"])
-                audit_log_write(tenant=tenant, actor=actor, action="supersede", object_type=NOTE_OBJECT_TYPE,
-                                object_id=older.pk, before=older_before, after=note_snapshot(older))
+                audit_log_write(
+                    tenant=tenant,
+                    actor=actor,
+                    action="supersede",
+                    object_type=NOTE_OBJECT_TYPE,
+                    object_id=older.pk,
+                    before=older_before,
+                    after=note_snapshot(older),
+                )
+
     return _audited(tenant, note, actor, "approve", change)
 
 
 @transaction.atomic
 def memory_note_reject(*, tenant, note: MemoryNote, actor: str) -> MemoryNote:
     """A pending (or active) note is rejected: never recalled; a note it would have superseded stays active."""
+
     def change(n):
         if n.status not in (Status.PENDING_REVIEW, Status.ACTIVE):
             raise InvalidInput(f"Only pending or active notes can be rejected; note {n.pk} is {n.status}.")
         n.status = Status.REJECTED
+
     return _audited(tenant, note, actor, "reject", change)
 
 
 @transaction.atomic
 def memory_note_expire_now(*, tenant, note: MemoryNote, actor: str) -> MemoryNote:
     """The note stops being recalled now (status expired, expires_at = now)."""
+
     def change(n):
         if n.status not in (Status.PENDING_REVIEW, Status.ACTIVE):
             raise InvalidInput(f"Only pending or active notes can be expired; note {n.pk} is {n.status}.")
         n.status = Status.EXPIRED
         n.expires_at = timezone.now()
+
     return _audited(tenant, note, actor, "expire", change)
 
 
 @transaction.atomic
 def memory_note_pin(*, tenant, note: MemoryNote, actor: str, pinned: bool = True) -> MemoryNote:
     """Pinned notes never decay and never expire by TTL (expires_at is cleared)."""
+
     def change(n):
         if n.status in (Status.FORGOTTEN, Status.REJECTED):
             raise InvalidInput(f"A {n.status} note cannot be pinned.")
         n.pinned = pinned
         if pinned:
             n.expires_at = None
+
     return _audited(tenant, note, actor, "pin" if pinned else "unpin", change)
 
 
@@ -159,12 +202,23 @@ def memory_note_edit(*, tenant, note: MemoryNote, actor: str, **changes) -> Memo
         if vector is not None:
             n.embedding_model, n.embedding = vector
             n.search_text = " ".join(text_features(n.content))
+
     return _audited(tenant, note, actor, "edit", change)
 
 
 @transaction.atomic
-def memory_note_admin_create(*, tenant, end_user, actor: str, kind: str, content: str, key: str = "",
-                             confidence: float = 0.9, expires_at=None, pinned: bool = False) -> MemoryNote:
+def memory_note_admin_create(
+    *,
+    tenant,
+    end_user,
+    actor: str,
+    kind: str,
+    content: str,
+    key: str = "",
+    confidence: float = 0.9,
+    expires_at=None,
+    pinned: bool = False,
+) -> MemoryNote:
     """A note written by staff (source admin), embedded and audited like an edit."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
@@ -173,11 +227,29 @@ def memory_note_admin_create(*, tenant, end_user, actor: str, kind: str, content
         raise InvalidInput("A note needs some content.")
     model, vectors = embed_texts(texts=[content], model=_embedding_model(tenant))
     note = MemoryNote.objects.for_tenant(tenant).create(
-        tenant=tenant, end_user=end_user, kind=kind, key=key, content=content, confidence=confidence,
-        source=MemoryNote.Source.ADMIN, expires_at=expires_at, pinned=pinned, embedding=vectors[0],
-        embedding_model=model, search_text=" ".join(text_features(content)), observed_at=timezone.now())
-    audit_log_write(tenant=tenant, actor=actor, action="create", object_type=NOTE_OBJECT_TYPE, object_id=note.pk,
-                    before=None, after=note_snapshot(note))
+        tenant=tenant,
+        end_user=end_user,
+        kind=kind,
+        key=key,
+        content=content,
+        confidence=confidence,
+        source=MemoryNote.Source.ADMIN,
+        expires_at=expires_at,
+        pinned=pinned,
+        embedding=vectors[0],
+        embedding_model=model,
+        search_text=" ".join(text_features(content)),
+        observed_at=timezone.now(),
+    )
+    audit_log_write(
+        tenant=tenant,
+        actor=actor,
+        action="create",
+        object_type=NOTE_OBJECT_TYPE,
+        object_id=note.pk,
+        before=None,
+        after=note_snapshot(note),
+    )
     return note
 
 
@@ -190,13 +262,20 @@ def experience_approve(*, tenant, experience: Experience, actor: str, approved: 
     if experience.tenant_id != tenant.pk:
         raise NotFound("That experience does not exist.")
     if approved and (pii_find(experience.task_summary) or pii_find(experience.solution)):
-        raise InvalidInput("This experience holds a personal identifier; edit it out before approving.",
-                           code="personal_identifier")
+        raise InvalidInput(
+            "This experience holds a personal identifier; edit it out before approving.", code="personal_identifier"
+        )
     before = {"approved_at": experience.approved_at.isoformat() if experience.approved_at else None}
     experience.approved_at = timezone.now() if approved else None
     experience.approved_by = actor if approved else ""
     experience.save(update_fields=["approved_at", "approved_by", "updated_at"])
-    audit_log_write(tenant=tenant, actor=actor, action="approve" if approved else "unapprove",
-                    object_type="memory.Experience", object_id=experience.pk, before=before,
-                    after={"approved_at": experience.approved_at.isoformat() if experience.approved_at else None})
+    audit_log_write(
+        tenant=tenant,
+        actor=actor,
+        action="approve" if approved else "unapprove",
+        object_type="memory.Experience",
+        object_id=experience.pk,
+        before=before,
+        after={"approved_at": experience.approved_at.isoformat() if experience.approved_at else None},
+    )
     return experience

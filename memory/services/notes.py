@@ -6,6 +6,7 @@ note about the same user, kind and slot (or a near-identical one) is refreshed o
 up. Changes made by an actor (admin, API, the user in chat) leave an AuditLog row; forgetting does not copy the
 forgotten content into the log.
 """
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -13,8 +14,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from core.policy import MemoryPolicy, memory_policy_for
 from core.exceptions import InvalidInput, NotFound
+from core.policy import MemoryPolicy, memory_policy_for
 from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_find, pii_find_in_value, pii_redact
@@ -23,8 +24,14 @@ from webhooks.services import webhook_event_emit
 
 FORGOTTEN_CONTENT = ""
 EDITABLE_FIELDS = {"content", "kind", "key", "confidence", "expires_at", "pinned", "importance", "status", "value"}
-IMPORTANCE_BY_KIND = {"profile": 0.7, "constraint": 0.7, "business_status": 0.6, "preference": 0.5, "plan": 0.5,
-                      "conclusion": 0.5}
+IMPORTANCE_BY_KIND = {
+    "profile": 0.7,
+    "constraint": 0.7,
+    "business_status": 0.6,
+    "preference": 0.5,
+    "plan": 0.5,
+    "conclusion": 0.5,
+}
 HIGH_CONFIDENCE = 0.8
 
 
@@ -54,8 +61,12 @@ def note_policy(note: MemoryNote, policy: MemoryPolicy | None = None) -> MemoryP
 
     assistant = None
     if note.session_id:
-        session = ChatSession.objects.for_tenant(note.tenant_id).select_related("assistant").filter(
-            pk=note.session_id).first()
+        session = (
+            ChatSession.objects.for_tenant(note.tenant_id)
+            .select_related("assistant")
+            .filter(pk=note.session_id)
+            .first()
+        )
         assistant = session.assistant if session is not None else None
     return memory_policy_for(tenant=note.tenant, assistant=assistant)
 
@@ -67,28 +78,50 @@ def _ttl(policy, kind: str):
 
 def _audit(*, tenant, actor: str, action: str, note: MemoryNote, before: dict | None, after: dict | None) -> None:
     if actor:
-        AuditLog.objects.for_tenant(tenant).create(tenant=tenant, actor=actor[:200], action=action,
-                                                   object_type="memory_note", object_id=str(note.pk),
-                                                   before=before, after=after)
+        AuditLog.objects.for_tenant(tenant).create(
+            tenant=tenant,
+            actor=actor[:200],
+            action=action,
+            object_type="memory_note",
+            object_id=str(note.pk),
+            before=before,
+            after=after,
+        )
 
 
 def _event(note: MemoryNote, event: str, **extra) -> None:
     """The webhook event of a note change: ids and kinds only (webhooks.services)."""
-    webhook_event_emit(tenant=note.tenant_id, event=event, data={
-        "note": note.pk, "kind": note.kind, "status": note.status, "session": note.session_id,
-        "user_id": note.end_user_id, **extra})
+    webhook_event_emit(
+        tenant=note.tenant_id,
+        event=event,
+        data={
+            "note": note.pk,
+            "kind": note.kind,
+            "status": note.status,
+            "session": note.session_id,
+            "user_id": note.end_user_id,
+            **extra,
+        },
+    )
 
 
 def _snapshot(note: MemoryNote) -> dict:
-    return {"kind": note.kind, "key": note.key, "content": note.content, "status": note.status,
-            "confidence": note.confidence, "value": note.value}
+    return {
+        "kind": note.kind,
+        "key": note.key,
+        "content": note.content,
+        "status": note.status,
+        "confidence": note.confidence,
+        "value": note.value,
+    }
 
 
 def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
     """Record what the PII guard refused: kinds and counts, never the content."""
     for kind, count in counts.items():
-        PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=kind,
-                                                       stage=stage, count=count)
+        PiiRejection.objects.for_tenant(tenant).create(
+            tenant=tenant, end_user=end_user, pii_kind=kind, stage=stage, count=count
+        )
 
 
 def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False, pii_policy: str | None = None) -> str:
@@ -104,8 +137,10 @@ def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts)})
 
 
-PII_ERROR = ("A note cannot hold a personal identifier (a phone number, ID, card or account number, e-mail, "
-             "address, licence plate, messaging handle or IP address): remove it and try again.")
+PII_ERROR = (
+    "A note cannot hold a personal identifier (a phone number, ID, card or account number, e-mail, "
+    "address, licence plate, messaging handle or IP address): remove it and try again."
+)
 
 
 def _clean_key(*, tenant, end_user, key: str) -> str:
@@ -137,11 +172,26 @@ def _clean_value(*, tenant, end_user, value, refuse: bool = False, pii_policy: s
 
 
 @transaction.atomic
-def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = "", source: str = "admin",
-                       confidence: float = 0.9, actor: str = "", value: dict | None = None, quote: str = "",
-                       status: str = MemoryNote.Status.ACTIVE, session=None, message=None,
-                       supersedes: MemoryNote | None = None, review_reason: str = "",
-                       assistant=None, policy: MemoryPolicy | None = None) -> MemoryNote:
+def memory_note_create(
+    *,
+    tenant,
+    end_user,
+    kind: str,
+    content: str,
+    key: str = "",
+    source: str = "admin",
+    confidence: float = 0.9,
+    actor: str = "",
+    value: dict | None = None,
+    quote: str = "",
+    status: str = MemoryNote.Status.ACTIVE,
+    session=None,
+    message=None,
+    supersedes: MemoryNote | None = None,
+    review_reason: str = "",
+    assistant=None,
+    policy: MemoryPolicy | None = None,
+) -> MemoryNote:
     """Create one note (TTL by kind from the policy, embedded, keyword-indexed). A note that supersedes another
     marks the other `superseded` when it is active itself."""
     if end_user.tenant_id != tenant.pk:
@@ -155,15 +205,32 @@ def memory_note_create(*, tenant, end_user, kind: str, content: str, key: str = 
         raise InvalidInput("Confidence must be between 0 and 1.")
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=policy.pii_policy)
-    quote = _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note",
-                        pii_policy=policy.pii_policy) if quote else ""
+    quote = (
+        _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note", pii_policy=policy.pii_policy)
+        if quote
+        else ""
+    )
     key = _clean_key(tenant=tenant, end_user=end_user, key=key)
     value = _clean_value(tenant=tenant, end_user=end_user, value=value, pii_policy=policy.pii_policy)
     now = timezone.now()
-    note = MemoryNote(tenant=tenant, end_user=end_user, kind=kind, key=key[:100], content=content, value=value,
-                      quote=quote, source=source, confidence=float(confidence), status=status,
-                      importance=IMPORTANCE_BY_KIND.get(kind, 0.5), expires_at=_ttl(policy, kind),
-                      supersedes=supersedes, session=session, observed_at=now, review_reason=review_reason)
+    note = MemoryNote(
+        tenant=tenant,
+        end_user=end_user,
+        kind=kind,
+        key=key[:100],
+        content=content,
+        value=value,
+        quote=quote,
+        source=source,
+        confidence=float(confidence),
+        status=status,
+        importance=IMPORTANCE_BY_KIND.get(kind, 0.5),
+        expires_at=_ttl(policy, kind),
+        supersedes=supersedes,
+        session=session,
+        observed_at=now,
+        review_reason=review_reason,
+    )
     _index(note, embedding_model=policy.embedding_model)
     note.save()
     if message is not None:
@@ -183,8 +250,14 @@ def _mark_superseded(old: MemoryNote, *, tenant, by: MemoryNote, actor: str) -> 
     MemoryNote.all_tenants.filter(pk=old.pk).update(status=MemoryNote.Status.SUPERSEDED, updated_at=timezone.now())
     before = _snapshot(old)
     old.status = MemoryNote.Status.SUPERSEDED
-    _audit(tenant=tenant, actor=actor or AUTOMATIC_ACTOR, action="supersede", note=old, before=before,
-           after={**_snapshot(old), "superseded_by": by.pk})
+    _audit(
+        tenant=tenant,
+        actor=actor or AUTOMATIC_ACTOR,
+        action="supersede",
+        note=old,
+        before=before,
+        after={**_snapshot(old), "superseded_by": by.pk},
+    )
     _event(old, "memory.superseded", superseded_by=by.pk)
 
 
@@ -207,8 +280,9 @@ def value_from_content(*, content: str, key: str) -> dict | None:
 
 
 @transaction.atomic
-def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", policy: MemoryPolicy | None = None,
-                       **changes) -> MemoryNote:
+def memory_note_update(
+    *, tenant, note: MemoryNote, actor: str = "", policy: MemoryPolicy | None = None, **changes
+) -> MemoryNote:
     """Correct a note (content, kind, key, confidence, expires_at, pinned, importance, status, value); a new
     content is re-embedded and re-indexed, with the embedding model of `policy` (else of the note's own
     conversation's assistant: the model its recall searches with)."""
@@ -227,8 +301,9 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", policy: Mem
         raise InvalidInput("A forgotten note cannot be edited: create a new one.")
     before = _snapshot(note)
     if "content" in changes:
-        changes["content"] = _clean_text(tenant=tenant, end_user=note.end_user, text=str(changes["content"]),
-                                         stage="note", refuse=True).strip()
+        changes["content"] = _clean_text(
+            tenant=tenant, end_user=note.end_user, text=str(changes["content"]), stage="note", refuse=True
+        ).strip()
         if not changes["content"]:
             raise InvalidInput("A note needs a content sentence.")
     if "content" in changes and "value" not in changes and note.value is not None:
@@ -246,7 +321,9 @@ def memory_note_update(*, tenant, note: MemoryNote, actor: str = "", policy: Mem
         _index(note, embedding_model=note_policy(note, policy).embedding_model)
     note.save()
     if changes.get("status") == MemoryNote.Status.ACTIVE and note.supersedes_id:
-        old = MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
+        old = (
+            MemoryNote.objects.for_tenant(tenant).filter(pk=note.supersedes_id, status=MemoryNote.Status.ACTIVE).first()
+        )
         if old:
             _mark_superseded(old, tenant=tenant, by=note, actor=actor)
     _event(note, "memory.updated", changed=sorted(changes))
@@ -276,8 +353,14 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     note.search_text = ""
     note.save()
     _event(note, "memory.forgotten")
-    _audit(tenant=tenant, actor=actor, action="forget", note=note, before=before,
-           after={"kind": note.kind, "key": note.key, "status": note.status})
+    _audit(
+        tenant=tenant,
+        actor=actor,
+        action="forget",
+        note=note,
+        before=before,
+        after={"kind": note.kind, "key": note.key, "status": note.status},
+    )
     return note
 
 
@@ -346,8 +429,9 @@ def _forget_messages(*, tenant, end_user, query: str) -> None:
     on_topic = Q()
     for word in words:
         on_topic |= Q(content__icontains=word)
-    Message.objects.for_tenant(tenant).filter(on_topic, end_user=end_user, role="user") \
-        .exclude(search_vector="").update(search_vector="")
+    Message.objects.for_tenant(tenant).filter(on_topic, end_user=end_user, role="user").exclude(
+        search_vector=""
+    ).update(search_vector="")
 
 
 def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
@@ -361,7 +445,9 @@ def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
         chain.insert(0, current)
     current = note
     while True:
-        nxt = MemoryNote.objects.for_tenant(tenant).filter(supersedes=current).exclude(pk__in=seen).order_by("id").first()
+        nxt = (
+            MemoryNote.objects.for_tenant(tenant).filter(supersedes=current).exclude(pk__in=seen).order_by("id").first()
+        )
         if nxt is None:
             break
         seen.add(nxt.pk)
@@ -370,8 +456,9 @@ def memory_note_history(*, tenant, note: MemoryNote) -> list[MemoryNote]:
     return chain
 
 
-def memory_note_refresh(*, note: MemoryNote, confidence: float, message=None,
-                        policy: MemoryPolicy | None = None) -> MemoryNote:
+def memory_note_refresh(
+    *, note: MemoryNote, confidence: float, message=None, policy: MemoryPolicy | None = None
+) -> MemoryNote:
     """The user said a known fact again: bump updated_at and confidence (never lower it), keep one note. A
     confirmed note's lifetime starts again from now (its TTL by kind of `policy`, the extraction's; else of the
     note's own policy), as if it had just been learnt."""

@@ -26,6 +26,7 @@ and @handles, IPv4/IPv6 and MAC addresses.
 
 The adversarial set in tests/memory/data/pii_adversarial.jsonl measures it (docs/memory.md has the figures).
 """
+
 from __future__ import annotations
 
 import functools
@@ -54,15 +55,53 @@ class PiiMatch:
 
 
 # --- normalisation, with an offset map back to the original text ----------------------------------------------
-_CN_DIGITS = {"零": "0", "〇": "0", "一": "1", "幺": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5",
-              "六": "6", "七": "7", "八": "8", "九": "9",
-              # the financial forms people use to dodge filters
-              "壹": "1", "贰": "2", "貳": "2", "叁": "3", "參": "3", "肆": "4", "伍": "5", "陆": "6", "陸": "6",
-              "柒": "7", "捌": "8", "玖": "9"}
-_EN_DIGITS = {"zero": "0", "oh": "0", "o": "0", "nil": "0", "one": "1", "two": "2", "three": "3", "four": "4",
-              "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9"}
-_UNIT = (r"(?:[0-9]|[零〇一幺二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖]|(?<![A-Za-z])(?:(?:double|triple)[\s\-]+)?"
-         r"(?:zero|oh|o|nil|one|two|three|four|five|six|seven|eight|nine)(?![A-Za-z]))")
+_CN_DIGITS = {
+    "零": "0",
+    "〇": "0",
+    "一": "1",
+    "幺": "1",
+    "二": "2",
+    "两": "2",
+    "三": "3",
+    "四": "4",
+    "五": "5",
+    "六": "6",
+    "七": "7",
+    "八": "8",
+    "九": "9",
+    # the financial forms people use to dodge filters
+    "壹": "1",
+    "贰": "2",
+    "貳": "2",
+    "叁": "3",
+    "參": "3",
+    "肆": "4",
+    "伍": "5",
+    "陆": "6",
+    "陸": "6",
+    "柒": "7",
+    "捌": "8",
+    "玖": "9",
+}
+_EN_DIGITS = {
+    "zero": "0",
+    "oh": "0",
+    "o": "0",
+    "nil": "0",
+    "one": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+}
+_UNIT = (
+    r"(?:[0-9]|[零〇一幺二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖]|(?<![A-Za-z])(?:(?:double|triple)[\s\-]+)?"
+    r"(?:zero|oh|o|nil|one|two|three|four|five|six|seven|eight|nine)(?![A-Za-z]))"
+)
 _UNIT_RE = re.compile(_UNIT, re.IGNORECASE)
 _SPOKEN_RUN = re.compile(rf"{_UNIT}(?:[\s\-\.,，、·_/()（）]{{0,3}}{_UNIT}){{6,}}", re.IGNORECASE)
 
@@ -111,26 +150,69 @@ def _normalise(text: str) -> tuple[str, list[int], list[int]]:
 _SEPS = r"[ \t\u00a0\u3000\-\.\(\)/_·–—]"
 _DIGIT_RUN = re.compile(rf"(?<![A-Za-z0-9+])(?:\+|\b00)?\(?\d(?:{_SEPS}{{0,3}}\d){{5,}}(?:[ \-]?[Xx])?(?![A-Za-z0-9])")
 _MONEY_BEFORE = re.compile(r"(?:[¥￥$€£]|rmb|usd|eur|gbp|cny|hkd)\s*$", re.IGNORECASE)
-_UNIT_AFTER = re.compile(r"\s*(?:元|块|万|亿|千|百|美元|欧|英镑|日元|%|％|平|米|公里|km|kg|dollars?|yuan|euros?|pounds|"
-                         r"usd|rmb|sq|square|m2|㎡|percent|units?|pcs|items?|views|people|users|visitors)", re.IGNORECASE)
-_PHONE_LABEL = re.compile(r"(?:phone|mobile|cell|tel(?:ephone)?|landline|office line|number|whatsapp|fax|hotline|"
-                          r"call|text|ring|reach|contact|n[uú]mero|numéro|nummer|telefon|t[ée]l[ée]phone|portable|handy|m[óo]vil|"
-                          r"cellulare|电话|手机|座机|联系方式|号码|手机号|打给|致电|短信|传真)[^\dA-Za-z]{0,12}"
-                          r"(?:(?:is|was|are|me at|at|on|me|es|est|ist|é|e)\b[^\dA-Za-z]{0,6}){0,2}$", re.IGNORECASE)
-_ID_LABEL = re.compile(r"(?:身份证(?:号码?)?|证件号(?:码)?|\bid\s*(?:card|number|no\.?|#)?|national\s*id|"
-                       r"social security(?:\s*number)?|\bssn|\bsin\b|社保(?:卡)?号?|驾照(?:号码?)?|驾驶证号?|"
-                       r"driver'?s licen[cs]e(?:\s*(?:number|no\.?))?|licen[cs]e\s*(?:number|no\.?)|tax\s*id|税号|"
-                       r"医保(?:卡)?号?|会员号|学号|工号|employee\s*(?:id|number)|student\s*(?:id|number)|"
-                       r"account(?:\s*(?:number|no\.?|#))?|账号|账户|卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#)|"
-                       r"qq号?|passport(?:\s*(?:number|no\.?))?|护照(?:号码?)?)[^\dA-Za-z]{0,8}"
-                       r"(?:(?:is|was|are)\b[^\dA-Za-z]{0,6})?$", re.IGNORECASE)
+_UNIT_AFTER = re.compile(
+    r"\s*(?:元|块|万|亿|千|百|美元|欧|英镑|日元|%|％|平|米|公里|km|kg|dollars?|yuan|euros?|pounds|"
+    r"usd|rmb|sq|square|m2|㎡|percent|units?|pcs|items?|views|people|users|visitors)",
+    re.IGNORECASE,
+)
+_PHONE_LABEL = re.compile(
+    r"(?:phone|mobile|cell|tel(?:ephone)?|landline|office line|number|whatsapp|fax|hotline|"
+    r"call|text|ring|reach|contact|n[uú]mero|numéro|nummer|telefon|t[ée]l[ée]phone|portable|handy|m[óo]vil|"
+    r"cellulare|电话|手机|座机|联系方式|号码|手机号|打给|致电|短信|传真)[^\dA-Za-z]{0,12}"
+    r"(?:(?:is|was|are|me at|at|on|me|es|est|ist|é|e)\b[^\dA-Za-z]{0,6}){0,2}$",
+    re.IGNORECASE,
+)
+_ID_LABEL = re.compile(
+    r"(?:身份证(?:号码?)?|证件号(?:码)?|\bid\s*(?:card|number|no\.?|#)?|national\s*id|"
+    r"social security(?:\s*number)?|\bssn|\bsin\b|社保(?:卡)?号?|驾照(?:号码?)?|驾驶证号?|"
+    r"driver'?s licen[cs]e(?:\s*(?:number|no\.?))?|licen[cs]e\s*(?:number|no\.?)|tax\s*id|税号|"
+    r"医保(?:卡)?号?|会员号|学号|工号|employee\s*(?:id|number)|student\s*(?:id|number)|"
+    r"account(?:\s*(?:number|no\.?|#))?|账号|账户|卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#)|"
+    r"qq号?|passport(?:\s*(?:number|no\.?))?|护照(?:号码?)?)[^\dA-Za-z]{0,8}"
+    r"(?:(?:is|was|are)\b[^\dA-Za-z]{0,6})?$",
+    re.IGNORECASE,
+)
 _NON_DIGITS = re.compile(r"\D")
 _DIGIT_GROUPS = re.compile(r"\d+")
-_NOT_PERSONAL_LABEL = re.compile(r"(?:order|tracking|invoice|reference|ref|model|serial|part|item|product|sku|batch|"
-                                 r"订单|快递|运单|发票|型号|编号|批次|货号)\s*(?:number|no\.?|#|号码?)?[^\dA-Za-z]{0,6}$",
-                                 re.IGNORECASE)
-_PHONE_REGIONS = ("CN", "GB", "JP", "DE", "FR", "AU", "IN", "KR", "IT", "ES", "NL", "BR", "RU", "MX", "TW", "HK",
-                  "SG", "IE", "NZ", "ZA", "TR", "SE", "CH", "BE", "AT", "PL", "PT", "TH", "VN", "MY", "ID", "PH")
+_NOT_PERSONAL_LABEL = re.compile(
+    r"(?:order|tracking|invoice|reference|ref|model|serial|part|item|product|sku|batch|"
+    r"订单|快递|运单|发票|型号|编号|批次|货号)\s*(?:number|no\.?|#|号码?)?[^\dA-Za-z]{0,6}$",
+    re.IGNORECASE,
+)
+_PHONE_REGIONS = (
+    "CN",
+    "GB",
+    "JP",
+    "DE",
+    "FR",
+    "AU",
+    "IN",
+    "KR",
+    "IT",
+    "ES",
+    "NL",
+    "BR",
+    "RU",
+    "MX",
+    "TW",
+    "HK",
+    "SG",
+    "IE",
+    "NZ",
+    "ZA",
+    "TR",
+    "SE",
+    "CH",
+    "BE",
+    "AT",
+    "PL",
+    "PT",
+    "TH",
+    "VN",
+    "MY",
+    "ID",
+    "PH",
+)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -179,9 +261,13 @@ def _cn_id15(digits: str) -> bool:
 def _labels(before: str) -> tuple[bool, bool, bool, bool, bool]:
     """What the 40 characters before a number say it is: (money, a thing's number, passport, phone, ID). Cached:
     the windows of one run share their start, and a long run of numbers repeats the same text before them."""
-    return (bool(_MONEY_BEFORE.search(before)), bool(_NOT_PERSONAL_LABEL.search(before)),
-            bool(re.search(r"(?:passport|护照)[^.。;；]{0,20}$", before, re.IGNORECASE)),
-            bool(_PHONE_LABEL.search(before)), bool(_ID_LABEL.search(before)))
+    return (
+        bool(_MONEY_BEFORE.search(before)),
+        bool(_NOT_PERSONAL_LABEL.search(before)),
+        bool(re.search(r"(?:passport|护照)[^.。;；]{0,20}$", before, re.IGNORECASE)),
+        bool(_PHONE_LABEL.search(before)),
+        bool(_ID_LABEL.search(before)),
+    )
 
 
 def _digit_run_kind(raw: str, before: str, after: str) -> str | None:
@@ -221,7 +307,7 @@ def _digit_run_kind(raw: str, before: str, after: str) -> str | None:
 def _digit_runs(norm: str, add) -> None:
     for m in _DIGIT_RUN.finditer(norm):
         raw = m.group()
-        kind = _digit_run_kind(raw, norm[max(0, m.start() - 40):m.start()], norm[m.end():m.end() + 12])
+        kind = _digit_run_kind(raw, norm[max(0, m.start() - 40) : m.start()], norm[m.end() : m.end() + 12])
         if kind:
             add(kind, m.start(), m.end())
             continue
@@ -242,7 +328,7 @@ def _digit_runs(norm: str, add) -> None:
                     continue
                 s = norm.index(sub, s)
                 e = s + len(sub)
-                kind = _digit_run_kind(sub, norm[max(0, s - 40):s], norm[e:e + 12])
+                kind = _digit_run_kind(sub, norm[max(0, s - 40) : s], norm[e : e + 12])
                 if kind:
                     add(kind, s, e)
                     i = j - 1
@@ -254,18 +340,28 @@ def _digit_runs(norm: str, add) -> None:
 # Every pattern starts at a boundary (a look-behind) and bounds its repeats: on a 100,000-character message a
 # pattern that may start anywhere inside a long run is quadratic (minutes, measured), one that starts only at the
 # run's beginning is linear.
-_EMAIL = re.compile(r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}"
-                    r"\.[A-Za-z]{2,24}")
+_EMAIL = re.compile(
+    r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]{1,64}@[A-Za-z0-9\-]{1,63}(?:\.[A-Za-z0-9\-]{1,63}){0,8}"
+    r"\.[A-Za-z]{2,24}"
+)
 _EMAIL_SPELLED = re.compile(
     r"(?<![A-Za-z0-9._%+\-])[A-Za-z0-9._%+\-]{1,64}\s*(?:\(at\)|\[at\]|\sat\s|＠)\s*[A-Za-z0-9\-]+"
     r"(?:\s*(?:\(dot\)|\[dot\]|\sdot\s|\.)\s*[A-Za-z0-9\-]+)*\s*(?:\(dot\)|\[dot\]|\sdot\s)\s*[A-Za-z]{2,}",
-    re.IGNORECASE)
-_IBAN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]{4}){2,7}(?:[ \-]?[A-Za-z0-9]{1,4})?"
-                   r"(?![A-Za-z0-9])")
-_PASSPORT = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]\d{8}|[A-Z]{2}\d{7}|[EeGg]\d{8}|[Ee][A-Za-z]\d{7}|[A-Z][12]\d{8})"
-                       r"(?![A-Za-z0-9])")
-_PASSPORT_CTX = re.compile(r"(?:passport|护照)(?:\s*(?:no\.?|number|num|#|号码|号))?(?:\s*(?:is|was|是|为))?"
-                           r"[^A-Za-z0-9]{0,12}([A-Za-z]{0,2}\d{6,9})", re.IGNORECASE)
+    re.IGNORECASE,
+)
+_IBAN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]{4}){2,7}(?:[ \-]?[A-Za-z0-9]{1,4})?"
+    r"(?![A-Za-z0-9])"
+)
+_PASSPORT = re.compile(
+    r"(?<![A-Za-z0-9])(?:[A-Z]\d{8}|[A-Z]{2}\d{7}|[EeGg]\d{8}|[Ee][A-Za-z]\d{7}|[A-Z][12]\d{8})"
+    r"(?![A-Za-z0-9])"
+)
+_PASSPORT_CTX = re.compile(
+    r"(?:passport|护照)(?:\s*(?:no\.?|number|num|#|号码|号))?(?:\s*(?:is|was|是|为))?"
+    r"[^A-Za-z0-9]{0,12}([A-Za-z]{0,2}\d{6,9})",
+    re.IGNORECASE,
+)
 _NINO = re.compile(r"(?<![A-Za-z0-9])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![A-Za-z0-9])")
 _IPV4 = re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")
 _IPV6 = re.compile(r"(?<![0-9A-Fa-f:])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{1,4}(?![0-9A-Fa-f:])")
@@ -278,61 +374,122 @@ _ZH_ADDRESS = re.compile(
     r"(?:\s*[\u4e00-\u9fffA-Za-z]{0,8}?\s*[A-Za-z]?\d{2,5}(?:室|号|房)?(?![\d.]))?"
     r"|(?<!\d)\d{1,5}\s*(?:号楼|栋|幢|座)\s*\d{1,5}\s*单元(?:\s*\d{1,6}\s*(?:室|号|层))?"
     r"|(?<!\d)\d{1,5}\s*单元\s*\d{1,6}\s*(?:室|号)?"
-    r"|(?<!\d)\d{3,5}\s*室(?!\s*\d*\s*厅)")
-_JP_ADDRESS = re.compile(r"[\u4e00-\u9fff]{1,4}[都道府県][\u4e00-\u9fff]{1,8}?[区市町村郡][\u4e00-\u9fff]{0,8}?"
-                         r"\d+(?:丁目|-)\s*\d+(?:番地?|-)\s*\d*号?")
-_STREET_SUFFIX = (r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|"
-                  r"Terrace|Close|Crescent|Square|Sq|Parkway|Pkwy|Highway|Hwy|Row|Mews|Gardens|Grove|Hill|Walk)")
+    r"|(?<!\d)\d{3,5}\s*室(?!\s*\d*\s*厅)"
+)
+_JP_ADDRESS = re.compile(
+    r"[\u4e00-\u9fff]{1,4}[都道府県][\u4e00-\u9fff]{1,8}?[区市町村郡][\u4e00-\u9fff]{0,8}?"
+    r"\d+(?:丁目|-)\s*\d+(?:番地?|-)\s*\d*号?"
+)
+_STREET_SUFFIX = (
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|"
+    r"Terrace|Close|Crescent|Square|Sq|Parkway|Pkwy|Highway|Hwy|Row|Mews|Gardens|Grove|Hill|Walk)"
+)
 _EN_ADDRESS = re.compile(
     rf"(?<![A-Za-z0-9])\d{{1,5}}[A-Za-z]?(?:[\-/]\d{{1,4}}[A-Za-z]?)?,?\s+(?:[A-Z][A-Za-z'\.]*\s+){{1,3}}"
-    rf"{_STREET_SUFFIX}\b\.?")
+    rf"{_STREET_SUFFIX}\b\.?"
+)
 _EN_ADDRESS_LOWER = re.compile(  # lower case needs a house letter ("221b baker street") or an address phrase
     rf"(?:(?<![A-Za-z0-9])\d{{1,5}}[A-Za-z]|(?:live at|lives at|living at|address is|located at|deliver to|"
-    rf"ship to|send it to)\s+\d{{1,5}}[A-Za-z]?),?\s+(?:[A-Za-z'\.]+\s+){{1,3}}{_STREET_SUFFIX}\b\.?", re.IGNORECASE)
-_DE_ADDRESS = re.compile(r"[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm)\s+\d{1,4}[a-z]?"
-                         r"(?:,?\s+\d{5}(?:\s+[A-ZÄÖÜ][a-zäöüß]+)?)?")
-_FR_ADDRESS = re.compile(r"(?<![A-Za-z0-9])\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|boulevard|bd|place|chemin|allée|"
-                         r"impasse|quai)\s+(?:d[eu']\s?|de la |des )?[A-ZÀ-Ý][\w'\-]+(?:\s+[A-ZÀ-Ý][\w'\-]+){0,2}",
-                         re.IGNORECASE)
+    rf"ship to|send it to)\s+\d{{1,5}}[A-Za-z]?),?\s+(?:[A-Za-z'\.]+\s+){{1,3}}{_STREET_SUFFIX}\b\.?",
+    re.IGNORECASE,
+)
+_DE_ADDRESS = re.compile(
+    r"[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|allee|platz|ring|damm)\s+\d{1,4}[a-z]?"
+    r"(?:,?\s+\d{5}(?:\s+[A-ZÄÖÜ][a-zäöüß]+)?)?"
+)
+_FR_ADDRESS = re.compile(
+    r"(?<![A-Za-z0-9])\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|boulevard|bd|place|chemin|allée|"
+    r"impasse|quai)\s+(?:d[eu']\s?|de la |des )?[A-ZÀ-Ý][\w'\-]+(?:\s+[A-ZÀ-Ý][\w'\-]+){0,2}",
+    re.IGNORECASE,
+)
 _UK_POSTCODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-PR-UWYZ][A-HK-Y]?\d[A-Z\d]?) ?\d[ABD-HJLNP-UW-Z]{2}(?![A-Za-z0-9])")
-_US_ZIP = re.compile(r"(?<![A-Za-z0-9])(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
-                     r"MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC),?\s+\d{5}"
-                     r"(?:-\d{4})?(?![\d])")
+_US_ZIP = re.compile(
+    r"(?<![A-Za-z0-9])(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|"
+    r"MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC),?\s+\d{5}"
+    r"(?:-\d{4})?(?![\d])"
+)
 
-_CN_PLATE = re.compile(r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-Za-z]\s?[·•\-]?\s?"
-                       r"[A-Za-z0-9]{5,6}(?![A-Za-z0-9])")
+_CN_PLATE = re.compile(
+    r"[京津沪渝冀豫云辽黑湘皖鲁新苏浙赣鄂桂甘晋蒙陕吉闽贵粤青藏川宁琼][A-Za-z]\s?[·•\-]?\s?"
+    r"[A-Za-z0-9]{5,6}(?![A-Za-z0-9])"
+)
 _UK_PLATE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2} ?[A-Z]{3}(?![A-Za-z0-9])")
-_EU_PLATE = re.compile(r"(?<![A-Za-z0-9\-])(?:[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?|[A-Z]{2}-\d{3}-[A-Z]{2}|"
-                       r"[A-Z]{2} ?\d{3} ?[A-Z]{2}|(?=[A-Z0-9\-]{8}(?![A-Za-z0-9\-]))[A-Z0-9]{1,3}-[A-Z0-9]{1,3}-[A-Z0-9]{1,3})"
-                       r"(?![A-Za-z0-9\-])")
-_PLATE_CTX = re.compile(r"(?:车牌(?:号码?)?|牌照|licen[cs]e plate|number plate|\bplate|registration(?:\s*number)?|"
-                        r"\breg\.?(?:\s*(?:no|number))?|kennzeichen|matr[ií]cula|immatriculation|kenteken|targa)"
-                        r"(?:\s*(?:is|是|为|:|：))?[^A-Za-z0-9\u4e00-\u9fff]{0,6}"
-                        r"([A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9 \-·]{3,9}[A-Za-z0-9])", re.IGNORECASE)
+_EU_PLATE = re.compile(
+    r"(?<![A-Za-z0-9\-])(?:[A-ZÄÖÜ]{1,3}-[A-Z]{1,2} ?\d{1,4}[EH]?|[A-Z]{2}-\d{3}-[A-Z]{2}|"
+    r"[A-Z]{2} ?\d{3} ?[A-Z]{2}|(?=[A-Z0-9\-]{8}(?![A-Za-z0-9\-]))[A-Z0-9]{1,3}-[A-Z0-9]{1,3}-[A-Z0-9]{1,3})"
+    r"(?![A-Za-z0-9\-])"
+)
+_PLATE_CTX = re.compile(
+    r"(?:车牌(?:号码?)?|牌照|licen[cs]e plate|number plate|\bplate|registration(?:\s*number)?|"
+    r"\breg\.?(?:\s*(?:no|number))?|kennzeichen|matr[ií]cula|immatriculation|kenteken|targa)"
+    r"(?:\s*(?:is|是|为|:|：))?[^A-Za-z0-9\u4e00-\u9fff]{0,6}"
+    r"([A-Za-z0-9\u4e00-\u9fff][A-Za-z0-9 \-·]{3,9}[A-Za-z0-9])",
+    re.IGNORECASE,
+)
 
-_STRONG_HANDLE_LABEL = (r"微信号?|威信|(?i:v信)|加\s*[vV](?![A-Za-z])|(?<![A-Za-z])(?i:vx|wx|weixin|wechat(?:\s*id)?|qq|telegram|whatsapp|"
-                        r"kakao(?:talk)?|snapchat|instagram|insta|twitter|skype|discord|username|user\s*name|"
-                        r"line\s*id)(?![A-Za-z])|(?<![A-Za-z])LINE(?![A-Za-z])|抖音号?|小红书号?|微博|用户名|推特|脸书")
+_STRONG_HANDLE_LABEL = (
+    r"微信号?|威信|(?i:v信)|加\s*[vV](?![A-Za-z])|(?<![A-Za-z])(?i:vx|wx|weixin|wechat(?:\s*id)?|qq|telegram|whatsapp|"
+    r"kakao(?:talk)?|snapchat|instagram|insta|twitter|skype|discord|username|user\s*name|"
+    r"line\s*id)(?![A-Za-z])|(?<![A-Za-z])LINE(?![A-Za-z])|抖音号?|小红书号?|微博|用户名|推特|脸书"
+)
 _WEAK_HANDLE_LABEL = r"(?<![A-Za-z])(?:account(?:\s*id)?|handle|signal|tg|ig|id)(?![A-Za-z])|账号|帐号|账户"
 _HANDLE = r"(@?[A-Za-z0-9][A-Za-z0-9_\-.]{1,30}[A-Za-z0-9_])(?![A-Za-z0-9_])"
 _MARKER = r"\s*(?:(?i:is)|是|为|:|：|=|＝|号|(?i:id))\s*"
-_HANDLE_STRONG = re.compile(rf"(?:{_STRONG_HANDLE_LABEL})(?:{_MARKER}|[\s,，]*(?:(?:me|us)\s+(?:at|on)\s+)?)(?:加|add)?"
-                            rf"\s*{_HANDLE}")
+_HANDLE_STRONG = re.compile(
+    rf"(?:{_STRONG_HANDLE_LABEL})(?:{_MARKER}|[\s,，]*(?:(?:me|us)\s+(?:at|on)\s+)?)(?:加|add)?"
+    rf"\s*{_HANDLE}"
+)
 _HANDLE_STRONG_MARKED = re.compile(rf"(?:{_STRONG_HANDLE_LABEL})(?:{_MARKER})\s*{_HANDLE}")
 # Words that follow "my Instagram is ..." without being a handle.
-_NOT_HANDLES = {"great", "down", "busy", "mostly", "private", "public", "closed", "open", "new", "old", "active",
-                "inactive", "full", "empty", "blocked", "banned", "gone", "deleted", "the", "not", "very", "also",
-                "just", "only", "still", "where", "how", "what", "for", "about", "better", "best", "good", "fine"}
-_HANDLE_ANY = re.compile(rf"(?:{_STRONG_HANDLE_LABEL}|{_WEAK_HANDLE_LABEL})[\s:：=＝是为]*(?:is\s+)?{_HANDLE}",
-                         re.IGNORECASE)
-_AT_HANDLE = re.compile(r"(?<![A-Za-z0-9._%+\-@])@[A-Za-z0-9_\u4e00-\u9fff][A-Za-z0-9_.\u4e00-\u9fff]{1,30}"
-                        r"(?<![.])(?![A-Za-z0-9_@])")
+_NOT_HANDLES = {
+    "great",
+    "down",
+    "busy",
+    "mostly",
+    "private",
+    "public",
+    "closed",
+    "open",
+    "new",
+    "old",
+    "active",
+    "inactive",
+    "full",
+    "empty",
+    "blocked",
+    "banned",
+    "gone",
+    "deleted",
+    "the",
+    "not",
+    "very",
+    "also",
+    "just",
+    "only",
+    "still",
+    "where",
+    "how",
+    "what",
+    "for",
+    "about",
+    "better",
+    "best",
+    "good",
+    "fine",
+}
+_HANDLE_ANY = re.compile(
+    rf"(?:{_STRONG_HANDLE_LABEL}|{_WEAK_HANDLE_LABEL})[\s:：=＝是为]*(?:is\s+)?{_HANDLE}", re.IGNORECASE
+)
+_AT_HANDLE = re.compile(
+    r"(?<![A-Za-z0-9._%+\-@])@[A-Za-z0-9_\u4e00-\u9fff][A-Za-z0-9_.\u4e00-\u9fff]{1,30}"
+    r"(?<![.])(?![A-Za-z0-9_@])"
+)
 
 
 def _ip_spans(norm: str, add) -> None:
     for pattern in (_IPV4, _IPV6):
         for m in pattern.finditer(norm):
-            if _VERSION_BEFORE.search(norm[max(0, m.start() - 10):m.start()]):
+            if _VERSION_BEFORE.search(norm[max(0, m.start() - 10) : m.start()]):
                 continue
             try:
                 ipaddress.ip_address(m.group())
@@ -351,7 +508,7 @@ def _iban_spans(norm: str, add) -> None:
                 add("iban", m.start(), m.start() + len(candidate))
                 break
             cut = re.search(r"[ \-]?[A-Za-z0-9]{1,4}$", candidate)
-            candidate = candidate[:cut.start()] if cut and cut.start() >= 8 else ""
+            candidate = candidate[: cut.start()] if cut and cut.start() >= 8 else ""
 
 
 def _handle_spans(norm: str, add) -> None:
@@ -394,8 +551,16 @@ def pii_find(text: str) -> list[PiiMatch]:
     for m in _NINO.finditer(norm):
         add("national_id", m.start(), m.end())
     _ip_spans(norm, add)
-    for pattern in (_ZH_ADDRESS, _JP_ADDRESS, _EN_ADDRESS, _EN_ADDRESS_LOWER, _DE_ADDRESS, _FR_ADDRESS,
-                    _UK_POSTCODE, _US_ZIP):
+    for pattern in (
+        _ZH_ADDRESS,
+        _JP_ADDRESS,
+        _EN_ADDRESS,
+        _EN_ADDRESS_LOWER,
+        _DE_ADDRESS,
+        _FR_ADDRESS,
+        _UK_POSTCODE,
+        _US_ZIP,
+    ):
         for m in pattern.finditer(norm):
             add("address", m.start(), m.end())
     for pattern in (_CN_PLATE, _UK_PLATE, _EU_PLATE):
@@ -424,7 +589,7 @@ def pii_redact(text: str) -> tuple[str, dict[str, int]]:
     counts: dict[str, int] = {}
     out, pos = [], 0
     for m in matches:
-        out.append(text[pos:m.start])
+        out.append(text[pos : m.start])
         out.append(REDACTED)
         pos = m.end
         counts[m.kind] = counts.get(m.kind, 0) + 1
@@ -451,7 +616,7 @@ def pii_safe_title(text: str, limit: int) -> str:
     """A title made from a user's words: identifiers redacted on the whole text first, then cut to `limit`
     characters, so an identifier that straddles the cut cannot leave its first digits behind."""
     redacted, _ = pii_redact(" ".join((text or "").split()))
-    return redacted if len(redacted) <= limit else redacted[:limit - 1].rstrip() + "…"
+    return redacted if len(redacted) <= limit else redacted[: limit - 1].rstrip() + "…"
 
 
 def pii_redact_value(value):

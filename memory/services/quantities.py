@@ -5,6 +5,7 @@ A number fills a slot of long-term memory only when its unit or the slot's keywo
 "1990年", "12th floor", "9点", "5 km", "8 hours" count other things. The currency is kept ("20,000 euros" stays
 euros), so a note's value and sentence say what the user said.
 """
+
 from __future__ import annotations
 
 import re
@@ -15,12 +16,43 @@ from core.text import cn_numerals_to_digits
 MONEY_SLOTS = {"budget", "revenue", "rent"}
 
 # English number words a head count or an amount is often written in ("three employees", "a dozen staff").
-_EN_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-             "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-             "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-             "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "a dozen": 12, "dozen": 12}
-_EN_WORD_RX = re.compile(r"\b(" + "|".join(sorted(_EN_WORDS, key=len, reverse=True)) + r")\b(?:[- ](one|two|three|"
-                         r"four|five|six|seven|eight|nine))?", re.IGNORECASE)
+_EN_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "a dozen": 12,
+    "dozen": 12,
+}
+_EN_WORD_RX = re.compile(
+    r"\b(" + "|".join(sorted(_EN_WORDS, key=len, reverse=True)) + r")\b(?:[- ](one|two|three|"
+    r"four|five|six|seven|eight|nine))?",
+    re.IGNORECASE,
+)
 
 # Currencies: ISO code <- the ways people write them (before or after the number).
 CURRENCIES = (
@@ -33,33 +65,64 @@ CURRENCIES = (
 )
 _CURRENCY_AFTER = re.compile(r"^\s*(?:" + "|".join(f"(?P<{c}>{rx})" for c, rx in CURRENCIES) + ")", re.IGNORECASE)
 _CURRENCY_BEFORE = re.compile(r"(?:" + "|".join(f"(?P<{c}>{rx})" for c, rx in CURRENCIES) + r")\s*$", re.IGNORECASE)
-_MULTIPLIER = re.compile(r"^\s*(亿|百万|千万|万|w(?![a-z])|千|k(?![a-z])|thousand\b|million\b|m(?![a-z²2])|grand\b|"
-                         r"mn\b|bn\b|billion\b)", re.IGNORECASE)
-_SCALE = {"亿": 1e8, "千万": 1e7, "百万": 1e6, "万": 1e4, "w": 1e4, "千": 1e3, "k": 1e3, "thousand": 1e3, "grand": 1e3,
-          "million": 1e6, "m": 1e6, "mn": 1e6, "bn": 1e9, "billion": 1e9}
-_AREA = re.compile(r"^\s*(?:平(?![时常均安])|㎡|m2\b|m²|sq\.?\s?m\b|sqm\b|square\s+(?:meters?|metres?|feet|foot)|"
-                   r"sq\.?\s?ft\b|平方)", re.IGNORECASE)
-_PEOPLE = re.compile(r"^\s*(?:(?:个|名|位)?(?:人|员工|店员|伙计|雇员|同事|成员|工人|厨师|服务员)|"
-                     r"(?:full[- ]time |part[- ]time )?(?:people|persons?|employees?|staff(?:ers)?|workers?|"
-                     r"members?|colleagues|hires|engineers|developers|cooks|chefs|baristas|waiters|servers|"
-                     r"nurses|teachers|people on (?:the|my|our) team))", re.IGNORECASE)
+_MULTIPLIER = re.compile(
+    r"^\s*(亿|百万|千万|万|w(?![a-z])|千|k(?![a-z])|thousand\b|million\b|m(?![a-z²2])|grand\b|"
+    r"mn\b|bn\b|billion\b)",
+    re.IGNORECASE,
+)
+_SCALE = {
+    "亿": 1e8,
+    "千万": 1e7,
+    "百万": 1e6,
+    "万": 1e4,
+    "w": 1e4,
+    "千": 1e3,
+    "k": 1e3,
+    "thousand": 1e3,
+    "grand": 1e3,
+    "million": 1e6,
+    "m": 1e6,
+    "mn": 1e6,
+    "bn": 1e9,
+    "billion": 1e9,
+}
+_AREA = re.compile(
+    r"^\s*(?:平(?![时常均安])|㎡|m2\b|m²|sq\.?\s?m\b|sqm\b|square\s+(?:meters?|metres?|feet|foot)|"
+    r"sq\.?\s?ft\b|平方)",
+    re.IGNORECASE,
+)
+_PEOPLE = re.compile(
+    r"^\s*(?:(?:个|名|位)?(?:人|员工|店员|伙计|雇员|同事|成员|工人|厨师|服务员)|"
+    r"(?:full[- ]time |part[- ]time )?(?:people|persons?|employees?|staff(?:ers)?|workers?|"
+    r"members?|colleagues|hires|engineers|developers|cooks|chefs|baristas|waiters|servers|"
+    r"nurses|teachers|people on (?:the|my|our) team))",
+    re.IGNORECASE,
+)
 # "team of 8", "a staff of 12", "团队一共 4", "员工有 6": the number before which the head count is named.
-_PEOPLE_BEFORE = re.compile(r"\b(?:team|staff|crew|workforce|headcount|head count) of\s*$|(?:团队|员工|人手|店员)(?:一共|共|总共)?"
-                            r"(?:有|是)?\s*$", re.IGNORECASE)
+_PEOPLE_BEFORE = re.compile(
+    r"\b(?:team|staff|crew|workforce|headcount|head count) of\s*$|(?:团队|员工|人手|店员)(?:一共|共|总共)?"
+    r"(?:有|是)?\s*$",
+    re.IGNORECASE,
+)
 _AGE = re.compile(r"^\s*(?:周岁|岁|years? old\b|yo\b|y/o\b)", re.IGNORECASE)
 # Units of other things: the number is no amount of money, area or people.
-_OTHER = re.compile(r"^\s*(?:年(?!薪|收入|营业|流水|预算)|月(?!租|流水|薪|营业)|日|号|点|时|分钟|分|秒|楼|层|栋|室|次|遍|趟|节|章|页|"
-                    r"期|代|款|版|寸|英寸|公里|千米|米|厘米|公斤|斤|克|度|小时|个小时|天|周|星期|个月|岁(?=.*的孩子)|"
-                    r"只|条|头|匹|本|台|辆|杯|瓶|碗|家|间|套|张|份|种|门|%|％|"
-                    r"(?:st|nd|rd|th)\b|%|percent\b|km\b|kms\b|miles?\b|kg\b|kilos?\b|lbs?\b|cm\b|mm\b|inch(?:es)?\b|"
-                    r"hours?\b|hrs?\b|minutes?\b|mins?\b|days?\b|weeks?\b|months?\b|years?\b|times?\b|floors?\b|"
-                    r"storey|stories|am\b|pm\b|o'clock|:\d|cats?\b|dogs?\b|kids?\b|children\b|students\b|pupils\b|"
-                    r"cups?\b|seats?\b|tables?\b|rooms?\b|gb\b|tb\b|mb\b|ghz\b|mp\b|fps\b|calories\b|kcal\b|"
-                    r"steps\b|books?\b|pages?\b|laps\b|sets\b|reps\b|points?\b|stars?\b)", re.IGNORECASE)
+_OTHER = re.compile(
+    r"^\s*(?:年(?!薪|收入|营业|流水|预算)|月(?!租|流水|薪|营业)|日|号|点|时|分钟|分|秒|楼|层|栋|室|次|遍|趟|节|章|页|"
+    r"期|代|款|版|寸|英寸|公里|千米|米|厘米|公斤|斤|克|度|小时|个小时|天|周|星期|个月|岁(?=.*的孩子)|"
+    r"只|条|头|匹|本|台|辆|杯|瓶|碗|家|间|套|张|份|种|门|%|％|"
+    r"(?:st|nd|rd|th)\b|%|percent\b|km\b|kms\b|miles?\b|kg\b|kilos?\b|lbs?\b|cm\b|mm\b|inch(?:es)?\b|"
+    r"hours?\b|hrs?\b|minutes?\b|mins?\b|days?\b|weeks?\b|months?\b|years?\b|times?\b|floors?\b|"
+    r"storey|stories|am\b|pm\b|o'clock|:\d|cats?\b|dogs?\b|kids?\b|children\b|students\b|pupils\b|"
+    r"cups?\b|seats?\b|tables?\b|rooms?\b|gb\b|tb\b|mb\b|ghz\b|mp\b|fps\b|calories\b|kcal\b|"
+    r"steps\b|books?\b|pages?\b|laps\b|sets\b|reps\b|points?\b|stars?\b)",
+    re.IGNORECASE,
+)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 # A number glued to letters or a hyphen is part of a name or code: T65, GPT-4, A4, 3D, COVID-19, BA287.
-_CODE_BEFORE = re.compile(r"[A-Za-z][-_]?$|\b[A-Z]{1,3}\s?#?$|#$|\b(?i:no|nr|room|route|flight|bus|line|gate|version|v)"
-                          r"\.?\s?$")
+_CODE_BEFORE = re.compile(
+    r"[A-Za-z][-_]?$|\b[A-Z]{1,3}\s?#?$|#$|\b(?i:no|nr|room|route|flight|bus|line|gate|version|v)"
+    r"\.?\s?$"
+)
 _CODE_AFTER = re.compile(r"^[A-Za-z]{1,2}\d|^-?[A-Za-z](?![a-z])|^\.\d+\.\d|^[-_/]\w")
 # "iPhone 15", "Model 3", "Python 3.11", "Windows 11", "PS5", "route 66": a capitalised name then its number.
 _NAME_BEFORE = re.compile(r"\b(?:[A-Z][a-zA-Z]+|[a-z]+[A-Z][a-zA-Z]*)\s$")
@@ -95,9 +158,12 @@ def normalise(text: str) -> str:
     import unicodedata
 
     text = "".join(unicodedata.normalize("NFKC", ch) if ch.isdigit() else ch for ch in text or "")
-    text = re.sub(r"(?<![\d一二三四五六七八九十两])([一二三四五六七八九两])(?=\s*(?:个|名|位)?(?:人|员工|店员|伙计|"
-                  r"雇员|同事|成员|工人|厨师|服务员)|\s*(?:个|名|位))",
-                  lambda m: str("一二三四五六七八九".find(m.group(1)) + 1 if m.group(1) != "两" else 2), text)
+    text = re.sub(
+        r"(?<![\d一二三四五六七八九十两])([一二三四五六七八九两])(?=\s*(?:个|名|位)?(?:人|员工|店员|伙计|"
+        r"雇员|同事|成员|工人|厨师|服务员)|\s*(?:个|名|位))",
+        lambda m: str("一二三四五六七八九".find(m.group(1)) + 1 if m.group(1) != "两" else 2),
+        text,
+    )
     # "1万2" is 12,000 and "3千5" 3,500 (the digit after the unit is the next place), not 10,002
     text = re.sub(r"(\d+)万([1-9])(?![\d千百十万.])", r"\1.\2万", text)
     text = re.sub(r"(\d+)千([1-9])(?![\d百十千万.])", r"\1.\2千", text)
@@ -110,15 +176,25 @@ def quantities(text: str) -> list[Quantity]:
     out = []
     for m in _NUMBER.finditer(text):
         raw = m.group(1)
-        before, after = text[:m.start()], text[m.end():]
+        before, after = text[: m.start()], text[m.end() :]
         number = float(raw.replace(",", ""))
-        code = bool(_CODE_BEFORE.search(before) and not _CURRENCY_BEFORE.search(before)
-                    and not re.search(r"(?:usd|eur|gbp|rmb|cny|jpy|hkd|us\$?)\s?$", before, re.I)) \
-            or bool(_CODE_AFTER.match(after) and not _MULTIPLIER.match(after)) \
-            or bool(_NAME_BEFORE.search(before) and not _MULTIPLIER.match(after) and not _CURRENCY_AFTER.match(after)
-                    and not _PEOPLE.match(after) and not _AREA.match(after))
+        code = (
+            bool(
+                _CODE_BEFORE.search(before)
+                and not _CURRENCY_BEFORE.search(before)
+                and not re.search(r"(?:usd|eur|gbp|rmb|cny|jpy|hkd|us\$?)\s?$", before, re.I)
+            )
+            or bool(_CODE_AFTER.match(after) and not _MULTIPLIER.match(after))
+            or bool(
+                _NAME_BEFORE.search(before)
+                and not _MULTIPLIER.match(after)
+                and not _CURRENCY_AFTER.match(after)
+                and not _PEOPLE.match(after)
+                and not _AREA.match(after)
+            )
+        )
         scale_m = _MULTIPLIER.match(after)
-        rest = after[scale_m.end():] if scale_m else after
+        rest = after[scale_m.end() :] if scale_m else after
         if scale_m:
             number *= _SCALE[scale_m.group(1).lower()]
         currency = ""
@@ -138,8 +214,11 @@ def quantities(text: str) -> list[Quantity]:
             unit = "age"
         elif _OTHER.match(rest) and not scale_m:
             unit = "other"
-        elif _YEAR.match(raw) and not scale_m and (_YEAR_CONTEXT.search(before) or not rest.strip()
-                                                  or re.match(r"^\s*[,，.。)]", rest)):
+        elif (
+            _YEAR.match(raw)
+            and not scale_m
+            and (_YEAR_CONTEXT.search(before) or not rest.strip() or re.match(r"^\s*[,，.。)]", rest))
+        ):
             unit = "other"  # "in 2019", "since 1998": a year
         else:
             unit = "bare"
@@ -149,8 +228,9 @@ def quantities(text: str) -> list[Quantity]:
     return out
 
 
-_MONEY_WORDS = re.compile(r"预算|资金|本钱|成本|花|费用|投入|存款|攒了|budget|afford|spend|funds?\b|savings?|invest|cost",
-                          re.IGNORECASE)
+_MONEY_WORDS = re.compile(
+    r"预算|资金|本钱|成本|花|费用|投入|存款|攒了|budget|afford|spend|funds?\b|savings?|invest|cost", re.IGNORECASE
+)
 
 
 def slot_amount(slot: str, text: str, *, keyword: bool) -> Quantity | None:

@@ -27,6 +27,7 @@ The notes side is one SQL statement and the messages side another; a third fetch
 candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
 different pieces of evidence first (memory.services.recall_context).
 """
+
 from __future__ import annotations
 
 import math
@@ -97,8 +98,13 @@ class RecalledItem:
 
     def as_dict(self) -> dict:
         return {
-            "type": self.type, "id": self.id, "kind": self.kind, "content": self.content,
-            "score": round(self.score, 4), "session": self.session_id, "message_ids": self.message_ids,
+            "type": self.type,
+            "id": self.id,
+            "kind": self.kind,
+            "content": self.content,
+            "score": round(self.score, 4),
+            "session": self.session_id,
+            "message_ids": self.message_ids,
             "created_at": self.created_at.isoformat() if self.created_at else None,
         }
 
@@ -112,7 +118,7 @@ def estimate_tokens(text: str) -> int:
 
 def _decay(policy, when, now) -> float:
     days = max(0.0, (now - when).total_seconds() / 86400) if when else 0.0
-    return max(policy.decay_floor, policy.decay_rate_per_day ** days)
+    return max(policy.decay_floor, policy.decay_rate_per_day**days)
 
 
 def _tsquery(terms: list[str]) -> str:
@@ -127,39 +133,55 @@ def vector_statement(*, exact: bool) -> str:
     planner off the HNSW index: at a few thousand vectors an exact sort costs milliseconds and misses nothing);
     otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
     (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
-    where = ("WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
-             "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) ")
+    where = (
+        "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
+        "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
+    )
     if not exact:
-        return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote " + where +
-                "ORDER BY embedding <=> %s::vector LIMIT %s")
+        return (
+            "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
+            + where
+            + "ORDER BY embedding <=> %s::vector LIMIT %s"
+        )
     # as in _NOTES_SQL: exact on the half-precision copy, the best RERANK_FACTOR x re-ranked on the full vectors
     dims = int(settings.EMBEDDING_DIMENSIONS)
-    return ("SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM (SELECT id, embedding FROM memory_memorynote "
-            + where + f"ORDER BY (embedding_half <=> %s::halfvec({dims})) + 0 LIMIT {RERANK_FACTOR} * %s) near "
-            "ORDER BY embedding <=> %s::vector LIMIT %s")
+    return (
+        "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM (SELECT id, embedding FROM memory_memorynote "
+        + where
+        + f"ORDER BY (embedding_half <=> %s::halfvec({dims})) + 0 LIMIT {RERANK_FACTOR} * %s) near "
+        "ORDER BY embedding <=> %s::vector LIMIT %s"
+    )
 
 
 def active_note_count(*, tenant_id: int, end_user_id: int, limit: int = EXACT_SCAN_MAX + 1) -> int:
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM (SELECT 1 FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s "
-                    "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) LIMIT %s) AS few",
-                    [tenant_id, end_user_id, limit])
+        cur.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s "
+            "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) LIMIT %s) AS few",
+            [tenant_id, end_user_id, limit],
+        )
         return cur.fetchone()[0]
 
 
-def vector_candidates(*, tenant_id: int, end_user_id: int, vector: list[float], model: str,
-                      limit: int = CANDIDATES) -> dict[int, float]:
+def vector_candidates(
+    *, tenant_id: int, end_user_id: int, vector: list[float], model: str, limit: int = CANDIDATES
+) -> dict[int, float]:
     """Nearest active notes of one user by cosine similarity, exactly up to EXACT_SCAN_MAX notes."""
     literal = _vector_literal(vector)
     exact = active_note_count(tenant_id=tenant_id, end_user_id=end_user_id) <= EXACT_SCAN_MAX
     with connection.cursor() as cur:
-        cur.execute(vector_statement(exact=exact), vector_statement_params(
-            tenant_id=tenant_id, end_user_id=end_user_id, literal=literal, model=model, limit=limit, exact=exact))
+        cur.execute(
+            vector_statement(exact=exact),
+            vector_statement_params(
+                tenant_id=tenant_id, end_user_id=end_user_id, literal=literal, model=model, limit=limit, exact=exact
+            ),
+        )
         return {row[0]: float(row[1]) for row in cur.fetchall()}
 
 
-def vector_statement_params(*, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int,
-                            exact: bool) -> list:
+def vector_statement_params(
+    *, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int, exact: bool
+) -> list:
     """The parameters of vector_statement(exact=exact), in order."""
     if exact:
         return [literal, tenant_id, end_user_id, model, literal, limit, literal, limit]
@@ -175,13 +197,17 @@ def _vector_literal(vector: list[float]) -> str:
 # count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW search settings
 # come with the connection, see PGVECTOR_SESSION_OPTIONS); the keyword matches; every note when the user has
 # only a few; then each candidate with its cosine similarity and its source messages.
-_USER_NOTES = ("FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
-               "AND (expires_at IS NULL OR expires_at > now())")
+_USER_NOTES = (
+    "FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
+    "AND (expires_at IS NULL OR expires_at > now())"
+)
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _NOTES_SQL = (
     "WITH cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
-    "exact AS (SELECT id FROM (SELECT id, embedding " + _USER_NOTES + _VECTOR_FILTER +
-    " AND (SELECT c FROM cnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
+    "exact AS (SELECT id FROM (SELECT id, embedding "
+    + _USER_NOTES
+    + _VECTOR_FILTER
+    + " AND (SELECT c FROM cnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
     "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
@@ -199,8 +225,10 @@ _NOTES_SQL = (
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
-_KEYWORD_SQL = ("SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
-                "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s")
+_KEYWORD_SQL = (
+    "SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
+)
 _NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
@@ -232,8 +260,9 @@ MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
 # to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
 # message with its best chunk's cosine, its own keyword evidence and that of the message before it.
-_MESSAGE_VECTORS = ("FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
-                    "AND embedding_model = %(model)s")
+_MESSAGE_VECTORS = (
+    "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
+)
 _EPISODES_SQL = (
     "WITH kw AS MATERIALIZED ({keyword}), "
     "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
@@ -251,17 +280,20 @@ _EPISODES_SQL = (
     "AND m.role = 'user' AND m.session_id <> %(session)s LEFT JOIN kw ON kw.id = m.id "
     "LEFT JOIN kw AS kp ON kp.next_id = m.id"
 )
-_NO_MESSAGE_KEYWORDS = ("SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
-                        "NULL::float AS matched_total, NULL::bigint AS matched_terms, NULL::bigint AS next_id "
-                        "WHERE false")
+_NO_MESSAGE_KEYWORDS = (
+    "SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
+    "NULL::float AS matched_total, NULL::bigint AS matched_terms, NULL::bigint AS next_id "
+    "WHERE false"
+)
 _MESSAGE_KEYWORDS = _MESSAGES_SQL.replace(
-    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, ",
-    "SELECT m.id, s.matched, ").replace(
+    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, ", "SELECT m.id, s.matched, "
+).replace(
     "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) ",
     "(SELECT n FROM size) AS size, (SELECT coalesce(sum(w), 0) FROM idf) AS matched_total, "
     "(SELECT count(*) FROM idf) AS matched_terms, (SELECT n.id FROM assistants_message n "
     "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
-    "ORDER BY n.id LIMIT 1) AS next_id ")
+    "ORDER BY n.id LIMIT 1) AS next_id ",
+)
 
 
 @dataclass
@@ -270,14 +302,25 @@ class _Candidate:
     relevance: float
 
 
-def _note_rows(*, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str,
-               all_below: int, limit: int) -> tuple[int, list[tuple]]:
+def _note_rows(
+    *, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str, all_below: int, limit: int
+) -> tuple[int, list[tuple]]:
     """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See _NOTES_SQL."""
     sql = _NOTES_SQL.replace("{keyword}", _KEYWORD_SQL if tsquery else _NO_KEYWORD_SQL).replace(
-        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
-    params = {"tenant": tenant_id, "user": end_user_id, "model": model, "vector": _vector_literal(vector),
-              "tsquery": tsquery, "limit": limit, "rerank": RERANK_FACTOR * limit, "exact_max": EXACT_SCAN_MAX,
-              "count_limit": max(EXACT_SCAN_MAX, all_below) + 1, "all_below": all_below}
+        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
+    )
+    params = {
+        "tenant": tenant_id,
+        "user": end_user_id,
+        "model": model,
+        "vector": _vector_literal(vector),
+        "tsquery": tsquery,
+        "limit": limit,
+        "rerank": RERANK_FACTOR * limit,
+        "exact_max": EXACT_SCAN_MAX,
+        "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
+        "all_below": all_below,
+    }
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
@@ -299,42 +342,105 @@ def _coverage(matched, size, matched_total, matched_terms, n_terms: int) -> floa
     return float(matched) / total if total else 0.0
 
 
-def message_candidates(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
-                       exclude_session_id: int | None, top: int, pool: int = MESSAGE_POOL) -> list[tuple]:
+def message_candidates(
+    *,
+    tenant_id: int,
+    end_user_id: int,
+    terms: list[str],
+    vector: list[float],
+    model: str,
+    exclude_session_id: int | None,
+    top: int,
+    pool: int = MESSAGE_POOL,
+) -> list[tuple]:
     """Past user messages of one user near the query by meaning or by words (see _EPISODES_SQL): rows of
     (id, session id, content, created_at, keyword coverage 0..1, the previous user message's coverage 0..1,
     best cosine or None)."""
     query = _tsquery(terms)
     sql = _EPISODES_SQL.replace("{keyword}", _MESSAGE_KEYWORDS if query else _NO_MESSAGE_KEYWORDS)
     with connection.cursor() as cur:
-        cur.execute(sql, {"tenant": tenant_id, "user": end_user_id, "session": exclude_session_id or -1,
-                          "tsquery": query, "terms": terms, "pool": pool, "top": top, "model": model,
-                          "vector": _vector_literal(vector), "limit": top, "exact_max": MESSAGE_EXACT_SCAN_MAX,
-                          "count_limit": MESSAGE_EXACT_SCAN_MAX + 1})
+        cur.execute(
+            sql,
+            {
+                "tenant": tenant_id,
+                "user": end_user_id,
+                "session": exclude_session_id or -1,
+                "tsquery": query,
+                "terms": terms,
+                "pool": pool,
+                "top": top,
+                "model": model,
+                "vector": _vector_literal(vector),
+                "limit": top,
+                "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+            },
+        )
         rows = cur.fetchall()
     n_terms = len(set(terms))
-    return [(mid, session_id, content, created_at, _coverage(matched, size, total, n_matched, n_terms),
-             _coverage(prev_matched, size, total, prev_n_matched, n_terms), None if sim is None else float(sim))
-            for (mid, session_id, content, created_at, matched, n_matched, prev_matched, prev_n_matched, size, total,
-                 sim) in rows]
+    return [
+        (
+            mid,
+            session_id,
+            content,
+            created_at,
+            _coverage(matched, size, total, n_matched, n_terms),
+            _coverage(prev_matched, size, total, prev_n_matched, n_terms),
+            None if sim is None else float(sim),
+        )
+        for (
+            mid,
+            session_id,
+            content,
+            created_at,
+            matched,
+            n_matched,
+            prev_matched,
+            prev_n_matched,
+            size,
+            total,
+            sim,
+        ) in rows
+    ]
 
 
-def _episodes(*, tenant_id: int, end_user_id: int, terms: list[str], vector: list[float], model: str,
-              exclude_session_id: int | None, top: int, weights: RecallWeights) -> dict[int, Episode]:
+def _episodes(
+    *,
+    tenant_id: int,
+    end_user_id: int,
+    terms: list[str],
+    vector: list[float],
+    model: str,
+    exclude_session_id: int | None,
+    top: int,
+    weights: RecallWeights,
+) -> dict[int, Episode]:
     """The candidate past messages with their relevance (cosine + keyword evidence), then credited with a share of
     the evidence of the user turns right next to them (memory.services.
     recall_context): a transcript's answer is often the turn after the one that matches the question."""
     episodes = {}
     for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
-            tenant_id=tenant_id, end_user_id=end_user_id, terms=terms, vector=vector, model=model,
-            exclude_session_id=exclude_session_id, top=top):
+        tenant_id=tenant_id,
+        end_user_id=end_user_id,
+        terms=terms,
+        vector=vector,
+        model=model,
+        exclude_session_id=exclude_session_id,
+        top=top,
+    ):
         words = max(coverage, weights.context * previous)
-        episodes[mid] = Episode(mid, session_id, content, created_at,
-                                weights.vector * max(0.0, sim or 0.0) + weights.keyword * words)
+        episodes[mid] = Episode(
+            mid, session_id, content, created_at, weights.vector * max(0.0, sim or 0.0) + weights.keyword * words
+        )
     if weights.neighbour and episodes:
-        rows = neighbour_rows(tenant_id=tenant_id, end_user_id=end_user_id, ids=list(episodes),
-                              vector_literal=_vector_literal(vector), model=model,
-                              exclude_session_id=exclude_session_id)
+        rows = neighbour_rows(
+            tenant_id=tenant_id,
+            end_user_id=end_user_id,
+            ids=list(episodes),
+            vector_literal=_vector_literal(vector),
+            model=model,
+            exclude_session_id=exclude_session_id,
+        )
         episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
     return episodes
 
@@ -343,11 +449,22 @@ def _time_factor(policy, when, now, weights: RecallWeights) -> float:
     return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))
 
 
-def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_tokens: int | None = None,
-                  include_messages: bool = True, exclude_session_id: int | None = None,
-                  touch: bool = True, assistant=None, for_context: bool = False,
-                  query_embedding: list[float] | None = None,
-                  weights: RecallWeights | None = None, policy: MemoryPolicy | None = None) -> list[RecalledItem]:
+def memory_recall(
+    *,
+    tenant,
+    end_user,
+    query: str,
+    k: int | None = None,
+    budget_tokens: int | None = None,
+    include_messages: bool = True,
+    exclude_session_id: int | None = None,
+    touch: bool = True,
+    assistant=None,
+    for_context: bool = False,
+    query_embedding: list[float] | None = None,
+    weights: RecallWeights | None = None,
+    policy: MemoryPolicy | None = None,
+) -> list[RecalledItem]:
     """The user's notes (and past messages) most relevant to `query`, best first.
 
     Explicit recall (the default): exactly `k` items (policy's recall_top_k when not given) whenever the user has
@@ -374,53 +491,117 @@ def memory_recall(*, tenant, end_user, query: str, k: int | None = None, budget_
     expanded = " ".join([query] + [topic_words_for(s) for s in sorted(slots)])
     terms = search_terms(pii_redact(expanded)[0])
     term_set = set(terms)
-    vector = query_embedding if query_embedding is not None else \
-        embed_texts(texts=[query], model=policy.embedding_model)[1][0]
+    vector = (
+        query_embedding
+        if query_embedding is not None
+        else embed_texts(texts=[query], model=policy.embedding_model)[1][0]
+    )
     limit = max(CANDIDATES, 2 * k)
 
-    count, rows = _note_rows(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=vector,
-                             model=policy.embedding_model, tsquery=_tsquery(terms),
-                             all_below=policy.recall_all_below if for_context else 0, limit=limit)
+    count, rows = _note_rows(
+        tenant_id=tenant.pk,
+        end_user_id=end_user.pk,
+        vector=vector,
+        model=policy.embedding_model,
+        tsquery=_tsquery(terms),
+        all_below=policy.recall_all_below if for_context else 0,
+        limit=limit,
+    )
     recall_all = for_context and count <= policy.recall_all_below
 
     candidates: list[_Candidate] = []
-    for (note_id, content, kind, key, search_text, confidence, importance, observed_at, updated_at, created_at,
-         session_id, sim, message_ids) in rows:
+    for (
+        note_id,
+        content,
+        kind,
+        key,
+        search_text,
+        confidence,
+        importance,
+        observed_at,
+        updated_at,
+        created_at,
+        session_id,
+        sim,
+        message_ids,
+    ) in rows:
         note_terms = set((search_text or "").split())
         kw = len(term_set & note_terms) / len(term_set) if term_set else 0.0
         topic = 1.0 if key.split(":")[-1] in slots else 0.0
         relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
-        score = relevance * _time_factor(policy, observed_at or updated_at, now, weights) * weights.note \
-            * (0.8 + 0.2 * confidence) * (0.8 + 0.2 * importance)
-        candidates.append(_Candidate(RecalledItem(
-            type="note", id=note_id, content=content, score=score, kind=kind, session_id=session_id,
-            message_ids=list(message_ids or []), created_at=created_at), relevance))
+        score = (
+            relevance
+            * _time_factor(policy, observed_at or updated_at, now, weights)
+            * weights.note
+            * (0.8 + 0.2 * confidence)
+            * (0.8 + 0.2 * importance)
+        )
+        candidates.append(
+            _Candidate(
+                RecalledItem(
+                    type="note",
+                    id=note_id,
+                    content=content,
+                    score=score,
+                    kind=kind,
+                    session_id=session_id,
+                    message_ids=list(message_ids or []),
+                    created_at=created_at,
+                ),
+                relevance,
+            )
+        )
 
     if include_messages:
         notes_by_message: dict[int, list[_Candidate]] = {}
         for c in candidates:
             for m in c.item.message_ids:
                 notes_by_message.setdefault(m, []).append(c)
-        episodes = _episodes(tenant_id=tenant.pk, end_user_id=end_user.pk, terms=terms, vector=vector,
-                             model=policy.embedding_model, exclude_session_id=exclude_session_id,
-                             top=limit + len(notes_by_message), weights=weights)
+        episodes = _episodes(
+            tenant_id=tenant.pk,
+            end_user_id=end_user.pk,
+            terms=terms,
+            vector=vector,
+            model=policy.embedding_model,
+            exclude_session_id=exclude_session_id,
+            top=limit + len(notes_by_message),
+            weights=weights,
+        )
         for mid, episode in episodes.items():
-            session_id, content, created_at, relevance = (episode.session_id, episode.content, episode.created_at,
-                                                           episode.relevance)
+            session_id, content, created_at, relevance = (
+                episode.session_id,
+                episode.content,
+                episode.created_at,
+                episode.relevance,
+            )
             score = relevance * _time_factor(policy, created_at, now, weights) * weights.message
             if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
                 for note in notes_by_message[mid]:
                     if score > note.item.score:
                         note.item.score, note.relevance = score, max(note.relevance, relevance)
                 continue
-            candidates.append(_Candidate(RecalledItem(
-                type="message", id=mid, content=content, score=score, session_id=session_id,
-                message_ids=[mid], created_at=created_at), relevance))
+            candidates.append(
+                _Candidate(
+                    RecalledItem(
+                        type="message",
+                        id=mid,
+                        content=content,
+                        score=score,
+                        session_id=session_id,
+                        message_ids=[mid],
+                        created_at=created_at,
+                    ),
+                    relevance,
+                )
+            )
 
     candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
     if for_context:
-        ranked = [c.item for c in candidates
-                  if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")]
+        ranked = [
+            c.item
+            for c in candidates
+            if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")
+        ]
         if not recall_all:
             ranked = ranked[:k]
     elif weights.distinct:
@@ -449,4 +630,5 @@ def memory_recall_touch(*, tenant, items: list[RecalledItem], when: datetime | N
     note_ids = [i.id for i in items if i.type == "note"]
     if note_ids:
         MemoryNote.objects.for_tenant(tenant).filter(pk__in=note_ids).update(
-            last_recalled_at=when or timezone.now(), recall_count=F("recall_count") + 1)
+            last_recalled_at=when or timezone.now(), recall_count=F("recall_count") + 1
+        )

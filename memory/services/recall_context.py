@@ -6,6 +6,7 @@ Why: the answer to a question is often the turn next to the one that matches it 
 reply "Lisbon, with my sister" holds the answer), and a message of which several notes were learnt lends its score
 to each of them, so without care one remark fills several slots of the list.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -47,20 +48,31 @@ class Episode:
     relevance: float
 
 
-def neighbour_rows(*, tenant_id: int, end_user_id: int, ids: list[int], vector_literal: str, model: str,
-                   exclude_session_id: int | None) -> list[tuple]:
+def neighbour_rows(
+    *, tenant_id: int, end_user_id: int, ids: list[int], vector_literal: str, model: str, exclude_session_id: int | None
+) -> list[tuple]:
     """(candidate id, neighbour id, session id, content, created_at, neighbour's best cosine or None) for the user
     messages next to `ids` in their sessions. One statement; see _NEIGHBOURS_SQL."""
     if not ids:
         return []
     with connection.cursor() as cur:
-        cur.execute(_NEIGHBOURS_SQL, {"tenant": tenant_id, "user": end_user_id, "ids": ids, "model": model,
-                                      "vector": vector_literal, "session": exclude_session_id or -1})
+        cur.execute(
+            _NEIGHBOURS_SQL,
+            {
+                "tenant": tenant_id,
+                "user": end_user_id,
+                "ids": ids,
+                "model": model,
+                "vector": vector_literal,
+                "session": exclude_session_id or -1,
+            },
+        )
         return cur.fetchall()
 
 
-def spread_to_neighbours(episodes: dict[int, Episode], rows: list[tuple], *, share: float,
-                         vector_weight: float) -> dict[int, Episode]:
+def spread_to_neighbours(
+    episodes: dict[int, Episode], rows: list[tuple], *, share: float, vector_weight: float
+) -> dict[int, Episode]:
     """Each message's relevance plus `share` of the best own relevance among the turns next to it (computed from
     the relevances before spreading, so evidence moves one turn, never along a chain). A neighbour that was not a
     candidate joins with its own cosine as its evidence. Returns a new mapping; `episodes` is not changed."""

@@ -6,6 +6,7 @@ inferred facts to review) and the PII guard, and `candidate_apply` refreshes, su
 Only when the reader finds no fact in a sentence the agent explicitly asked to keep is it stored as one note of
 its generic kind (the agent, not a passing remark, says it is a fact).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,13 +14,13 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils import timezone
 
-from core.policy import memory_policy_for
 from core.erasure import end_user_lock_for_write
 from core.exceptions import Conflict, InvalidInput
+from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
-from memory.services.extraction import candidates_check, extract_with_model
 from memory.services.embeddings import embeddings_kept_for_turn
+from memory.services.extraction import candidates_check, extract_with_model
 from memory.services.notes import pii_reject
 from memory.services.rules import Candidate, generic_kind, read_message, third_person
 from memory.services.topics import topics_in
@@ -45,9 +46,16 @@ def _candidates(*, text: str, policy, kind: str | None, key: str) -> list[Candid
         found = extract_with_model(model=policy.chat_model, text=text)
     if not found:
         topics = topics_in(text)
-        found = [Candidate(kind=kind or generic_kind(text), key=key or (topics[0].slot if topics else ""),
-                           content=third_person(text, has_chinese(text)), value=None, confidence=0.9,
-                           quote=text)]
+        found = [
+            Candidate(
+                kind=kind or generic_kind(text),
+                key=key or (topics[0].slot if topics else ""),
+                content=third_person(text, has_chinese(text)),
+                value=None,
+                confidence=0.9,
+                quote=text,
+            )
+        ]
     for candidate in found:
         if kind:
             candidate.kind = kind
@@ -56,8 +64,9 @@ def _candidates(*, text: str, policy, kind: str | None, key: str) -> list[Candid
     return found
 
 
-def memory_fact_remember(*, tenant, end_user, text: str, kind: str | None = None, key: str = "",
-                         assistant=None) -> RememberResult:
+def memory_fact_remember(
+    *, tenant, end_user, text: str, kind: str | None = None, key: str = "", assistant=None
+) -> RememberResult:
     """Remember `text` (a fact about the user, in their language) for `end_user` of `tenant`.
 
     Raises InvalidInput for an empty or too long text, an unknown kind, or a fact that is nothing but a personal
@@ -72,8 +81,9 @@ def memory_fact_remember(*, tenant, end_user, text: str, kind: str | None = None
     if end_user.tenant_id != tenant.pk:
         raise InvalidInput("That user does not belong to this tenant.")
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    kept, dropped, pii = candidates_check(candidates=_candidates(text=text, policy=policy, kind=kind, key=key),
-                                          text=text, policy=policy)
+    kept, dropped, pii = candidates_check(
+        candidates=_candidates(text=text, policy=policy, kind=kind, key=key), text=text, policy=policy
+    )
     result = RememberResult(dropped=dropped)
     with embeddings_kept_for_turn():
         # Embedded before the user's row is locked: under the lock the writes find these vectors kept, and a
@@ -82,20 +92,24 @@ def memory_fact_remember(*, tenant, end_user, text: str, kind: str | None = None
         with transaction.atomic():
             # The same lock erasure takes: a fact lands before an erasure (and is erased with it) or not at all.
             if end_user_lock_for_write(tenant_id=tenant.pk, end_user_id=end_user.pk) is None:
-                raise Conflict("That user is being erased; nothing new is accepted for them.",
-                               code="user_being_erased")
+                raise Conflict("That user is being erased; nothing new is accepted for them.", code="user_being_erased")
             if pii:
                 pii_reject(tenant=tenant, end_user=end_user, counts=pii, stage="extraction")
             started = timezone.now()
             for candidate in kept:
-                outcome = candidate_apply(tenant=tenant, message=None, candidate=candidate, policy=policy,
-                                          end_user=end_user)
+                outcome = candidate_apply(
+                    tenant=tenant, message=None, candidate=candidate, policy=policy, end_user=end_user
+                )
                 result.outcomes[outcome] = result.outcomes.get(outcome, 0) + 1
             # The user's row is locked, so what changed since `started` is what this call wrote or refreshed.
-            result.notes = list(MemoryNote.objects.for_tenant(tenant)
-                                .filter(end_user=end_user, updated_at__gte=started)
-                                .exclude(status=MemoryNote.Status.SUPERSEDED).order_by("id"))
+            result.notes = list(
+                MemoryNote.objects.for_tenant(tenant)
+                .filter(end_user=end_user, updated_at__gte=started)
+                .exclude(status=MemoryNote.Status.SUPERSEDED)
+                .order_by("id")
+            )
     if not kept and dropped.get("pii"):
-        raise InvalidInput("A note cannot hold a personal identifier (phone, ID, card, e-mail or passport number).",
-                           code="pii_refused")
+        raise InvalidInput(
+            "A note cannot hold a personal identifier (phone, ID, card, e-mail or passport number).", code="pii_refused"
+        )
     return result

@@ -7,6 +7,7 @@
   value, a contradiction within one message). The chat hook asks the user about the unclear ones and the answer
   settles them (memory.services.commands).
 """
+
 from __future__ import annotations
 
 import json
@@ -64,8 +65,10 @@ def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
         return _comparable(note.value, candidate.value) == _comparable(candidate.value, note.value)
     if candidate.change:  # "actually my favourite colour is green now": same subject, a new value
         return False
-    return max(_terms_overlap(note.content, candidate.content),
-               _terms_overlap(_statement(note), _statement(candidate))) >= SAME_TERMS
+    return (
+        max(_terms_overlap(note.content, candidate.content), _terms_overlap(_statement(note), _statement(candidate)))
+        >= SAME_TERMS
+    )
 
 
 def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) -> MemoryNote | None:
@@ -105,8 +108,11 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
     if not candidate.change or not _NEGATION.search(candidate.quote or ""):
         return None
     said = (candidate.quote or "").lower()
-    notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, status=MemoryNote.Status.ACTIVE) \
+    notes = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(end_user=end_user, status=MemoryNote.Status.ACTIVE)
         .exclude(value=None)
+    )
     if message is not None:
         notes = notes.exclude(source_messages=message)
     notes = notes.defer("embedding").order_by("-updated_at")[:200]
@@ -117,8 +123,9 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
     return None
 
 
-def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embedding_model: str,
-                 statuses=(MemoryNote.Status.ACTIVE,)) -> MemoryNote | None:
+def similar_note(
+    *, tenant, end_user, kind: str, content: str, key: str, embedding_model: str, statuses=(MemoryNote.Status.ACTIVE,)
+) -> MemoryNote | None:
     """The closest note of the same kind by cosine similarity, if above SIMILAR_NOTE. Tenant and user are
     filtered in the SQL; only vectors of the same embedding model are compared."""
     model, vectors = embed_texts(texts=[note_index_text(content=content, kind=kind, key=key)], model=embedding_model)
@@ -127,7 +134,8 @@ def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embeddi
             "SELECT id, 1 - (embedding <=> %s::vector) FROM memory_memorynote "
             "WHERE tenant_id = %s AND end_user_id = %s AND kind = %s AND status = ANY(%s) AND key = '' "
             "AND embedding_model = %s AND embedding IS NOT NULL ORDER BY embedding <=> %s::vector LIMIT 1",
-            [str(vectors[0]), tenant.pk, end_user.pk, kind, list(statuses), model, str(vectors[0])])
+            [str(vectors[0]), tenant.pk, end_user.pk, kind, list(statuses), model, str(vectors[0])],
+        )
         row = cur.fetchone()
     if row and row[1] >= SIMILAR_NOTE_BY_MODEL.get(model, SIMILAR_NOTE):
         return MemoryNote.objects.for_tenant(tenant).get(pk=row[0])
@@ -135,14 +143,23 @@ def similar_note(*, tenant, end_user, kind: str, content: str, key: str, embeddi
 
 
 def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str, message=None) -> MemoryNote | None:
-    qs = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user, kind=candidate.kind,
-                                                      status=MemoryNote.Status.ACTIVE)
+    qs = MemoryNote.objects.for_tenant(tenant).filter(
+        end_user=end_user, kind=candidate.kind, status=MemoryNote.Status.ACTIVE
+    )
     if candidate.key:
         return qs.filter(key=candidate.key).order_by("-updated_at").first()
-    return (negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
-            or similar_note(tenant=tenant, end_user=end_user, kind=candidate.kind, content=candidate.content,
-                            key="", embedding_model=embedding_model)
-            or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message))
+    return (
+        negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
+        or similar_note(
+            tenant=tenant,
+            end_user=end_user,
+            kind=candidate.kind,
+            content=candidate.content,
+            key="",
+            embedding_model=embedding_model,
+        )
+        or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
+    )
 
 
 def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
@@ -150,13 +167,17 @@ def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
     if candidate.change and not candidate.unclear:
         return False
     old_hedged = bool(isinstance(old.value, dict) and old.value.get("approx"))
-    return (candidate.unclear or candidate.hedged or old_hedged
-            or candidate.confidence < policy.review_confidence_threshold)
+    return (
+        candidate.unclear or candidate.hedged or old_hedged or candidate.confidence < policy.review_confidence_threshold
+    )
 
 
 # "my budget is now 30,000", "我现在住在杭州", "预算改成": the user says the fact has a new value.
-_NEW_VALUE = re.compile(r"\bnow\b|\bthese days\b|\bnew\b|\bupdated?\b|\bchanged?\b|\bactually\b|\binstead\b|"
-                        r"现在|目前|如今|已经|最新|重新|新的", re.IGNORECASE)
+_NEW_VALUE = re.compile(
+    r"\bnow\b|\bthese days\b|\bnew\b|\bupdated?\b|\bchanged?\b|\bactually\b|\binstead\b|"
+    r"现在|目前|如今|已经|最新|重新|新的",
+    re.IGNORECASE,
+)
 
 
 def restates_with_new_value(old: MemoryNote, candidate: Candidate) -> bool:
@@ -187,8 +208,7 @@ def candidates_embed_ahead(candidates: list[Candidate], *, model: str) -> None:
         embed_texts(texts=sorted(texts), model=model)
 
 
-def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None,
-                    events: list | None = None) -> str:
+def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None, events: list | None = None) -> str:
     """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
     the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result: written, refreshed,
     superseded, pending_review, unchanged or kept_correction (a person corrected the note and the user did not
@@ -202,12 +222,17 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
         status, reason = MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
     elif candidate.confidence < policy.review_confidence_threshold:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "low_confidence"
-    old = existing_note(tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model,
-                        message=message)
+    old = existing_note(
+        tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model, message=message
+    )
     if old is None and candidate.extra.get("needs_match"):
         return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
-    if old is not None and old.corrected_at is not None and not same_fact(old, candidate) \
-            and not restates_with_new_value(old, candidate):
+    if (
+        old is not None
+        and old.corrected_at is not None
+        and not same_fact(old, candidate)
+        and not restates_with_new_value(old, candidate)
+    ):
         return "kept_correction"  # a person's correction is final until the user restates that fact
     if old is not None and same_fact(old, candidate):
         if status == MemoryNote.Status.ACTIVE:
@@ -226,17 +251,32 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
     if status != MemoryNote.Status.ACTIVE:
         # Every pending note of the slot is compared (a user who keeps changing a value piles them up), so their
         # vectors, which same_fact does not read, are left in the database: parsing them grew with the notes.
-        duplicate = MemoryNote.objects.for_tenant(tenant).filter(
-            end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW
-        ).defer("embedding")
+        duplicate = (
+            MemoryNote.objects.for_tenant(tenant)
+            .filter(end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW)
+            .defer("embedding")
+        )
         if candidate.key and any(same_fact(n, candidate) for n in duplicate):
             return "pending_review"
     reason = candidate.extra.get("review_reason", reason) if status != MemoryNote.Status.ACTIVE else reason
     note = memory_note_create(
-        tenant=tenant, end_user=end_user, kind=candidate.kind, key=candidate.key, content=candidate.content,
-        source=candidate.source, confidence=candidate.confidence, value=candidate.value, quote=candidate.quote,
-        status=status, session=message.session if message is not None else None, message=message, supersedes=old,
-        review_reason=reason, assistant=message.session.assistant if message is not None else None, policy=policy)
+        tenant=tenant,
+        end_user=end_user,
+        kind=candidate.kind,
+        key=candidate.key,
+        content=candidate.content,
+        source=candidate.source,
+        confidence=candidate.confidence,
+        value=candidate.value,
+        quote=candidate.quote,
+        status=status,
+        session=message.session if message is not None else None,
+        message=message,
+        supersedes=old,
+        review_reason=reason,
+        assistant=message.session.assistant if message is not None else None,
+        policy=policy,
+    )
     outcome = "pending_review" if status != MemoryNote.Status.ACTIVE else "superseded" if old is not None else "written"
     if events is not None and outcome != "pending_review":
         from memory.services.events import note_event

@@ -14,6 +14,7 @@ Who is offered what (`experiences_visible_to`): the contributors always; the ass
 `experience_min_users` distinct users confirmed it or staff approved it, while the tenant's `experience_sharing`
 is on. Recall is pgvector cosine distance in SQL, filtered by tenant, assistant, visibility and embedding model.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -43,14 +44,19 @@ HINTED_KEY = "experience_hinted"
 
 # Praise opens the message ("很好，…", "Perfect, …"); agreement to go ahead may stand anywhere ("…就按这个来").
 _OPENER = r"^\s*(?:嗯|哇|哦|噢|好|oh|wow|ok|okay)?[\s,，!！.。~]*"
-_POSITIVE_ZH = re.compile(_OPENER + r"(?:很好|非常好|太好了|太棒了|很棒|真棒|完美|很满意|非常满意|好极了|非常感谢)|"
-                          r"就按这个|就照这个|按你说的(?:来|做|办)|就这么(?:办|做|定)|就这样(?:吧|定了)")
+_POSITIVE_ZH = re.compile(
+    _OPENER + r"(?:很好|非常好|太好了|太棒了|很棒|真棒|完美|很满意|非常满意|好极了|非常感谢)|"
+    r"就按这个|就照这个|按你说的(?:来|做|办)|就这么(?:办|做|定)|就这样(?:吧|定了)"
+)
 _POSITIVE_EN = re.compile(
     _OPENER + r"(?:great|perfect|excellent|awesome|amazing|fantastic|brilliant|love it|well done|spot on|"
     r"sounds great|looks great)\b|\b(?:exactly what i (?:needed|wanted)|works for me|(?:let'?s )?go with (?:this|that|it))\b",
-    re.IGNORECASE)
-_NEGATION_BEFORE = re.compile(r"(?:不|没|别|未|not\s+|n't\s+|never\s+|hardly\s+)(?:太|很|那么|是|so\s+|that\s+|very\s+|really\s+)?$",
-                              re.IGNORECASE)
+    re.IGNORECASE,
+)
+_NEGATION_BEFORE = re.compile(
+    r"(?:不|没|别|未|not\s+|n't\s+|never\s+|hardly\s+)(?:太|很|那么|是|so\s+|that\s+|very\s+|really\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def is_positive_feedback(text: str) -> bool:
@@ -59,28 +65,43 @@ def is_positive_feedback(text: str) -> bool:
     text = text or ""
     for pattern in (_POSITIVE_ZH, _POSITIVE_EN):
         for m in pattern.finditer(text):
-            if not _NEGATION_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            if not _NEGATION_BEFORE.search(text[max(0, m.start() - 12) : m.start()]):
                 return True
     return False
 
 
 # --- generalisation and scrubbing -----------------------------------------------------------------------------
-_QUANTITY = re.compile(r"(\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:多)?\s*(万|千|百)?\s*"
-                       r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|(?:[a-z]+\s+){0,2}?(?:items?|records?|rows?|messages?|"
-                       r"conversations?|chats?|emails?|tickets?|reviews?|comments?|documents?|files?|images?|"
-                       r"photos?|orders?|customers?|users?|people|lines?|pages?))", re.IGNORECASE)
-_MONEY = re.compile(r"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|m|million|thousand)?|"
-                    r"(?:\d[\d,]*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|亿)?\s*(?:元|块|人民币|美元)|"
-                    r"\d[\d,]*(?:\.\d+)?\s*(?:万|亿)|\b\d[\d,]*(?:\.\d+)?\s*(?:k|million|thousand)?\s*"
-                    r"(?:dollars|usd|euros?|rmb|yuan)\b|\b\d+(?:\.\d+)?k\b", re.IGNORECASE)
-_DATE = re.compile(r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}[日号]?)?|\d{1,2}月(?:\d{1,2}[日号]|底|初|中旬|下旬|上旬)?|"
-                   r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-                   r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?", re.IGNORECASE)
+_QUANTITY = re.compile(
+    r"(\d[\d,]*(?:\.\d+)?|[零〇一二两三四五六七八九十百千万]+)\s*(?:多)?\s*(万|千|百)?\s*"
+    r"(条|个|份|篇|张|件|次|封|行|段|本|位|名|家|单|笔|(?:[a-z]+\s+){0,2}?(?:items?|records?|rows?|messages?|"
+    r"conversations?|chats?|emails?|tickets?|reviews?|comments?|documents?|files?|images?|"
+    r"photos?|orders?|customers?|users?|people|lines?|pages?))",
+    re.IGNORECASE,
+)
+_MONEY = re.compile(
+    r"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|k|m|million|thousand)?|"
+    r"(?:\d[\d,]*(?:\.\d+)?|[零一二两三四五六七八九十百千]+)\s*(?:万|千|亿)?\s*(?:元|块|人民币|美元)|"
+    r"\d[\d,]*(?:\.\d+)?\s*(?:万|亿)|\b\d[\d,]*(?:\.\d+)?\s*(?:k|million|thousand)?\s*"
+    r"(?:dollars|usd|euros?|rmb|yuan)\b|\b\d+(?:\.\d+)?k\b",
+    re.IGNORECASE,
+)
+_DATE = re.compile(
+    r"\d{4}[-/.年]\d{1,2}(?:[-/.月]\d{1,2}[日号]?)?|\d{1,2}月(?:\d{1,2}[日号]|底|初|中旬|下旬|上旬)?|"
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?(?:,?\s+\d{4})?",
+    re.IGNORECASE,
+)
 _GENERIC_NOUNS = [  # specific material -> the general kind of task it is (rules, both languages)
     (re.compile(r"客服对话|聊天记录|对话记录|用户评论|评论|留言|工单|邮件|反馈|问卷回答|文章|新闻"), "文本"),
     (re.compile(r"照片|图片|截图|图像"), "图像"),
-    (re.compile(r"\b(?:customer[- ]service conversations?|support tickets?|chat logs?|reviews?|comments?|emails?|"
-                r"feedback|articles?|tickets?|conversations?)\b", re.IGNORECASE), "texts"),
+    (
+        re.compile(
+            r"\b(?:customer[- ]service conversations?|support tickets?|chat logs?|reviews?|comments?|emails?|"
+            r"feedback|articles?|tickets?|conversations?)\b",
+            re.IGNORECASE,
+        ),
+        "texts",
+    ),
     (re.compile(r"\b(?:photos?|pictures?|screenshots?|images?)\b", re.IGNORECASE), "images"),
 ]
 
@@ -112,8 +133,15 @@ def _amount_bucket(number: float, zh: bool) -> str:
 
 
 _TASK_KINDS = [  # what is being done, in general terms (rules, both languages)
-    (re.compile(r"分类|归类|分成几类|分成.{0,4}类|打标签|贴标签|\bclassif|\bcategori[sz]|\bsort\w* .{0,20}(?:into|by)|"
-                r"\blabel", re.IGNORECASE), "分类", "classification"),
+    (
+        re.compile(
+            r"分类|归类|分成几类|分成.{0,4}类|打标签|贴标签|\bclassif|\bcategori[sz]|\bsort\w* .{0,20}(?:into|by)|"
+            r"\blabel",
+            re.IGNORECASE,
+        ),
+        "分类",
+        "classification",
+    ),
     (re.compile(r"摘要|总结|概括|\bsummar", re.IGNORECASE), "摘要", "summarisation"),
     (re.compile(r"翻译|\btranslat", re.IGNORECASE), "翻译", "translation"),
     (re.compile(r"提取|抽取|\bextract", re.IGNORECASE), "信息抽取", "extraction"),
@@ -152,11 +180,13 @@ def experience_generalise_offline(text: str) -> str:
         if zh:
             return f"{magnitude.group(0) if magnitude else ''}{material.group(1)}{kind[1]}任务"
         size = {"large batches of": "large-batch ", "batches of": "batch ", "a few": "small "}.get(
-            magnitude.group(0) if magnitude else "", "")
+            magnitude.group(0) if magnitude else "", ""
+        )
         return f"{size}{material.group(1).lower().rstrip('s')} {kind[2]} task"
     out = re.sub(r"^(?:请|帮我|帮忙|麻烦你?|我想|我要|我需要|能不能|可以)+", "", out.strip())
-    out = re.sub(r"^(?:please\s+|can you\s+|could you\s+|help me\s+|i want to\s+|i need to\s+)+", "", out,
-                 flags=re.IGNORECASE)
+    out = re.sub(
+        r"^(?:please\s+|can you\s+|could you\s+|help me\s+|i want to\s+|i need to\s+)+", "", out, flags=re.IGNORECASE
+    )
     out = re.sub(r"\s+", "" if zh else " ", out).strip(" ，,。.!！?？")
     if zh:
         return out if out.endswith("任务") else out + "任务"
@@ -171,8 +201,12 @@ def _embedding_text(text: str) -> str:
     core = experience_generalise_offline(text)
     core = re.sub(r"任务$|^task:\s*|\s*task$", "", core, flags=re.IGNORECASE)
     core = re.sub(r"^(?:我想|我要|我需要|想|要)?(?:做|搞|弄|写|定|制定|出|整)(?:一个|一份|一下|个|份)?", "", core)
-    core = re.sub(r"^(?:make|do|create|write|draw up|put together|prepare|build)\s+(?:me\s+)?(?:a|an|the|some)?\s*",
-                  "", core, flags=re.IGNORECASE)
+    core = re.sub(
+        r"^(?:make|do|create|write|draw up|put together|prepare|build)\s+(?:me\s+)?(?:a|an|the|some)?\s*",
+        "",
+        core,
+        flags=re.IGNORECASE,
+    )
     return core.strip() or text
 
 
@@ -187,28 +221,38 @@ def _task_generalised(state: TaskState, zh_hint: bool) -> tuple[str, str]:
         kind = field_kind(f)
         normalized = item.get("normalized")
         if kind == "count" and normalized:
-            parts.append(f"{f['name']}：{_count_bucket(float(normalized), zh)}" if zh
-                         else f"{f['name']}: {_count_bucket(float(normalized), zh)}")
+            parts.append(
+                f"{f['name']}：{_count_bucket(float(normalized), zh)}"
+                if zh
+                else f"{f['name']}: {_count_bucket(float(normalized), zh)}"
+            )
         elif kind == "amount" and normalized:
-            parts.append(f"{f['name']}：{_amount_bucket(float(normalized), zh)}" if zh
-                         else f"{f['name']}: {_amount_bucket(float(normalized), zh)}")
-    summary = state.task_name + (("（" + "，".join(parts) + "）") if zh and parts else
-                                 (" (" + ", ".join(parts) + ")") if parts else "")
+            parts.append(
+                f"{f['name']}：{_amount_bucket(float(normalized), zh)}"
+                if zh
+                else f"{f['name']}: {_amount_bucket(float(normalized), zh)}"
+            )
+    summary = state.task_name + (
+        ("（" + "，".join(parts) + "）") if zh and parts else (" (" + ", ".join(parts) + ")") if parts else ""
+    )
     completion = state.task_type.completion_prompt if state.task_type_id else ""
     fields = ("、" if zh else ", ").join(f["name"] for f in state.required_fields)
     if zh:
         solution = f"先收集{fields}，信息齐全后{completion or '生成结果'}，请用户确认后执行。"
     else:
-        solution = f"Collect the {fields} first; once complete, {completion or 'produce the result'}; " \
-                   f"ask the user to confirm."
+        solution = (
+            f"Collect the {fields} first; once complete, {completion or 'produce the result'}; ask the user to confirm."
+        )
     return summary, solution
 
 
 class ExperienceDraft(BaseModel):
     """The generalised task and solution the model must answer with."""
 
-    task_summary: str = Field(description="The kind of task, generalised: no names, numbers, places or "
-                                          "personal facts (e.g. 'large batch text classification').")
+    task_summary: str = Field(
+        description="The kind of task, generalised: no names, numbers, places or "
+        "personal facts (e.g. 'large batch text classification')."
+    )
     solution: str = Field(description="How it was solved, generalised the same way, in a few sentences.")
 
 
@@ -220,9 +264,12 @@ _GENERALISE_SYSTEM = (
 
 
 def _previous_user_message(message: Message) -> Message | None:
-    return (Message.objects.for_tenant(message.tenant_id)
-            .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
-            .order_by("-id").first())
+    return (
+        Message.objects.for_tenant(message.tenant_id)
+        .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
+        .order_by("-id")
+        .first()
+    )
 
 
 _STEP_SPLIT = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
@@ -232,6 +279,7 @@ _PERCENT = re.compile(r"\d+(?:\.\d+)?\s*[%％]|百分之[零一二两三四五�
 
 def _generalise_clause(clause: str, zh: bool) -> str:
     """Figures in one step become words: shares, amounts, dates, counts (to magnitudes), any other number."""
+
     def quantity(m):
         base = number_value(m.group(1)) or 0
         base *= {"万": 1e4, "千": 1e3, "百": 1e2}.get(m.group(2) or "", 1)
@@ -277,8 +325,11 @@ def _task_kind_summary(text: str) -> str:
     """The kind of task a request is, when the rules recognise one ("大批量文本分类任务"); else "" (the request's
     own words are never a summary)."""
     summary = experience_generalise_offline(text)
-    if re.fullmatch(r"(?:大批量|批量|少量)?(?:文本|图像)\S{2,4}任务|(?:large-batch |batch |small )?(?:text|image) "
-                    r"\w+ task", summary):
+    if re.fullmatch(
+        r"(?:大批量|批量|少量)?(?:文本|图像)\S{2,4}任务|(?:large-batch |batch |small )?(?:text|image) "
+        r"\w+ task",
+        summary,
+    ):
         return summary
     return ""
 
@@ -299,15 +350,19 @@ def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tu
     if state is not None:  # the tenant's task type: its name, buckets of the values, its fields and prompt
         summary, solution = _task_generalised(state, zh)
         if clause_private_reason(summary, terms, own_words=False) or clause_private_reason(
-                solution, terms, own_words=False):
+            solution, terms, own_words=False
+        ):
             return "", "", "task", {"task": 1}
         return summary, solution, "task", {}
     summary, solution, source = "", "", "reply"
     if policy.chat_model not in ("", OFFLINE_MODEL):
         try:
             draft = structured_complete(
-                model=policy.chat_model, system=_GENERALISE_SYSTEM, schema=ExperienceDraft,
-                user=f"Task: {question_text}\nSolution the user liked: {message.content}")
+                model=policy.chat_model,
+                system=_GENERALISE_SYSTEM,
+                schema=ExperienceDraft,
+                user=f"Task: {question_text}\nSolution the user liked: {message.content}",
+            )
             summary, solution, source = draft.task_summary.strip(), draft.solution, "model"
         except StructuredCallFailed as exc:
             logger.warning("experience generalisation by the model failed, using the rules: %s", exc)
@@ -346,16 +401,22 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
     zh = language_of(question_text + message.content) == "zh"
     # the user's words in this conversation (the request, and what they said around it) and all their notes
-    said = list(Message.objects.for_tenant(tenant).filter(session_id=message.session_id, role=Message.Role.USER,
-                                                          id__lt=message.pk).order_by("-id")
-                .values_list("content", flat=True)[:50])
+    said = list(
+        Message.objects.for_tenant(tenant)
+        .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
+        .order_by("-id")
+        .values_list("content", flat=True)[:50]
+    )
     terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
-    summary, solution, source, dropped = _draft(message=message, question_text=question_text, state=state,
-                                                policy=policy, terms=terms, zh=zh)
+    summary, solution, source, dropped = _draft(
+        message=message, question_text=question_text, state=state, policy=policy, terms=terms, zh=zh
+    )
     fingerprint = _fingerprint(summary, solution) if summary and solution else ""
     vector = None
-    if fingerprint and not Experience.objects.for_tenant(tenant).filter(assistant=assistant,
-                                                                        fingerprint=fingerprint).exists():
+    if (
+        fingerprint
+        and not Experience.objects.for_tenant(tenant).filter(assistant=assistant, fingerprint=fingerprint).exists()
+    ):
         vector = embed_texts(texts=[_embedding_text(summary)], model=policy.embedding_model)
     with transaction.atomic():
         found = _learnable(tenant_id=tenant_id, message_id=message_id, lock=True)
@@ -363,12 +424,20 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
             return found
         message = found[0]
         for reason, count in dropped.items():  # counts only, never the content
-            PiiRejection.objects.for_tenant(tenant).create(tenant=tenant, end_user=end_user, pii_kind=reason,
-                                                           stage="experience", count=count)
+            PiiRejection.objects.for_tenant(tenant).create(
+                tenant=tenant, end_user=end_user, pii_kind=reason, stage="experience", count=count
+            )
         if not fingerprint:
             return _refusal("nothing generic enough to share was left once the user's details were taken out")
-        return _experience_save(message=message, summary=summary, solution=solution, fingerprint=fingerprint,
-                                vector=vector, policy=policy, source=source)
+        return _experience_save(
+            message=message,
+            summary=summary,
+            solution=solution,
+            fingerprint=fingerprint,
+            vector=vector,
+            policy=policy,
+            source=source,
+        )
 
 
 def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message, TaskState | None] | dict:
@@ -377,8 +446,11 @@ def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message,
     message = Message.objects.for_tenant(tenant_id)
     if lock:
         message = message.select_for_update(of=("self",))
-    message = (message.select_related("session__assistant", "end_user", "tenant")
-               .filter(pk=message_id, role=Message.Role.ASSISTANT).first())
+    message = (
+        message.select_related("session__assistant", "end_user", "tenant")
+        .filter(pk=message_id, role=Message.Role.ASSISTANT)
+        .first()
+    )
     if message is None:
         return _refusal("the reply no longer exists")
     tenant, end_user = message.tenant, message.end_user
@@ -387,8 +459,11 @@ def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message,
         return _refusal("no positive feedback")
     existing = ExperienceContribution.objects.for_tenant(tenant).filter(source_message=message).first()
     if existing is not None or Experience.objects.for_tenant(tenant).filter(source_message=message).exists():
-        experience_id = existing.experience_id if existing else \
-            Experience.objects.for_tenant(tenant).filter(source_message=message).values_list("pk", flat=True)[0]
+        experience_id = (
+            existing.experience_id
+            if existing
+            else Experience.objects.for_tenant(tenant).filter(source_message=message).values_list("pk", flat=True)[0]
+        )
         return {"saved": False, "reason": "already learned", "experience_id": experience_id}
     metadata = message.metadata or {}
     if metadata.get("error") or not (message.content or "").strip():
@@ -406,8 +481,16 @@ def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message,
     return message, state
 
 
-def _experience_save(*, message: Message, summary: str, solution: str, fingerprint: str,
-                     vector: tuple[str, list[list[float]]] | None, policy, source: str) -> dict:
+def _experience_save(
+    *,
+    message: Message,
+    summary: str,
+    solution: str,
+    fingerprint: str,
+    vector: tuple[str, list[list[float]]] | None,
+    policy,
+    source: str,
+) -> dict:
     """Create the experience (or find the same procedure) and record this user's confirmation of it."""
     tenant, end_user, assistant = message.tenant, message.end_user, message.session.assistant
     experience = Experience.objects.for_tenant(tenant).filter(assistant=assistant, fingerprint=fingerprint).first()
@@ -418,22 +501,38 @@ def _experience_save(*, message: Message, summary: str, solution: str, fingerpri
         try:
             with transaction.atomic():
                 experience = Experience.objects.for_tenant(tenant).create(
-                    tenant=tenant, assistant=assistant, task_summary=summary[:2000], solution=solution[:8000],
-                    fingerprint=fingerprint, source_message=message, contributed_by=end_user,
-                    embedding=vectors[0], embedding_model=model_name)
+                    tenant=tenant,
+                    assistant=assistant,
+                    task_summary=summary[:2000],
+                    solution=solution[:8000],
+                    fingerprint=fingerprint,
+                    source_message=message,
+                    contributed_by=end_user,
+                    embedding=vectors[0],
+                    embedding_model=model_name,
+                )
         except IntegrityError:  # another user's job created the same procedure meanwhile: confirm that one
             created = False
             experience = Experience.objects.for_tenant(tenant).get(assistant=assistant, fingerprint=fingerprint)
     _contribution, added = ExperienceContribution.objects.for_tenant(tenant).get_or_create(
-        tenant=tenant, experience=experience, end_user=end_user, defaults={"source_message": message})
+        tenant=tenant, experience=experience, end_user=end_user, defaults={"source_message": message}
+    )
     users = experience.contributions.count()
-    return {"saved": created or added, "experience_id": experience.pk, "source": source, "created": created,
-            "confirmed_by_users": users, "shared": _is_shared(experience, users, policy)}
+    return {
+        "saved": created or added,
+        "experience_id": experience.pk,
+        "source": source,
+        "created": created,
+        "confirmed_by_users": users,
+        "shared": _is_shared(experience, users, policy),
+    }
 
 
 def _is_shared(experience: Experience, users: int, policy) -> bool:
-    return bool(policy.experience_sharing and (experience.approved_at is not None
-                                               or users >= max(1, policy.experience_min_users)))
+    return bool(
+        policy.experience_sharing
+        and (experience.approved_at is not None or users >= max(1, policy.experience_min_users))
+    )
 
 
 def experience_forget_for_message(*, tenant, message) -> int:
@@ -442,9 +541,12 @@ def experience_forget_for_message(*, tenant, message) -> int:
     contributions = ExperienceContribution.objects.for_tenant(tenant).filter(source_message=message)
     experience_ids = list(contributions.values_list("experience_id", flat=True))
     contributions.delete()
-    orphans = Experience.objects.for_tenant(tenant).filter(
-        Q(pk__in=experience_ids) | Q(source_message=message, fingerprint="")).annotate(
-        n=Count("contributions")).filter(n=0)
+    orphans = (
+        Experience.objects.for_tenant(tenant)
+        .filter(Q(pk__in=experience_ids) | Q(source_message=message, fingerprint=""))
+        .annotate(n=Count("contributions"))
+        .filter(n=0)
+    )
     deleted, _ = orphans.delete()
     return deleted
 
@@ -455,16 +557,22 @@ def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
     `end_user=None`: only the shared ones."""
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     qs = Experience.objects.for_tenant(tenant).filter(assistant=assistant)
-    own = Q(pk__in=[]) if end_user is None else Exists(ExperienceContribution.objects.for_tenant(tenant).filter(
-        experience=OuterRef("pk"), end_user=end_user))
+    own = (
+        Q(pk__in=[])
+        if end_user is None
+        else Exists(
+            ExperienceContribution.objects.for_tenant(tenant).filter(experience=OuterRef("pk"), end_user=end_user)
+        )
+    )
     if not policy.experience_sharing:
         return qs.filter(own)
     qs = qs.annotate(confirmed_by=Count("contributions__end_user", distinct=True))
     return qs.filter(own | Q(approved_at__isnull=False) | Q(confirmed_by__gte=max(1, policy.experience_min_users)))
 
 
-def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int = 3,
-                      min_similarity: float | None = None, policy=None) -> list[dict]:
+def experience_recall(
+    *, tenant, assistant, text: str, end_user=None, limit: int = 3, min_similarity: float | None = None, policy=None
+) -> list[dict]:
     """Experiences `end_user` may be offered (experiences_visible_to) similar to `text`, best first. Cosine
     distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only.
     `policy`: the caller's effective policy (the turn's), else `assistant`'s."""
@@ -472,15 +580,26 @@ def experience_recall(*, tenant, assistant, text: str, end_user=None, limit: int
         min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     base = experiences_visible_to(tenant=tenant, assistant=assistant, end_user=end_user, policy=policy).filter(
-        embedding__isnull=False)
+        embedding__isnull=False
+    )
     if not base.exists():
         return []
     model_name, vectors = embed_texts(texts=[_embedding_text(text)], model=policy.embedding_model)
-    rows = (base.filter(embedding_model=model_name)
-            .annotate(distance=CosineDistance("embedding", vectors[0]))
-            .filter(distance__lte=1 - min_similarity).order_by("distance")[:limit])
-    return [{"id": e.pk, "task_summary": e.task_summary, "solution": e.solution,
-             "similarity": round(1 - float(e.distance), 3)} for e in rows]
+    rows = (
+        base.filter(embedding_model=model_name)
+        .annotate(distance=CosineDistance("embedding", vectors[0]))
+        .filter(distance__lte=1 - min_similarity)
+        .order_by("distance")[:limit]
+    )
+    return [
+        {
+            "id": e.pk,
+            "task_summary": e.task_summary,
+            "solution": e.solution,
+            "similarity": round(1 - float(e.distance), 3),
+        }
+        for e in rows
+    ]
 
 
 def experience_turn_prepare(*, tenant, session, text: str, policy) -> list[dict] | None:
@@ -489,8 +608,9 @@ def experience_turn_prepare(*, tenant, session, text: str, policy) -> list[dict]
     recalls nothing. Reads only."""
     if is_positive_feedback(text or ""):
         return None
-    return experience_recall(tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text,
-                             policy=policy)
+    return experience_recall(
+        tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text, policy=policy
+    )
 
 
 def experience_turn_hook(*, tenant, session, message, policy=None, prepared: list[dict] | None = None) -> dict | None:
@@ -504,26 +624,37 @@ def experience_turn_hook(*, tenant, session, message, policy=None, prepared: lis
     zh = language_of(text) == "zh"
     if is_positive_feedback(text):
         return None
-    found = prepared if prepared is not None else experience_recall(
-        tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text, policy=policy)
+    found = (
+        prepared
+        if prepared is not None
+        else experience_recall(
+            tenant=tenant, assistant=session.assistant, end_user=session.end_user, text=text, policy=policy
+        )
+    )
     if not found:
         return None
     hinted = scratch_get(tenant=tenant, session=session, key=HINTED_KEY, default=[]) or []
     fresh = [e for e in found if e["id"] not in hinted]
     if not fresh:
         return None
-    Experience.objects.for_tenant(tenant).filter(pk__in=[e["id"] for e in fresh]).update(
-        use_count=F("use_count") + 1)
-    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh],
-                policy=policy)
+    Experience.objects.for_tenant(tenant).filter(pk__in=[e["id"] for e in fresh]).update(use_count=F("use_count") + 1)
+    scratch_put(tenant=tenant, session=session, key=HINTED_KEY, value=hinted + [e["id"] for e in fresh], policy=policy)
     best = fresh[0]
     solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
     solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
-    hint = (f"参考以往类似任务（{best['task_summary']}）的经验：{solution}" if zh
-            else f"From a similar earlier task ({best['task_summary']}): {solution}")
-    return {"section": "experience", "reply_hint": hint,
-            "data": {"experience_ids": [e["id"] for e in fresh],
-                     "experiences": [{"id": e["id"], "similarity": e["similarity"]} for e in fresh]}}
+    hint = (
+        f"参考以往类似任务（{best['task_summary']}）的经验：{solution}"
+        if zh
+        else f"From a similar earlier task ({best['task_summary']}): {solution}"
+    )
+    return {
+        "section": "experience",
+        "reply_hint": hint,
+        "data": {
+            "experience_ids": [e["id"] for e in fresh],
+            "experiences": [{"id": e["id"], "similarity": e["similarity"]} for e in fresh],
+        },
+    }
 
 
 experience_turn_hook.prepare = experience_turn_prepare  # type: ignore[attr-defined]

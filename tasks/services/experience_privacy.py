@@ -11,6 +11,7 @@ and a clause that fails any check is left out (a summary that fails is refused):
 - a figure left after generalisation (amounts, dates, counts and shares become words first).
 The checks run against the user's notes and the message, not only the identifier detector.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,28 +22,37 @@ from memory.models import MemoryNote
 from memory.services.pii import REDACTED, pii_find
 from tasks.models import TaskState
 
-NAME_INTRO = re.compile(r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"
-                         r"([\u4e00-\u9fff]{2,4}?)(?=[，,。.!！\s]|$|[^\u4e00-\u9fff])|"
-                         r"\b(?i:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
-TITLED_NAME = re.compile(r"([\u4e00-\u9fff]{1,3})(?:先生|女士|小姐|总|经理|老师|医生|博士)|"
-                          r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+")
-PLACE = re.compile(r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|街道|路|街|商圈)|"
-                    r"(?:在|位于)([\u4e00-\u9fff]{2,4})(?=开|办|做|的|，|,|。|$)|"
-                    r"\b(?:in|at|near)\s+(?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?")
+NAME_INTRO = re.compile(
+    r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"
+    r"([\u4e00-\u9fff]{2,4}?)(?=[，,。.!！\s]|$|[^\u4e00-\u9fff])|"
+    r"\b(?i:my name is|i am|i'm|this is)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+)
+TITLED_NAME = re.compile(
+    r"([\u4e00-\u9fff]{1,3})(?:先生|女士|小姐|总|经理|老师|医生|博士)|"
+    r"\b(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+[A-Z][a-z]+"
+)
+PLACE = re.compile(
+    r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|街道|路|街|商圈)|"
+    r"(?:在|位于)([\u4e00-\u9fff]{2,4})(?=开|办|做|的|，|,|。|$)|"
+    r"\b(?:in|at|near)\s+(?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?"
+)
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{4,}")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\-]+")
 _QUOTE_MARKS = re.compile(r"[\"“”「」『』《》]")
 _PLACEHOLDERS = (REDACTED, "[用户信息]", "[user detail]", "[姓名]", "[name]", "[地点]", "[place]")
-_STOP_EN = set("""a an the and or but if then than so to of in on at by for with from into onto about as is are was
+_STOP_EN = set(
+    """a an the and or but if then than so to of in on at by for with from into onto about as is are was
 were be been being it its this that these those there here i me my mine we our us you your yours he she his her they
 them their what which who whom whose when where why how all any each every some such no not only own same too very
 can could will would should shall may might must do does did done doing have has had having just also more most
 other please help want need like get got make made use using used one two first next last then before after again
 once further up down out over under off new old good great best well sure okay ok thanks thank let lets user users
 user's people person someone something thing things way ways time times day days week weeks month months year years
-still really quite much many few lot lots kind sort type""".split())
+still really quite much many few lot lots kind sort type""".split()
+)
 # The vocabulary of tasks and of generalised procedures: words a solution may share with any request.
-_GENERIC_EN = set("""classify classification categorise categorize categories category label labels labelling
+_GENERIC_EN = set(
+    """classify classification categorise categorize categories category label labels labelling
 labeling tag tags tagging sort sorting group grouping summarise summarize summary summaries translate translation
 extract extraction clean cleaning dedupe deduplicate analyse analyze analysis report reports plan plans planning
 draft write writing review reviews check checks sample samples sampling rule rules model models batch batches
@@ -50,22 +60,38 @@ large small text texts image images photo photos document documents file files t
 customers conversation conversations chat chats message messages email emails comment comments feedback article
 articles record records row rows item items order orders data dataset list lists table tables topic topics step
 steps result results task tasks project projects team budget deadline schedule timeline manual manually automatic
-automatically spot spot-check share rest remaining first second third finally start end agree define write run""".split())
-_GENERIC_ZH = ("分类归类打标签贴标签摘要总结概括翻译提取抽取清洗去重统计分析报告计划方案规划草稿撰写检查抽样抽检规则模型批量"
-               "大批量少量文本图像图片照片文档文件工单客服对话聊天记录对话记录用户评论评论留言邮件反馈文章新闻数据表格主题"
-               "步骤结果任务项目团队预算截止时间进度人工自动处理帮我一下这些那些")
+automatically spot spot-check share rest remaining first second third finally start end agree define write run""".split()
+)
+_GENERIC_ZH = (
+    "分类归类打标签贴标签摘要总结概括翻译提取抽取清洗去重统计分析报告计划方案规划草稿撰写检查抽样抽检规则模型批量"
+    "大批量少量文本图像图片照片文档文件工单客服对话聊天记录对话记录用户评论评论留言邮件反馈文章新闻数据表格主题"
+    "步骤结果任务项目团队预算截止时间进度人工自动处理帮我一下这些那些"
+)
 _ACRONYM = re.compile(r"^[A-Z0-9]{2,6}s?$")
-_OK_CAPITALISED = {"I", "I'm", "I'll", "I've", "OK", "Excel", "Python", "SQL", "Markdown", "English", "Chinese",
-                   "Monday", "Friday"}
+_OK_CAPITALISED = {
+    "I",
+    "I'm",
+    "I'll",
+    "I've",
+    "OK",
+    "Excel",
+    "Python",
+    "SQL",
+    "Markdown",
+    "English",
+    "Chinese",
+    "Monday",
+    "Friday",
+}
 
 
 def _shingles_zh(text: str) -> set[str]:
-    return {run[i:i + 4] for run in _CJK_RUN.findall(text or "") for i in range(len(run) - 3)}
+    return {run[i : i + 4] for run in _CJK_RUN.findall(text or "") for i in range(len(run) - 3)}
 
 
 def _shingles_en(text: str) -> set[str]:
     words = [w.lower() for w in _WORD.findall(text or "")]
-    return {" ".join(words[i:i + 4]) for i in range(len(words) - 3)}
+    return {" ".join(words[i : i + 4]) for i in range(len(words) - 3)}
 
 
 _FUNCTION_ZH = re.compile(r"用户|[是的在有对不了和与及或也都很要会想把被给让我你他她它们这那个一]")
@@ -77,17 +103,20 @@ def _content_bigrams(text: str) -> set[str]:
     two or three characters, so a longer overlap would let it through."""
     out: set[str] = set()
     for run in re.findall(r"[\u4e00-\u9fff]+", _FUNCTION_ZH.sub(" ", text or "")):
-        out |= {run[i:i + 2] for i in range(len(run) - 1)}
+        out |= {run[i : i + 2] for i in range(len(run) - 1)}
     return out - _GENERIC_ZH_BIGRAMS
 
 
 def _content_words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text or "") if len(w) >= 4 and w.lower() not in _STOP_EN
-            and w.lower() not in _GENERIC_EN}
+    return {
+        w.lower()
+        for w in _WORD.findall(text or "")
+        if len(w) >= 4 and w.lower() not in _STOP_EN and w.lower() not in _GENERIC_EN
+    }
 
 
 _GENERIC_ZH_SHINGLES = _shingles_zh(_GENERIC_ZH)
-_GENERIC_ZH_BIGRAMS = {_GENERIC_ZH[i:i + 2] for i in range(len(_GENERIC_ZH) - 1)}
+_GENERIC_ZH_BIGRAMS = {_GENERIC_ZH[i : i + 2] for i in range(len(_GENERIC_ZH) - 1)}
 
 
 @dataclass
@@ -121,21 +150,25 @@ def user_facts(*, tenant, end_user) -> list[str]:
         elif isinstance(value, str):
             facts.append(value)
 
-    for pinned in ChatSession.objects.for_tenant(tenant).filter(end_user=end_user).values_list("pinned_facts",
-                                                                                               flat=True):
+    for pinned in (
+        ChatSession.objects.for_tenant(tenant).filter(end_user=end_user).values_list("pinned_facts", flat=True)
+    ):
         for item in (pinned or {}).values():
             collect(item.get("value") if isinstance(item, dict) else item)
     for value in MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("value", flat=True):
         collect(value)
-    texts = Message.objects.for_tenant(tenant).filter(end_user=end_user, role=Message.Role.USER).order_by(
-        "-id").values_list("content", flat=True)[:300]
+    texts = (
+        Message.objects.for_tenant(tenant)
+        .filter(end_user=end_user, role=Message.Role.USER)
+        .order_by("-id")
+        .values_list("content", flat=True)[:300]
+    )
     for text in texts:
         for m in NAME_INTRO.finditer(text or ""):
             name = (m.group(1) or m.group(2) or "").strip()
             facts.append(name)
             facts.extend(name.split() if " " in name else ([name[1:]] if len(name) >= 3 else []))
-    for collected in TaskState.objects.for_tenant(tenant).filter(end_user=end_user).values_list("collected",
-                                                                                                 flat=True):
+    for collected in TaskState.objects.for_tenant(tenant).filter(end_user=end_user).values_list("collected", flat=True):
         for item in (collected or {}).values():
             collect(item.get("value") if isinstance(item, dict) else item)
     return sorted({f.strip() for f in facts if f and len(f.strip()) >= 2}, key=len, reverse=True)
@@ -153,8 +186,9 @@ def private_terms_of(*, tenant, end_user, message_texts: list[str]) -> PrivateTe
     return terms
 
 
-def clause_private_reason(clause: str, terms: PrivateTerms, *, own_words: bool = True,
-                          figures: bool = True) -> str | None:
+def clause_private_reason(
+    clause: str, terms: PrivateTerms, *, own_words: bool = True, figures: bool = True
+) -> str | None:
     """Why `clause` is specific to the user (a short reason), or None when it is generic. `own_words=False` for
     text the tenant wrote (a task type's name, fields and prompt): only identifiers and the user's facts count."""
     if pii_find(clause) or any(p in clause for p in _PLACEHOLDERS):
@@ -164,11 +198,15 @@ def clause_private_reason(clause: str, terms: PrivateTerms, *, own_words: bool =
         return "user_fact"
     if not own_words:
         return None
-    if _QUOTE_MARKS.search(clause) or _shingles_zh(clause) & terms.shingles_zh or \
-            _shingles_en(clause) & terms.shingles_en:
+    if (
+        _QUOTE_MARKS.search(clause)
+        or _shingles_zh(clause) & terms.shingles_zh
+        or _shingles_en(clause) & terms.shingles_en
+    ):
         return "quote"
     if {w.lower() for w in _WORD.findall(clause)} & terms.words or any(
-            clause[i:i + 2] in terms.bigrams for i in range(len(clause) - 1)):
+        clause[i : i + 2] in terms.bigrams for i in range(len(clause) - 1)
+    ):
         return "user_words"
     if NAME_INTRO.search(clause) or TITLED_NAME.search(clause):
         return "name"

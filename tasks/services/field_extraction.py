@@ -11,24 +11,49 @@ General rules per kind of field, never lookups of example sentences:
 A field's kind is its "kind" key, or inferred from its name, aliases and description.
 Any field can also be given with its label and a change verb ("预算改成30万", "budget is now 40k").
 """
+
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from core.text import cn_number, has_chinese
-from core.text import language_of  # noqa: F401 - working memory reads the language from here too
-
+from core.text import (
+    cn_number,
+    has_chinese,
+    language_of,  # noqa: F401 - working memory reads the language from here too
+)
 
 KINDS = ("name", "date", "count", "amount", "place", "text")
 
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _NUM = rf"(?:\d[\d,]*(?:\.\d+)?|[{_CN_NUM}]+)"
 _EN_NUMBERS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-    "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "a dozen": 12,
-    "a couple of": 2, "a few": 3,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "a dozen": 12,
+    "a couple of": 2,
+    "a few": 3,
 }
 _EN_NUM = r"(?:\d[\d,]*(?:\.\d+)?|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True)) + ")"
 _PUNCT_END = r"(?=[，,。.;；!！?？\n]|$|\s+(?:and|with|but)\s)"
@@ -42,7 +67,9 @@ class Extracted:
 
 _QUESTION_EN = re.compile(
     r"^\s*(?:do|does|did|is|are|was|were|can|could|will|would|should|shall|may|what|how|why|when|where|who|which|"
-    r"have|has)\b", re.IGNORECASE)
+    r"have|has)\b",
+    re.IGNORECASE,
+)
 _QUESTION_ZH = re.compile(r"(吗|呢|么|什么|怎么|为什么|为何|是否|如何|哪|多久|几点|能不能|可不可以|有没有|是不是)")
 
 
@@ -76,7 +103,8 @@ _NAME_ZH = re.compile(r"(?:名称|名字|名)\s*(?:是|为|叫|定为|就叫|改
 _NAME_CALLED_ZH = re.compile(r"(?:叫做|叫作|就叫|名叫|叫)\s*([^，,。；;！!？?\n]{1,40})")
 _NAME_EN = re.compile(
     r"(?:\bname\s*(?:is|:|=|will be|should be)|\b(?:called|named|titled)(?:\s+it)?|\b(?:call|name)\s+it)\s+[\"']?([^,.;!?\"'\n]{1,60})",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 def _extract_name(text: str) -> Extracted | None:
@@ -91,19 +119,30 @@ def _extract_name(text: str) -> Extracted | None:
 
 
 # --- kind: date -------------------------------------------------------------------------------------------------
-_MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
-           "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+)
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DATE_PATTERNS = [
     re.compile(r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}"),
-    re.compile(rf"(?:\d{{4}}|今|明|后|去)年(?:[{_CN_NUM}\d]{{1,3}}月(?:[{_CN_NUM}\d]{{1,3}}[日号]|底|初|中旬|中|上旬|下旬|末)?|底|末|初|年中)?"),
-    re.compile(rf"[{_CN_NUM}\d]{{1,3}}月(?:份)?(?:[{_CN_NUM}\d]{{1,3}}[日号]|底|初|中旬|中|上旬|下旬|末)?(?:之前|前|以前)?"),
-    re.compile(r"(?:下|这|本|上)(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?|(?:下|这|本)个?月(?:底|初|中)?|"
-               r"月底|年底|年末|季度末|明天|后天|大后天|今天"),
+    re.compile(
+        rf"(?:\d{{4}}|今|明|后|去)年(?:[{_CN_NUM}\d]{{1,3}}月(?:[{_CN_NUM}\d]{{1,3}}[日号]|底|初|中旬|中|上旬|下旬|末)?|底|末|初|年中)?"
+    ),
+    re.compile(
+        rf"[{_CN_NUM}\d]{{1,3}}月(?:份)?(?:[{_CN_NUM}\d]{{1,3}}[日号]|底|初|中旬|中|上旬|下旬|末)?(?:之前|前|以前)?"
+    ),
+    re.compile(
+        r"(?:下|这|本|上)(?:个)?(?:周|星期|礼拜)[一二三四五六日天]?|(?:下|这|本)个?月(?:底|初|中)?|"
+        r"月底|年底|年末|季度末|明天|后天|大后天|今天"
+    ),
     re.compile(rf"[{_CN_NUM}\d]+\s*(?:个)?(?:天|日|周|星期|礼拜|月|年)(?:后|内|之内|以内|以后|之后)"),
     re.compile(r"\bQ[1-4](?:\s*\d{4})?\b", re.IGNORECASE),
-    re.compile(rf"\b(?:(?:the\s+)?(?:end|middle|beginning|start)\s+of\s+|mid[-\s]|early\s+|late\s+)?(?:{_MONTHS})\b\.?"
-               rf"(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:(?:the\s+)?(?:end|middle|beginning|start)\s+of\s+|mid[-\s]|early\s+|late\s+)?(?:{_MONTHS})\b\.?"
+        rf"(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?(?:,?\s+\d{{4}})?",
+        re.IGNORECASE,
+    ),
     re.compile(rf"\b\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b(?:,?\s+\d{{4}})?", re.IGNORECASE),
     re.compile(rf"\b(?:next|this|coming)\s+(?:week|month|year|quarter|{_WEEKDAYS})\b", re.IGNORECASE),
     re.compile(r"\b(?:by\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?(?:week|month|year|quarter)\b", re.IGNORECASE),
@@ -124,16 +163,23 @@ def _extract_date(text: str) -> Extracted | None:
 
 
 # --- kind: count ------------------------------------------------------------------------------------------------
-_PEOPLE_EN = (r"people|persons?|engineers?|developers?|devs|members?|staff|employees?|designers?|folks|"
-              r"heads?|testers?|volunteers?|participants?|guests?|attendees?|students?|workers?")
+_PEOPLE_EN = (
+    r"people|persons?|engineers?|developers?|devs|members?|staff|employees?|designers?|folks|"
+    r"heads?|testers?|volunteers?|participants?|guests?|attendees?|students?|workers?"
+)
 _COUNT_PATTERNS = [
     re.compile(rf"({_NUM})\s*(?:个|位|名)?\s*(?:人|成员|同事|员工|工程师|开发|研发|设计师|伙伴|队员|学生|客人|嘉宾)"),
-    re.compile(rf"(?:团队|小组|组|人数|规模|人手)\s*(?:是|有|为|共|一共|总共|大概|大约|约|[:：])*\s*({_NUM})\s*(?:个|位|名)?"),
+    re.compile(
+        rf"(?:团队|小组|组|人数|规模|人手)\s*(?:是|有|为|共|一共|总共|大概|大约|约|[:：])*\s*({_NUM})\s*(?:个|位|名)?"
+    ),
     re.compile(rf"\bteam\s+of\s+({_EN_NUM})\b", re.IGNORECASE),
     re.compile(rf"\b({_EN_NUM})[-\s](?:person|people|member|man)\s+team\b", re.IGNORECASE),
     re.compile(rf"\b({_EN_NUM})\s+(?:{_PEOPLE_EN})\b", re.IGNORECASE),
-    re.compile(rf"\b(?:team\s+size|headcount|team)\s*(?:is|of|:|=|will be|would be)?\s*(?:about|around|roughly)?\s*"
-               rf"({_EN_NUM})\b", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:team\s+size|headcount|team)\s*(?:is|of|:|=|will be|would be)?\s*(?:about|around|roughly)?\s*"
+        rf"({_EN_NUM})\b",
+        re.IGNORECASE,
+    ),
 ]
 
 
@@ -148,15 +194,28 @@ def _extract_count(text: str) -> Extracted | None:
 
 # --- kind: amount -----------------------------------------------------------------------------------------------
 _AMOUNT_PATTERNS = [
-    re.compile(rf"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|亿|k|m|million|thousand|bn|billion)?\b", re.IGNORECASE),
+    re.compile(r"[¥￥$€£]\s*\d[\d,]*(?:\.\d+)?\s*(?:万|千|亿|k|m|million|thousand|bn|billion)?\b", re.IGNORECASE),
     re.compile(rf"({_NUM})\s*(?:多)?\s*(?:万|千|百万|亿)\s*(?:元|块|人民币|美元|美金|欧元|rmb)?"),
     re.compile(rf"({_NUM})\s*(?:元|块钱|块|人民币|美元|美金|欧元)"),
-    re.compile(r"\b\d[\d,]*(?:\.\d+)?\s*(?:k|m|million|thousand|bn|billion)?\s*(?:dollars|usd|euros?|eur|rmb|yuan|"
-               r"pounds|gbp|cny|bucks)\b", re.IGNORECASE),
+    re.compile(
+        r"\b\d[\d,]*(?:\.\d+)?\s*(?:k|m|million|thousand|bn|billion)?\s*(?:dollars|usd|euros?|eur|rmb|yuan|"
+        r"pounds|gbp|cny|bucks)\b",
+        re.IGNORECASE,
+    ),
     re.compile(r"\b\d[\d,]*(?:\.\d+)?\s*(?:k|million|thousand|bn|billion)\b", re.IGNORECASE),
 ]
-_AMOUNT_MULT = {"万": 1e4, "千": 1e3, "百万": 1e6, "亿": 1e8, "k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6,
-                "bn": 1e9, "billion": 1e9}
+_AMOUNT_MULT = {
+    "万": 1e4,
+    "千": 1e3,
+    "百万": 1e6,
+    "亿": 1e8,
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "million": 1e6,
+    "bn": 1e9,
+    "billion": 1e9,
+}
 
 
 def _amount_number(text: str) -> float | None:
@@ -181,7 +240,9 @@ def _extract_amount(text: str) -> Extracted | None:
 # --- kind: place ------------------------------------------------------------------------------------------------
 _PLACE_PATTERNS = [
     re.compile(r"[\u4e00-\u9fff]{1,6}(?:省|市|区|县|镇|路|街|商圈|广场|园区)"),
-    re.compile(r"(?:在|去|到|位于|地点是|地点[:：])\s*([\u4e00-\u9fff]{2,6}?)(?=[，,。；;！!？?\s]|开|办|做|举办|举行|的|$)"),
+    re.compile(
+        r"(?:在|去|到|位于|地点是|地点[:：])\s*([\u4e00-\u9fff]{2,6}?)(?=[，,。；;！!？?\s]|开|办|做|举办|举行|的|$)"
+    ),
     re.compile(r"\b(?:in|at|to|near)\s+((?:[A-Z][a-z]+)(?:\s+[A-Z][a-z]+){0,2})"),
 ]
 
@@ -194,8 +255,13 @@ def _extract_place(text: str) -> Extracted | None:
     return None
 
 
-_EXTRACTORS = {"name": _extract_name, "date": _extract_date, "count": _extract_count, "amount": _extract_amount,
-               "place": _extract_place}
+_EXTRACTORS = {
+    "name": _extract_name,
+    "date": _extract_date,
+    "count": _extract_count,
+    "amount": _extract_amount,
+    "place": _extract_place,
+}
 
 _KIND_HINTS = [
     ("amount", r"预算|经费|费用|花费|开销|金额|价格|成本|资金|薪|budget|cost|price|amount|fund|spend|salary|fee"),
@@ -218,8 +284,10 @@ def field_kind(field: dict) -> str:
     return "text"
 
 
-_LABEL_LINK = (r"\s*(?:是|为|有|定为|定在|大概|大约|约|差不多|控制在|在|改成|改为|换成|变成|调整为|调到|:|：|=|"
-               r"is|are|of|will be|would be|should be|about|around|roughly|changed to|change to|is now|now)*\s*")
+_LABEL_LINK = (
+    r"\s*(?:是|为|有|定为|定在|大概|大约|约|差不多|控制在|在|改成|改为|换成|变成|调整为|调到|:|：|=|"
+    r"is|are|of|will be|would be|should be|about|around|roughly|changed to|change to|is now|now)*\s*"
+)
 
 
 def _labelled_value(text: str, field: dict) -> str | None:
@@ -227,8 +295,9 @@ def _labelled_value(text: str, field: dict) -> str | None:
     labels = [field.get("name", ""), *field.get("aliases", [])]
     for label in sorted((label for label in labels if label), key=len, reverse=True):
         boundary = r"\b" if re.match(r"[A-Za-z]", label) else ""
-        m = re.search(rf"{boundary}{re.escape(label)}{boundary}{_LABEL_LINK}([^，,。；;！!？?\n]{{1,60}})", text,
-                      re.IGNORECASE)
+        m = re.search(
+            rf"{boundary}{re.escape(label)}{boundary}{_LABEL_LINK}([^，,。；;！!？?\n]{{1,60}})", text, re.IGNORECASE
+        )
         if m:
             value = _clean(re.split(r"\s+(?:and|with|but)\s", m.group(1))[0])
             if value and not is_question(value):

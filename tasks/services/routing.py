@@ -13,6 +13,7 @@ and falls back to the rules when the model fails. `router_for(policy)` picks one
 decision depends on; the chat turn asks the model over an unlocked read of it (`PreparedRoute`, before any row
 lock) and uses the answer under the locks only if those inputs are unchanged (tasks.services.working_memory).
 """
+
 from __future__ import annotations
 
 import logging
@@ -34,20 +35,27 @@ OFFER_KEY = "task_offer"  # session scratch: the earlier task we offered to resu
 
 ROUTE_KINDS = ("continue", "side_question", "new_task", "resume", "cancel", "confirm", "none")
 
-CONTINUE = re.compile(r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b",
-                       re.IGNORECASE)
-_CANCEL = re.compile(r"取消|不做了|不要了|不用做了|别做了|不弄了|不搞了|放弃|停止|停掉|终止|"
-                     r"\b(?:cancel|abort|drop|scrap|never mind|call off)\b|"
-                     r"\bstop(?:ping)?\s+(?:the |this |that |my |our )?(?:\w+\s)?(?:plan|planning|task|project|it)\b",
-                     re.IGNORECASE)
+CONTINUE = re.compile(
+    r"继续|接着|回到|恢复|接上|\b(?:continue|resume|carry on|pick up|get back to|go back to|back to)\b", re.IGNORECASE
+)
+_CANCEL = re.compile(
+    r"取消|不做了|不要了|不用做了|别做了|不弄了|不搞了|放弃|停止|停掉|终止|"
+    r"\b(?:cancel|abort|drop|scrap|never mind|call off)\b|"
+    r"\bstop(?:ping)?\s+(?:the |this |that |my |our )?(?:\w+\s)?(?:plan|planning|task|project|it)\b",
+    re.IGNORECASE,
+)
 # "another plan", "a new project plan", "再做一个", "新的计划": a second task of a type, not the earlier one again.
-ANOTHER = re.compile(r"另一个|另外一个|另做|再做一个|再来一个|再做个|新的|新建|新开|重新做|重新开始|换一个|第二个|"
-                     r"\banother\b|\ba new\b|\bnew one\b|\bsecond\b|\bfresh\b|\bstart over\b|\bfrom scratch\b",
-                     re.IGNORECASE)
+ANOTHER = re.compile(
+    r"另一个|另外一个|另做|再做一个|再来一个|再做个|新的|新建|新开|重新做|重新开始|换一个|第二个|"
+    r"\banother\b|\ba new\b|\bnew one\b|\bsecond\b|\bfresh\b|\bstart over\b|\bfrom scratch\b",
+    re.IGNORECASE,
+)
 _AFFIRM = re.compile(
     r"^\s*(?:好|好的|好啊|好吧|可以|行|确认|没问题|同意|对|是的|要|要的|嗯|继续|ok|okay|yes|yep|yeah|sure|confirm|"
     r"go ahead|sounds good|looks good|let's do it|please do)\b|就按这个|就这样|就这么|按这个来|照这个|确认|"
-    r"\b(?:confirm(?:ed)?|go with (?:this|that|it)|approved?|looks good|sounds good)\b", re.IGNORECASE)
+    r"\b(?:confirm(?:ed)?|go with (?:this|that|it)|approved?|looks good|sounds good)\b",
+    re.IGNORECASE,
+)
 _NEGATE = re.compile(r"^\s*(?:不|别|不用|不要|no\b|nope\b|not\b|don't\b)", re.IGNORECASE)
 
 
@@ -60,8 +68,15 @@ class Route:
 
 
 class Router(Protocol):
-    def route(self, *, text: str, current: TaskState | None, task_types: list[TaskType],
-              offered: TaskState | None = None, same_session: bool = False) -> Route: ...
+    def route(
+        self,
+        *,
+        text: str,
+        current: TaskState | None,
+        task_types: list[TaskType],
+        offered: TaskState | None = None,
+        same_session: bool = False,
+    ) -> Route: ...
 
 
 def mentioned_task_type(text: str, task_types: list[TaskType]) -> TaskType | None:
@@ -154,11 +169,15 @@ class ModelRouter:
         self.fallback = OfflineRouter()
 
     def route(self, *, text, current, task_types, offered=None, same_session=False) -> Route:
-        lines = [f"Task types: " + "; ".join(
-            f"{t.name} (fields: {', '.join(f['name'] for f in t.required_fields)})" for t in task_types)]
+        lines = [
+            "Task types: "
+            + "; ".join(f"{t.name} (fields: {', '.join(f['name'] for f in t.required_fields)})" for t in task_types)
+        ]
         if current is not None:
-            lines.append(f"Current task: {current.task_name}, state {current.state}, collected "
-                         f"{ {k: v['value'] for k, v in current.collected.items()} }, pending {current.pending_fields}")
+            lines.append(
+                f"Current task: {current.task_name}, state {current.state}, collected "
+                f"{ {k: v['value'] for k, v in current.collected.items()} }, pending {current.pending_fields}"
+            )
         else:
             lines.append("Current task: none")
         if offered is not None:
@@ -168,13 +187,15 @@ class ModelRouter:
             answer = structured_complete(model=self.model, system=_SYSTEM, user="\n".join(lines), schema=ModelRoute)
         except StructuredCallFailed as exc:
             logger.warning("task routing by the model failed, using the rules: %s", exc)
-            return self.fallback.route(text=text, current=current, task_types=task_types, offered=offered,
-                                       same_session=same_session)
+            return self.fallback.route(
+                text=text, current=current, task_types=task_types, offered=offered, same_session=same_session
+            )
         by_name = {t.name: t for t in task_types}
         task_type = by_name.get(answer.task_type or "")
         if answer.route in ("new_task",) and task_type is None:
-            return self.fallback.route(text=text, current=current, task_types=task_types, offered=offered,
-                                       same_session=same_session)
+            return self.fallback.route(
+                text=text, current=current, task_types=task_types, offered=offered, same_session=same_session
+            )
         if task_type is None:
             task_type = current.task_type if current is not None else (offered.task_type if offered else None)
         if answer.route in ("side_question", "none"):
@@ -201,8 +222,11 @@ class RoutingInputs:
     def key(self) -> tuple:
         """Equal keys: the model would be asked the very same question (and a concurrent turn changed nothing)."""
         found = self.found
-        return (tuple((t.pk, t.updated_at) for t in self.task_types), self.offered_id,
-                None if found is None else (found.pk, found.version, found.state, found.session_id))
+        return (
+            tuple((t.pk, t.updated_at) for t in self.task_types),
+            self.offered_id,
+            None if found is None else (found.pk, found.version, found.state, found.session_id),
+        )
 
 
 @dataclass(frozen=True)
@@ -231,8 +255,9 @@ def routing_inputs(*, tenant, session, lock: bool) -> RoutingInputs:
 def task_involved(seen: RoutingInputs, text: str) -> bool:
     """The model is asked only when a task is involved (one is open, offered, or named): a turn with no task in
     sight costs no extra model call."""
-    return (seen.current is not None or seen.offered is not None
-            or mentioned_task_type(text, seen.task_types) is not None)
+    return (
+        seen.current is not None or seen.offered is not None or mentioned_task_type(text, seen.task_types) is not None
+    )
 
 
 def router_for(*, chat_model: str) -> Router:

@@ -6,12 +6,14 @@ the same session is computed once; another session (or another user, or another 
 Expired entries are ignored on read and deleted by the periodic expiry job (tasks.jobs.task_states_expire).
 The TTL is the tenant's (or assistant's) task_ttl_days unless the caller gives one.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from datetime import timedelta
-from typing import Any, Callable
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -35,13 +37,16 @@ def _ttl(*, tenant, session, ttl: timedelta | None, policy=None) -> timedelta:
 
 
 def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
-    row = (SessionScratch.objects.for_tenant(tenant).filter(session=session, key=key)
-           .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())).first())
+    row = (
+        SessionScratch.objects.for_tenant(tenant)
+        .filter(session=session, key=key)
+        .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
+        .first()
+    )
     return default if row is None else row.value
 
 
-def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None,
-                policy=None) -> SessionScratch:
+def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None, policy=None) -> SessionScratch:
     """Keep `value` under `key` for this session, for `ttl` (default: task_ttl_days of `policy`, the caller's
     effective policy, else the session assistant's)."""
     if session.tenant_id != tenant.pk:
@@ -52,8 +57,11 @@ def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None 
         try:
             with transaction.atomic():
                 row, _ = SessionScratch.objects.for_tenant(tenant).update_or_create(
-                    tenant=tenant, session=session, key=key,
-                    defaults={"end_user_id": session.end_user_id, "value": value, "expires_at": expires_at})
+                    tenant=tenant,
+                    session=session,
+                    key=key,
+                    defaults={"end_user_id": session.end_user_id, "value": value, "expires_at": expires_at},
+                )
                 return row
         except IntegrityError:
             continue
@@ -63,8 +71,9 @@ def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None 
 _MISSING = object()
 
 
-def scratch_get_or_compute(*, tenant, session, call: str, args: Any, compute: Callable[[], Any],
-                           ttl: timedelta | None = None, policy=None) -> Any:
+def scratch_get_or_compute(
+    *, tenant, session, call: str, args: Any, compute: Callable[[], Any], ttl: timedelta | None = None, policy=None
+) -> Any:
     """The cached result of `call(args)` in this session, or `compute()` stored under that key (JSON values)."""
     key = scratch_key(call=call, args=args)
     cached = scratch_get(tenant=tenant, session=session, key=key, default=_MISSING)
@@ -85,8 +94,11 @@ def scratch_expire(*, now=None) -> int:
 def scratch_forget(*, tenant, end_user, found_in: Callable[[str], bool]) -> int:
     """Delete the user's scratch entries whose value holds what the user asked to forget (`found_in` says so of
     the value's JSON text). Returns how many were deleted."""
-    doomed = [row.pk for row in SessionScratch.objects.for_tenant(tenant).filter(end_user=end_user)
-              if found_in(json.dumps(row.value, ensure_ascii=False, default=str))]
+    doomed = [
+        row.pk
+        for row in SessionScratch.objects.for_tenant(tenant).filter(end_user=end_user)
+        if found_in(json.dumps(row.value, ensure_ascii=False, default=str))
+    ]
     if doomed:
         SessionScratch.objects.for_tenant(tenant).filter(pk__in=doomed).delete()
     return len(doomed)

@@ -4,6 +4,7 @@ Used by working memory (routing a message) and experience memory (generalising a
 HTTP error, malformed or schema-violating JSON — raises `StructuredCallFailed`; callers fall back to their offline
 rules, so a broken model never costs the user a reply.
 """
+
 from __future__ import annotations
 
 from typing import TypeVar
@@ -26,8 +27,9 @@ def structured_complete(*, model: str, system: str, user: str, schema: type[T]) 
     """Ask `model` for a JSON object matching `schema` (json_schema response format) and validate it."""
     messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
     try:
-        text = llm.chat_text(model=model, temperature=0, messages=messages,
-                             response_format=llm.json_schema_format(schema))
+        text = llm.chat_text(
+            model=model, temperature=0, messages=messages, response_format=llm.json_schema_format(schema)
+        )
     except (OpenAIError, IndexError, AttributeError) as exc:
         raise StructuredCallFailed(f"{type(exc).__name__}: {exc}") from exc
     try:

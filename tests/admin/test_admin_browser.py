@@ -1,6 +1,7 @@
 """The admin in Chromium at a 1366 px laptop width: the notes list fits without sideways scrolling and its content
 column is readable; screenshots of the list, a note, the audit log and the erasure lookup are saved to
 test-artifacts/screenshots/admin-*.png."""
+
 from __future__ import annotations
 
 import pytest
@@ -22,11 +23,17 @@ def test_notes_list_note_page_audit_log_and_lookup_at_1366(site, new_page):
     tenant = TenantFactory(slug="laptop")
     AssistantFactory(tenant=tenant)
     people = [EndUserFactory(tenant=tenant, external_id=f"customer-{i:04d}@example-integrator") for i in range(3)]
-    long_text = ("The user is planning to open a small hand-pulled noodle shop in Chengdu's Wuhou district "
-                 "with a budget of about 400,000 yuan and wants to hire three people. ")
+    long_text = (
+        "The user is planning to open a small hand-pulled noodle shop in Chengdu's Wuhou district "
+        "with a budget of about 400,000 yuan and wants to hire three people. "
+    )
     for i in range(12):
-        MemoryNoteFactory(tenant=tenant, end_user=people[i % 3], content=long_text[: 60 + i * 8] + "用户更喜欢清淡口味。",
-                          status=[MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW][i % 2])
+        MemoryNoteFactory(
+            tenant=tenant,
+            end_user=people[i % 3],
+            content=long_text[: 60 + i * 8] + "用户更喜欢清淡口味。",
+            status=[MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW][i % 2],
+        )
     get_user_model().objects.create_superuser("root", "root@example.com", "pw-123456")
     page = new_page(viewport={"width": 1366, "height": 768})
     page.goto(f"{site.url}/admin/login/")
@@ -37,8 +44,10 @@ def test_notes_list_note_page_audit_log_and_lookup_at_1366(site, new_page):
     page.goto(f"{site.url}/admin/memory/memorynote/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1366
     # ... and the table inside its box: no column hidden behind a sideways scroll
-    assert page.evaluate("(() => { const r = document.querySelector('#changelist .results');"
-                         " return r.scrollWidth <= r.clientWidth + 1; })()")
+    assert page.evaluate(
+        "(() => { const r = document.querySelector('#changelist .results');"
+        " return r.scrollWidth <= r.clientWidth + 1; })()"
+    )
     content_width = page.locator("td.field-short_content").first.bounding_box()["width"]
     assert content_width >= 220  # the sentence, not a sliver of it (both admin sidebars open)
     options = page.locator("select[name=action] option").all_inner_texts()

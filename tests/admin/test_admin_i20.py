@@ -1,6 +1,7 @@
 """The admin at the standard support staff expect: an audited bulk forget instead of Django's hard delete, actions
 by state on a note's page, an audit log with consistent actors, filters by actor, action and date, automatic
 supersedes recorded, erasure with a reason and an erasure lookup by external id that answers from the receipts."""
+
 from __future__ import annotations
 
 from django.test import Client
@@ -28,12 +29,17 @@ def test_bulk_delete_is_gone_and_bulk_forget_is_audited(admin_client_root, world
     url = reverse("admin:memory_memorynote_changelist")
     admin_client_root.post(url, {"action": "delete_selected", "_selected_action": [acme[1].pk], "post": "yes"})
     assert MemoryNote.objects.for_tenant(acme[1].tenant).filter(pk=acme[1].pk).exists()  # nothing deleted
-    assert admin_client_root.post(reverse("admin:memory_memorynote_delete", args=[acme[1].pk]),
-                                  {"post": "yes"}).status_code == 403
+    assert (
+        admin_client_root.post(
+            reverse("admin:memory_memorynote_delete", args=[acme[1].pk]), {"post": "yes"}
+        ).status_code
+        == 403
+    )
 
     chosen = [acme[1], acme[2]]  # an active and a pending note
-    response = admin_client_root.post(url, {"action": "forget", "_selected_action": [n.pk for n in chosen]},
-                                      follow=True)
+    response = admin_client_root.post(
+        url, {"action": "forget", "_selected_action": [n.pk for n in chosen]}, follow=True
+    )
     assert "Forgot 2 note(s)." in response.content.decode()
     for note in chosen:
         note.refresh_from_db()
@@ -46,8 +52,9 @@ def test_bulk_delete_is_gone_and_bulk_forget_is_audited(admin_client_root, world
 
 def test_staff_cannot_forget_another_tenants_notes(staff_client_a, world):
     theirs = world["globex"]["person"]["notes"][1]
-    staff_client_a.post(reverse("admin:memory_memorynote_changelist"),
-                        {"action": "forget", "_selected_action": [theirs.pk]})
+    staff_client_a.post(
+        reverse("admin:memory_memorynote_changelist"), {"action": "forget", "_selected_action": [theirs.pk]}
+    )
     theirs.refresh_from_db()
     assert theirs.status == "active" and theirs.content
     assert not AuditLog.objects.for_tenant(theirs.tenant).filter(object_id=str(theirs.pk), action="forget").exists()
@@ -58,8 +65,11 @@ def test_a_notes_page_offers_only_the_actions_its_state_allows(admin_client_root
 
     def buttons(note):
         page = admin_client_root.get(reverse("admin:memory_memorynote_change", args=[note.pk])).content.decode()
-        return {verb for verb in ("approve", "reject", "expire", "pin", "unpin", "forget")
-                if reverse("admin:memory_memorynote_moderate", args=[note.pk, verb]) in page}
+        return {
+            verb
+            for verb in ("approve", "reject", "expire", "pin", "unpin", "forget")
+            if reverse("admin:memory_memorynote_moderate", args=[note.pk, verb]) in page
+        }
 
     assert buttons(pending) == {"approve", "reject", "forget"}
     assert buttons(new) == {"expire", "pin", "forget"}
@@ -97,7 +107,9 @@ def test_automatic_supersedes_are_audited_and_the_log_filters_by_actor_action_an
     today = timezone.localdate()
     dated = admin_client_root.get(url, {"created_at__gte": today.isoformat()}).context["cl"].result_list
     assert row in dated
-    AuditLog.objects.for_tenant(tenant).filter(pk=row.pk).update(created_at=timezone.now() - timezone.timedelta(days=40))
+    AuditLog.objects.for_tenant(tenant).filter(pk=row.pk).update(
+        created_at=timezone.now() - timezone.timedelta(days=40)
+    )
     dated = admin_client_root.get(url, {"created_at__gte": today.isoformat()}).context["cl"].result_list
     assert row not in dated
     assert admin_client_root.get(url, {"created_at__year": today.year}).status_code == 200  # date hierarchy
@@ -106,8 +118,13 @@ def test_automatic_supersedes_are_audited_and_the_log_filters_by_actor_action_an
 def test_erasure_keeps_a_reason_and_the_lookup_answers_from_receipts(admin_client_root, world):
     acme, globex = world["acme"]["tenant"], world["globex"]["tenant"]
     person = world["acme"]["person"]["user"]
-    job = user_erase_request(tenant=acme, end_user=person, requested_by="admin:root", enqueue=False,
-                             reason="GDPR art. 17 request, ticket 4411")
+    job = user_erase_request(
+        tenant=acme,
+        end_user=person,
+        requested_by="admin:root",
+        enqueue=False,
+        reason="GDPR art. 17 request, ticket 4411",
+    )
     user_erase(tenant_id=acme.pk, end_user_id=person.pk, requested_by="admin:root", job_id=job.pk)
     receipt = ErasureReceipt.objects.for_tenant(acme).get(job=job)
     assert receipt.reason == "GDPR art. 17 request, ticket 4411"

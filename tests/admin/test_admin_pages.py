@@ -1,5 +1,6 @@
 """Every admin page renders, with data present, for every registered model (a model registered later is
 covered automatically, and fails here until the fixture gives it a row)."""
+
 import pytest
 from django.contrib import admin
 from django.test import RequestFactory
@@ -31,23 +32,48 @@ def test_every_registered_model_has_changelist_add_and_change_pages(admin_client
             response = admin_client_root.get(url(model, "add"))
             assert response.status_code == 200, f"{model.__name__} add page: {response.status_code}"
         checked.append(model.__name__)
-    for name in ("Tenant", "EndUser", "Assistant", "ApiKey", "TaskType", "ChatSession", "MemoryNote",
-                 "ReviewInboxNote", "TaskState", "Experience", "JobRecord", "ErasureReceipt", "AuditLog",
-                 "PeriodicTask"):
+    for name in (
+        "Tenant",
+        "EndUser",
+        "Assistant",
+        "ApiKey",
+        "TaskType",
+        "ChatSession",
+        "MemoryNote",
+        "ReviewInboxNote",
+        "TaskState",
+        "Experience",
+        "JobRecord",
+        "ErasureReceipt",
+        "AuditLog",
+        "PeriodicTask",
+    ):
         assert name in checked
 
 
 def test_every_note_filter_renders_and_filters(admin_client_root, world):
     changelist = url(MemoryNote, "changelist")
     pending = world["acme"]["person"]["notes"][2]
-    for query in ("confidence=lt0.3", "confidence=0.3-0.5", "confidence=gte0.8", "expires=7d", "expires=never",
-                  "recalled=never", "recalled=yes", "status__exact=pending_review", "source__exact=agent_inferred",
-                  "kind__exact=plan", f"tenant__id__exact={world['acme']['tenant'].pk}",
-                  f"end_user__id__exact={pending.end_user_id}", "q=面积"):
+    for query in (
+        "confidence=lt0.3",
+        "confidence=0.3-0.5",
+        "confidence=gte0.8",
+        "expires=7d",
+        "expires=never",
+        "recalled=never",
+        "recalled=yes",
+        "status__exact=pending_review",
+        "source__exact=agent_inferred",
+        "kind__exact=plan",
+        f"tenant__id__exact={world['acme']['tenant'].pk}",
+        f"end_user__id__exact={pending.end_user_id}",
+        "q=面积",
+    ):
         assert admin_client_root.get(f"{changelist}?{query}").status_code == 200, query
     shown = admin_client_root.get(f"{changelist}?confidence=0.3-0.5").context["cl"].result_list
-    assert {n.pk for n in shown} == {n.pk for n in MemoryNote.objects.unscoped().filter(
-        confidence__gte=0.3, confidence__lt=0.5)}
+    assert {n.pk for n in shown} == {
+        n.pk for n in MemoryNote.objects.unscoped().filter(confidence__gte=0.3, confidence__lt=0.5)
+    }
     assert pending.pk in {n.pk for n in shown}
     searched = admin_client_root.get(f"{changelist}?q=面馆面积").context["cl"].result_list
     assert {n.pk for n in searched} == {n.pk for n in MemoryNote.objects.unscoped().filter(content="面馆面积 60 平米")}
@@ -78,8 +104,14 @@ def test_tenant_policy_is_grouped_and_validated(admin_client_root, world):
         assert heading in page
     form = admin_client_root.get(url(Tenant, "change", tenant.pk)).context["adminform"].form
     data = {k: v for k, v in form.initial.items() if v is not None}
-    data.update({"ttl_days_by_kind": '{"plan": 0}', "review_confidence_threshold": "0.6",
-                 "staff-TOTAL_FORMS": "0", "staff-INITIAL_FORMS": "0"})
+    data.update(
+        {
+            "ttl_days_by_kind": '{"plan": 0}',
+            "review_confidence_threshold": "0.6",
+            "staff-TOTAL_FORMS": "0",
+            "staff-INITIAL_FORMS": "0",
+        }
+    )
     response = admin_client_root.post(url(Tenant, "change", tenant.pk), data)
     assert response.status_code == 200 and "at least 1" in response.content.decode()
     data["ttl_days_by_kind"] = '{"plan": 14, "profile": 365}'

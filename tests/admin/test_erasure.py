@@ -1,11 +1,13 @@
 """Per-user erasure: nothing about the user remains (found by walking every model's foreign keys), the receipt's
 counts match what was there, it survives a SIGKILL, and late jobs or turns resurrect nothing."""
+
 from __future__ import annotations
 
 import hashlib
 import json
 import time
 import uuid
+from datetime import UTC
 
 import pytest
 from django.apps import apps
@@ -14,14 +16,15 @@ from django.core.management.base import CommandError
 from django.db import models
 from django.urls import reverse
 
-from assistants.jobs import session_compact, user_erase as user_erase_job
+from assistants.jobs import session_compact
+from assistants.jobs import user_erase as user_erase_job
 from assistants.models import ChatSession, EndUser, ErasureReceipt, Message
 from assistants.services.chat import chat_turn, chat_turn_stream
 from assistants.services.privacy import user_erase, user_erase_request
 from core.exceptions import Conflict
+from core.models import JobRecord
 from memory.jobs import memory_extract
 from memory.models import AuditLog, MemoryNote
-from core.models import JobRecord
 from tests.admin.conftest import populate_user
 from tests.conftest import ROOT, WorkerProcess, wait_for, worker_env
 from tests.factories import AssistantFactory, TenantFactory
@@ -46,8 +49,9 @@ def paths_to_end_user(model, depth=0, seen=()):
 
 
 def models_about_users():
-    return {m: p for m in apps.get_models(include_auto_created=True)
-            if (p := paths_to_end_user(m)) and not m._meta.proxy}
+    return {
+        m: p for m in apps.get_models(include_auto_created=True) if (p := paths_to_end_user(m)) and not m._meta.proxy
+    }
 
 
 def rows_about(user_id) -> dict[str, set]:
@@ -78,9 +82,18 @@ def test_no_row_about_the_user_remains_in_any_model(world):
     login_id = user.user_id
     before = rows_about(user.pk)
     # The walk finds the kinds the issue names (a model added later with a path to EndUser joins this list).
-    for label in ("assistants.ChatSession", "assistants.Message", "assistants.Feedback", "memory.MemoryNote",
-                  "memory.NoteSourceMessage", "memory.Experience", "memory.PiiRejection",
-                  "tasks.TaskState", "tasks.SessionScratch", "core.JobRecord"):
+    for label in (
+        "assistants.ChatSession",
+        "assistants.Message",
+        "assistants.Feedback",
+        "memory.MemoryNote",
+        "memory.NoteSourceMessage",
+        "memory.Experience",
+        "memory.PiiRejection",
+        "tasks.TaskState",
+        "tasks.SessionScratch",
+        "core.JobRecord",
+    ):
         assert before[label], f"the fixture has no {label} row about the user"
     others_b = everything_of(world["globex"]["tenant"].pk)
     bystander_before = rows_about(a["bystander"]["user"].pk)
@@ -181,9 +194,14 @@ def test_jobs_queued_before_erasure_and_run_after_write_nothing(django_db_setup,
     user_erase(tenant_id=tenant.pk, end_user_id=user.pk, requested_by="dpo", job_id=job.pk)
     worker = held_worker(openai_server, queue).start()
     try:
+
         def ran(kind):
-            return JobRecord.objects.filter(kind=kind, tenant=tenant, created_at__gte=_aware(started),
-                                            attempts__gte=1).exclude(status="running").first()
+            return (
+                JobRecord.objects.filter(kind=kind, tenant=tenant, created_at__gte=_aware(started), attempts__gte=1)
+                .exclude(status="running")
+                .first()
+            )
+
         extract_job = wait_for(lambda: ran("memory_extract"), timeout=60, message="the late extraction job")
         compact_job = wait_for(lambda: ran("session_compact"), timeout=60, message="the late compaction job")
     finally:
@@ -198,9 +216,9 @@ def test_jobs_queued_before_erasure_and_run_after_write_nothing(django_db_setup,
 
 
 def _aware(ts):
-    from datetime import datetime, timezone as tz
+    from datetime import datetime
 
-    return datetime.fromtimestamp(ts - 1, tz=tz.utc)
+    return datetime.fromtimestamp(ts - 1, tz=UTC)
 
 
 @pytest.mark.worker
@@ -209,18 +227,23 @@ def test_sigkill_mid_erasure_then_rerun_finishes_with_exact_counts(django_db_set
     tenant = TenantFactory(slug="killed")
     made = populate_user(tenant, AssistantFactory(tenant=tenant), "u-5")
     user, session = made["user"], made["session"]
-    Message.objects.for_tenant(tenant).bulk_create([
-        Message(tenant=tenant, session=session, end_user=user, role="user", content=f"第 {i} 条消息")
-        for i in range(1500)])
+    Message.objects.for_tenant(tenant).bulk_create(
+        [
+            Message(tenant=tenant, session=session, end_user=user, role="user", content=f"第 {i} 条消息")
+            for i in range(1500)
+        ]
+    )
     before = {label: len(pks) for label, pks in rows_about(user.pk).items() if pks}
     queue = f"erase-{uuid.uuid4().hex[:8]}"
     worker = held_worker(openai_server, queue, {"ERASURE_BATCH_SIZE": "1"}).start()
     job = user_erase_request(tenant=tenant, end_user=user, requested_by="dpo", enqueue=False)
     user_erase_job.apply_async((tenant.pk, user.pk, "dpo", job.pk), queue=queue)
     try:
+
         def some_messages_gone():
             job.refresh_from_db()
             return (job.progress or {}).get("counts", {}).get("assistants.Message", 0) >= 20
+
         wait_for(some_messages_gone, timeout=60, interval=0.02, message="the worker to be deleting messages")
         worker.kill()
     finally:
@@ -259,19 +282,31 @@ def test_admin_erase_action_confirms_counts_then_the_worker_erases(celery_worker
     assert page.context["previews"][0][1]["messages"] == 3 and page.context["previews"][0][1]["memory_notes"] == 4
     assert EndUser.objects.for_tenant(tenant).get(pk=user.pk).erasure_requested_at is None  # not yet confirmed
     # Without a reason nothing is erased and the page says why.
-    page = client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes",
-                                    "reason": "  "})
+    page = client.post(
+        changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes", "reason": "  "}
+    )
     assert page.status_code == 200 and "Write the reason" in page.content.decode()
     assert EndUser.objects.for_tenant(tenant).get(pk=user.pk).erasure_requested_at is None
-    client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk], "confirm": "yes",
-                             "reason": "GDPR art. 17 request, ticket 4411"})
-    receipt = wait_for(lambda: ErasureReceipt.objects.for_tenant(tenant).first(), timeout=60,
-                       message="the worker's erasure receipt")
+    client.post(
+        changelist,
+        {
+            "action": "erase_users",
+            "_selected_action": [user.pk],
+            "confirm": "yes",
+            "reason": "GDPR art. 17 request, ticket 4411",
+        },
+    )
+    receipt = wait_for(
+        lambda: ErasureReceipt.objects.for_tenant(tenant).first(), timeout=60, message="the worker's erasure receipt"
+    )
     assert receipt.requested_by == "admin:dpo" and receipt.counts["assistants.Message"] == 3
     assert receipt.reason == "GDPR art. 17 request, ticket 4411"
     # the receipt commits inside the job; the ledger marks the job succeeded in the next statement
-    job = wait_for(lambda: JobRecord.objects.filter(pk=receipt.job_id).exclude(status="running").first(),
-                   timeout=30, message="the erasure job to leave 'running'")
+    job = wait_for(
+        lambda: JobRecord.objects.filter(pk=receipt.job_id).exclude(status="running").first(),
+        timeout=30,
+        message="the erasure job to leave 'running'",
+    )
     assert job.status == "succeeded" and job.progress["step"] == "done"
     assert not any(rows_about(user.pk).values())
     listing = client.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
@@ -284,7 +319,6 @@ def test_erase_user_command_says_why_when_the_user_is_unknown(world):
         call_command("erase_user", "acme", "nobody")
     with pytest.raises(CommandError, match="no tenant"):
         call_command("erase_user", "nope", "u-1")
-
 
 
 @pytest.mark.django_db

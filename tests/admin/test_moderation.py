@@ -1,4 +1,5 @@
 """Moderation actions change what is recalled, re-embed edits, and leave a read-only audit trail."""
+
 import numpy as np
 import pytest
 from django.urls import reverse
@@ -18,8 +19,12 @@ CHANGELIST = "admin:memory_memorynote_changelist"
 
 
 def audit_rows(note):
-    return list(AuditLog.objects.unscoped().filter(object_type="memory_note", object_id=str(note.pk))
-                .exclude(actor="admin:someone").order_by("id"))
+    return list(
+        AuditLog.objects.unscoped()
+        .filter(object_type="memory_note", object_id=str(note.pk))
+        .exclude(actor="admin:someone")
+        .order_by("id")
+    )
 
 
 def test_approve_in_the_inbox_makes_the_note_active_and_supersedes_the_old_one(admin_client_root, world):
@@ -28,8 +33,9 @@ def test_approve_in_the_inbox_makes_the_note_active_and_supersedes_the_old_one(a
     pending = person["notes"][2]
     pending.supersedes = old_active
     pending.save()
-    admin_client_root.post(reverse("admin:memory_reviewinboxnote_changelist"),
-                           {"action": "approve", "_selected_action": [pending.pk]})
+    admin_client_root.post(
+        reverse("admin:memory_reviewinboxnote_changelist"), {"action": "approve", "_selected_action": [pending.pk]}
+    )
     pending.refresh_from_db(), old_active.refresh_from_db()
     assert pending.status == "active" and old_active.status == "superseded"
     entry = audit_rows(pending)[-1]
@@ -53,8 +59,9 @@ def test_reject_expire_pin_each_write_the_audit_log(admin_client_root, world):
     assert [e.action for e in audit_rows(active)] == ["pin", "expire"]
     assert audit_rows(active)[-1].before["status"] == "active"
     # A transition that does not apply says why and changes nothing.
-    response = admin_client_root.post(reverse(CHANGELIST), {"action": "approve", "_selected_action": [forgotten.pk]},
-                                      follow=True)
+    response = admin_client_root.post(
+        reverse(CHANGELIST), {"action": "approve", "_selected_action": [forgotten.pk]}, follow=True
+    )
     assert any("Only notes awaiting review" in str(m) for m in response.context["messages"])
     forgotten.refresh_from_db()
     assert forgotten.status == "forgotten"
@@ -63,8 +70,17 @@ def test_reject_expire_pin_each_write_the_audit_log(admin_client_root, world):
 def test_edit_in_the_admin_re_embeds_and_audits(admin_client_root, world):
     note = world["acme"]["person"]["notes"][1]
     change_url = reverse("admin:memory_memorynote_change", args=[note.pk])
-    response = admin_client_root.post(change_url, {"kind": note.kind, "key": note.key, "content": "面馆预算改成 50 万",
-                                                   "confidence": "0.95", "expires_at_0": "", "expires_at_1": ""})
+    response = admin_client_root.post(
+        change_url,
+        {
+            "kind": note.kind,
+            "key": note.key,
+            "content": "面馆预算改成 50 万",
+            "confidence": "0.95",
+            "expires_at_0": "",
+            "expires_at_1": "",
+        },
+    )
     assert response.status_code == 302, response.context["adminform"].form.errors
     note.refresh_from_db()
     expected = embed_texts(texts=["面馆预算改成 50 万"])[1][0]
@@ -96,17 +112,29 @@ def test_audit_log_cannot_be_added_changed_or_deleted(admin_client_root, world):
     assert 'name="_save"' not in page
     assert admin_client_root.post(change_url, {"actor": "forged"}).status_code == 403
     assert admin_client_root.get(reverse("admin:memory_auditlog_add")).status_code == 403
-    assert admin_client_root.post(reverse("admin:memory_auditlog_delete", args=[entry.pk]),
-                                  {"post": "yes"}).status_code == 403
+    assert (
+        admin_client_root.post(reverse("admin:memory_auditlog_delete", args=[entry.pk]), {"post": "yes"}).status_code
+        == 403
+    )
     entry.refresh_from_db()
     assert entry.actor != "forged"
 
 
 def test_admin_created_note_is_embedded_and_audited(admin_client_root, world):
     a = world["acme"]
-    response = admin_client_root.post(reverse("admin:memory_memorynote_add"), {
-        "tenant": a["tenant"].pk, "end_user": a["person"]["user"].pk, "kind": "profile", "key": "name",
-        "content": "The user is called Lin.", "confidence": "0.9", "expires_at_0": "", "expires_at_1": ""})
+    response = admin_client_root.post(
+        reverse("admin:memory_memorynote_add"),
+        {
+            "tenant": a["tenant"].pk,
+            "end_user": a["person"]["user"].pk,
+            "kind": "profile",
+            "key": "name",
+            "content": "The user is called Lin.",
+            "confidence": "0.9",
+            "expires_at_0": "",
+            "expires_at_1": "",
+        },
+    )
     assert response.status_code == 302
     note = MemoryNote.objects.for_tenant(a["tenant"]).get(content="The user is called Lin.")
     assert note.source == "admin" and note.embedding is not None
@@ -126,8 +154,9 @@ def test_health_figures_match_the_data():
     alice, bob = EndUserFactory(tenant=tenant, external_id="alice"), EndUserFactory(tenant=tenant, external_id="bob")
 
     def note(user, content, **kw):
-        return MemoryNoteFactory(end_user=user, content=content, embedding=vector(content),
-                                 embedding_model="offline-hash-ngram-v1", **kw)
+        return MemoryNoteFactory(
+            end_user=user, content=content, embedding=vector(content), embedding_model="offline-hash-ngram-v1", **kw
+        )
 
     note(alice, "I prefer oat milk in coffee.")
     note(alice, "i prefer OAT milk in coffee")  # same after normalising

@@ -1,4 +1,5 @@
 """A tenant's staff see and change only their tenant's data in the admin; superusers see all."""
+
 import pytest
 from django.contrib import admin
 from django.urls import reverse
@@ -18,8 +19,11 @@ def tenant_of(obj):
 
 
 def scoped_models():
-    return [(m, a) for m, a in admin.site._registry.items()
-            if m is Tenant or any(f.name == "tenant" for f in m._meta.concrete_fields)]
+    return [
+        (m, a)
+        for m, a in admin.site._registry.items()
+        if m is Tenant or any(f.name == "tenant" for f in m._meta.concrete_fields)
+    ]
 
 
 def test_staff_changelists_show_only_their_tenant(staff_client_a, world):
@@ -39,9 +43,21 @@ def test_staff_changelists_show_only_their_tenant(staff_client_a, world):
 
 def test_staff_cannot_open_another_tenants_objects_by_url(staff_client_a, world):
     b = world["globex"]
-    targets = [b["tenant"], b["person"]["user"], b["assistant"], b["key"], b["person"]["session"],
-               b["person"]["messages"][0], b["person"]["notes"][1], b["person"]["task"], b["person"]["experience"],
-               b["person"]["jobs"][0], b["receipt"], b["person"]["task_type"], b["person"]["pii"]]
+    targets = [
+        b["tenant"],
+        b["person"]["user"],
+        b["assistant"],
+        b["key"],
+        b["person"]["session"],
+        b["person"]["messages"][0],
+        b["person"]["notes"][1],
+        b["person"]["task"],
+        b["person"]["experience"],
+        b["person"]["jobs"][0],
+        b["receipt"],
+        b["person"]["task_type"],
+        b["person"]["pii"],
+    ]
     for obj in targets:
         response = staff_client_a.get(url(type(obj), "change", obj.pk))
         assert response.status_code in (302, 404), type(obj).__name__
@@ -62,8 +78,9 @@ def test_staff_actions_on_forged_ids_touch_nothing(staff_client_a, world):
     staff_client_a.post(url(MemoryNote, "changelist"), {"action": "approve", "_selected_action": [pending_b.pk]})
     pending_b.refresh_from_db()
     assert pending_b.status == MemoryNote.Status.PENDING_REVIEW
-    staff_client_a.post(url(EndUser, "changelist"), {"action": "erase_users", "_selected_action": [user_b.pk],
-                                                     "confirm": "yes"})
+    staff_client_a.post(
+        url(EndUser, "changelist"), {"action": "erase_users", "_selected_action": [user_b.pk], "confirm": "yes"}
+    )
     user_b.refresh_from_db()
     assert user_b.erasure_requested_at is None
 
@@ -75,23 +92,43 @@ def test_staff_form_choices_are_limited_to_their_tenant(staff_client_a, world):
     assert set(form.fields["end_user"].queryset.values_list("tenant_id", flat=True)) == {a["tenant"].pk}
     assert set(form.fields["assistant"].queryset) == {a["assistant"]}
     # Posting B's end user by id is refused.
-    response = staff_client_a.post(url(ChatSession, "add"), {
-        "tenant": a["tenant"].pk, "end_user": b["person"]["user"].pk, "assistant": a["assistant"].pk,
-        "title": "x", "summary_version": 0, "messages-TOTAL_FORMS": 0, "messages-INITIAL_FORMS": 0})
+    response = staff_client_a.post(
+        url(ChatSession, "add"),
+        {
+            "tenant": a["tenant"].pk,
+            "end_user": b["person"]["user"].pk,
+            "assistant": a["assistant"].pk,
+            "title": "x",
+            "summary_version": 0,
+            "messages-TOTAL_FORMS": 0,
+            "messages-INITIAL_FORMS": 0,
+        },
+    )
     assert response.status_code == 200 and "end_user" in response.context["adminform"].form.errors
     assert not ChatSession.objects.for_tenant(a["tenant"]).filter(title="x").exists()
     # The autocomplete endpoint does not offer B's users either.
-    found = staff_client_a.get(reverse("admin:autocomplete"), {
-        "app_label": "assistants", "model_name": "chatsession", "field_name": "end_user", "term": "u-"}).json()
+    found = staff_client_a.get(
+        reverse("admin:autocomplete"),
+        {"app_label": "assistants", "model_name": "chatsession", "field_name": "end_user", "term": "u-"},
+    ).json()
     ids = {int(r["id"]) for r in found["results"]}
     assert ids and ids <= set(EndUser.objects.for_tenant(a["tenant"]).values_list("pk", flat=True))
 
 
 def test_superuser_form_refuses_mixing_tenants(admin_client_root, world):
     a, b = world["acme"], world["globex"]
-    response = admin_client_root.post(url(ChatSession, "add"), {
-        "tenant": a["tenant"].pk, "end_user": b["person"]["user"].pk, "assistant": a["assistant"].pk,
-        "title": "mixed", "summary_version": 0, "messages-TOTAL_FORMS": 0, "messages-INITIAL_FORMS": 0})
+    response = admin_client_root.post(
+        url(ChatSession, "add"),
+        {
+            "tenant": a["tenant"].pk,
+            "end_user": b["person"]["user"].pk,
+            "assistant": a["assistant"].pk,
+            "title": "mixed",
+            "summary_version": 0,
+            "messages-TOTAL_FORMS": 0,
+            "messages-INITIAL_FORMS": 0,
+        },
+    )
     assert "another tenant" in str(response.context["adminform"].form.errors)
 
 
@@ -117,7 +154,9 @@ def test_staff_cannot_moderate_another_tenants_note_by_url(staff_client_a, world
     note_b.refresh_from_db()
     assert note_b.status == MemoryNote.Status.ACTIVE
     note_a = world["acme"]["person"]["notes"][1]
-    assert staff_client_a.post(reverse("admin:memory_memorynote_moderate", args=[note_a.pk, "expire"])).status_code == 302
+    assert (
+        staff_client_a.post(reverse("admin:memory_memorynote_moderate", args=[note_a.pk, "expire"])).status_code == 302
+    )
     note_a.refresh_from_db()
     assert note_a.status == MemoryNote.Status.EXPIRED
 

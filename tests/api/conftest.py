@@ -1,4 +1,5 @@
 """Fixtures for the REST API tests: two tenants with their keys, and a small JSON client."""
+
 from __future__ import annotations
 
 import json
@@ -54,8 +55,7 @@ class TenantKit:
 
 def make_tenant(slug: str) -> TenantKit:
     tenant, raw = tenant_create(slug=slug)
-    return TenantKit(tenant=tenant, key=raw, api=Api(raw),
-                     assistant=Assistant.objects.for_tenant(tenant).get())
+    return TenantKit(tenant=tenant, key=raw, api=Api(raw), assistant=Assistant.objects.for_tenant(tenant).get())
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
 """A view built on the API's base class that fails unexpectedly, to prove the 500 is still the JSON error."""
+
 from django.urls import include, path
 
 from api.views.base import TenantAPIView

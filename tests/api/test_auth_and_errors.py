@@ -1,5 +1,5 @@
 """API keys, throttling, body limits and the one error format, on real requests through the full stack."""
-import json
+
 from datetime import timedelta
 
 import pytest
@@ -48,7 +48,8 @@ def test_revoked_key_is_refused_and_other_keys_keep_working(acme):
     assert acme.api.get("/api/v1/assistants/").status_code == 200
     expired_key, expired_raw = api_key_create(tenant=acme.tenant, name="expired")
     ApiKey.objects.for_tenant(acme.tenant).filter(pk=expired_key.pk).update(
-        revoked_at=timezone.now() - timedelta(days=1))
+        revoked_at=timezone.now() - timedelta(days=1)
+    )
     assert Api(expired_raw).get("/api/v1/assistants/").content == response.content
 
 
@@ -99,14 +100,17 @@ def test_a_body_that_is_not_an_object_is_400(acme, raw):
     assert error_of(response)["code"] in {"invalid", "malformed_json"}
 
 
-@pytest.mark.parametrize("body, field", [
-    ({"user": "alice", "message": 42}, "message"),
-    ({"user": ["alice"], "message": "hi"}, "user"),
-    ({"user": "alice", "message": "hi", "session": "12"}, "session"),
-    ({"user": "alice", "message": "hi", "session": True}, "session"),
-    ({"user": "alice", "message": "hi", "stream": "yes"}, "stream"),
-    ({"user": "alice", "message": "hi", "session": 2**70}, "session"),
-])
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"user": "alice", "message": 42}, "message"),
+        ({"user": ["alice"], "message": "hi"}, "user"),
+        ({"user": "alice", "message": "hi", "session": "12"}, "session"),
+        ({"user": "alice", "message": "hi", "session": True}, "session"),
+        ({"user": "alice", "message": "hi", "stream": "yes"}, "stream"),
+        ({"user": "alice", "message": "hi", "session": 2**70}, "session"),
+    ],
+)
 def test_wrong_types_are_400_naming_the_field(acme, body, field):
     response = acme.api.post(CHAT, body)
     assert response.status_code == 400
@@ -157,8 +161,16 @@ def test_unknown_address_method_and_media_type_are_json_errors(acme):
     assert response.status_code == 406 and error_of(response)["code"] == "not_acceptable"
 
 
-@pytest.mark.parametrize("path", ["/api/v1/sessions/abc/", "/api/v1/sessions/0/", "/api/v1/memories/-1/",
-                                  f"/api/v1/memories/{2**70}/", "/api/v1/jobs/99999999/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/sessions/abc/",
+        "/api/v1/sessions/0/",
+        "/api/v1/memories/-1/",
+        f"/api/v1/memories/{2**70}/",
+        "/api/v1/jobs/99999999/",
+    ],
+)
 def test_bad_ids_are_404(acme, path):
     response = acme.api.get(path)
     assert response.status_code == 404

@@ -1,4 +1,5 @@
 """POST /api/v1/chat/: the reply contract, sessions, isolation, streaming (WSGI and ASGI), idempotency."""
+
 import json
 
 import pytest
@@ -34,8 +35,7 @@ def test_chat_returns_the_reply_with_its_context_and_stores_both_messages(acme):
     assert {"summary", "pinned_facts", "memories", "task"} <= set(body["context"])
     assert body["error"] is None and body["reply"].strip()
     messages = Message.objects.for_tenant(acme.tenant).filter(session_id=body["session"]).order_by("id")
-    assert [(m.role, m.pk) for m in messages] == [("user", body["user_message_id"]),
-                                                  ("assistant", body["message_id"])]
+    assert [(m.role, m.pk) for m in messages] == [("user", body["user_message_id"]), ("assistant", body["message_id"])]
     assert messages[0].content == "我的预算大概 40 万"
     assert messages[1].content == body["reply"]
     assert messages[0].end_user.external_id == "alice"  # created on first use
@@ -103,9 +103,12 @@ def test_under_asgi_the_stream_is_an_async_iterator(acme):
 
     async def run():
         client = AsyncClient()
-        response = await client.post(CHAT, {"user": "alice", "message": "async hello", "stream": True},
-                                     content_type="application/json",
-                                     headers={"Authorization": f"Bearer {acme.key}"})
+        response = await client.post(
+            CHAT,
+            {"user": "alice", "message": "async hello", "stream": True},
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {acme.key}"},
+        )
         assert response.is_async
         chunks = [chunk async for chunk in response.streaming_content]
         await sync_to_async(connections.close_all)()  # the request's sync thread is not the test's thread
@@ -151,8 +154,9 @@ def test_streamed_turn_is_stored_for_idempotent_replay(acme):
 
 
 def test_failed_validation_does_not_burn_the_idempotency_key(acme):
-    bad = acme.api.post(CHAT, {"user": "alice", "message": "hi", "session": 999999},
-                        headers={"Idempotency-Key": "retry-me"})
+    bad = acme.api.post(
+        CHAT, {"user": "alice", "message": "hi", "session": 999999}, headers={"Idempotency-Key": "retry-me"}
+    )
     assert bad.status_code == 404
     assert not IdempotencyRecord.objects.for_tenant(acme.tenant).filter(key="retry-me").exists()
 

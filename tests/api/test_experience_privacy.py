@@ -2,6 +2,7 @@
 with their own identifiers and names, like the reply (POST /messages/<id>/feedback/), and the learning job runs;
 a fourth user, and a user of another tenant, then chat, read their sessions and export themselves: none of the
 first users' words reach them, while the fourth user is offered the generic procedure (by experience id)."""
+
 import json
 
 import pytest
@@ -10,14 +11,26 @@ from tasks.services.experience import experience_learn
 
 CHAT = "/api/v1/chat/"
 GIVERS = [  # (user, request with what is theirs, their private words)
-    ("mei", "我叫林美玲，帮我把 800 条客服对话分类，结果发到 mei.lin@example.cn，手机一三九一二三四五六七八",
-     ["林美玲", "mei.lin@example.cn", "一三九一二三四五六七八", "美玲"]),
-    ("tom", "I'm Tom Okafor, please classify 1,200 support tickets; plate LK65 XYZ, text 07911 123456",
-     ["Okafor", "LK65 XYZ", "07911 123456", "Tom"]),
-    ("ana", "帮我把 5000 条用户评论分类，vx ana_2025_cn，住在杭州市西湖区文三路 478 号",
-     ["ana_2025_cn", "文三路", "杭州", "西湖"]),
-    ("wei", "帮我给 300 条工单分类，车牌京A12345的那位客户优先，身份证 110105 19491231 002X",
-     ["京A12345", "那位客户", "110105 19491231 002X", "19491231"]),
+    (
+        "mei",
+        "我叫林美玲，帮我把 800 条客服对话分类，结果发到 mei.lin@example.cn，手机一三九一二三四五六七八",
+        ["林美玲", "mei.lin@example.cn", "一三九一二三四五六七八", "美玲"],
+    ),
+    (
+        "tom",
+        "I'm Tom Okafor, please classify 1,200 support tickets; plate LK65 XYZ, text 07911 123456",
+        ["Okafor", "LK65 XYZ", "07911 123456", "Tom"],
+    ),
+    (
+        "ana",
+        "帮我把 5000 条用户评论分类，vx ana_2025_cn，住在杭州市西湖区文三路 478 号",
+        ["ana_2025_cn", "文三路", "杭州", "西湖"],
+    ),
+    (
+        "wei",
+        "帮我给 300 条工单分类，车牌京A12345的那位客户优先，身份证 110105 19491231 002X",
+        ["京A12345", "那位客户", "110105 19491231 002X", "19491231"],
+    ),
 ]
 
 
@@ -36,8 +49,11 @@ def test_no_words_of_one_user_reach_another_through_the_api(acme, globex):
     receiver = acme.api.post(CHAT, {"user": "zoe", "message": "我有 3000 条工单想分类"}).json()
     stranger = globex.api.post(CHAT, {"user": "zoe", "message": "我有 3000 条工单想分类"}).json()
     seen = json.dumps([receiver, stranger], ensure_ascii=False)
-    for path, kit in (("/api/v1/users/zoe/export/", acme), ("/api/v1/users/zoe/export/", globex),
-                      (f"/api/v1/sessions/{receiver['session']}/", acme)):
+    for path, kit in (
+        ("/api/v1/users/zoe/export/", acme),
+        ("/api/v1/users/zoe/export/", globex),
+        (f"/api/v1/sessions/{receiver['session']}/", acme),
+    ):
         response = kit.api.get(path)
         assert response.status_code == 200, (path, response.content[:200])
         seen += b"".join(response.streaming_content).decode() if response.streaming else response.content.decode()

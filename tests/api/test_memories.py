@@ -1,4 +1,5 @@
 """Long-term memory endpoints: list/filter/search, add, get/patch/delete, history, forget by query."""
+
 import pytest
 
 from memory.models import MemoryNote
@@ -13,10 +14,10 @@ def notes(acme, globex):
     alice, bob = acme.user("alice"), acme.user("bob")
     return {
         "coffee": MemoryNoteFactory(end_user=alice, kind="preference", content="The user drinks americano."),
-        "city": MemoryNoteFactory(end_user=alice, kind="profile", key="city", content="The user lives in Hangzhou.",
-                                  source="admin"),
-        "old": MemoryNoteFactory(end_user=alice, kind="plan", key="budget", content="预算 10 万",
-                                 status="superseded"),
+        "city": MemoryNoteFactory(
+            end_user=alice, kind="profile", key="city", content="The user lives in Hangzhou.", source="admin"
+        ),
+        "old": MemoryNoteFactory(end_user=alice, kind="plan", key="budget", content="预算 10 万", status="superseded"),
         "bob": MemoryNoteFactory(end_user=bob, kind="preference", content="Bob drinks tea."),
         "globex": MemoryNoteFactory(end_user=globex.user("alice"), kind="preference", content="Globex alice note."),
     }
@@ -42,7 +43,8 @@ def test_list_never_shows_another_users_or_tenants_notes(acme, globex, notes):
     assert notes["bob"].pk not in ids(acme.api.get("/api/v1/users/alice/memories/"))
     assert ids(globex.api.get("/api/v1/users/alice/memories/")) == {notes["globex"].pk}
     assert ids(acme.api.get("/api/v1/users/alice/memories/", {"q": "tea"})).isdisjoint(
-        {notes["bob"].pk, notes["globex"].pk})
+        {notes["bob"].pk, notes["globex"].pk}
+    )
 
 
 def test_search_returns_scored_notes_from_recall(acme, notes):
@@ -57,27 +59,41 @@ def test_search_returns_scored_notes_from_recall(acme, notes):
 
 
 def test_add_a_note(acme, globex):
-    response = acme.api.post("/api/v1/users/erin/memories/", {
-        "kind": "profile", "key": "diet", "content": "The user is vegetarian.", "source": "tool_result",
-        "confidence": 0.95})
+    response = acme.api.post(
+        "/api/v1/users/erin/memories/",
+        {
+            "kind": "profile",
+            "key": "diet",
+            "content": "The user is vegetarian.",
+            "source": "tool_result",
+            "confidence": 0.95,
+        },
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     note = MemoryNote.objects.for_tenant(acme.tenant).get(pk=body["id"])
     assert (note.end_user.external_id, note.kind, note.source, note.content) == (
-        "erin", "profile", "tool_result", "The user is vegetarian.")
+        "erin",
+        "profile",
+        "tool_result",
+        "The user is vegetarian.",
+    )
     assert body["user"] == "erin" and body["confidence"] == 0.95
     assert globex.api.get("/api/v1/users/erin/memories/").status_code == 404  # globex has no erin
     assert globex.api.get(f"/api/v1/memories/{body['id']}/").status_code == 404
 
 
-@pytest.mark.parametrize("body", [
-    {"kind": "profile", "content": "x", "source": "user_stated"},  # only admin / tool_result from the API
-    {"kind": "hobby", "content": "x"},
-    {"kind": "profile", "content": ""},
-    {"kind": "profile", "content": "x", "confidence": 1.5},
-    {"kind": "profile", "content": "x", "confidence": "high"},
-    {"kind": "profile", "content": "x", "colour": "red"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"kind": "profile", "content": "x", "source": "user_stated"},  # only admin / tool_result from the API
+        {"kind": "hobby", "content": "x"},
+        {"kind": "profile", "content": ""},
+        {"kind": "profile", "content": "x", "confidence": 1.5},
+        {"kind": "profile", "content": "x", "confidence": "high"},
+        {"kind": "profile", "content": "x", "colour": "red"},
+    ],
+)
 def test_add_a_note_rejects_bad_input(acme, body):
     response = acme.api.post("/api/v1/users/erin/memories/", body)
     assert response.status_code == 400
@@ -105,8 +121,11 @@ def test_get_patch_delete_a_note(acme, notes):
 
 def test_note_endpoints_are_404_for_another_tenant_or_user(acme, globex, notes):
     pk = notes["coffee"].pk
-    for call in (lambda api, p: api.get(p), lambda api, p: api.patch(p, {"content": "hacked"}),
-                 lambda api, p: api.delete(p)):
+    for call in (
+        lambda api, p: api.get(p),
+        lambda api, p: api.patch(p, {"content": "hacked"}),
+        lambda api, p: api.delete(p),
+    ):
         assert call(globex.api, f"/api/v1/memories/{pk}/").status_code == 404
         assert call(acme.api, f"/api/v1/memories/{pk}/?user=bob").status_code == 404
     assert globex.api.get(f"/api/v1/memories/{pk}/history/").status_code == 404
@@ -116,8 +135,9 @@ def test_note_endpoints_are_404_for_another_tenant_or_user(acme, globex, notes):
 
 
 def test_history_is_the_supersede_chain(acme, notes):
-    new = MemoryNoteFactory(end_user=notes["old"].end_user, kind="plan", key="budget", content="预算 15 万",
-                            supersedes=notes["old"])
+    new = MemoryNoteFactory(
+        end_user=notes["old"].end_user, kind="plan", key="budget", content="预算 15 万", supersedes=notes["old"]
+    )
     response = acme.api.get(f"/api/v1/memories/{new.pk}/history/")
     assert [n["content"] for n in response.json()["results"]] == ["预算 10 万", "预算 15 万"]
     assert response.json()["results"][0]["superseded_by"] == [new.pk]

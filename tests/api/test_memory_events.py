@@ -1,5 +1,6 @@
 """GET /api/v1/messages/<id>/memory-events/, its undo, and the `memory` event of the streaming chat (issue 16):
 what a turn wrote, superseded or forgot, for the turn's own user only."""
+
 import pytest
 
 from assistants.models import ChatSession
@@ -63,7 +64,10 @@ def test_a_forget_is_an_event_without_the_forgotten_text(acme):
 def test_an_unfinished_turn_is_pending_and_bad_ids_are_404(acme):
     reply = turn(acme, "dave", "I have two dogs.", extract=False)
     assert acme.api.get(events_url(reply["user_message_id"])).json() == {
-        "message_id": reply["user_message_id"], "status": "pending", "events": []}
+        "message_id": reply["user_message_id"],
+        "status": "pending",
+        "events": [],
+    }
     assert acme.api.get(events_url(999999999)).status_code == 404
 
 
@@ -86,9 +90,11 @@ def test_a_patch_by_the_integrator_is_final_until_the_user_restates_it(acme):
     for text in ("We're a team of 6 people.", "I use a MacBook Pro 14 at work.", "about 50,000 dollars, I think"):
         reply = turn(acme, "frank", text, session=first["session"])
         assert acme.api.get(events_url(reply["message_id"])).json()["events"] == [] or all(
-            e["key"] != "budget" for e in acme.api.get(events_url(reply["message_id"])).json()["events"])
-    active = MemoryNote.objects.for_tenant(acme.tenant).filter(end_user__external_id="frank", status="active",
-                                                               key="budget")
+            e["key"] != "budget" for e in acme.api.get(events_url(reply["message_id"])).json()["events"]
+        )
+    active = MemoryNote.objects.for_tenant(acme.tenant).filter(
+        end_user__external_id="frank", status="active", key="budget"
+    )
     assert [n.pk for n in active] == [note.pk]
     reply = turn(acme, "frank", "Our budget is now 60,000 dollars.", session=first["session"])
     [event] = acme.api.get(events_url(reply["message_id"])).json()["events"]

@@ -1,4 +1,5 @@
 """The OpenAPI schema at /api/schema/ and the Swagger UI at /api/docs/ (served with no CDN)."""
+
 import re
 
 import pytest
@@ -54,8 +55,11 @@ def test_every_endpoint_of_the_contract_is_in_the_schema(schema):
 
 def test_every_operation_is_authenticated_summarised_and_documents_its_errors(schema):
     assert schema["components"]["securitySchemes"]["ApiKey"] == {
-        "type": "http", "scheme": "bearer", "bearerFormat": "mk_...",
-        "description": "A tenant API key (create_tenant, create_api_key or the admin)."}
+        "type": "http",
+        "scheme": "bearer",
+        "bearerFormat": "mk_...",
+        "description": "A tenant API key (create_tenant, create_api_key or the admin).",
+    }
     error_ref = "#/components/schemas/Error"
     for path, method, operation in operations(schema):
         assert operation.get("summary"), (path, method)

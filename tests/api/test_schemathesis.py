@@ -1,18 +1,22 @@
 """Property-based run of schemathesis against the live OpenAPI schema, in-process on the WSGI app and the real
 test database: every operation, positive and negative inputs, no 5xx, every status, content type, header and
 body as documented. Short enough for CI (API_SCHEMATHESIS_EXAMPLES per operation and mode, default 15)."""
+
 import os
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from schemathesis.checks import not_a_server_error
-from schemathesis.specs.openapi.checks import (content_type_conformance, response_headers_conformance,
-                                               response_schema_conformance, status_code_conformance)
-
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from assistants.services.tenants import tenant_create
 from tests.factories import MemoryNoteFactory
@@ -38,8 +42,13 @@ def body_schema_conformance(ctx, response, case):
     return response_schema_conformance(ctx, response, case)
 
 
-CHECKS = [no_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          body_schema_conformance]
+CHECKS = [
+    no_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    body_schema_conformance,
+]
 
 
 def _load_schema():
@@ -74,7 +83,6 @@ def key(db):
 
 
 @schema.parametrize()
-@hypothesis_settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-                     suppress_health_check=list(HealthCheck))
+@hypothesis_settings(max_examples=EXAMPLES, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_api_conforms_to_its_schema(case, key):
     case.call_and_validate(headers={"Authorization": f"Bearer {key}"}, checks=CHECKS)

@@ -1,7 +1,8 @@
 """Recall by meaning, through the REST API as an integrator uses it: the default multilingual encoder, exactly k
 results, cross-language recall, past messages embedded (after a turn and during import), imported history that
 stays alive, and message vectors that never cross users or tenants."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.conf import settings
@@ -53,18 +54,21 @@ def test_the_default_embedder_is_the_multilingual_encoder():
     assert same > other + 0.2  # the same meaning across languages is closer than another topic in one
 
 
-@pytest.mark.parametrize("question, expected", [
-    # other words than the note's, same language
-    ("我家宠物是什么品种", "柯基"),
-    ("What instrument do I play?", "cello"),
-    ("有什么调料是我忌口的", "香菜"),
-    ("What's my job?", "nurse"),
-    # cross-language: English question, Chinese note; Chinese question, English note
-    ("What kind of dog do I have?", "柯基"),
-    ("Where am I planning a road trip?", "云南"),
-    ("我对什么海鲜过敏", "shellfish"),
-    ("我喜欢看什么类型的电影", "documentaries"),
-])
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        # other words than the note's, same language
+        ("我家宠物是什么品种", "柯基"),
+        ("What instrument do I play?", "cello"),
+        ("有什么调料是我忌口的", "香菜"),
+        ("What's my job?", "nurse"),
+        # cross-language: English question, Chinese note; Chinese question, English note
+        ("What kind of dog do I have?", "柯基"),
+        ("Where am I planning a road trip?", "云南"),
+        ("我对什么海鲜过敏", "shellfish"),
+        ("我喜欢看什么类型的电影", "documentaries"),
+    ],
+)
 def test_recall_finds_the_meaning_in_either_language(acme, question, expected):
     add_notes(acme, "mei")
     top = recall(acme, "mei", question, k=3)
@@ -87,11 +91,11 @@ def test_explicit_recall_returns_exactly_k_ranked_and_the_floor_applies_only_to_
     mei = EndUser.objects.for_tenant(acme.tenant).get(external_id="mei")
     acme.tenant.recall_all_below = 0
     acme.tenant.save()
-    in_context = memory_recall(tenant=acme.tenant, end_user=mei, query="What is the capital of Peru?",
-                               for_context=True, touch=False)
+    in_context = memory_recall(
+        tenant=acme.tenant, end_user=mei, query="What is the capital of Peru?", for_context=True, touch=False
+    )
     assert len(in_context) < 3, [i.content for i in in_context]
-    relevant = memory_recall(tenant=acme.tenant, end_user=mei, query="我的狗叫什么名字", for_context=True,
-                             touch=False)
+    relevant = memory_recall(tenant=acme.tenant, end_user=mei, query="我的狗叫什么名字", for_context=True, touch=False)
     assert any("豆豆" in i.content for i in relevant)
 
 
@@ -99,8 +103,10 @@ def test_recall_never_crosses_users_or_tenants(acme, globex):
     add_notes(acme, "mei")
     add_notes(acme, "tom", [("profile", "The user collects vintage fountain pens.")])
     add_notes(globex, "mei", [("profile", "用户收藏老式钢笔。")])
-    assert all("钢笔" not in r["content"] and "pens" not in r["content"]
-               for r in recall(acme, "mei", "do I collect pens?", k=50))
+    assert all(
+        "钢笔" not in r["content"] and "pens" not in r["content"]
+        for r in recall(acme, "mei", "do I collect pens?", k=50)
+    )
     tom = recall(acme, "tom", "What kind of dog do I have?", k=50)
     assert [r["content"] for r in tom] == ["The user collects vintage fountain pens."]
     theirs = recall(globex, "mei", "What kind of dog do I have?", k=50)
@@ -108,8 +114,14 @@ def test_recall_never_crosses_users_or_tenants(acme, globex):
 
 
 def _import(kit, user, texts, start):
-    messages = [{"role": "user" if n % 2 == 0 else "assistant", "content": text,
-                 "created_at": (start + timedelta(minutes=n)).isoformat()} for n, text in enumerate(texts)]
+    messages = [
+        {
+            "role": "user" if n % 2 == 0 else "assistant",
+            "content": text,
+            "created_at": (start + timedelta(minutes=n)).isoformat(),
+        }
+        for n, text in enumerate(texts)
+    ]
     response = kit.api.post(f"/api/v1/users/{user}/sessions/", {"messages": messages, "title": "Old chat"})
     assert response.status_code == 201, response.content
     body = response.json()
@@ -124,17 +136,21 @@ def _import(kit, user, texts, start):
 
 
 OLD_CHAT = [
-    "我是一名小学美术老师，在杭州工作。", "好的，记住了。",
-    "我们全家都是素食者。", "明白。",
-    "上周末我带学生去西湖边写生，有个孩子画得特别好。", "听起来很棒！",
-    "I have been learning to make sourdough bread at home.", "Nice.",
+    "我是一名小学美术老师，在杭州工作。",
+    "好的，记住了。",
+    "我们全家都是素食者。",
+    "明白。",
+    "上周末我带学生去西湖边写生，有个孩子画得特别好。",
+    "听起来很棒！",
+    "I have been learning to make sourdough bread at home.",
+    "Nice.",
 ]
 
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_imported_history_stays_alive_and_its_messages_are_recalled_by_meaning(acme, globex, celery_worker):
-    said = datetime.now(timezone.utc) - timedelta(days=730)  # two years ago
+    said = datetime.now(UTC) - timedelta(days=730)  # two years ago
     body = _import(acme, "lin", OLD_CHAT, said)
     user_ids = body["message_ids"][::2]
 
@@ -146,7 +162,7 @@ def test_imported_history_stays_alive_and_its_messages_are_recalled_by_meaning(a
     assert notes, "durable facts said two years ago and never contradicted are active after the import"
     for note in notes:
         assert note.observed_at < said + timedelta(hours=1)  # when the user said it
-        assert note.expires_at is None or note.expires_at > datetime.now(timezone.utc)  # alive: lifetime from now
+        assert note.expires_at is None or note.expires_at > datetime.now(UTC)  # alive: lifetime from now
 
     # an episode (not a durable fact) found by meaning, with no word in common; and cross-language
     found = recall(acme, "lin", "我之前带孩子们去户外画画是什么时候", k=5)
@@ -167,25 +183,37 @@ def test_imported_history_stays_alive_and_its_messages_are_recalled_by_meaning(a
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_chat_turn_embeds_the_message_and_forgetting_removes_it(acme, celery_worker):
-    first = acme.api.post("/api/v1/chat/", {"user": "ravi", "message": "Yesterday I finally fixed the leaking "
-                                                                      "kitchen tap myself with a new washer."}).json()
-    wait_for(lambda: MessageVector.objects.for_tenant(acme.tenant).filter(message_id=first["user_message_id"])
-             .exists(), timeout=60, message="the message vector")
+    first = acme.api.post(
+        "/api/v1/chat/",
+        {"user": "ravi", "message": "Yesterday I finally fixed the leaking kitchen tap myself with a new washer."},
+    ).json()
+    wait_for(
+        lambda: MessageVector.objects.for_tenant(acme.tenant).filter(message_id=first["user_message_id"]).exists(),
+        timeout=60,
+        message="the message vector",
+    )
     found = recall(acme, "ravi", "plumbing repair", k=3)
     assert any("tap" in r["content"] for r in found), found
     # the current session's messages are in the window already: a turn's recall leaves them out
     from assistants.models import EndUser
 
     ravi = EndUser.objects.for_tenant(acme.tenant).get(external_id="ravi")
-    in_session = memory_recall(tenant=acme.tenant, end_user=ravi, query="plumbing repair",
-                               exclude_session_id=first["session"], touch=False)
+    in_session = memory_recall(
+        tenant=acme.tenant, end_user=ravi, query="plumbing repair", exclude_session_id=first["session"], touch=False
+    )
     assert not any(i.type == "message" and "tap" in i.content for i in in_session)
 
     # forgetting a fact takes the message it came from out of episodic recall too
     said = acme.api.post("/api/v1/chat/", {"user": "ravi", "message": "I am allergic to peanuts."}).json()
-    note = wait_for(lambda: MemoryNote.objects.for_tenant(acme.tenant).filter(
-        end_user=ravi, source_messages=said["user_message_id"], status="active").first(), timeout=60,
-        message="the allergy note")
+    note = wait_for(
+        lambda: (
+            MemoryNote.objects.for_tenant(acme.tenant)
+            .filter(end_user=ravi, source_messages=said["user_message_id"], status="active")
+            .first()
+        ),
+        timeout=60,
+        message="the allergy note",
+    )
     assert MessageVector.objects.for_tenant(acme.tenant).filter(message_id=said["user_message_id"]).exists()
     assert acme.api.delete(f"/api/v1/memories/{note.pk}/").status_code in (200, 204)
     assert not MessageVector.objects.for_tenant(acme.tenant).filter(message_id=said["user_message_id"]).exists()

@@ -1,11 +1,12 @@
 """Sessions: list, get (summary, pinned facts), messages, delete, and importing a conversation."""
-from datetime import datetime, timedelta, timezone
+
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from assistants.models import ChatSession, Message
-from memory.models import MemoryNote
 from core.models import JobRecord
+from memory.models import MemoryNote
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 
@@ -26,7 +27,8 @@ def test_list_get_messages_and_delete(acme):
     chat(acme, "alice", "second", first["session"])
     other = chat(acme, "alice", "another conversation")
     ChatSession.objects.for_tenant(acme.tenant).filter(pk=first["session"]).update(
-        summary="Alice is opening a café.", pinned_facts={"budget": {"value": "40万", "message_id": 1}})
+        summary="Alice is opening a café.", pinned_facts={"budget": {"value": "40万", "message_id": 1}}
+    )
 
     listing = acme.api.get("/api/v1/users/alice/sessions/").json()
     assert [s["id"] for s in listing["results"]] == [other["session"], first["session"]]  # recent first
@@ -103,12 +105,13 @@ def test_import_keeps_order_and_original_times(acme):
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["session"]["user"] == "carol" and body["session"]["title"] == "Old chat"
-    stored = list(Message.objects.for_tenant(acme.tenant).filter(session_id=body["session"]["id"])
-                  .order_by("created_at", "id"))
+    stored = list(
+        Message.objects.for_tenant(acme.tenant).filter(session_id=body["session"]["id"]).order_by("created_at", "id")
+    )
     assert [m.pk for m in stored] == body["message_ids"]
     assert [m.content for m in stored] == [m["content"] for m in messages]
-    assert stored[0].created_at == datetime(2025, 3, 1, 9, 0, tzinfo=timezone.utc)
-    assert stored[2].created_at == datetime(2025, 3, 1, 9, 2, tzinfo=timezone.utc)
+    assert stored[0].created_at == datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
+    assert stored[2].created_at == datetime(2025, 3, 1, 9, 2, tzinfo=UTC)
     session = ChatSession.objects.for_tenant(acme.tenant).get(pk=body["session"]["id"])
     assert session.created_at == stored[0].created_at and session.last_activity_at == stored[2].created_at
     job = JobRecord.objects.get(pk=body["job"])
@@ -116,16 +119,19 @@ def test_import_keeps_order_and_original_times(acme):
     assert acme.api.get(f"/api/v1/jobs/{job.pk}/").json()["progress"]["total"] == 2
 
 
-@pytest.mark.parametrize("messages, problem", [
-    ([], "messages"),
-    ([{"role": "system", "content": "x", "created_at": "2025-01-01T00:00:00Z"}], "messages"),
-    ([{"role": "user", "content": "x"}], "messages"),
-    ([{"role": "user", "content": "x", "created_at": "yesterday"}], "messages"),
-    ([{"role": "user", "content": "x", "created_at": "2025-01-01T00:00:00Z", "extra": 1}], "messages"),
-    ([{"role": "user", "content": "", "created_at": "2025-01-01T00:00:00Z"}], "messages"),
-    ([{"role": "user", "content": "x", "created_at": "2999-01-01T00:00:00Z"}], "messages[0]"),
-    ("not a list", "messages"),
-])
+@pytest.mark.parametrize(
+    "messages, problem",
+    [
+        ([], "messages"),
+        ([{"role": "system", "content": "x", "created_at": "2025-01-01T00:00:00Z"}], "messages"),
+        ([{"role": "user", "content": "x"}], "messages"),
+        ([{"role": "user", "content": "x", "created_at": "yesterday"}], "messages"),
+        ([{"role": "user", "content": "x", "created_at": "2025-01-01T00:00:00Z", "extra": 1}], "messages"),
+        ([{"role": "user", "content": "", "created_at": "2025-01-01T00:00:00Z"}], "messages"),
+        ([{"role": "user", "content": "x", "created_at": "2999-01-01T00:00:00Z"}], "messages[0]"),
+        ("not a list", "messages"),
+    ],
+)
 def test_import_rejects_bad_messages_and_stores_nothing(acme, messages, problem):
     response = _import(acme, messages=messages)
     assert response.status_code == 400, response.content
@@ -153,7 +159,7 @@ def test_import_into_another_tenants_assistant_is_404(acme, globex):
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_large_import_is_processed_by_a_job_with_progress(acme, celery_worker):
-    start = datetime(2024, 6, 1, 8, 0, tzinfo=timezone.utc)
+    start = datetime(2024, 6, 1, 8, 0, tzinfo=UTC)
     messages = []
     for n in range(300):
         role = "user" if n % 2 == 0 else "assistant"
@@ -180,4 +186,4 @@ def test_large_import_is_processed_by_a_job_with_progress(acme, celery_worker):
         if sources:
             assert note.observed_at <= max(m.created_at for m in sources) + timedelta(seconds=1)
             assert note.observed_at < start + timedelta(days=1)
-            assert note.expires_at is None or note.expires_at > datetime.now(timezone.utc)
+            assert note.expires_at is None or note.expires_at > datetime.now(UTC)

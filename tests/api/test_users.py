@@ -1,11 +1,12 @@
 """Recall, task states, assistants and experiences, feedback, jobs, erasure and export."""
+
 import pytest
 
 from assistants.models import EndUser, Feedback
-from memory.models import Experience
-from core.models import JobRecord
-from tasks.models import TaskState
 from core.ledger import job_record_create
+from core.models import JobRecord
+from memory.models import Experience
+from tasks.models import TaskState
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory
@@ -39,8 +40,14 @@ def test_recall_shape_isolation_and_no_turn(acme, globex):
 def test_task_states_of_a_user(acme, globex):
     alice = acme.user("alice")
     task = TaskState.objects.for_tenant(acme.tenant).create(
-        tenant=acme.tenant, end_user=alice, task_name="项目计划", state="collecting_info",
-        required_fields=["预算", "城市"], collected={"城市": {"value": "杭州", "message_id": 1}}, pending_fields=["预算"])
+        tenant=acme.tenant,
+        end_user=alice,
+        task_name="项目计划",
+        state="collecting_info",
+        required_fields=["预算", "城市"],
+        collected={"城市": {"value": "杭州", "message_id": 1}},
+        pending_fields=["预算"],
+    )
     TaskState.objects.for_tenant(acme.tenant).create(tenant=acme.tenant, end_user=acme.user("bob"), task_name="bob's")
     response = acme.api.get("/api/v1/users/alice/tasks/")
     assert response.status_code == 200
@@ -53,9 +60,12 @@ def test_task_states_of_a_user(acme, globex):
 
 
 def test_assistants_and_their_experiences(acme, globex):
-    Experience.objects.for_tenant(acme.tenant).create(tenant=acme.tenant, assistant=acme.assistant,
-                                                      task_summary="large batch text classification",
-                                                      solution="Use a small model with batching.")
+    Experience.objects.for_tenant(acme.tenant).create(
+        tenant=acme.tenant,
+        assistant=acme.assistant,
+        task_summary="large batch text classification",
+        solution="Use a small model with batching.",
+    )
     listing = acme.api.get("/api/v1/assistants/").json()
     assert [a["id"] for a in listing["results"]] == [acme.assistant.pk]
     response = acme.api.get(f"/api/v1/assistants/{acme.assistant.pk}/experiences/")

@@ -1,6 +1,7 @@
 """The harness end to end on tiny inputs, against the test database and the real test worker, so that it cannot
 rot while the layers it measures change. Sizes are tiny: these tests check that every workload runs and reports
 figures that mean something, not the figures themselves."""
+
 import json
 
 import pytest
@@ -20,7 +21,8 @@ def ctx(celery_worker):
 def _locomo_file(tmp_path):
     """Two sessions in LoCoMo's format, with a category-5 question and two of its label defects."""
     conv = {
-        "speaker_a": "Ana", "speaker_b": "Ben",
+        "speaker_a": "Ana",
+        "speaker_b": "Ben",
         "session_1_date_time": "1:56 pm on 8 May, 2023",
         "session_1": [
             {"speaker": "Ana", "dia_id": "D1:1", "text": "Hi Ben, I adopted a greyhound called Pixel last week!"},
@@ -29,15 +31,23 @@ def _locomo_file(tmp_path):
         ],
         "session_2_date_time": "10:04 am on 20 June, 2023",
         "session_2": [
-            {"speaker": "Ben", "dia_id": "D2:1", "text": "My pottery teacher says my vases improved a lot.",
-             "blip_caption": "a photo of a blue vase"},
+            {
+                "speaker": "Ben",
+                "dia_id": "D2:1",
+                "text": "My pottery teacher says my vases improved a lot.",
+                "blip_caption": "a photo of a blue vase",
+            },
             {"speaker": "Ana", "dia_id": "D2:2", "text": "Pixel loves the beach near our flat."},
         ],
     }
     qa = [
         {"question": "What is the name of Ana's greyhound?", "answer": "Pixel", "evidence": ["D1:1"], "category": 4},
-        {"question": "When does Ben take pottery classes?", "answer": "Tuesdays", "evidence": ["D1:2; D2:1"],
-         "category": 1},
+        {
+            "question": "When does Ben take pottery classes?",
+            "answer": "Tuesdays",
+            "evidence": ["D1:2; D2:1"],
+            "category": 1,
+        },
         {"question": "Where does Ana work?", "answer": "city hospital", "evidence": ["D1:03", "D9:9"], "category": 4},
         {"question": "What is Ben's favourite opera?", "answer": "", "evidence": [], "category": 5},
     ]
@@ -74,8 +84,9 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
     workloads["api_throughput"] = run_api_throughput(ctx)
     workloads["token_cost"] = run_token_cost(ctx, turns=6, checkpoints=(3, 6), languages=("zh",))
     workloads["write_quality"] = run_write_quality(ctx, limit_per_category=1)
-    workloads["job_throughput"] = run_job_throughput(ctx, extraction_messages=4, compaction_sessions=1,
-                                                     import_messages=10)
+    workloads["job_throughput"] = run_job_throughput(
+        ctx, extraction_messages=4, compaction_sessions=1, import_messages=10
+    )
 
     steps = workloads["recall_latency"]["steps"]
     assert [s["notes"] for s in steps] == [60, 300]
@@ -90,8 +101,14 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
     jobs = workloads["job_throughput"]
     assert jobs["extraction"]["jobs"] == 4 and jobs["import"]["messages"] == 10
 
-    results = {"profile": "test", "git": {"short": "test"}, "machine": {}, "database": {}, "settings": {},
-               "workloads": workloads}
+    results = {
+        "profile": "test",
+        "git": {"short": "test"},
+        "machine": {},
+        "database": {},
+        "settings": {},
+        "workloads": workloads,
+    }
     text = markdown(results)
     assert "### 1. Recall latency" in text and "### 5. Write quality" in text and "### 6. Job throughput" in text
     plots = write_plots(results, tmp_path)

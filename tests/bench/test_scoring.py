@@ -1,12 +1,13 @@
 """The harness's arithmetic and its shipped data set: wrong here means every published figure is wrong."""
+
 import json
 import re
 import unicodedata
 
 from bench.common import percentiles
 from bench.locomo import aggregate, clean_evidence, flatten_dia_ids, normalise_dia_id, score
-from memory.services.recall import RecalledItem
 from bench.write_quality import DATA, load_dataset, pii_leaks
+from memory.services.recall import RecalledItem
 
 
 def test_recall_at_k_is_the_per_question_fraction_of_evidence_in_the_top_k():
@@ -31,10 +32,12 @@ def test_locomo_label_defects_are_cleaned():
 
 def test_recalled_items_map_to_dia_ids_through_provenance_in_rank_order():
     dia = {10: "D1:1", 11: "D1:2", 12: "D1:3", 13: "D2:1"}
-    items = [RecalledItem(type="note", id=99, content="", score=0.9, message_ids=[12, 10]),
-             RecalledItem(type="message", id=11, content="", score=0.8),
-             RecalledItem(type="message", id=12, content="", score=0.7, message_ids=[12]),
-             RecalledItem(type="note", id=98, content="", score=0.6, message_ids=[404])]
+    items = [
+        RecalledItem(type="note", id=99, content="", score=0.9, message_ids=[12, 10]),
+        RecalledItem(type="message", id=11, content="", score=0.8),
+        RecalledItem(type="message", id=12, content="", score=0.7, message_ids=[12]),
+        RecalledItem(type="note", id=98, content="", score=0.6, message_ids=[404]),
+    ]
     assert flatten_dia_ids(items, dia) == ["D1:3", "D1:1", "D1:2"]
 
 
@@ -46,8 +49,10 @@ def test_percentiles_use_nearest_rank():
 
 def test_pii_is_found_whatever_its_formatting():
     haystacks = ["用户手机 １３８－００１３－８０００", "mail: Jenny.Ross+Shop@gmail.com", "budget 400000"]
-    assert pii_leaks(["138 0013 8000", "jenny.ross+shop@gmail.com", "13912345678"], haystacks) == \
-        ["138 0013 8000", "jenny.ross+shop@gmail.com"]
+    assert pii_leaks(["138 0013 8000", "jenny.ross+shop@gmail.com", "13912345678"], haystacks) == [
+        "138 0013 8000",
+        "jenny.ross+shop@gmail.com",
+    ]
 
 
 def _luhn_ok(number: str) -> bool:
@@ -83,7 +88,8 @@ def test_the_write_quality_set_is_large_balanced_and_labelled():
     numbers = [re.sub(r"[^0-9X]", "", unicodedata.normalize("NFKC", v).upper()) for v in formats]
     ids = [n for n in numbers if len(n) == 18 and n[:17].isdigit()]
     assert len(ids) >= 4 and all(_cn_id_ok(n) for n in ids)
-    assert [n for n in numbers if len(n) in (16, 19) and n.startswith(("4", "5", "62"))] and \
-        all(_luhn_ok(n) for n in numbers if len(n) in (16, 19) and n.startswith(("4", "5", "62")))
+    assert [n for n in numbers if len(n) in (16, 19) and n.startswith(("4", "5", "62"))] and all(
+        _luhn_ok(n) for n in numbers if len(n) in (16, 19) and n.startswith(("4", "5", "62"))
+    )
     assert DATA.read_text().count("\n") == len(rows)
     assert all(json.loads(line) for line in DATA.read_text().splitlines())

@@ -1,5 +1,6 @@
 """The held-out-style recall sets and their workload (bench/semantic.py): the data keeps its own rules, the
 scoring is right, and the tiny profile runs end to end through the REST API and the real worker."""
+
 import json
 
 import pytest
@@ -18,8 +19,13 @@ def test_the_shipped_jsonl_is_what_the_builder_writes(tmp_path, monkeypatch):
     spec.loader.exec_module(builder)
     monkeypatch.setattr(builder, "HERE", tmp_path)
     builder.main()
-    for name in ("recall_notes_zh.jsonl", "recall_notes_en.jsonl", "recall_cross.jsonl",
-                 "recall_episodic_en.jsonl", "recall_episodic_zh.jsonl"):
+    for name in (
+        "recall_notes_zh.jsonl",
+        "recall_notes_en.jsonl",
+        "recall_cross.jsonl",
+        "recall_episodic_en.jsonl",
+        "recall_episodic_zh.jsonl",
+    ):
         assert (tmp_path / name).read_text() == (DATA / name).read_text(), f"{name} is stale: run the builder"
 
 
@@ -32,14 +38,23 @@ def test_the_sets_have_the_promised_size_language_and_distractors():
         assert all(has_cjk(r["content"]) == (lang == "zh") for r in rows)
         assert all(has_cjk(q["text"]) == (lang == "zh") for r in rows for q in r["queries"])
         types = [q["type"] for r in rows for q in r["queries"]]
-        assert types.count("paraphrase") > 100 and types.count("overlap") >= 5 and types.count("dialogue") >= 40 and types.count("noisy") >= 25
+        assert (
+            types.count("paraphrase") > 100
+            and types.count("overlap") >= 5
+            and types.count("dialogue") >= 40
+            and types.count("noisy") >= 25
+        )
     notes = {r["id"]: r for lang in ("zh", "en") for r in load_jsonl(f"recall_notes_{lang}.jsonl")}
     cross = load_jsonl("recall_cross.jsonl")
     for direction, query_lang in (("en->zh", "en"), ("zh->en", "zh")):
         mine = [r for r in cross if r["direction"] == direction]
         assert len(mine) >= 40
-        assert all(has_cjk(r["query"]) == (query_lang == "zh") and notes[r["target"]]["lang"] != query_lang
-                   and notes[r["target"]]["user"] == r["user"] for r in mine)
+        assert all(
+            has_cjk(r["query"]) == (query_lang == "zh")
+            and notes[r["target"]]["lang"] != query_lang
+            and notes[r["target"]]["user"] == r["user"]
+            for r in mine
+        )
     for lang in ("en", "zh"):
         users = load_jsonl(f"recall_episodic_{lang}.jsonl")
         questions = [q for u in users for q in u["questions"]]
@@ -52,9 +67,12 @@ def test_the_sets_have_the_promised_size_language_and_distractors():
 
 
 def test_note_hits_and_session_scores():
-    items = [{"type": "note", "id": 3, "content": "a"}, {"type": "message", "id": 9, "content": "b"},
-             *[{"type": "note", "id": 100 + i, "content": f"x{i}"} for i in range(4)],
-             {"type": "note", "id": 7, "content": "target"}]
+    items = [
+        {"type": "note", "id": 3, "content": "a"},
+        {"type": "message", "id": 9, "content": "b"},
+        *[{"type": "note", "id": 100 + i, "content": f"x{i}"} for i in range(4)],
+        {"type": "note", "id": 7, "content": "target"},
+    ]
     assert note_hits(items, 3, "zzz") == {"R@5": 1.0, "R@10": 1.0}
     assert note_hits(items, 7, "target") == {"R@5": 0.0, "R@10": 1.0}
     assert note_hits(items, 8, "elsewhere") == {"R@5": 0.0, "R@10": 0.0}
@@ -96,7 +114,8 @@ def test_tiny_profile_loads_through_the_api_and_scores_every_set(celery_worker):
         assert platform["all@5"] <= platform["any@5"] and platform["all@5"] <= platform["all@10"]
     assert result["returned"]["asked"] == 10 and result["recall_latency_ms"]["n"] > 0
     assert result["returned_memories_endpoint"]["lists"] == sum(
-        sets[name]["queries"] for name in ("notes_zh", "notes_en", "cross_en_to_zh", "cross_zh_to_en"))
+        sets[name]["queries"] for name in ("notes_zh", "notes_en", "cross_en_to_zh", "cross_zh_to_en")
+    )
     assert "platform, GET …/memories/?q=" in sets["notes_zh"]["systems"]
     json.dumps(result)  # the results file can hold it
     text = "\n".join(semantic_markdown(result))
@@ -108,9 +127,13 @@ def test_an_item_the_user_does_not_own_is_counted_and_never_scores():
 
     class Answers:  # the API's answer, fixed: this checks the harness's own bookkeeping
         def get(self, path):
-            return 200, {"results": [{"type": "note", "id": 41, "content": "the target sentence"},
-                                     {"type": "message", "id": 7, "session": 99, "content": "x"},
-                                     {"type": "note", "id": 5, "content": "mine"}]}
+            return 200, {
+                "results": [
+                    {"type": "note", "id": 41, "content": "the target sentence"},
+                    {"type": "message", "id": 7, "session": 99, "content": "x"},
+                    {"type": "note", "id": 5, "content": "mine"},
+                ]
+            }
 
     recall = _Recaller(Answers(), k=10)
     items = recall("u1", "q", owned_notes={5}, owned_sessions={3})

@@ -1,4 +1,5 @@
 """Small helpers for the chat tests: a tenant with one assistant and a session, and ways to read a context."""
+
 from __future__ import annotations
 
 from assistants.llm import sections
@@ -7,8 +8,12 @@ from assistants.services.chat import chat_session_start, chat_turn
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 
 
-def make_session(*, system_prompt: str = "你是一名直率的开店顾问。You are a blunt shop-opening consultant.",
-                 chat_model: str = "", **policy) -> ChatSession:
+def make_session(
+    *,
+    system_prompt: str = "你是一名直率的开店顾问。You are a blunt shop-opening consultant.",
+    chat_model: str = "",
+    **policy,
+) -> ChatSession:
     tenant = TenantFactory(**policy)
     assistant = AssistantFactory(tenant=tenant, system_prompt=system_prompt, chat_model=chat_model)
     end_user = EndUserFactory(tenant=tenant)

@@ -4,8 +4,11 @@ hooks going through the real mechanism (assistants.services.hooks)."""
 
 def task_hook(*, tenant, session, message):
     if "plan" in message.content.lower() or "计划" in message.content:
-        return {"section": "task", "data": {"type": "shop_plan", "status": "collecting", "missing": ["budget"]},
-                "reply_hint": "还差预算，请告诉我预算。"}
+        return {
+            "section": "task",
+            "data": {"type": "shop_plan", "status": "collecting", "missing": ["budget"]},
+            "reply_hint": "还差预算，请告诉我预算。",
+        }
     return None
 
 

@@ -1,6 +1,7 @@
 """Compaction of a long session in bounded passes (issue 18): each pass merges at most COMPACTION_PASS_MESSAGES
 (and COMPACTION_PASS_TOKENS) of the oldest messages that left the window into the summary, the job queues the
 next pass as its own job while more remain, and the merged summary keeps facts from the session's start."""
+
 from __future__ import annotations
 
 import itertools
@@ -14,11 +15,24 @@ from core.models import JobRecord
 from tests.chat.helpers import make_session
 from tests.conftest import wait_for
 
-EARLY_FACTS = ["对了，我们的店名最后定为老陈手擀面", "My budget for the fit-out is £12,000",
-               "我女儿叫小雨，今年六岁", "I live in Leeds and I am a vegetarian"]
-FILLER = ["外卖平台的抽成一般怎么算？", "今天跑了一天市场，有点累", "你觉得装修风格选什么好？", "好的，我再想想",
-          "How do delivery platforms charge?", "Okay, let me think about it", "What decor style would you pick?",
-          "I hear business is slow everywhere lately", "Where can I source ingredients reliably?", "嗯嗯明白了"]
+EARLY_FACTS = [
+    "对了，我们的店名最后定为老陈手擀面",
+    "My budget for the fit-out is £12,000",
+    "我女儿叫小雨，今年六岁",
+    "I live in Leeds and I am a vegetarian",
+]
+FILLER = [
+    "外卖平台的抽成一般怎么算？",
+    "今天跑了一天市场，有点累",
+    "你觉得装修风格选什么好？",
+    "好的，我再想想",
+    "How do delivery platforms charge?",
+    "Okay, let me think about it",
+    "What decor style would you pick?",
+    "I hear business is slow everywhere lately",
+    "Where can I source ingredients reliably?",
+    "嗯嗯明白了",
+]
 LATE_FACTS = ["开业日期定在明年三月十五号", "We decided to open on 15 March"]
 
 
@@ -31,18 +45,29 @@ def long_session(messages: int, **policy) -> ChatSession:
     texts = EARLY_FACTS + [next(filler) for _ in range(middle)] + LATE_FACTS + [next(filler) for _ in range(10)]
     rows = []
     for text in texts:
-        rows.append(Message(tenant=session.tenant, session=session, end_user=session.end_user,
-                            role=Message.Role.USER, content=text))
-        rows.append(Message(tenant=session.tenant, session=session, end_user=session.end_user,
-                            role=Message.Role.ASSISTANT, content="好的，记下了。" if "店" in text else "Noted."))
+        rows.append(
+            Message(
+                tenant=session.tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text
+            )
+        )
+        rows.append(
+            Message(
+                tenant=session.tenant,
+                session=session,
+                end_user=session.end_user,
+                role=Message.Role.ASSISTANT,
+                content="好的，记下了。" if "店" in text else "Noted.",
+            )
+        )
     Message.objects.for_tenant(session.tenant).bulk_create(rows)
     return session
 
 
 def out_of_window(session: ChatSession, window_turns: int) -> list[int]:
-    ids = list(Message.objects.for_tenant(session.tenant).filter(session=session).order_by("id")
-               .values_list("id", flat=True))
-    return ids[:len(ids) - 2 * window_turns]
+    ids = list(
+        Message.objects.for_tenant(session.tenant).filter(session=session).order_by("id").values_list("id", flat=True)
+    )
+    return ids[: len(ids) - 2 * window_turns]
 
 
 @pytest.mark.django_db
@@ -94,12 +119,23 @@ def test_the_compaction_job_continues_in_new_jobs_until_the_session_is_caught_up
     from core.dispatch import enqueue_now
 
     enqueue_now(session_compact_job, session.tenant_id, session.pk)
-    session = wait_for(lambda: (s := ChatSession.objects.for_tenant(session.tenant).get(pk=session.pk))
-                       .summary_through_id == leaving[-1] and s, timeout=120,
-                       message="the chain of compaction jobs to reach the window")
-    jobs = wait_for(lambda: (rows := list(JobRecord.objects.filter(kind="session_compact", tenant=session.tenant)))
-                    and all(r.status == JobRecord.Status.SUCCEEDED for r in rows) and rows, timeout=60,
-                    message="every compaction job to finish")
+    session = wait_for(
+        lambda: (
+            (s := ChatSession.objects.for_tenant(session.tenant).get(pk=session.pk)).summary_through_id == leaving[-1]
+            and s
+        ),
+        timeout=120,
+        message="the chain of compaction jobs to reach the window",
+    )
+    jobs = wait_for(
+        lambda: (
+            (rows := list(JobRecord.objects.filter(kind="session_compact", tenant=session.tenant)))
+            and all(r.status == JobRecord.Status.SUCCEEDED for r in rows)
+            and rows
+        ),
+        timeout=60,
+        message="every compaction job to finish",
+    )
     assert len(jobs) == 5 and session.summary_version == 5  # one pass per job, no pass twice
     assert [j.result["more_pending"] for j in sorted(jobs, key=lambda j: j.pk)] == [True] * 4 + [False]
     assert max(j.result["compacted"] for j in jobs) <= 200

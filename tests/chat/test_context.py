@@ -1,5 +1,6 @@
 """Context assembly: the order of the sections, budgets, no gap and no overlap between summary and window,
 huge messages."""
+
 import pytest
 
 from assistants.llm import sections
@@ -14,7 +15,9 @@ from tests.chat.helpers import all_messages, make_session, say, section, verbati
 @pytest.fixture
 def test_hooks(settings):
     settings.ASSISTANT_PRE_TURN_HOOKS = hooks.pre_turn_hooks() + [
-        "tests.chat.hooks_for_tests.broken_hook", "tests.chat.hooks_for_tests.task_hook"]
+        "tests.chat.hooks_for_tests.broken_hook",
+        "tests.chat.hooks_for_tests.task_hook",
+    ]
 
 
 @pytest.mark.django_db
@@ -77,14 +80,25 @@ def test_unsummarised_messages_that_do_not_fit_are_digested_not_lost():
 
 @pytest.mark.django_db
 def test_the_context_never_exceeds_its_budgets(scripted_llm):
-    limits = dict(context_limit_tokens=1200, reply_reserve_tokens=300, budget_pinned_tokens=80,
-                  budget_memories_tokens=100, budget_task_tokens=80, budget_summary_tokens=150,
-                  budget_window_tokens=500, window_turns=3, summary_trigger_messages=2)
+    limits = dict(
+        context_limit_tokens=1200,
+        reply_reserve_tokens=300,
+        budget_pinned_tokens=80,
+        budget_memories_tokens=100,
+        budget_task_tokens=80,
+        budget_summary_tokens=150,
+        budget_window_tokens=500,
+        window_turns=3,
+        summary_trigger_messages=2,
+    )
     session = make_session(chat_model="scripted-model", **limits)
-    texts = ["My budget is $50,000 and the shop will be 40 sqm in Leeds.",
-             "预算改成 60 万，店开在成都的高新区，面积 80 平米，团队 5 个人。" * 3,
-             "Tell me everything about opening a bakery " * 30,
-             "好的", "Keep rent under 15% of revenue and always answer in English."]
+    texts = [
+        "My budget is $50,000 and the shop will be 40 sqm in Leeds.",
+        "预算改成 60 万，店开在成都的高新区，面积 80 平米，团队 5 个人。" * 3,
+        "Tell me everything about opening a bakery " * 30,
+        "好的",
+        "Keep rent under 15% of revenue and always answer in English.",
+    ]
     for i in range(24):
         scripted_llm.push("chat", "Noted. " * (i * 7 % 90 + 1))
         result = say(session, texts[i % len(texts)])
@@ -147,14 +161,18 @@ def test_hooks_share_one_savepoint_yet_a_failing_one_neither_undoes_nor_doubles_
     settings.ASSISTANT_PRE_TURN_HOOKS = []
     with CaptureQueriesContext(connection) as no_hooks:  # the test's own transaction makes the turn's a savepoint
         say(other, "no hooks at all")
-    settings.ASSISTANT_PRE_TURN_HOOKS = ["tests.chat.hooks_for_tests.title_marking_hook",
-                                         "tests.chat.hooks_for_tests.task_hook"]
+    settings.ASSISTANT_PRE_TURN_HOOKS = [
+        "tests.chat.hooks_for_tests.title_marking_hook",
+        "tests.chat.hooks_for_tests.task_hook",
+    ]
     with CaptureQueriesContext(connection) as two_hooks:
         say(session, "first, the budget is 3 万")
     assert savepoints(two_hooks) == savepoints(no_hooks)  # the hooks add no savepoint each
-    settings.ASSISTANT_PRE_TURN_HOOKS = ["tests.chat.hooks_for_tests.title_marking_hook",
-                                         "tests.chat.hooks_for_tests.sql_failing_hook",
-                                         "tests.chat.hooks_for_tests.task_hook"]
+    settings.ASSISTANT_PRE_TURN_HOOKS = [
+        "tests.chat.hooks_for_tests.title_marking_hook",
+        "tests.chat.hooks_for_tests.sql_failing_hook",
+        "tests.chat.hooks_for_tests.task_hook",
+    ]
     result = say(session, "帮我做个开店计划")
     session.refresh_from_db()
     assert session.title.count("+") == 2  # one per turn: not lost with the failed hook, not written twice

@@ -1,6 +1,7 @@
 """Model faults against the scripted OpenAI-compatible server (the real `openai` client over real HTTP): the
 user's message is never lost, the turn never crashes, the person gets a reply and a clear sentence, and
 compaction jobs retry later."""
+
 import threading
 
 import pytest
@@ -31,8 +32,11 @@ def test_the_scripted_model_streams_the_reply_in_order(scripted_llm):
     kinds = [kind for kind, _ in events]
     assert kinds[0] == "context" and kinds[-2:] == ["done", "memory"] and kinds.count("delta") > 3
     done = events[-2][1]
-    assert "".join(p for k, p in events if k == "delta") == done.reply == \
-        "A streamed answer from the configured model, in several pieces."
+    assert (
+        "".join(p for k, p in events if k == "delta")
+        == done.reply
+        == "A streamed answer from the configured model, in several pieces."
+    )
     request = scripted_llm.chat_requests()[-1]
     assert request["model"] == "scripted-model" and request["stream"] is True
     assert request["messages"][0]["content"] == session.assistant.system_prompt
@@ -50,16 +54,21 @@ def test_a_5xx_is_retried_with_backoff_and_the_retry_answers(scripted_llm, setti
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("answer, words_en, words_zh", [
-    (Scripted(status=500), "server error", "服务器错误"),
-    (Scripted(status=429, headers={"Retry-After": "0"}), "rate limited", "限流"),
-    (Scripted(content="slow", delay=2), "did not answer in time", "没有及时回答"),
-    (Scripted(content=""), "empty answer", "空回答"),
-    (Scripted(raw=b"this is not an event stream {{{"), "", ""),
-], ids=["5xx", "429", "timeout", "empty", "malformed"])
+@pytest.mark.parametrize(
+    "answer, words_en, words_zh",
+    [
+        (Scripted(status=500), "server error", "服务器错误"),
+        (Scripted(status=429, headers={"Retry-After": "0"}), "rate limited", "限流"),
+        (Scripted(content="slow", delay=2), "did not answer in time", "没有及时回答"),
+        (Scripted(content=""), "empty answer", "空回答"),
+        (Scripted(raw=b"this is not an event stream {{{"), "", ""),
+    ],
+    ids=["5xx", "429", "timeout", "empty", "malformed"],
+)
 @pytest.mark.parametrize("chinese", [False, True], ids=["en", "zh"])
 def test_a_model_fault_keeps_the_message_and_answers_from_the_offline_model(
-        scripted_llm, fast_failures, answer, words_en, words_zh, chinese):
+    scripted_llm, fast_failures, answer, words_en, words_zh, chinese
+):
     session = make_session(chat_model="scripted-model")
     say(session, "预算 20 万" if chinese else "My budget is $20,000")
     scripted_llm.reset()
@@ -78,8 +87,11 @@ def test_a_model_fault_keeps_the_message_and_answers_from_the_offline_model(
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("bad", ["this is not JSON at all", {"summary": "wrong field"}, {"summary_lines": []}],
-                         ids=["malformed", "schema-violating", "empty"])
+@pytest.mark.parametrize(
+    "bad",
+    ["this is not JSON at all", {"summary": "wrong field"}, {"summary_lines": []}],
+    ids=["malformed", "schema-violating", "empty"],
+)
 def test_a_bad_structured_summary_never_replaces_the_summary(scripted_llm, fast_failures, bad):
     session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1)
     ChatSession.objects.for_tenant(session.tenant).filter(pk=session.pk).update(summary="- 用户：预算 40 万")
@@ -97,18 +109,25 @@ def test_a_bad_structured_summary_never_replaces_the_summary(scripted_llm, fast_
 
 @pytest.mark.django_db
 def test_a_model_summary_is_validated_capped_and_scrubbed_of_identifiers(scripted_llm):
-    session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1,
-                           budget_summary_tokens=120)
+    session = make_session(
+        chat_model="scripted-model", window_turns=1, summary_trigger_messages=1, budget_summary_tokens=120
+    )
     for text in ("预算 40 万，想开面馆", "我的手机号是 13800138000", "店面 60 平米"):
         scripted_llm.push("chat", "ok")
         say(session, text)
-    scripted_llm.push("chat", {"summary_lines": ["用户预算 40 万，想开面馆", "用户手机号 13800138000"] +
-                               [f"闲聊第 {i} 句，没有事实" for i in range(40)]})
+    scripted_llm.push(
+        "chat",
+        {
+            "summary_lines": ["用户预算 40 万，想开面馆", "用户手机号 13800138000"]
+            + [f"闲聊第 {i} 句，没有事实" for i in range(40)]
+        },
+    )
     outcome = session_compact(tenant_id=session.tenant_id, session_id=session.pk)
     session.refresh_from_db()
     assert outcome["compacted"] == 4 and session.summary_version == 1
     assert "40 万" in session.summary and "13800138000" not in session.summary
     from assistants.services.tokens import token_count
+
     assert token_count(session.summary) <= 120
     prompt = scripted_llm.chat_requests()[-1]
     assert prompt["response_format"]["type"] == "json_schema"
@@ -119,8 +138,11 @@ def test_a_model_summary_is_validated_capped_and_scrubbed_of_identifiers(scripte
 def test_two_compactions_at_once_do_not_corrupt_the_summary(scripted_llm):
     session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1)
     add_turns(session, ["one", "two", "three"])
-    scripted_llm.push("chat", Scripted(content={"summary_lines": ["version A"]}, delay=1),
-                      Scripted(content={"summary_lines": ["version B"]}, delay=1))
+    scripted_llm.push(
+        "chat",
+        Scripted(content={"summary_lines": ["version A"]}, delay=1),
+        Scripted(content={"summary_lines": ["version B"]}, delay=1),
+    )
     results = []
 
     def run():
@@ -147,12 +169,21 @@ def test_a_compaction_job_that_meets_a_model_fault_retries_later_and_succeeds(sc
     session = make_session(chat_model="scripted-model", window_turns=1, summary_trigger_messages=1000)
     add_turns(session, ["预算 40 万", "想开面馆", "店面 60 平米"])
     # The worker's client retries twice itself (LLM_MAX_RETRIES=2): three 500s fail the first job attempt.
-    scripted_llm.push("chat", Scripted(status=500), Scripted(status=500), Scripted(status=500),
-                      {"summary_lines": ["用户预算 40 万，想开面馆"]})
+    scripted_llm.push(
+        "chat",
+        Scripted(status=500),
+        Scripted(status=500),
+        Scripted(status=500),
+        {"summary_lines": ["用户预算 40 万，想开面馆"]},
+    )
     session_compact_job.delay(session.tenant_id, session.pk)
-    job = wait_for(lambda: JobRecord.objects.filter(kind="session_compact", tenant_id=session.tenant_id,
-                                                    status=JobRecord.Status.SUCCEEDED).first(),
-                   timeout=60, message="the compaction job to succeed after a retry")
+    job = wait_for(
+        lambda: JobRecord.objects.filter(
+            kind="session_compact", tenant_id=session.tenant_id, status=JobRecord.Status.SUCCEEDED
+        ).first(),
+        timeout=60,
+        message="the compaction job to succeed after a retry",
+    )
     assert job.attempts >= 2
     session.refresh_from_db()
     assert session.summary == "- 用户预算 40 万，想开面馆" and session.summary_version == 1

@@ -1,6 +1,7 @@
 """Acceptance: 100 turns, a fact stated in turn 5 and never repeated is still in context at turn 100, after
 many compactions. The Chinese run goes through the real Celery worker (jobs enqueued by the chat turn itself);
 the English one calls the compaction service directly."""
+
 import itertools
 
 import pytest
@@ -8,19 +9,38 @@ import pytest
 from assistants.llm import sections
 from assistants.models import ChatSession
 from assistants.services.compaction import session_compact
-from tests.chat.helpers import make_session, say, section, verbatim
 from core.models import JobRecord
+from tests.chat.helpers import make_session, say, section, verbatim
 from tests.conftest import wait_for
 
-FILLER_ZH = ["外卖平台的抽成一般怎么算？", "今天跑了一天市场，有点累", "你觉得装修风格选什么好？", "菜单要不要加凉菜？",
-             "员工排班有什么讲究吗？", "开业活动怎么做比较好？", "听说最近生意都不好做", "怎么跟房东谈租金？",
-             "好的，我再想想", "收银系统用哪个好？", "食材从哪里进货比较靠谱？", "嗯嗯明白了"]
-FILLER_EN = ["How do delivery platforms charge?", "I walked the whole market today, pretty tired",
-             "What decor style would you pick?", "Should the menu have cold dishes?",
-             "Any tips for staff scheduling?", "How should we run the opening promotion?",
-             "I hear business is slow everywhere lately", "How do I negotiate rent with the landlord?",
-             "Okay, let me think about it", "Which point-of-sale system is good?",
-             "Where can I source ingredients reliably?", "Got it, thanks"]
+FILLER_ZH = [
+    "外卖平台的抽成一般怎么算？",
+    "今天跑了一天市场，有点累",
+    "你觉得装修风格选什么好？",
+    "菜单要不要加凉菜？",
+    "员工排班有什么讲究吗？",
+    "开业活动怎么做比较好？",
+    "听说最近生意都不好做",
+    "怎么跟房东谈租金？",
+    "好的，我再想想",
+    "收银系统用哪个好？",
+    "食材从哪里进货比较靠谱？",
+    "嗯嗯明白了",
+]
+FILLER_EN = [
+    "How do delivery platforms charge?",
+    "I walked the whole market today, pretty tired",
+    "What decor style would you pick?",
+    "Should the menu have cold dishes?",
+    "Any tips for staff scheduling?",
+    "How should we run the opening promotion?",
+    "I hear business is slow everywhere lately",
+    "How do I negotiate rent with the landlord?",
+    "Okay, let me think about it",
+    "Which point-of-sale system is good?",
+    "Where can I source ingredients reliably?",
+    "Got it, thanks",
+]
 
 
 def conversation(fact, filler, turns=99):
@@ -49,9 +69,16 @@ def test_a_fact_from_turn_5_survives_100_turns_through_the_worker_chinese(celery
     assert "老陈手擀面" in result.reply
     assert result.context.token_count <= 8000 - 1000
     # Leave the shared worker idle for the tests after this one: every job this session queued has finished.
-    wait_for(lambda: JobRecord.objects.filter(kind="memory_extract", tenant_id=session.tenant_id,
-                                              status=JobRecord.Status.SUCCEEDED).count() >= 100,
-             timeout=120, message="the session's extraction jobs to drain")
+    wait_for(
+        lambda: (
+            JobRecord.objects.filter(
+                kind="memory_extract", tenant_id=session.tenant_id, status=JobRecord.Status.SUCCEEDED
+            ).count()
+            >= 100
+        ),
+        timeout=120,
+        message="the session's extraction jobs to drain",
+    )
 
 
 @pytest.mark.django_db

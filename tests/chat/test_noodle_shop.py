@@ -1,6 +1,7 @@
 """Acceptance scenario (seed 000): the noodle shop, in Chinese and in English. Early facts leave the window but
 reach turn 11 through the merged summary and the pinned facts; the system prompt is never touched; the size the
 user changed is not presented as current."""
+
 import re
 
 import pytest
@@ -37,7 +38,9 @@ TURNS_EN = [
     "Keep renovation under 20% of the budget, I don't want to overspend.",
     "Thanks a lot!",
 ]
-TURN_11_EN = "Go back to the budget I mentioned at the very start and work out how to split it for the 600 square feet shop."
+TURN_11_EN = (
+    "Go back to the budget I mentioned at the very start and work out how to split it for the 600 square feet shop."
+)
 
 
 def run_scenario(session, turns, *, compact):
@@ -68,7 +71,7 @@ def test_noodle_shop_turn_11_uses_the_first_budget_chinese(compact):
     if compact:
         assert re.search(r"40\s*万", summary)  # the budget also survives in the summary
     for stale in re.finditer(r"100\s*平米", summary):  # if the old size is mentioned, it is marked as replaced
-        assert "已改为 60" in summary[stale.end():stale.end() + 40]
+        assert "已改为 60" in summary[stale.end() : stale.end() + 40]
     assert result.error is None
     assert result.reply.startswith("（离线模型）")
     assert re.search(r"按你的预算 40\s*万", result.reply) and "8 万" in result.reply  # 装修不超两成 of 40 万
@@ -89,6 +92,6 @@ def test_noodle_shop_turn_11_uses_the_first_budget_english():
     summary = section(messages, sections.SUMMARY)
     assert "$400,000" in summary
     for stale in re.finditer(r"1,000 square feet", summary):
-        assert "later changed to 600 square feet" in summary[stale.end():stale.end() + 80]
+        assert "later changed to 600 square feet" in summary[stale.end() : stale.end() + 80]
     assert result.reply.startswith("(offline model)")
     assert "$400,000" in result.reply and "$80,000" in result.reply  # renovation at most 20%

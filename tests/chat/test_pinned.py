@@ -1,5 +1,6 @@
 """Pinned facts: core constraints as structured data, in Chinese and English, replaced when the user changes
 them, removed when withdrawn, always in context."""
+
 import pytest
 
 from assistants.llm import sections
@@ -8,33 +9,43 @@ from assistants.services.pinned import pinned_facts_apply, pinned_facts_extract
 from tests.chat.helpers import make_session, say, section
 
 
-@pytest.mark.parametrize("text, key, value", [
-    ("我们手头能投的资金一共 25 万元", "budget", "25 万元"),
-    ("预算改成50万吧", "budget", "50万"),
-    ("打算在杭州开一家烘焙店", "category", "烘焙店"),
-    ("打算在杭州开一家烘焙店", "city", "杭州"),
-    ("铺子选在滨江区", "district", "滨江区"),
-    ("店面大概 45 平方米", "size", "45 平方米"),
-    ("国庆之前要开业", "deadline", "国庆"),
-    ("我儿子对芒果过敏", "allergy", "芒果"),
-    ("我们团队一共 6 个人", "headcount", "6 个人"),
-    ("人工成本别超过百分之二十", "limit:人工", "别超过百分之二十"),
-    ("Our budget is about 120k dollars", "budget", "120k dollars"),
-    ("We want to open a bike repair shop in Denver", "category", "bike repair shop"),
-    ("We want to open a bike repair shop in Denver", "city", "Denver"),
-    ("The unit is 75 sqm", "size", "75 sqm"),
-    ("It has to be ready by October 3rd", "deadline", "October 3rd"),
-    ("My wife is allergic to shellfish", "allergy", "shellfish"),
-    ("There will be 12 guests", "headcount", "12 guests"),
-    ("Keep marketing under $5k", "limit:marketing", "at most $5k"),
-])
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("我们手头能投的资金一共 25 万元", "budget", "25 万元"),
+        ("预算改成50万吧", "budget", "50万"),
+        ("打算在杭州开一家烘焙店", "category", "烘焙店"),
+        ("打算在杭州开一家烘焙店", "city", "杭州"),
+        ("铺子选在滨江区", "district", "滨江区"),
+        ("店面大概 45 平方米", "size", "45 平方米"),
+        ("国庆之前要开业", "deadline", "国庆"),
+        ("我儿子对芒果过敏", "allergy", "芒果"),
+        ("我们团队一共 6 个人", "headcount", "6 个人"),
+        ("人工成本别超过百分之二十", "limit:人工", "别超过百分之二十"),
+        ("Our budget is about 120k dollars", "budget", "120k dollars"),
+        ("We want to open a bike repair shop in Denver", "category", "bike repair shop"),
+        ("We want to open a bike repair shop in Denver", "city", "Denver"),
+        ("The unit is 75 sqm", "size", "75 sqm"),
+        ("It has to be ready by October 3rd", "deadline", "October 3rd"),
+        ("My wife is allergic to shellfish", "allergy", "shellfish"),
+        ("There will be 12 guests", "headcount", "12 guests"),
+        ("Keep marketing under $5k", "limit:marketing", "at most $5k"),
+    ],
+)
 def test_constraints_are_recognised_in_both_languages(text, key, value):
     found, _ = pinned_facts_extract(text)
     assert found.get(key) == value
 
 
-@pytest.mark.parametrize("text", ["你好，今天天气不错", "What do you think about that?", "还是按我最开始说的那个预算帮我算算",
-                                  "Can you explain rent to me"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你好，今天天气不错",
+        "What do you think about that?",
+        "还是按我最开始说的那个预算帮我算算",
+        "Can you explain rent to me",
+    ],
+)
 def test_small_talk_and_questions_pin_nothing(text):
     found, _ = pinned_facts_extract(text)
     assert not {k: v for k, v in found.items() if k != "rules"}

@@ -5,6 +5,7 @@ not. The same person does the same thing with each, through a real chat turn whe
 (context, recall, hooks, the chat model), the extraction job's service where it acts in extraction, and the
 maintenance job's service where it acts in maintenance; only the tuned one shows the override's effect.
 `test_every_override_key_has_its_test` fails when the policy gains a key nobody proved reaches its layer."""
+
 from __future__ import annotations
 
 import inspect
@@ -16,17 +17,17 @@ import pytest
 from django.utils import timezone
 
 from assistants.llm import sections
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
+from assistants.models import Assistant, ChatSession, EndUser, Tenant
 from assistants.services.chat import chat_session_start, chat_turn
-from core.policy import MemoryPolicy
 from assistants.services.tenants import end_user_get_or_create, tenant_create
 from core.dispatch import DISPATCH_KIND
+from core.models import JobRecord
+from core.policy import MemoryPolicy
 from memory.models import Experience, ExperienceContribution, MemoryNote
 from memory.services.embeddings import embed_texts
 from memory.services.extraction import memory_extract_for_message
 from memory.services.forgetting import memory_decay_notes, memory_reembed_notes
 from memory.services.notes import memory_note_create
-from core.models import JobRecord
 from tasks.models import TaskState
 from tasks.services.experience import _embedding_text
 from tasks.services.task_types import task_types_install_examples
@@ -69,15 +70,23 @@ def make_pair(overrides: dict, **tenant_fields) -> Pair:
         setattr(tenant, name, value)
     tenant.save()
     plain = Assistant.objects.for_tenant(tenant).get()
-    tuned = Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="Tuned", system_prompt=plain.system_prompt,
-                                                        policy_overrides=overrides)
+    tuned = Assistant.objects.for_tenant(tenant).create(
+        tenant=tenant, name="Tuned", system_prompt=plain.system_prompt, policy_overrides=overrides
+    )
     task_types_install_examples(tenant=tenant, assistant=tuned)
     return Pair(tenant, plain, tuned, end_user_get_or_create(tenant=tenant, external_id="mei"))
 
 
 def _note(pair: Pair, content: str, kind: str = "preference", session=None, **extra) -> MemoryNote:
-    return memory_note_create(tenant=pair.tenant, end_user=pair.user, kind=kind, content=content, session=session,
-                              source="user_stated", **extra)
+    return memory_note_create(
+        tenant=pair.tenant,
+        end_user=pair.user,
+        kind=kind,
+        content=content,
+        session=session,
+        source="user_stated",
+        **extra,
+    )
 
 
 def _extract(pair: Pair, assistant: Assistant, text: str) -> list[MemoryNote]:
@@ -88,12 +97,17 @@ def _extract(pair: Pair, assistant: Assistant, text: str) -> list[MemoryNote]:
 
 
 def _compaction_queued(session: ChatSession) -> bool:
-    return JobRecord.objects.filter(kind=DISPATCH_KIND, progress__job="assistants.jobs.session_compact",
-                                    progress__args=[session.tenant_id, session.pk]).exists()
+    return JobRecord.objects.filter(
+        kind=DISPATCH_KIND,
+        progress__job="assistants.jobs.session_compact",
+        progress__args=[session.tenant_id, session.pk],
+    ).exists()
 
 
-LONG = ["我们打算在杭州开一家面馆，主打牛肉面，店面大概六十平米，附近有两所大学和一个写字楼。" * 3,
-        "ok we also need to think about the kitchen layout and the staff schedule for the weekends " * 3]
+LONG = [
+    "我们打算在杭州开一家面馆，主打牛肉面，店面大概六十平米，附近有两所大学和一个写字楼。" * 3,
+    "ok we also need to think about the kitchen layout and the staff schedule for the weekends " * 3,
+]
 
 
 # --- short-term memory: context assembly and compaction -----------------------------------------------------------
@@ -123,8 +137,9 @@ def _window(pair: Pair) -> dict[str, object]:
     return pair.both("装修预算大概多少合适？", prepare=lambda s: add_turns(s, LONG * 4))
 
 
-@pytest.mark.parametrize("key,value", [("context_limit_tokens", 1500), ("reply_reserve_tokens", 7400),
-                                       ("budget_window_tokens", 300)])
+@pytest.mark.parametrize(
+    "key,value", [("context_limit_tokens", 1500), ("reply_reserve_tokens", 7400), ("budget_window_tokens", 300)]
+)
 def test_window_budgets_reach_context_assembly(key, value):
     pair = make_pair({key: value})
     results = _window(pair)
@@ -132,15 +147,22 @@ def test_window_budgets_reach_context_assembly(key, value):
     assert len(plain.window_message_ids) == 16  # everything fits the defaults
     assert len(tuned.window_message_ids) < 16
     if key != "budget_window_tokens":  # the whole context stays under limit - reserve
-        policy_budget = (value if key == "context_limit_tokens" else 8000) - \
-            (value if key == "reply_reserve_tokens" else 1000)
+        policy_budget = (value if key == "context_limit_tokens" else 8000) - (
+            value if key == "reply_reserve_tokens" else 1000
+        )
         assert tuned.token_count <= policy_budget < plain.token_count
 
 
 def test_budget_pinned_tokens_reaches_context_assembly():
     pair = make_pair({"budget_pinned_tokens": 40})
-    facts = {f"fact_{i}": {"value": f"第{i}条约束：预算不超过{i + 10}万，必须在地铁站五百米以内", "message_id": None,
-                           "updated_at": timezone.now().isoformat()} for i in range(6)}
+    facts = {
+        f"fact_{i}": {
+            "value": f"第{i}条约束：预算不超过{i + 10}万，必须在地铁站五百米以内",
+            "message_id": None,
+            "updated_at": timezone.now().isoformat(),
+        }
+        for i in range(6)
+    }
 
     def pin(session):
         ChatSession.objects.for_tenant(pair.tenant).filter(pk=session.pk).update(pinned_facts=facts)
@@ -227,8 +249,7 @@ def _scores(result) -> dict[str, float]:
 
 def _old_and_new(pair: Pair) -> None:
     old = _note(pair, "用户喜欢喝茉莉花茶。")
-    MemoryNote.objects.for_tenant(pair.tenant).filter(pk=old.pk).update(
-        observed_at=timezone.now() - timedelta(days=10))
+    MemoryNote.objects.for_tenant(pair.tenant).filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=10))
     _note(pair, "用户喜欢喝龙井茶。")
 
 
@@ -287,7 +308,8 @@ def _aged_notes(pair: Pair, days: int) -> dict[str, MemoryNote]:
     for name, assistant in (("plain", pair.plain), ("tuned", pair.tuned)):
         notes[name] = _note(pair, f"用户喜欢{name}口味的面。", session=pair.session(assistant))
     MemoryNote.objects.for_tenant(pair.tenant).filter(pk__in=[n.pk for n in notes.values()]).update(
-        created_at=timezone.now() - timedelta(days=days), importance=0.5)
+        created_at=timezone.now() - timedelta(days=days), importance=0.5
+    )
     return notes
 
 
@@ -311,8 +333,10 @@ def test_archive_importance_floor_reaches_the_decay_job():
 def test_task_ttl_days_reaches_working_memory():
     pair = make_pair({"task_ttl_days": 2})
     results = pair.both("帮我做一个项目计划")
-    expiry = {name: TaskState.objects.for_tenant(pair.tenant).get(pk=r.context.task["id"]).expires_at
-              for name, r in results.items()}
+    expiry = {
+        name: TaskState.objects.for_tenant(pair.tenant).get(pk=r.context.task["id"]).expires_at
+        for name, r in results.items()
+    }
     now = timezone.now()
     assert now + timedelta(days=1.9) < expiry["tuned"] < now + timedelta(days=2.1)
     assert now + timedelta(days=6.9) < expiry["plain"] < now + timedelta(days=7.1)
@@ -326,12 +350,19 @@ def _shared_experiences(pair: Pair, contributors: int) -> None:
     model, vectors = embed_texts(texts=[_embedding_text(SUMMARY)])
     for assistant in (pair.plain, pair.tuned):
         experience = Experience.objects.for_tenant(pair.tenant).create(
-            tenant=pair.tenant, assistant=assistant, task_summary=SUMMARY, solution="先抽样定类目，再批量打标签，最后人工抽检。",
-            fingerprint=f"fp-{assistant.pk}", embedding=vectors[0], embedding_model=model)
+            tenant=pair.tenant,
+            assistant=assistant,
+            task_summary=SUMMARY,
+            solution="先抽样定类目，再批量打标签，最后人工抽检。",
+            fingerprint=f"fp-{assistant.pk}",
+            embedding=vectors[0],
+            embedding_model=model,
+        )
         for i in range(contributors):
             other = end_user_get_or_create(tenant=pair.tenant, external_id=f"contributor-{i}")
-            ExperienceContribution.objects.for_tenant(pair.tenant).create(tenant=pair.tenant, experience=experience,
-                                                                          end_user=other)
+            ExperienceContribution.objects.for_tenant(pair.tenant).create(
+                tenant=pair.tenant, experience=experience, end_user=other
+            )
 
 
 @pytest.mark.parametrize("key,value", [("experience_sharing", False), ("experience_min_users", 5)])
@@ -353,8 +384,12 @@ def test_chat_model_reaches_the_reply_and_the_task_router(scripted_llm, settings
         pair.say(pair.session(assistant), "帮我做一个项目计划")
     asked = [(r["model"], "response_format" in r) for r in scripted_llm.chat_requests()]
     # each turn: the router (structured output) before the locks, then the streamed reply
-    assert asked == [("scripted-tenant", True), ("scripted-tenant", False),
-                     ("scripted-tuned", True), ("scripted-tuned", False)]
+    assert asked == [
+        ("scripted-tenant", True),
+        ("scripted-tenant", False),
+        ("scripted-tuned", True),
+        ("scripted-tuned", False),
+    ]
 
 
 def test_embedding_model_reaches_extraction_recall_and_reembedding(scripted_llm):
@@ -363,8 +398,9 @@ def test_embedding_model_reaches_extraction_recall_and_reembedding(scripted_llm)
     tuned_notes = _extract(pair, pair.tuned, "我喜欢喝茉莉花茶。")
     plain_notes = _extract(pair, pair.plain, "我喜欢喝龙井茶。")
     assert tuned_notes and {n.embedding_model for n in tuned_notes} == {"scripted-embed"}
-    assert plain_notes and {n.embedding_model for n in plain_notes} == {pair.tenant.embedding_model or
-                                                                         settings_embedding_model()}
+    assert plain_notes and {n.embedding_model for n in plain_notes} == {
+        pair.tenant.embedding_model or settings_embedding_model()
+    }
     scripted_llm.reset()
     turn = pair.say(pair.session(pair.tuned), "我喜欢喝茉莉花茶。")
     searched = [r["body"]["model"] for r in scripted_llm.requests if r["path"].endswith("/embeddings")]
@@ -375,8 +411,11 @@ def test_embedding_model_reaches_extraction_recall_and_reembedding(scripted_llm)
     assert not [r for r in scripted_llm.requests if r["path"].endswith("/embeddings")]  # the control: local model
     # re-embedding keeps each assistant's notes on its own model
     memory_reembed_notes(tenant=pair.tenant)
-    models = dict(MemoryNote.objects.for_tenant(pair.tenant).filter(
-        pk__in=[n.pk for n in tuned_notes + plain_notes]).values_list("pk", "embedding_model"))
+    models = dict(
+        MemoryNote.objects.for_tenant(pair.tenant)
+        .filter(pk__in=[n.pk for n in tuned_notes + plain_notes])
+        .values_list("pk", "embedding_model")
+    )
     assert {models[n.pk] for n in tuned_notes} == {"scripted-embed"}
     assert {models[n.pk] for n in plain_notes} == {settings_embedding_model()}
 

@@ -1,9 +1,18 @@
 """Token counting works offline, counts CJK right, and never under-counts."""
-from hypothesis import given, settings as hsettings, strategies as st
+
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 
 from assistants.services import tokens
-from assistants.services.tokens import (MESSAGE_OVERHEAD, REPLY_PRIMING, token_count, token_count_bytes,
-                                        token_count_messages, token_truncate)
+from assistants.services.tokens import (
+    MESSAGE_OVERHEAD,
+    REPLY_PRIMING,
+    token_count,
+    token_count_bytes,
+    token_count_messages,
+    token_truncate,
+)
 
 
 def test_the_real_cl100k_encoding_is_loaded_offline():
@@ -32,8 +41,10 @@ def test_the_byte_fallback_never_counts_fewer_tokens_than_the_encoding(text):
 @given(st.lists(st.text(min_size=0, max_size=80), min_size=1, max_size=6))
 def test_a_request_count_covers_every_message_and_its_overhead(contents):
     messages = [{"role": "user", "content": c} for c in contents]
-    assert token_count_messages(messages) == sum(token_count(c) for c in contents) + \
-        MESSAGE_OVERHEAD * len(contents) + REPLY_PRIMING
+    assert (
+        token_count_messages(messages)
+        == sum(token_count(c) for c in contents) + MESSAGE_OVERHEAD * len(contents) + REPLY_PRIMING
+    )
 
 
 @hsettings(max_examples=100, deadline=None)

@@ -1,4 +1,5 @@
 """The chat turn's guards: tenants, erasure, empty input; and what it stores and queues."""
+
 import pytest
 from django.utils import timezone
 
@@ -20,8 +21,9 @@ def test_another_tenants_session_or_assistant_is_not_found():
     with pytest.raises(NotFound):
         chat_turn(tenant=other, session=session, text="hello")
     with pytest.raises(NotFound):
-        chat_session_start(tenant=other, end_user=EndUserFactory(tenant=other),
-                           assistant=AssistantFactory(tenant=session.tenant))
+        chat_session_start(
+            tenant=other, end_user=EndUserFactory(tenant=other), assistant=AssistantFactory(tenant=session.tenant)
+        )
     with pytest.raises(NotFound):
         chat_session_start(tenant=other, end_user=session.end_user)
     assert all_messages(session) == []
@@ -31,7 +33,8 @@ def test_another_tenants_session_or_assistant_is_not_found():
 def test_a_user_being_erased_gets_no_new_messages():
     session = make_session()
     EndUser.objects.for_tenant(session.tenant).filter(pk=session.end_user_id).update(
-        erasure_requested_at=timezone.now())
+        erasure_requested_at=timezone.now()
+    )
     with pytest.raises(Conflict, match="being erased"):
         say(session, "still there?")
     assert all_messages(session) == []
@@ -59,9 +62,16 @@ def test_the_turn_queues_extraction_and_compaction_after_commit(celery_worker):
     session = make_session(window_turns=1, summary_trigger_messages=2)
     for text in ("预算 40 万", "想开面馆", "店在南山区"):
         result = say(session, text)
-    wait_for(lambda: JobRecord.objects.filter(kind="memory_extract", tenant_id=session.tenant_id,
-                                              idempotency_key=f"extract:{result.user_message.pk}").exists(),
-             timeout=60, message="memory_extract for the last user message")
-    session = wait_for(lambda: (s := type(session).objects.for_tenant(session.tenant).get(pk=session.pk))
-                       .summary_version and s, timeout=60, message="a compaction by the worker")
+    wait_for(
+        lambda: JobRecord.objects.filter(
+            kind="memory_extract", tenant_id=session.tenant_id, idempotency_key=f"extract:{result.user_message.pk}"
+        ).exists(),
+        timeout=60,
+        message="memory_extract for the last user message",
+    )
+    session = wait_for(
+        lambda: (s := type(session).objects.for_tenant(session.tenant).get(pk=session.pk)).summary_version and s,
+        timeout=60,
+        message="a compaction by the worker",
+    )
     assert "预算 40 万" in session.summary

@@ -4,6 +4,7 @@
 The scan reads the source with `ast`, so a call in a comment or a string does not count and an aliased call
 (`job.apply_async`, `app.send_task`) does. Tests are exempt: they call Celery directly on purpose, to put a message
 on the broker behind the outbox's back (duplicate deliveries, lost jobs)."""
+
 from __future__ import annotations
 
 import ast
@@ -39,7 +40,8 @@ def test_the_scan_finds_a_direct_send(tmp_path):
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "services.py").write_text(
         "from app.jobs import job\n# job.delay(1) in a comment\nHELP = 'call job.delay(1)'\n"
-        "def f():\n    job.delay(1)\n")
+        "def f():\n    job.delay(1)\n"
+    )
     (tmp_path / "app" / "beat.py").write_text("def g(app):\n    app.send_task('x', args=[1])\n")
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_x.py").write_text("def test():\n    job.apply_async((1,))\n")

@@ -1,4 +1,5 @@
 """The model gateway (core.llm): one client per process and setting, and one reading of a JSON answer."""
+
 from __future__ import annotations
 
 import pytest

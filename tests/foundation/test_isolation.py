@@ -1,4 +1,5 @@
 """Tenant and end-user isolation, enforced by the fail-closed scoped manager."""
+
 import pytest
 
 from assistants.models import ChatSession, EndUser, Message
@@ -93,6 +94,5 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
     ids = [i.id for i in found if i.type == "message"]
     assert matching.pk in ids and own.pk in ids and foreign.pk not in ids
     for tenant, user in ((a, user_a), (b, intruder)):
-        found = memory_recall(tenant=tenant, end_user=user, query="我的预算是多少", k=10, touch=False,
-                              weights=weights)
+        found = memory_recall(tenant=tenant, end_user=user, query="我的预算是多少", k=10, touch=False, weights=weights)
         assert matching.pk not in [i.id for i in found]

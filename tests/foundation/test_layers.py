@@ -17,6 +17,7 @@ under TYPE_CHECKING included: an import moved into a function to dodge a cycle i
 ChatSession, Message, ...). Moving those models into core would rewrite the migration state of every app; their
 module imports nothing but core.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -63,10 +64,10 @@ def upward_imports(graph: grimp.ImportGraph) -> list[str]:
         for imported in sorted(graph.find_modules_directly_imported_by(importer)):
             low, high = layer_of(importer), layer_of(imported)
             if high > low:
-                lines = sorted(d["line_number"] for d in graph.get_import_details(importer=importer,
-                                                                                  imported=imported))
-                found.append(f"{importer}:{','.join(map(str, lines))} -> {imported} "
-                             f"({LAYERS[low][0]} imports {LAYERS[high][0]})")
+                lines = sorted(d["line_number"] for d in graph.get_import_details(importer=importer, imported=imported))
+                found.append(
+                    f"{importer}:{','.join(map(str, lines))} -> {imported} ({LAYERS[low][0]} imports {LAYERS[high][0]})"
+                )
     return found
 
 
@@ -118,10 +119,13 @@ def import_cycles(graph: grimp.ImportGraph) -> list[frozenset[str]]:
 
 def job_module_imports(graph: grimp.ImportGraph) -> list[str]:
     """Imports of a job module (`<app>.jobs`) by anything but another job module."""
-    return sorted(f"{importer} -> {imported}"
-                  for imported in graph.modules if imported.rsplit(".", 1)[-1] == "jobs"
-                  for importer in graph.find_modules_that_directly_import(imported)
-                  if importer.rsplit(".", 1)[-1] != "jobs")
+    return sorted(
+        f"{importer} -> {imported}"
+        for imported in graph.modules
+        if imported.rsplit(".", 1)[-1] == "jobs"
+        for importer in graph.find_modules_that_directly_import(imported)
+        if importer.rsplit(".", 1)[-1] != "jobs"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -157,8 +161,19 @@ def test_the_checks_see_what_they_must_refuse():
     """The rules above, on a small graph holding one of each fault: an upward import, a pair, a longer loop, a
     service importing a job module; and a module of no layer is refused."""
     g = grimp.ImportGraph()
-    for module in ("core.ledger", "core.policy", "memory.services.a", "memory.services.b", "memory.services.c",
-                   "memory.jobs", "assistants.services.chat", "assistants.models", "tasks.x", "tasks.y", "tasks.z"):
+    for module in (
+        "core.ledger",
+        "core.policy",
+        "memory.services.a",
+        "memory.services.b",
+        "memory.services.c",
+        "memory.jobs",
+        "assistants.services.chat",
+        "assistants.models",
+        "tasks.x",
+        "tasks.y",
+        "tasks.z",
+    ):
         g.add_module(module)
     g.add_import(importer="core.ledger", imported="assistants.services.chat", line_number=3, line_contents="")
     g.add_import(importer="core.policy", imported="assistants.models", line_number=1, line_contents="")
@@ -168,11 +183,14 @@ def test_the_checks_see_what_they_must_refuse():
     g.add_import(importer="memory.jobs", imported="memory.services.c", line_number=1, line_contents="")
     for importer, imported in (("tasks.x", "tasks.y"), ("tasks.y", "tasks.z"), ("tasks.z", "tasks.x")):
         g.add_import(importer=importer, imported=imported, line_number=1, line_contents="")
-    assert upward_imports(g) == ["core.ledger:3 -> assistants.services.chat (core imports assistants (the chat "
-                                 "turn))"]  # core.policy -> assistants.models stays in its layer
-    assert sorted(map(sorted, import_cycles(g))) == [["memory.jobs", "memory.services.c"],
-                                                      ["memory.services.a", "memory.services.b"],
-                                                      ["tasks.x", "tasks.y", "tasks.z"]]
+    assert upward_imports(g) == [
+        "core.ledger:3 -> assistants.services.chat (core imports assistants (the chat turn))"
+    ]  # core.policy -> assistants.models stays in its layer
+    assert sorted(map(sorted, import_cycles(g))) == [
+        ["memory.jobs", "memory.services.c"],
+        ["memory.services.a", "memory.services.b"],
+        ["tasks.x", "tasks.y", "tasks.z"],
+    ]
     assert job_module_imports(g) == ["memory.services.c -> memory.jobs"]
     with pytest.raises(LookupError):
         layer_of("bench.run")

@@ -1,4 +1,5 @@
 """The foundation's promises: pgvector, healthz, create_tenant, the pgvector-missing message, real jobs."""
+
 import os
 import subprocess
 import sys
@@ -6,15 +7,15 @@ import uuid
 
 import psycopg
 import pytest
-from psycopg import sql
 from django.core.management import call_command
 from django.db import connection
+from psycopg import sql
 
 from assistants.models import ApiKey, Assistant, Tenant
 from assistants.services.tenants import hash_api_key
-from tasks.jobs import platform_ping
-from core.models import JobRecord
 from core.ledger import job_record_create
+from core.models import JobRecord
+from tasks.jobs import platform_ping
 from tests.conftest import ROOT, wait_for
 
 
@@ -74,11 +75,15 @@ def test_missing_pgvector_fails_with_one_clear_sentence(database_without_pgvecto
     """Pointed at a PostgreSQL without pgvector, the start says so in one sentence naming the server, with no
     traceback, and leaves that database as it was (migrate creates nothing there)."""
     name = database_without_pgvector
-    env = dict(os.environ, DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}",
-               DJANGO_SETTINGS_MODULE="config.settings.local")
+    env = dict(
+        os.environ,
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{name}",
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+    )
     env.pop("DATABASE_NAME", None)
-    result = subprocess.run([sys.executable, "manage.py", "migrate"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "manage.py", "migrate"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode != 0, result.stdout
     assert f"The PostgreSQL server at 127.0.0.1:5432/{name} has no pgvector extension" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr

@@ -1,4 +1,5 @@
 """The shared text toolkit (core.text): one answer to "is this Chinese", sentences, Chinese numerals on cn2an."""
+
 from __future__ import annotations
 
 import pytest
@@ -6,14 +7,17 @@ import pytest
 from core.text import cn_number, cn_numerals_to_digits, has_chinese, language_of, mostly_chinese, split_sentences
 
 
-@pytest.mark.parametrize(("text", "has", "mostly"), [
-    ("我的预算大概 40 万", True, True),
-    ("My budget is about 400k", False, False),
-    ("I met 王伟 at the conference yesterday", True, False),  # a Chinese name keeps an English text English
-    ("用 Python 写一个脚本", True, True),
-    ("", False, False),
-    (None, False, False),
-])
+@pytest.mark.parametrize(
+    ("text", "has", "mostly"),
+    [
+        ("我的预算大概 40 万", True, True),
+        ("My budget is about 400k", False, False),
+        ("I met 王伟 at the conference yesterday", True, False),  # a Chinese name keeps an English text English
+        ("用 Python 写一个脚本", True, True),
+        ("", False, False),
+        (None, False, False),
+    ],
+)
 def test_language(text, has, mostly):
     assert has_chinese(text) is has
     assert mostly_chinese(text) is mostly
@@ -27,15 +31,31 @@ def test_mostly_chinese_takes_the_callers_ratio():
 
 
 def test_sentences_in_both_languages():
-    assert split_sentences("我在杭州。店有 60 平！Is that big? Yes. ") == ["我在杭州。", "店有 60 平！", "Is that big?",
-                                                                          "Yes."]
+    assert split_sentences("我在杭州。店有 60 平！Is that big? Yes. ") == [
+        "我在杭州。",
+        "店有 60 平！",
+        "Is that big?",
+        "Yes.",
+    ]
     assert split_sentences("  ") == []
 
 
-@pytest.mark.parametrize(("token", "value"), [
-    ("5", 5.0), ("1,000", 1000.0), ("2.5", 2.5), ("五", 5.0), ("二十", 20.0), ("两", 2.0), ("两千", 2000.0),
-    ("一百二十", 120.0), ("十五万", 150000.0), ("", None), ("预算", None),
-])
+@pytest.mark.parametrize(
+    ("token", "value"),
+    [
+        ("5", 5.0),
+        ("1,000", 1000.0),
+        ("2.5", 2.5),
+        ("五", 5.0),
+        ("二十", 20.0),
+        ("两", 2.0),
+        ("两千", 2000.0),
+        ("一百二十", 120.0),
+        ("十五万", 150000.0),
+        ("", None),
+        ("预算", None),
+    ],
+)
 def test_cn_number(token, value):
     assert cn_number(token) == value
 

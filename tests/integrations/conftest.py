@@ -3,6 +3,7 @@ config.asgi, as `make run` does) on the test database for the whole session, and
 
 Tests that talk to the web process use `django_db(transaction=True)`: what they create must be committed to be
 seen by another process."""
+
 from __future__ import annotations
 
 import sys
@@ -21,8 +22,13 @@ sys.path.insert(0, str(ROOT / "sdk" / "python" / "src"))
 @pytest.fixture(scope="session")
 def live_web(django_db_setup, openai_server):
     env = worker_env(openai_server)
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "true",
-                "API_THROTTLE_RATE": "100000/minute"})
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.local",
+            "DJANGO_DEBUG": "true",
+            "API_THROTTLE_RATE": "100000/minute",
+        }
+    )
     web = WebProcess(free_port(), env, ROOT / "test-artifacts" / "web-integrations.log").start()
     yield web
     web.stop()

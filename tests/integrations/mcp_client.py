@@ -1,4 +1,5 @@
 """The official MCP SDK's client against the live web process (streamable HTTP, Bearer key)."""
+
 from __future__ import annotations
 
 import json

@@ -1,6 +1,7 @@
 """The MCP server, through the official SDK's client, against a running web process (`/mcp/`) and the stdio
 command: tools listed, remember -> recall round trips in Chinese and English, the REST API's scoping (another
 user, another tenant), the PII guard, and bad keys refused."""
+
 from __future__ import annotations
 
 import re
@@ -38,10 +39,13 @@ def test_tools_are_listed_with_english_and_chinese_descriptions(live_web, tenant
         assert "user" in tool.input_schema["required"], tool.name
 
 
-@pytest.mark.parametrize("fact, query, expect", [
-    ("I'm allergic to shellfish", "shellfish allergy", "shellfish"),
-    ("我每天早上都喝燕麦拿铁", "早上喝什么", "燕麦拿铁"),
-])
+@pytest.mark.parametrize(
+    "fact, query, expect",
+    [
+        ("I'm allergic to shellfish", "shellfish allergy", "shellfish"),
+        ("我每天早上都喝燕麦拿铁", "早上喝什么", "燕麦拿铁"),
+    ],
+)
 def test_remember_then_recall_round_trip_stays_with_its_user(live_web, tenant_a, tenant_b, fact, query, expect):
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a, mcp_client(live_web.base, tenant_b.key) as b:
@@ -84,8 +88,10 @@ def test_another_tenants_note_cannot_be_listed_forgotten_or_exported(live_web, t
 def test_remember_applies_the_write_rules_repeat_change_and_whim(live_web, tenant_a):
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:
-            said = [tool_json(await a.call_tool("remember", {"user": "wei", "fact": fact})) for fact in (
-                "我的预算是10万", "我的预算是10万", "预算改成15万了", "I feel like pizza tonight")]
+            said = [
+                tool_json(await a.call_tool("remember", {"user": "wei", "fact": fact}))
+                for fact in ("我的预算是10万", "我的预算是10万", "预算改成15万了", "I feel like pizza tonight")
+            ]
             active = tool_json(await a.call_tool("list_memories", {"user": "wei"}))
             old = tool_json(await a.call_tool("list_memories", {"user": "wei", "status": "superseded"}))
             return said, active, old
@@ -118,19 +124,28 @@ def test_refused_calls_write_nothing(live_web, tenant_a):
 
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:
-            return [await a.call_tool(name, args) for name, args in (
-                ("remember", {"user": "nul-user", "fact": "I am\x00 vegetarian"}),
-                ("remember", {"user": "..", "fact": "I am vegetarian"}),
-                ("remember", {"user": "pii-only", "fact": "my card is 4111 1111 1111 1111"}),
-                ("chat", {"user": "lost-session", "message": "hello", "session": 424242}),
-                ("chat", {"user": "nul-chat", "message": "hi\x00"}),
-                ("recall", {"user": "nobody-here", "query": "x\x00"}),
-            )]
+            return [
+                await a.call_tool(name, args)
+                for name, args in (
+                    ("remember", {"user": "nul-user", "fact": "I am\x00 vegetarian"}),
+                    ("remember", {"user": "..", "fact": "I am vegetarian"}),
+                    ("remember", {"user": "pii-only", "fact": "my card is 4111 1111 1111 1111"}),
+                    ("chat", {"user": "lost-session", "message": "hello", "session": 424242}),
+                    ("chat", {"user": "nul-chat", "message": "hi\x00"}),
+                    ("recall", {"user": "nobody-here", "query": "x\x00"}),
+                )
+            ]
 
     results = run(go)
     codes = [tool_json(r)["error"]["code"] for r in results]
     assert all(r.is_error for r in results) and codes == [
-        "nul_character", "invalid", "pii_refused", "not_found", "nul_character", "nul_character"]
+        "nul_character",
+        "invalid",
+        "pii_refused",
+        "not_found",
+        "nul_character",
+        "nul_character",
+    ]
     assert not EndUser.objects.for_tenant(tenant_a.tenant).exists()
     assert not ChatSession.objects.for_tenant(tenant_a.tenant).exists()
 
@@ -165,8 +180,12 @@ def test_a_bad_key_is_refused_before_any_tool_runs(live_web, tenant_a, header):
     headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
     if header:
         headers["Authorization"] = header
-    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "remember", "arguments": {"user": "x", "fact": "I am vegetarian"}}}
+    body = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "remember", "arguments": {"user": "x", "fact": "I am vegetarian"}},
+    }
     response = httpx.post(f"{live_web.base}/mcp/", json=body, headers=headers, timeout=30)
     assert response.status_code == 401
     assert set(response.json()["error"]) == {"code", "message", "details"}
@@ -184,9 +203,12 @@ def test_a_revoked_key_is_refused_and_the_sdk_client_cannot_connect(live_web, te
 
     assert run(go) == len(TOOLS)  # the key works before it is revoked
     api_key_revoke(tenant=tenant_a.tenant, key=ApiKey.objects.for_tenant(tenant_a.tenant).get())
-    response = httpx.post(f"{live_web.base}/mcp/", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                          headers={"Authorization": f"Bearer {tenant_a.key}",
-                                   "Accept": "application/json, text/event-stream"}, timeout=30)
+    response = httpx.post(
+        f"{live_web.base}/mcp/",
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={"Authorization": f"Bearer {tenant_a.key}", "Accept": "application/json, text/event-stream"},
+        timeout=30,
+    )
     assert response.status_code == 401 and "revoked" in response.json()["error"]["message"]
     # the SDK client's task groups wrap the server's refusal: one MCPError, however deeply nested
     with pytest.RaisesGroup(MCPError, flatten_subgroups=True):
@@ -195,8 +217,12 @@ def test_a_revoked_key_is_refused_and_the_sdk_client_cannot_connect(live_web, te
 
 def test_stdio_command_serves_the_tenant_given(openai_server, tenant_a, tenant_b):
     env = worker_env(openai_server)
-    params = StdioServerParameters(command=sys.executable, args=["manage.py", "mcp_server", "--tenant",
-                                                                 tenant_a.tenant.slug], env=env, cwd=str(ROOT))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["manage.py", "mcp_server", "--tenant", tenant_a.tenant.slug],
+        env=env,
+        cwd=str(ROOT),
+    )
 
     async def go():
         async with Client(params) as client:
@@ -240,9 +266,11 @@ def test_the_mount_serves_without_an_asgi_lifespan(tenant_a):
     async def go():
         transport = httpx.ASGITransport(app=McpMount(django_stand_in))
         async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
-            listed = await client.post("/mcp/", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                                       headers={"Authorization": f"Bearer {tenant_a.key}",
-                                                "Accept": "application/json, text/event-stream"})
+            listed = await client.post(
+                "/mcp/",
+                json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                headers={"Authorization": f"Bearer {tenant_a.key}", "Accept": "application/json, text/event-stream"},
+            )
             other = await client.get("/healthz")
             return listed, other
 

@@ -1,6 +1,7 @@
 """The Python SDK (sdk/python) against the running web process: every OpenAPI operation has a method, every error
 code an exception class; sync and async clients, pagination, streaming, idempotency, scoping; retries on 429/503
 honouring Retry-After."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,8 +28,12 @@ def sdk():
 # --- coverage ------------------------------------------------------------------------------------------------
 def _schema_operations() -> set[str]:
     schema = SchemaGenerator().get_schema(request=None, public=True)
-    return {op["operationId"] for path in schema["paths"].values() for method, op in path.items()
-            if method in ("get", "post", "put", "patch", "delete")}
+    return {
+        op["operationId"]
+        for path in schema["paths"].values()
+        for method, op in path.items()
+        if method in ("get", "post", "put", "patch", "delete")
+    }
 
 
 def _sdk_operations(cls) -> set[str]:
@@ -70,8 +75,13 @@ def test_every_error_code_the_server_uses_has_an_exception_class():
 # --- against the live server --------------------------------------------------------------------------------
 def test_sync_client_notes_pagination_recall_and_corrections(live_web, tenant_a, tenant_b):
     m = sdk()
-    facts = ["The user is vegetarian.", "用户喜欢喝美式咖啡。", "The user's budget is about 150k.",
-             "用户在杭州开了一家面馆。", "The user runs every morning."]
+    facts = [
+        "The user is vegetarian.",
+        "用户喜欢喝美式咖啡。",
+        "The user's budget is about 150k.",
+        "用户在杭州开了一家面馆。",
+        "The user runs every morning.",
+    ]
     with m.Client(live_web.base, tenant_a.key) as a, m.Client(live_web.base, tenant_b.key) as b:
         created = [a.add_memory("zoë", kind="profile", content=fact) for fact in facts]
         listed = list(a.list_memories("zoë", page_size=2))  # three pages
@@ -123,8 +133,11 @@ def test_sync_client_chat_stream_idempotency_sessions_feedback_export(live_web, 
         assert len(messages) == 4 and messages[0]["content"] == "我的预算大概 40 万"
         rated = a.feedback(done.data["message_id"], "up", comment="好", user="lin")
         assert rated["rating"] == "up"
-        imported = a.import_session("lin", [{"role": "user", "content": "I moved to Lisbon.",
-                                             "created_at": "2025-03-01T09:00:00Z"}], title="old chat")
+        imported = a.import_session(
+            "lin",
+            [{"role": "user", "content": "I moved to Lisbon.", "created_at": "2025-03-01T09:00:00Z"}],
+            title="old chat",
+        )
         old = imported["session"]["id"]
         assert imported["message_ids"] and a.get_session(old, user="lin")["title"] == "old chat"
         a.delete_session(old, user="lin")
@@ -194,9 +207,12 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
     def do_GET(self):  # http.server's name
         type(self).seen.append(time.monotonic())
         status, headers = type(self).plan.pop(0) if type(self).plan else (200, {})
-        body = (b'{"query": "q", "results": []}' if status == 200 else
-                b'{"error": {"code": "throttled", "message": "Too many requests.", '
-                b'"details": {"retry_after_seconds": 1}}}')
+        body = (
+            b'{"query": "q", "results": []}'
+            if status == 200
+            else b'{"error": {"code": "throttled", "message": "Too many requests.", '
+            b'"details": {"retry_after_seconds": 1}}}'
+        )
         self.send_response(status)
         for name, value in {"Content-Type": "application/json", **headers}.items():
             self.send_header(name, value)

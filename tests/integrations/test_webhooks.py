@@ -2,6 +2,7 @@
 platform's own writes, delivered by the real Celery worker to a real receiver that verifies the signature.
 Payload privacy, a second tenant, a receiver that is down and comes back, disabling and re-enabling, and the URL
 rules of production."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,14 @@ from memory.services.remember import memory_fact_remember
 from tests.conftest import wait_for
 from tests.integrations.webhook_receiver import Receiver
 from webhooks.models import WebhookDelivery, WebhookEndpoint
-from webhooks.services import (webhook_delivery_attempt, webhook_endpoint_create, webhook_endpoint_enable,
-                               webhook_event_emit, webhook_request_target, webhook_signature_verify)
+from webhooks.services import (
+    webhook_delivery_attempt,
+    webhook_endpoint_create,
+    webhook_endpoint_enable,
+    webhook_event_emit,
+    webhook_request_target,
+    webhook_signature_verify,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.worker]
 
@@ -37,12 +44,14 @@ def receiver():
 
 def _verified(delivery: dict, secret: str) -> bool:
     h = delivery["headers"]
-    return webhook_signature_verify(secret=secret, timestamp=h["x-timestamp"], body=delivery["body"],
-                                    signature=h["x-signature"])
+    return webhook_signature_verify(
+        secret=secret, timestamp=h["x-timestamp"], body=delivery["body"], signature=h["x-signature"]
+    )
 
 
-def test_note_events_are_delivered_signed_fast_and_without_content(live_web, celery_worker, tenant_a, tenant_b,
-                                                                      receiver):
+def test_note_events_are_delivered_signed_fast_and_without_content(
+    live_web, celery_worker, tenant_a, tenant_b, receiver
+):
     m = sdk()
     other = Receiver().start()
     try:
@@ -61,8 +70,7 @@ def test_note_events_are_delivered_signed_fast_and_without_content(live_web, cel
         other.stop()
     assert latency < 5.0, f"delivered {latency:.2f} s after the write"  # target 2 s on an idle machine
     print(f"webhook latency {latency * 1000:.0f} ms")
-    assert [r["json"]["type"] for r in receiver.received] == ["memory.created", "memory.updated",
-                                                               "memory.forgotten"]
+    assert [r["json"]["type"] for r in receiver.received] == ["memory.created", "memory.updated", "memory.forgotten"]
     for delivery in receiver.received:
         assert _verified(delivery, hook["secret"])
         assert not _verified(delivery, "whsec_wrong")
@@ -83,8 +91,9 @@ def a_get(live_web, key, path) -> dict:
 
 
 def test_content_and_user_only_when_the_endpoint_turns_content_on(celery_worker, tenant_a, receiver):
-    endpoint = webhook_endpoint_create(tenant=tenant_a.tenant, url=receiver.url, include_content=True,
-                                       events=["memory.created", "memory.superseded"])
+    endpoint = webhook_endpoint_create(
+        tenant=tenant_a.tenant, url=receiver.url, include_content=True, events=["memory.created", "memory.superseded"]
+    )
     from assistants.services.tenants import end_user_get_or_create
 
     user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="kofi")
@@ -106,8 +115,11 @@ def test_receiver_down_then_back_loses_nothing_and_sends_each_event_once(celery_
     facts = ["I am vegetarian", "我对花生过敏", "I prefer window seats", "我喜欢喝美式咖啡"]
     for fact in facts:
         memory_fact_remember(tenant=tenant_a.tenant, end_user=user, text=fact)
-    wait_for(lambda: WebhookDelivery.objects.for_tenant(tenant_a.tenant).filter(attempts__gte=2).count() == 4,
-             timeout=20, message="every delivery failed at least twice")
+    wait_for(
+        lambda: WebhookDelivery.objects.for_tenant(tenant_a.tenant).filter(attempts__gte=2).count() == 4,
+        timeout=20,
+        message="every delivery failed at least twice",
+    )
     receiver.start()  # back on the same port
     got = receiver.wait_for(4, timeout=40)
     time.sleep(1.0)  # nothing more arrives: no duplicates
@@ -116,7 +128,8 @@ def test_receiver_down_then_back_loses_nothing_and_sends_each_event_once(celery_
     assert {r.status for r in rows} == {"succeeded"} and all(r.attempts >= 2 for r in rows)
     assert all(r.log[0]["error"] for r in rows)  # the failed attempts are in the delivery log
     assert {d["json"]["data"]["note"] for d in got} == set(
-        MemoryNote.objects.for_tenant(tenant_a.tenant).filter(end_user=user).values_list("pk", flat=True))
+        MemoryNote.objects.for_tenant(tenant_a.tenant).filter(end_user=user).values_list("pk", flat=True)
+    )
 
 
 def test_repeated_failures_disable_the_endpoint_and_staff_re_enable_it(celery_worker, tenant_a, receiver):
@@ -125,7 +138,8 @@ def test_repeated_failures_disable_the_endpoint_and_staff_re_enable_it(celery_wo
     with override_settings(WEBHOOK_MAX_ATTEMPTS=1, WEBHOOK_DISABLE_AFTER=2):
         for n in range(2):  # attempted here, in this process, with one attempt each
             row = WebhookDelivery.objects.for_tenant(tenant_a.tenant).create(
-                tenant=tenant_a.tenant, endpoint=endpoint, event="memory.created", payload={"note": n + 1})
+                tenant=tenant_a.tenant, endpoint=endpoint, event="memory.created", payload={"note": n + 1}
+            )
             assert webhook_delivery_attempt(delivery_id=row.pk) is None
     endpoint.refresh_from_db()
     assert endpoint.disabled_at is not None and endpoint.consecutive_failures == 2
@@ -142,18 +156,30 @@ def test_repeated_failures_disable_the_endpoint_and_staff_re_enable_it(celery_wo
     assert endpoint.disabled_at is None and endpoint.consecutive_failures == 0
 
 
-@pytest.mark.parametrize("url, code", [
-    ("http://127.0.0.1:9/hook", "url_not_public"), ("http://localhost/hook", "url_not_public"),
-    ("http://10.1.2.3/hook", "url_not_public"), ("http://169.254.169.254/latest", "url_not_public"),
-    ("http://[::1]/hook", "url_not_public"), ("http://192.168.0.7/hook", "url_not_public"),
-    ("ftp://example.com/hook", "invalid_url"), ("https://user:pw@example.com/", "invalid_url"),
-    ("javascript:alert(1)", "invalid_url"), ("http://example.com:99999/hook", "invalid_url"),
-])
+@pytest.mark.parametrize(
+    "url, code",
+    [
+        ("http://127.0.0.1:9/hook", "url_not_public"),
+        ("http://localhost/hook", "url_not_public"),
+        ("http://10.1.2.3/hook", "url_not_public"),
+        ("http://169.254.169.254/latest", "url_not_public"),
+        ("http://[::1]/hook", "url_not_public"),
+        ("http://192.168.0.7/hook", "url_not_public"),
+        ("ftp://example.com/hook", "invalid_url"),
+        ("https://user:pw@example.com/", "invalid_url"),
+        ("javascript:alert(1)", "invalid_url"),
+        ("http://example.com:99999/hook", "invalid_url"),
+    ],
+)
 def test_production_refuses_private_addresses_and_other_schemes(tenant_a, url, code):
     client = DjangoClient()
     with override_settings(WEBHOOK_ALLOW_PRIVATE_ADDRESSES=False):
-        response = client.post("/api/v1/webhooks/", json.dumps({"url": url, "events": ["memory.created"]}),
-                               content_type="application/json", headers={"Authorization": f"Bearer {tenant_a.key}"})
+        response = client.post(
+            "/api/v1/webhooks/",
+            json.dumps({"url": url, "events": ["memory.created"]}),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {tenant_a.key}"},
+        )
     assert response.status_code == 400, response.content
     assert response.json()["error"]["code"] == code
     assert not WebhookEndpoint.objects.for_tenant(tenant_a.tenant).exists()
@@ -162,15 +188,20 @@ def test_production_refuses_private_addresses_and_other_schemes(tenant_a, url, c
 def test_public_address_accepted_and_delivery_time_check_blocks_a_now_private_target(tenant_a, receiver):
     client = DjangoClient()
     with override_settings(WEBHOOK_ALLOW_PRIVATE_ADDRESSES=False):
-        ok = client.post("/api/v1/webhooks/", json.dumps({"url": "https://93.184.216.34/hook",
-                                                          "events": ["user.erased"]}),
-                         content_type="application/json", headers={"Authorization": f"Bearer {tenant_a.key}"})
+        ok = client.post(
+            "/api/v1/webhooks/",
+            json.dumps({"url": "https://93.184.216.34/hook", "events": ["user.erased"]}),
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {tenant_a.key}"},
+        )
         assert ok.status_code == 201 and ok.json()["secret"].startswith("whsec_")
         # registered while private addresses were allowed; production refuses it at delivery time
         endpoint = WebhookEndpoint.objects.for_tenant(tenant_a.tenant).create(
-            tenant=tenant_a.tenant, url=receiver.url, events=["memory.created"], secret="whsec_x")
+            tenant=tenant_a.tenant, url=receiver.url, events=["memory.created"], secret="whsec_x"
+        )
         row = WebhookDelivery.objects.for_tenant(tenant_a.tenant).create(
-            tenant=tenant_a.tenant, endpoint=endpoint, event="memory.created", payload={"note": 1})
+            tenant=tenant_a.tenant, endpoint=endpoint, event="memory.created", payload={"note": 1}
+        )
         assert webhook_delivery_attempt(delivery_id=row.pk) is not None  # a retry is planned ...
     row.refresh_from_db()
     assert receiver.received == [] and "private" in row.last_error  # ... and nothing was sent
@@ -196,19 +227,28 @@ def test_task_import_and_erasure_events_name_ids_only(live_web, celery_worker, t
     from assistants.services.tenants import end_user_get_or_create
 
     m = sdk()
-    endpoint = webhook_endpoint_create(tenant=tenant_a.tenant, url=receiver.url,
-                                       events=["task.completed", "import.completed", "user.erased"])
+    endpoint = webhook_endpoint_create(
+        tenant=tenant_a.tenant, url=receiver.url, events=["task.completed", "import.completed", "user.erased"]
+    )
     user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="planner")
     session = chat_session_start(tenant=tenant_a.tenant, end_user=user)
-    for text in ("帮我做一个项目计划", "项目名称是星火计划", "截止时间是9月底", "团队有5个人", "预算大概20万",
-                 "很好，就按这个来"):
+    for text in (
+        "帮我做一个项目计划",
+        "项目名称是星火计划",
+        "截止时间是9月底",
+        "团队有5个人",
+        "预算大概20万",
+        "很好，就按这个来",
+    ):
         reply = chat_turn(tenant=tenant_a.tenant, session=session, text=text)
     assert reply.context.task["state"] == "completed"
     task = receiver.wait_for(1, "task.completed")[0]["json"]["data"]
     assert task["task"] == reply.context.task["id"] and task["session"] == session.pk
     with m.Client(live_web.base, tenant_a.key) as a:
-        imported = a.import_session("importer", [{"role": "user", "content": "I moved to Porto last year.",
-                                                  "created_at": "2025-03-01T09:00:00Z"}])
+        imported = a.import_session(
+            "importer",
+            [{"role": "user", "content": "I moved to Porto last year.", "created_at": "2025-03-01T09:00:00Z"}],
+        )
         done = receiver.wait_for(1, "import.completed", timeout=30)[0]["json"]["data"]
         assert done["job"] == imported["job"] and done["session"] == imported["session"]["id"]
         job = a.erase_user("importer")
@@ -226,9 +266,15 @@ def test_a_delivery_connects_to_the_checked_address_and_keeps_the_host_name(rece
     import httpx
 
     assert webhook_request_target("https://hooks.example.com:8443/in?x=1", "93.184.216.34") == (
-        "https://93.184.216.34:8443/in?x=1", {"Host": "hooks.example.com:8443"}, {"sni_hostname": "hooks.example.com"})
+        "https://93.184.216.34:8443/in?x=1",
+        {"Host": "hooks.example.com:8443"},
+        {"sni_hostname": "hooks.example.com"},
+    )
     assert webhook_request_target("http://example.com/h", "2606:2800:220:1:248:1893:25c8:1946") == (
-        "http://[2606:2800:220:1:248:1893:25c8:1946]/h", {"Host": "example.com"}, {})
+        "http://[2606:2800:220:1:248:1893:25c8:1946]/h",
+        {"Host": "example.com"},
+        {},
+    )
     assert webhook_request_target("http://127.0.0.1:9/h", None) == ("http://127.0.0.1:9/h", {}, {})
     # a real request through the pinned form reaches the address, naming the original host
     url, headers, extensions = webhook_request_target(f"http://receiver.invalid:{receiver.port}/hooks", "127.0.0.1")

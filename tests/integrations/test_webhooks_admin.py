@@ -1,5 +1,6 @@
 """Webhooks in the admin: staff see their tenant's endpoints and deliveries only; a superuser re-enables a disabled
 endpoint (its held events are queued), adds one with a checked URL, and reads a delivery's attempt log."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,11 +20,17 @@ def hooks(tenant_a, tenant_b):
     made = {}
     for kit in (tenant_a, tenant_b):
         # port 9 refuses at once: a delivery a running worker may attempt costs nothing
-        endpoint = webhook_endpoint_create(tenant=kit.tenant, url=f"http://127.0.0.1:9/{kit.tenant.slug}",
-                                           events=["memory.created"])
+        endpoint = webhook_endpoint_create(
+            tenant=kit.tenant, url=f"http://127.0.0.1:9/{kit.tenant.slug}", events=["memory.created"]
+        )
         delivery = WebhookDelivery.objects.for_tenant(kit.tenant).create(
-            tenant=kit.tenant, endpoint=endpoint, event="memory.created", payload={"note": 5}, status="held",
-            log=[{"at": "2026-01-01T09:00:00Z", "attempt": 1, "status": 503, "error": "HTTP 503", "ms": 7}])
+            tenant=kit.tenant,
+            endpoint=endpoint,
+            event="memory.created",
+            payload={"note": 5},
+            status="held",
+            log=[{"at": "2026-01-01T09:00:00Z", "attempt": 1, "status": 503, "error": "HTTP 503", "ms": 7}],
+        )
         made[kit.tenant.slug] = (endpoint, delivery)
     return made
 
@@ -45,11 +52,15 @@ def test_superuser_re_enables_and_reads_the_log(client, tenant_a, hooks):
     client.force_login(get_user_model().objects.create_superuser("root21", "r@example.com", "pw-123456"))
     endpoint, delivery = hooks["acme-int"]
     WebhookEndpoint.objects.for_tenant(tenant_a.tenant).filter(pk=endpoint.pk).update(
-        disabled_at=timezone.now(), consecutive_failures=5)
+        disabled_at=timezone.now(), consecutive_failures=5
+    )
     page = client.get(reverse("admin:webhooks_webhookdelivery_change", args=[delivery.pk])).content.decode()
     assert "HTTP 503" in page and "whsec_" not in page
-    response = client.post(reverse("admin:webhooks_webhookendpoint_changelist"),
-                           {"action": "re_enable", "_selected_action": [endpoint.pk]}, follow=True)
+    response = client.post(
+        reverse("admin:webhooks_webhookendpoint_changelist"),
+        {"action": "re_enable", "_selected_action": [endpoint.pk]},
+        follow=True,
+    )
     assert response.status_code == 200 and "1 held event(s) queued" in response.content.decode()
     endpoint.refresh_from_db()
     delivery.refresh_from_db()
@@ -61,13 +72,27 @@ def test_superuser_re_enables_and_reads_the_log(client, tenant_a, hooks):
 def test_admin_add_checks_the_url(client, tenant_a, settings):
     settings.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = False
     client.force_login(get_user_model().objects.create_superuser("root22", "r2@example.com", "pw-123456"))
-    response = client.post(reverse("admin:webhooks_webhookendpoint_add"), {
-        "tenant": tenant_a.tenant.pk, "url": "http://127.0.0.1:8000/x", "events": ["memory.created"],
-        "is_active": "on", "description": ""})
+    response = client.post(
+        reverse("admin:webhooks_webhookendpoint_add"),
+        {
+            "tenant": tenant_a.tenant.pk,
+            "url": "http://127.0.0.1:8000/x",
+            "events": ["memory.created"],
+            "is_active": "on",
+            "description": "",
+        },
+    )
     assert response.status_code == 200 and "private, loopback or link-local" in response.content.decode()
-    response = client.post(reverse("admin:webhooks_webhookendpoint_add"), {
-        "tenant": tenant_a.tenant.pk, "url": "https://93.184.216.34/x", "events": ["memory.created", "user.erased"],
-        "is_active": "on", "description": "crm"})
+    response = client.post(
+        reverse("admin:webhooks_webhookendpoint_add"),
+        {
+            "tenant": tenant_a.tenant.pk,
+            "url": "https://93.184.216.34/x",
+            "events": ["memory.created", "user.erased"],
+            "is_active": "on",
+            "description": "crm",
+        },
+    )
     assert response.status_code == 302
     made = WebhookEndpoint.objects.for_tenant(tenant_a.tenant).get(description="crm")
     assert made.secret.startswith("whsec_") and made.events == ["memory.created", "user.erased"]
@@ -77,8 +102,11 @@ def test_send_again_requeues_a_failed_delivery_with_fresh_retries(client, tenant
     client.force_login(get_user_model().objects.create_superuser("root23", "r3@example.com", "pw-123456"))
     _, delivery = hooks["acme-int"]
     WebhookDelivery.objects.for_tenant(tenant_a.tenant).filter(pk=delivery.pk).update(status="failed", attempts=12)
-    response = client.post(reverse("admin:webhooks_webhookdelivery_changelist"),
-                           {"action": "resend", "_selected_action": [delivery.pk]}, follow=True)
+    response = client.post(
+        reverse("admin:webhooks_webhookdelivery_changelist"),
+        {"action": "resend", "_selected_action": [delivery.pk]},
+        follow=True,
+    )
     assert "1 delivery(ies) queued again" in response.content.decode()
     delivery.refresh_from_db()
     # Retries start again from none (a worker of the test session may already have made one new attempt).
@@ -96,7 +124,7 @@ def test_a_rolled_back_write_records_no_event(tenant_a, hooks):
     with pytest.raises(RuntimeError), transaction.atomic():
         memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
         assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1  # written in the write's
-        raise RuntimeError("the write fails after the note")                               # transaction ...
+        raise RuntimeError("the write fails after the note")  # transaction ...
     assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before  # ... and gone with it
     memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
     assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1

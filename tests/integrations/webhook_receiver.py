@@ -1,5 +1,6 @@
 """A real HTTP receiver for webhook tests: records every POST (time, headers, body), can go down and come back on
 the same port, and can answer with a chosen status."""
+
 from __future__ import annotations
 
 import http.server
@@ -22,14 +23,20 @@ class Receiver:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}/hooks"
 
-    def start(self) -> "Receiver":
+    def start(self) -> Receiver:
         receiver = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):  # http.server's name
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-                receiver.received.append({"at": time.time(), "headers": {k.lower(): v for k, v in self.headers.items()},
-                                          "body": body, "json": json.loads(body or b"null")})
+                receiver.received.append(
+                    {
+                        "at": time.time(),
+                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                        "body": body,
+                        "json": json.loads(body or b"null"),
+                    }
+                )
                 self.send_response(receiver.status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
@@ -58,5 +65,7 @@ class Receiver:
             if len(found) >= count:
                 return found
             time.sleep(0.05)
-        raise AssertionError(f"expected {count} {type_ or ''} deliveries, got {len(self.events(type_))}: "
-                             f"{[r['json']['type'] for r in self.received]}")
+        raise AssertionError(
+            f"expected {count} {type_ or ''} deliveries, got {len(self.events(type_))}: "
+            f"{[r['json']['type'] for r in self.received]}"
+        )

@@ -1,5 +1,6 @@
 """Helpers for the memory tests: a user talks through the real chat turn (pre-turn hooks included), and the
 extraction service runs on the stored message as the job would."""
+
 import pytest
 
 from assistants.services.chat import chat_session_start, chat_turn
@@ -23,8 +24,9 @@ class Person:
             self.new_session()
         self.last = chat_turn(tenant=self.tenant, session=self.session, text=text)
         if extract:
-            self.last.extraction = memory_extract_for_message(tenant_id=self.tenant.pk,
-                                                              message_id=self.last.user_message.pk)
+            self.last.extraction = memory_extract_for_message(
+                tenant_id=self.tenant.pk, message_id=self.last.user_message.pk
+            )
         return self.last
 
     def notes(self, status=MemoryNote.Status.ACTIVE):
@@ -39,4 +41,5 @@ def make_person(db):
         if not tenant.pk or not AssistantFactory._meta.model.all_tenants.filter(tenant=tenant).exists():
             AssistantFactory(tenant=tenant)
         return Person(tenant, EndUserFactory(tenant=tenant))
+
     return make

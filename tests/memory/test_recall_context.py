@@ -1,5 +1,6 @@
 """Recall around a match (memory.services.recall_context): the turn next to a matching one shares its evidence, and
 k slots go to k different pieces of evidence while there are any."""
+
 from memory.services.recall import RecalledItem
 from memory.services.recall_context import Episode, distinct_first, spread_to_neighbours
 
@@ -23,10 +24,14 @@ def test_k_slots_go_to_different_evidence_first_and_the_list_stays_k_long():
     def note(nid: int, sources: list[int], text: str) -> RecalledItem:
         return RecalledItem(type="note", id=nid, content=text, score=1.0, message_ids=sources)
 
-    items = [note(1, [10], "Has a dog named Max"), note(2, [10], "Lives in Berlin"),
-             RecalledItem(type="message", id=10, content="My dog Max and I live in Berlin", score=0.9,
-                          message_ids=[10]),
-             note(3, [11], "Likes hiking"), note(4, [], "likes  HIKING"), note(5, [12], "Drinks tea")]
+    items = [
+        note(1, [10], "Has a dog named Max"),
+        note(2, [10], "Lives in Berlin"),
+        RecalledItem(type="message", id=10, content="My dog Max and I live in Berlin", score=0.9, message_ids=[10]),
+        note(3, [11], "Likes hiking"),
+        note(4, [], "likes  HIKING"),
+        note(5, [12], "Drinks tea"),
+    ]
     assert [i.id for i in distinct_first(items, 3)] == [1, 3, 5]
     # fewer distinct pieces than k: the repeats fill the list in their order, so k items still come back
     assert [i.id for i in distinct_first(items, 6)] == [1, 3, 5, 2, 10, 4]

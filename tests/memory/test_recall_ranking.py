@@ -1,5 +1,6 @@
 """Recall's ranking and cost: rare words outweigh common ones in past messages, a handful of statements whatever
 the store holds, and a user above the exact-scan size still gets the nearest notes."""
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -11,28 +12,43 @@ from tests.factories import MemoryNoteFactory
 # Small talk that extraction keeps no note of. Three messages share two common words of the question, one holds
 # only its rare word: counting matched words picks a common one, weighting words by rarity picks the answer.
 EPISODES = [
-    ("en", ["We spent the weekend by the river cleaning up litter",
+    (
+        "en",
+        [
+            "We spent the weekend by the river cleaning up litter",
             "Another weekend at the river, just fishing and reading",
             "Weekend picnic at the river with the neighbours",
-            "The kayak flipped twice, I was soaked"],
-     "what happened to the kayak at the river on the weekend?", "kayak"),
-    ("zh", ["周末去水库边捡垃圾了",
-            "又一个周末在水库钓鱼看书",
-            "周末和邻居在水库野餐",
-            "皮划艇翻了两次，全身湿透"],
-     "周末水库那次皮划艇怎么样了", "皮划艇"),
+            "The kayak flipped twice, I was soaked",
+        ],
+        "what happened to the kayak at the river on the weekend?",
+        "kayak",
+    ),
+    (
+        "zh",
+        ["周末去水库边捡垃圾了", "又一个周末在水库钓鱼看书", "周末和邻居在水库野餐", "皮划艇翻了两次，全身湿透"],
+        "周末水库那次皮划艇怎么样了",
+        "皮划艇",
+    ),
 ]
 
 
 @pytest.mark.parametrize("language, said, question, answer_word", EPISODES, ids=[e[0] for e in EPISODES])
-def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, language, said, question,
-                                                                   answer_word):
+def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, language, said, question, answer_word):
     person = make_person(recall_all_below=0)
     for text in said:
         person.say(text)
     person.new_session()
-    items = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query=question,
-                                      exclude_session_id=person.session.pk, touch=False) if i.type == "message"]
+    items = [
+        i
+        for i in memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query=question,
+            exclude_session_id=person.session.pk,
+            touch=False,
+        )
+        if i.type == "message"
+    ]
     assert items, "no past message recalled"
     assert answer_word in items[0].content, [i.content for i in items]
 
@@ -44,12 +60,18 @@ def test_recall_is_three_statements_however_many_notes_and_messages(make_person)
     for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆"]:
         person.say(text)
     for i in range(60):
-        MemoryNoteFactory(end_user=person.end_user, tenant=person.tenant, kind="preference", key="",
-                          content=f"用户喜欢第{i}种面条")
+        MemoryNoteFactory(
+            end_user=person.end_user, tenant=person.tenant, kind="preference", key="", content=f"用户喜欢第{i}种面条"
+        )
     person.new_session()
     with CaptureQueriesContext(connection) as queries:
-        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我的预算是多少",
-                              exclude_session_id=person.session.pk, touch=False)
+        items = memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="我的预算是多少",
+            exclude_session_id=person.session.pk,
+            touch=False,
+        )
     assert len(queries.captured_queries) == 3, [q["sql"][:120] for q in queries.captured_queries]
     assert any("40" in i.content for i in items)
 
@@ -60,8 +82,11 @@ def test_a_user_above_the_exact_scan_size_still_gets_the_nearest_notes(make_pers
         person.say(text)
     monkeypatch.setattr(recall, "EXACT_SCAN_MAX", 2)  # this user now takes the HNSW branch
     assert recall.active_note_count(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk) > 2
-    items = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我对什么过敏",
-                                      touch=False) if i.type == "note"]
+    items = [
+        i
+        for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我对什么过敏", touch=False)
+        if i.type == "note"
+    ]
     assert items and "花生" in items[0].content
 
 
@@ -80,21 +105,45 @@ def test_notes_in_a_turns_context_are_counted_as_recalled_once_the_reply_is_stor
 
 
 PLACES = ["杭州", "成都", "Lisbon", "Osaka", "深圳南山", "Berlin", "西安", "Toronto", "苏州", "Nairobi"]
-THINGS = [("喜欢喝", "咖啡"), ("对", "花生过敏"), ("每周去", "游泳"), ("likes", "green tea"), ("is allergic to", "shellfish"),
-          ("collects", "vinyl records"), ("想学", "日语"), ("plays", "the cello"), ("养了一只", "柯基"),
-          ("runs", "marathons"), ("讨厌", "香菜"), ("drives", "an old Volvo"), ("在学", "陶艺"), ("saves for", "a flat")]
+THINGS = [
+    ("喜欢喝", "咖啡"),
+    ("对", "花生过敏"),
+    ("每周去", "游泳"),
+    ("likes", "green tea"),
+    ("is allergic to", "shellfish"),
+    ("collects", "vinyl records"),
+    ("想学", "日语"),
+    ("plays", "the cello"),
+    ("养了一只", "柯基"),
+    ("runs", "marathons"),
+    ("讨厌", "香菜"),
+    ("drives", "an old Volvo"),
+    ("在学", "陶艺"),
+    ("saves for", "a flat"),
+]
 
 
 def _notes_with_vectors(person, texts, model, vectors):
-    return [MemoryNoteFactory(end_user=person.end_user, tenant=person.tenant, key="", content=text,
-                              embedding=vector, embedding_model=model).pk for text, vector in zip(texts, vectors, strict=True)]
+    return [
+        MemoryNoteFactory(
+            end_user=person.end_user,
+            tenant=person.tenant,
+            key="",
+            content=text,
+            embedding=vector,
+            embedding_model=model,
+        ).pk
+        for text, vector in zip(texts, vectors, strict=True)
+    ]
 
 
 def _exact_full_precision(person, literal, model):
     with connection.cursor() as cur:
-        cur.execute("SELECT id FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' "
-                    "AND embedding_model = %s ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
-                    [person.tenant.pk, person.end_user.pk, model, literal, recall.CANDIDATES])
+        cur.execute(
+            "SELECT id FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' "
+            "AND embedding_model = %s ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+            [person.tenant.pk, person.end_user.pk, model, literal, recall.CANDIDATES],
+        )
         return [row[0] for row in cur.fetchall()]
 
 
@@ -106,16 +155,20 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
 
     person = make_person(recall_all_below=0)
     neighbour, stranger = make_person(tenant=person.tenant), make_person()
-    texts = [f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
-             for place in PLACES for verb, thing in THINGS][:3 * recall.CANDIDATES]
+    texts = [
+        f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
+        for place in PLACES
+        for verb, thing in THINGS
+    ][: 3 * recall.CANDIDATES]
     model, vectors = embed_texts(texts=texts)
     own = set(_notes_with_vectors(person, texts, model, vectors))
     _notes_with_vectors(neighbour, texts, model, vectors)
     _notes_with_vectors(stranger, texts, model, vectors)
     questions = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "where do I swim every week?"]
     for question, vector in zip(questions, embed_texts(texts=questions, model=model)[1], strict=True):
-        found = recall.vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk,
-                                         vector=vector, model=model)
+        found = recall.vector_candidates(
+            tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=vector, model=model
+        )
         assert set(found) <= own
         assert list(found) == _exact_full_precision(person, recall._vector_literal(vector), model), question
         items = memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, touch=False)

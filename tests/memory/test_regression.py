@@ -1,5 +1,6 @@
 """The memory regression suite (seed 001 §7.6), in Chinese and English: write -> recall in a new session with
 other words -> a change supersedes -> forgetting removes; plus PII, whims and isolation between users/tenants."""
+
 import pytest
 
 from memory.models import MemoryNote, PiiRejection
@@ -7,15 +8,29 @@ from memory.services.recall import memory_recall
 
 
 def recall(person, query, **kw):
-    return memory_recall(tenant=person.tenant, end_user=person.end_user, query=query,
-                         exclude_session_id=person.session.pk if person.session else None, **kw)
+    return memory_recall(
+        tenant=person.tenant,
+        end_user=person.end_user,
+        query=query,
+        exclude_session_id=person.session.pk if person.session else None,
+        **kw,
+    )
 
 
-@pytest.mark.parametrize("statement, question, changed, forget, expect_old, expect_new", [
-    ("我平时上下班都是坐地铁", "介绍一下我的通勤习惯", "我现在改成开车上班了", "忘掉我的通勤习惯", "subway", "car"),
-    ("I usually take the metro to work", "what do you know about my commute?",
-     "I don't take the metro anymore, I switched to cycling to work", "forget how I commute", "subway", "bike"),
-])
+@pytest.mark.parametrize(
+    "statement, question, changed, forget, expect_old, expect_new",
+    [
+        ("我平时上下班都是坐地铁", "介绍一下我的通勤习惯", "我现在改成开车上班了", "忘掉我的通勤习惯", "subway", "car"),
+        (
+            "I usually take the metro to work",
+            "what do you know about my commute?",
+            "I don't take the metro anymore, I switched to cycling to work",
+            "forget how I commute",
+            "subway",
+            "bike",
+        ),
+    ],
+)
 def test_write_recall_change_forget(make_person, statement, question, changed, forget, expect_old, expect_new):
     person = make_person(recall_all_below=0)  # force the search path: no "all notes" shortcut
     other = person.say("我的预算是 40 万" if "地铁" in statement else "My budget is 400k")
@@ -53,7 +68,9 @@ def test_write_recall_change_forget(make_person, statement, question, changed, f
 
 def test_pii_never_stored(make_person):
     person = make_person()
-    result = person.say("我的手机号是 138 0013 8000，身份证 11010519491231002X，邮箱 li@example.com，预算 30 万").extraction
+    result = person.say(
+        "我的手机号是 138 0013 8000，身份证 11010519491231002X，邮箱 li@example.com，预算 30 万"
+    ).extraction
     assert result["pii"] and set(result["pii"]) >= {"cn_mobile", "cn_id_number", "email"}
     assert result["dropped"].get("pii", 0) >= 1
     stored = " ".join(n.content + n.quote + n.search_text + str(n.value) for n in person.notes(status=None))
@@ -71,7 +88,9 @@ def test_pii_redact_policy_keeps_the_fact_without_the_number(make_person):
     assert "2671" not in stored and "Portland" in stored
 
 
-@pytest.mark.parametrize("whim", ["最近在研究奶茶加盟，感觉挺火的", "I've been thinking about maybe trying pottery lately"])
+@pytest.mark.parametrize(
+    "whim", ["最近在研究奶茶加盟，感觉挺火的", "I've been thinking about maybe trying pottery lately"]
+)
 def test_whim_is_not_durable(make_person, whim):
     person = make_person()
     result = person.say(whim).extraction

@@ -1,5 +1,6 @@
 """Supersede, refresh instead of duplicates, conflict questions, cross-session recall, the model path, and the
 jobs through the real worker."""
+
 from datetime import timedelta
 
 import pytest
@@ -7,22 +8,30 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
 from core.exceptions import InvalidInput
+from core.models import JobRecord
 from memory import jobs
 from memory.models import AuditLog, MemoryNote
 from memory.services.extraction import memory_extract_for_message
 from memory.services.notes import memory_forget_matching, memory_note_create, memory_note_history, memory_note_update
 from memory.services.recall import memory_recall
-from core.models import JobRecord
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory
 from tests.openai_server import Scripted
 
 
-@pytest.mark.parametrize("ways", [
-    ["我平时上下班都是坐地铁", "我每天坐地铁通勤", "通勤的话我一般坐地铁", "上下班我都是坐地铁", "我坐地铁上班"],
-    ["I take the subway to work", "I commute by subway", "My commute is by metro",
-     "I usually ride the metro to work", "Every day I go to the office by subway"],
-])
+@pytest.mark.parametrize(
+    "ways",
+    [
+        ["我平时上下班都是坐地铁", "我每天坐地铁通勤", "通勤的话我一般坐地铁", "上下班我都是坐地铁", "我坐地铁上班"],
+        [
+            "I take the subway to work",
+            "I commute by subway",
+            "My commute is by metro",
+            "I usually ride the metro to work",
+            "Every day I go to the office by subway",
+        ],
+    ],
+)
 def test_same_fact_five_ways_is_one_note(make_person, ways):
     person = make_person()
     outcomes = [person.say(w).extraction for w in ways]
@@ -79,8 +88,12 @@ def test_cross_session_recall_of_yesterdays_facts(make_person):
     for recall_all_below in (20, 0):  # few notes: all of them; many: the search must find them
         person.tenant.recall_all_below = recall_all_below
         person.tenant.save()
-        items = memory_recall(tenant=person.tenant, end_user=person.end_user,
-                              query="我又来了，上次说的外卖的事帮我细说说", exclude_session_id=person.session.pk)
+        items = memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="我又来了，上次说的外卖的事帮我细说说",
+            exclude_session_id=person.session.pk,
+        )
         text = " ".join(i.content for i in items)
         assert "外卖" in text
         if recall_all_below:
@@ -90,14 +103,35 @@ def test_cross_session_recall_of_yesterdays_facts(make_person):
 
 def test_inferred_candidates_from_the_model_follow_policy(make_person, scripted_llm):
     person = make_person(chat_model="scripted-model", inferred_policy="review")
-    answer = {"candidates": [
-        {"kind": "constraint", "key": "budget", "content": "用户的预算约 10 万元。", "value": {"amount": 100000},
-         "confidence": 0.95, "source": "user_stated", "quote": "预算大概 10 万"},
-        {"kind": "constraint", "key": "money", "content": "用户可能预算有限。", "confidence": 0.9,
-         "source": "user_stated", "quote": "用户可能预算有限"},
-        {"kind": "profile", "key": "phone", "content": "用户电话 13800138000", "confidence": 0.9,
-         "source": "user_stated", "quote": "13800138000"},
-    ]}
+    answer = {
+        "candidates": [
+            {
+                "kind": "constraint",
+                "key": "budget",
+                "content": "用户的预算约 10 万元。",
+                "value": {"amount": 100000},
+                "confidence": 0.95,
+                "source": "user_stated",
+                "quote": "预算大概 10 万",
+            },
+            {
+                "kind": "constraint",
+                "key": "money",
+                "content": "用户可能预算有限。",
+                "confidence": 0.9,
+                "source": "user_stated",
+                "quote": "用户可能预算有限",
+            },
+            {
+                "kind": "profile",
+                "key": "phone",
+                "content": "用户电话 13800138000",
+                "confidence": 0.9,
+                "source": "user_stated",
+                "quote": "13800138000",
+            },
+        ]
+    }
     turn = person.say("预算大概 10 万吧，电话 13800138000", extract=False)
     scripted_llm.reset()
     scripted_llm.push("chat", answer)
@@ -114,17 +148,37 @@ def test_extraction_job_retries_garbage_and_is_idempotent(celery_worker, make_pe
     person = make_person(chat_model="scripted-model")
     turn = person.say("I live in Lisbon and I prefer tea", extract=False)
     openai_server.reset()
-    openai_server.push("chat", Scripted(content="this is not json"), {"candidates": [
-        {"kind": "profile", "key": "location", "content": "The user lives in Lisbon.", "value": {"place": "Lisbon"},
-         "confidence": 0.9, "source": "user_stated", "quote": "I live in Lisbon"}]})
+    openai_server.push(
+        "chat",
+        Scripted(content="this is not json"),
+        {
+            "candidates": [
+                {
+                    "kind": "profile",
+                    "key": "location",
+                    "content": "The user lives in Lisbon.",
+                    "value": {"place": "Lisbon"},
+                    "confidence": 0.9,
+                    "source": "user_stated",
+                    "quote": "I live in Lisbon",
+                }
+            ]
+        },
+    )
     mid = turn.user_message.pk
     jobs.memory_extract.delay(person.tenant.pk, mid)
     jobs.memory_extract.delay(person.tenant.pk, mid)  # a duplicate delivery
-    job = wait_for(lambda: JobRecord.objects.filter(idempotency_key=f"extract:{mid}", status="succeeded").first(),
-                   timeout=60, message="the extraction job to succeed")
+    job = wait_for(
+        lambda: JobRecord.objects.filter(idempotency_key=f"extract:{mid}", status="succeeded").first(),
+        timeout=60,
+        message="the extraction job to succeed",
+    )
     assert job.attempts >= 2 and job.result["written"] == 1
-    wait_for(lambda: not JobRecord.objects.filter(kind="memory_extract", status__in=["queued", "running"]).exists(),
-             timeout=30, message="the duplicate to finish")
+    wait_for(
+        lambda: not JobRecord.objects.filter(kind="memory_extract", status__in=["queued", "running"]).exists(),
+        timeout=30,
+        message="the duplicate to finish",
+    )
     assert [n.content for n in person.notes(status=None)] == ["The user lives in Lisbon."]
     openai_server.reset()
 
@@ -146,9 +200,14 @@ def test_passive_forgetting_jobs_report_in_the_ledger(celery_worker, make_person
     MemoryNote.all_tenants.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=120))
     jobs.memory_expire.delay()
     jobs.memory_decay.delay()
-    wait_for(lambda: JobRecord.objects.filter(kind="memory_decay", status="succeeded").exists()
-             and JobRecord.objects.filter(kind="memory_expire", status="succeeded").exists(), timeout=60,
-             message="both forgetting jobs")
+    wait_for(
+        lambda: (
+            JobRecord.objects.filter(kind="memory_decay", status="succeeded").exists()
+            and JobRecord.objects.filter(kind="memory_expire", status="succeeded").exists()
+        ),
+        timeout=60,
+        message="both forgetting jobs",
+    )
     assert JobRecord.objects.get(kind="memory_expire").result["expired"] >= 1
     assert JobRecord.objects.get(kind="memory_decay").result["archived"] >= 1
     statuses = dict(MemoryNote.all_tenants.filter(pk__in=[expired.pk, stale.pk, fresh.pk]).values_list("pk", "status"))
@@ -160,45 +219,62 @@ def test_reembed_job_switches_models_and_vectors_are_never_mixed(celery_worker, 
     person = make_person(recall_all_below=0)
     person.say("我平时上下班都是坐地铁")
     [note] = person.notes()
+    from memory.services.embeddings import embed_texts
     from memory.services.forgetting import memory_embedding_model_set
     from memory.services.recall import vector_candidates
 
-    from memory.services.embeddings import embed_texts
-
     default_model, [offline_vec] = embed_texts(texts=["地铁"])
-    assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
-                             model=default_model)
+    assert vector_candidates(
+        tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec, model=default_model
+    )
     memory_embedding_model_set(tenant=person.tenant, model="scripted-embedder")  # enqueues the re-embedding
-    wait_for(lambda: JobRecord.objects.filter(kind="memory_reembed", status="succeeded").exists(), timeout=60,
-             message="re-embedding")
+    wait_for(
+        lambda: JobRecord.objects.filter(kind="memory_reembed", status="succeeded").exists(),
+        timeout=60,
+        message="re-embedding",
+    )
     note.refresh_from_db()
     # an offline query vector is never compared with the new model's vectors
-    assert vector_candidates(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec,
-                             model=default_model) == {}
+    assert (
+        vector_candidates(
+            tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=offline_vec, model=default_model
+        )
+        == {}
+    )
     assert note.embedding_model == "scripted-embedder"
     from memory.models import MessageVector  # past messages move to the new model too, in the same job
 
-    models = set(MessageVector.objects.for_tenant(person.tenant).filter(end_user=person.end_user)
-                 .values_list("embedding_model", flat=True))
+    models = set(
+        MessageVector.objects.for_tenant(person.tenant)
+        .filter(end_user=person.end_user)
+        .values_list("embedding_model", flat=True)
+    )
     assert models == {"scripted-embedder"}
 
 
 def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):
     person = make_person()
-    note = memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="preference", key="drink",
-                              content="用户每天喝美式咖啡。", actor="admin:alice")
+    note = memory_note_create(
+        tenant=person.tenant,
+        end_user=person.end_user,
+        kind="preference",
+        key="drink",
+        content="用户每天喝美式咖啡。",
+        actor="admin:alice",
+    )
     memory_note_update(tenant=person.tenant, note=note, actor="api:key1", content="用户每天喝拿铁。")
-    assert "拿铁" in " ".join(i.content for i in memory_recall(tenant=person.tenant, end_user=person.end_user,
-                                                                 query="咖啡"))
-    forgotten = memory_forget_matching(tenant=person.tenant, end_user=person.end_user, query="forget my coffee",
-                                       actor="user:me")
+    assert "拿铁" in " ".join(
+        i.content for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="咖啡")
+    )
+    forgotten = memory_forget_matching(
+        tenant=person.tenant, end_user=person.end_user, query="forget my coffee", actor="user:me"
+    )
     assert [f["id"] for f in forgotten] == [note.pk]
     log = list(AuditLog.objects.for_tenant(person.tenant).order_by("id").values_list("actor", "action", "after"))
     assert [(a, b) for a, b, _ in log] == [("admin:alice", "create"), ("api:key1", "update"), ("user:me", "forget")]
     assert "拿铁" not in str(log[-1][2])
     with pytest.raises(InvalidInput, match="personal identifier"):
-        memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile",
-                           content="电话 13800138000")
+        memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile", content="电话 13800138000")
 
 
 def test_episodic_recall_finds_what_extraction_missed(make_person):
@@ -208,14 +284,19 @@ def test_episodic_recall_finds_what_extraction_missed(make_person):
     other = make_person(tenant=person.tenant, recall_all_below=0)
     other.say("上周供应商老刘报价，牛肉每斤 38 块")
     person.new_session()
-    items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="牛肉报价是多少来着",
-                          exclude_session_id=person.session.pk)
+    items = memory_recall(
+        tenant=person.tenant, end_user=person.end_user, query="牛肉报价是多少来着", exclude_session_id=person.session.pk
+    )
     [item] = items
     assert (item.type, item.id, item.session_id) == ("message", said.user_message.pk, said.session.pk)
     assert item.message_ids == [said.user_message.pk] and "38" in item.content
     # the current session's messages are in the window already: not recalled twice
-    assert memory_recall(tenant=person.tenant, end_user=person.end_user, query="牛肉报价",
-                         exclude_session_id=said.session.pk) == []
+    assert (
+        memory_recall(
+            tenant=person.tenant, end_user=person.end_user, query="牛肉报价", exclude_session_id=said.session.pk
+        )
+        == []
+    )
 
 
 def test_recall_respects_budget_top_k_and_counts_recalls(make_person):
@@ -235,6 +316,7 @@ def test_older_facts_rank_lower_by_decay(make_person):
     fresh = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻电影。")
     old = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻小说。")
     from memory.services.notes import _index
+
     for n in (fresh, old):
         _index(n, embedding_model="offline-hash-ngram-v1")
         n.save()

@@ -3,6 +3,7 @@
 Nothing here touches a shared service: the Redis is our own server on a free port (never the machine's
 6379), and the only database we stop is this worktree's own embedded PostgreSQL (or we skip).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -43,12 +44,29 @@ class RedisServer:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> "RedisServer":
+    def start(self) -> RedisServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
-            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-             "--appendfsync", "always", "--dir", str(self.folder), "--daemonize", "no"],
-            stdout=open(self.folder / "redis.log", "ab"), stderr=subprocess.STDOUT)
+            [
+                self.binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--appendfsync",
+                "always",
+                "--dir",
+                str(self.folder),
+                "--daemonize",
+                "no",
+            ],
+            stdout=open(self.folder / "redis.log", "ab"),
+            stderr=subprocess.STDOUT,
+        )
         import redis
 
         deadline = time.time() + 10
@@ -94,8 +112,10 @@ def producer_on(broker_url: str, transport_options: dict | None = None):
     saved_env = os.environ.get("CELERY_BROKER_URL")
     os.environ["CELERY_BROKER_URL"] = broker_url  # Celery reads this variable before its own setting
     app.conf.broker_url = broker_url
-    app.conf.broker_transport_options = transport_options or {"visibility_timeout": VISIBILITY_TIMEOUT,
-                                                              "socket_connect_timeout": 2}
+    app.conf.broker_transport_options = transport_options or {
+        "visibility_timeout": VISIBILITY_TIMEOUT,
+        "socket_connect_timeout": 2,
+    }
     reset_pools()
     try:
         yield app
@@ -160,12 +180,26 @@ class WebProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "WebProcess":
+    def start(self) -> WebProcess:
         self.log.parent.mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=open(self.log, "ab"), stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=open(self.log, "ab"),
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.time() + 60
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -180,8 +214,9 @@ class WebProcess:
     def get(self, path: str, headers: dict | None = None, timeout: float = 15) -> tuple[int, dict, str]:
         return self.request("GET", path, headers=headers, timeout=timeout)
 
-    def request(self, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-                timeout: float = 15) -> tuple[int, dict, str]:
+    def request(
+        self, method: str, path: str, body: bytes | None = None, headers: dict | None = None, timeout: float = 15
+    ) -> tuple[int, dict, str]:
         req = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:

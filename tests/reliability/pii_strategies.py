@@ -1,4 +1,5 @@
 """Hypothesis strategies for personal identifiers and for ordinary numbers that must survive redaction."""
+
 from __future__ import annotations
 
 import string
@@ -62,14 +63,17 @@ def bank_card(draw) -> str:
     number = luhn_complete(body)
     sep = draw(separator)
     if sep:
-        number = sep.join(number[i:i + 4] for i in range(0, len(number), 4))
+        number = sep.join(number[i : i + 4] for i in range(0, len(number), 4))
     return number
 
 
 @st.composite
 def email(draw) -> str:
-    local = draw(st.text(alphabet=string.ascii_lowercase + string.digits + "._+", min_size=1, max_size=12)
-                 .filter(lambda s: s[0] not in "._+" and s[-1] not in "._+"))
+    local = draw(
+        st.text(alphabet=string.ascii_lowercase + string.digits + "._+", min_size=1, max_size=12).filter(
+            lambda s: s[0] not in "._+" and s[-1] not in "._+"
+        )
+    )
     domain = draw(st.text(alphabet=string.ascii_lowercase + string.digits, min_size=2, max_size=10))
     tld = draw(st.sampled_from(["com", "cn", "org", "net", "com.cn", "io"]))
     return f"{local}@{domain}.{tld}"
@@ -82,8 +86,18 @@ def passport(draw) -> str:
 
 @st.composite
 def intl_phone(draw) -> str:
-    cc, groups = draw(st.sampled_from([("1", (3, 3, 4)), ("44", (4, 3, 3)), ("49", (3, 4, 4)),
-                                       ("81", (2, 4, 4)), ("852", (4, 4)), ("33", (1, 2, 2, 2, 2))]))
+    cc, groups = draw(
+        st.sampled_from(
+            [
+                ("1", (3, 3, 4)),
+                ("44", (4, 3, 3)),
+                ("49", (3, 4, 4)),
+                ("81", (2, 4, 4)),
+                ("852", (4, 4)),
+                ("33", (1, 2, 2, 2, 2)),
+            ]
+        )
+    )
     sep = draw(st.sampled_from([" ", "-", ""]))
     parts = [draw(digits(n)) for n in groups]
     if groups[0] >= 3 and draw(st.booleans()):
@@ -100,10 +114,23 @@ identifier = st.one_of(
     intl_phone().map(lambda v: ("phone", v)),
 )
 
-ZH_TEMPLATES = ["我的手机号是{}，有事打给我。", "记一下：{}", "联系方式 {} 谢谢", "我叫小王，证件号{}，预算40万",
-                "卡号：{}。", "你好{}你好", "请发邮件到{}。"]
-EN_TEMPLATES = ["My number is {}, call me.", "Reach me at {} any time.", "card {} expires soon",
-                "Note: {}.", "id={} budget 400000", "({})"]
+ZH_TEMPLATES = [
+    "我的手机号是{}，有事打给我。",
+    "记一下：{}",
+    "联系方式 {} 谢谢",
+    "我叫小王，证件号{}，预算40万",
+    "卡号：{}。",
+    "你好{}你好",
+    "请发邮件到{}。",
+]
+EN_TEMPLATES = [
+    "My number is {}, call me.",
+    "Reach me at {} any time.",
+    "card {} expires soon",
+    "Note: {}.",
+    "id={} budget 400000",
+    "({})",
+]
 
 
 @st.composite
@@ -171,8 +198,13 @@ def spelled_cn_mobile(draw) -> str:
         if style == "en":
             out.append(_SPOKEN_EN[int(d)] if d != "0" or draw(st.booleans()) else "oh")
         elif style in ("zh", "yao"):
-            out.append("幺" if style == "yao" and d == "1" else "两" if d == "2" and draw(st.booleans())
-                       else _SPOKEN_ZH[int(d)])
+            out.append(
+                "幺"
+                if style == "yao" and d == "1"
+                else "两"
+                if d == "2" and draw(st.booleans())
+                else _SPOKEN_ZH[int(d)]
+            )
         else:
             out.append(_SPOKEN_ZH[int(d)] if i % 2 else d)
     sep = " " if style == "en" else draw(st.sampled_from(["", " "]))
@@ -206,14 +238,26 @@ def licence_plate(draw) -> str:
     letters = "ABCDEFGHJKLMNPQRSTUVWXYZ"
     kind = draw(st.sampled_from(["cn", "uk", "fr"]))
     if kind == "cn":
-        body = draw(st.text(alphabet=letters + string.digits, min_size=5, max_size=5).filter(
-            lambda s: any(c.isdigit() for c in s)))
+        body = draw(
+            st.text(alphabet=letters + string.digits, min_size=5, max_size=5).filter(
+                lambda s: any(c.isdigit() for c in s)
+            )
+        )
         return draw(st.sampled_from("京沪粤川浙苏鲁鄂湘闽")) + draw(st.sampled_from(letters)) + body
     if kind == "uk":
-        return (draw(st.text(alphabet=letters, min_size=2, max_size=2)) + draw(digits(2)) + " "
-                + draw(st.text(alphabet=letters, min_size=3, max_size=3)))
-    return (draw(st.text(alphabet=letters, min_size=2, max_size=2)) + "-" + draw(digits(3)) + "-"
-            + draw(st.text(alphabet=letters, min_size=2, max_size=2)))
+        return (
+            draw(st.text(alphabet=letters, min_size=2, max_size=2))
+            + draw(digits(2))
+            + " "
+            + draw(st.text(alphabet=letters, min_size=3, max_size=3))
+        )
+    return (
+        draw(st.text(alphabet=letters, min_size=2, max_size=2))
+        + "-"
+        + draw(digits(3))
+        + "-"
+        + draw(st.text(alphabet=letters, min_size=2, max_size=2))
+    )
 
 
 @st.composite
@@ -229,8 +273,12 @@ def handle_after_label(draw) -> str:
 
 
 HELD_OUT_ZH = ["有事就打{}，随时都行", "我的车是{}，停在楼下", "备用联系方式{}", "{}是我身份证", "服务器{}连不上了"]
-HELD_OUT_EN = ["Ping me on {} after lunch.", "My car, {}, is in the shop.", "Use {} for the form.",
-               "The box at {} keeps rebooting."]
+HELD_OUT_EN = [
+    "Ping me on {} after lunch.",
+    "My car, {}, is in the shop.",
+    "Use {} for the form.",
+    "The box at {} keeps rebooting.",
+]
 HANDLE_LABELS = ["微信 {}", "vx：{}", "加v {}", "WeChat: {}", "telegram {}", "QQ号 {}", "LINE ID {}"]
 
 held_out_identifier = st.one_of(

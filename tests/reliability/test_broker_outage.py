@@ -1,5 +1,6 @@
 """The broker (our own Redis) stopped and restarted: requests still answer quickly, every job scheduled during the
 outage is kept in the job ledger (ids only, no user text) and delivered once the broker is back."""
+
 import os
 import time
 
@@ -8,9 +9,9 @@ from django.db import transaction
 
 from core.dispatch import DISPATCH_KIND, enqueue_now, enqueue_on_commit
 from core.jobs import dispatch_redeliver
-from tasks.jobs import platform_ping
-from core.models import JobRecord
 from core.ledger import job_record_create
+from core.models import JobRecord
+from tasks.jobs import platform_ping
 from tests.conftest import wait_for
 from tests.reliability.conftest import needs
 
@@ -40,14 +41,18 @@ def test_jobs_scheduled_while_the_broker_is_down_are_delivered_after(redis_worke
         assert time.time() - t0 < 3, "scheduling a job blocked the request for too long while the broker was down"
     undelivered = list(JobRecord.objects.filter(kind=DISPATCH_KIND, status="queued").order_by("id"))
     assert [r.progress for r in undelivered] == [
-        {"job": "tasks.jobs.platform_ping", "args": [job.pk], "kwargs": {}} for job in during]
+        {"job": "tasks.jobs.platform_ping", "args": [job.pk], "kwargs": {}} for job in during
+    ]
     assert all(JobRecord.objects.get(pk=job.pk).status == "queued" for job in during)
 
     throwaway_redis.start()
     # What beat does every DISPATCH_REDELIVER_SECONDS: the redelivery job crosses the broker to the worker.
     wait_for(lambda: enqueue_now(dispatch_redeliver), timeout=20, message="the broker to accept messages again")
-    wait_for(lambda: JobRecord.objects.filter(pk__in=[j.pk for j in during], status="succeeded").count() == len(during),
-             timeout=60, message="the backlog to be processed")
+    wait_for(
+        lambda: JobRecord.objects.filter(pk__in=[j.pk for j in during], status="succeeded").count() == len(during),
+        timeout=60,
+        message="the backlog to be processed",
+    )
     assert not JobRecord.objects.filter(kind=DISPATCH_KIND, status="queued").exists()
     assert all(JobRecord.objects.get(pk=j.pk).attempts == 1 for j in during)  # each ran once
 
@@ -80,13 +85,17 @@ def test_chat_turns_answer_during_a_broker_outage_and_their_extraction_runs_afte
     assert all(t.reply and not t.error for t in turns)
     undelivered = list(JobRecord.objects.filter(kind=DISPATCH_KIND, status="queued"))
     assert {tuple(r.progress["args"]) for r in undelivered if r.progress["job"] == "memory.jobs.memory_extract"} == {
-        (tenant.pk, t.user_message.pk) for t in turns}
+        (tenant.pk, t.user_message.pk) for t in turns
+    }
     for record in undelivered:  # ids only: nothing the user wrote is in the ledger
         assert "预算" not in str(record.progress) and "quiet" not in str(record.progress)
 
     throwaway_redis.start()
     wait_for(lambda: enqueue_now(dispatch_redeliver), timeout=20, message="the broker to accept messages again")
     keys = [f"extract:{t.user_message.pk}" for t in turns]
-    wait_for(lambda: JobRecord.objects.filter(idempotency_key__in=keys, status="succeeded").count() == 3,
-             timeout=60, message="the extractions queued during the outage")
+    wait_for(
+        lambda: JobRecord.objects.filter(idempotency_key__in=keys, status="succeeded").count() == 3,
+        timeout=60,
+        message="the extractions queued during the outage",
+    )
     assert MemoryNote.objects.for_tenant(tenant).filter(end_user=user).exists()

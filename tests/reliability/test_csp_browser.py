@@ -1,6 +1,7 @@
 """The web chat, the admin and the API docs work in Chromium under the strict Content-Security-Policy, and the
 browser reports no violation: log in, chat with a streamed reply, switch the language (a script-driven form),
 the memory page; the admin's login, index, a list and a form; Swagger UI rendering the schema."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,8 +16,9 @@ PASSWORD = "pw-csp-browser-1"
 def watch_csp(page) -> list[str]:
     """Chromium logs every CSP refusal to the console; collect them (and page errors) for the assertions."""
     problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text
-            else None)
+    page.on(
+        "console", lambda m: problems.append(f"{page.url}: {m.text}") if "Content Security Policy" in m.text else None
+    )
     page.on("pageerror", lambda e: problems.append(str(e)))
     return problems
 

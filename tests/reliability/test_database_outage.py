@@ -1,6 +1,7 @@
 """The database restarted under traffic: every request during the outage is a 503 with one clear sentence (JSON
 for machines, a page for people, never a 500 or a stack trace), and the same web process serves again as soon
 as PostgreSQL is back (persistent connections with CONN_HEALTH_CHECKS)."""
+
 import threading
 import time
 

@@ -1,5 +1,6 @@
 """Fairness between tenants on the bulk queue (issue 18): a tenant's bulk jobs beyond its limit wait, so another
 tenant's bulk job gets a free worker, and the waiting job is not lost: it runs once the first one ends."""
+
 from __future__ import annotations
 
 import psycopg
@@ -37,13 +38,19 @@ def test_one_tenants_bulk_backlog_leaves_a_worker_for_another_tenant(two_workers
         # The big tenant's first bulk job runs and takes a long time (held on a row lock).
         locker.execute("SELECT id FROM assistants_message WHERE id = %s FOR UPDATE", [last_message.pk])
         job_1 = user_erase_request(tenant=big, end_user=first.end_user, requested_by="test-suite")
-        wait_for(lambda: _waiting_on_lock(connection.settings_dict["NAME"]), timeout=30,
-                 message="the big tenant's first erasure to be running")
+        wait_for(
+            lambda: _waiting_on_lock(connection.settings_dict["NAME"]),
+            timeout=30,
+            message="the big tenant's first erasure to be running",
+        )
         job_2 = user_erase_request(tenant=big, end_user=second.end_user, requested_by="test-suite")
         job_small = user_erase_request(tenant=small, end_user=other.end_user, requested_by="test-suite")
         # The second worker is free, but the big tenant is at its limit (1): the small tenant's job gets it.
-        wait_for(lambda: JobRecord.objects.filter(pk=job_small.pk, status="succeeded").exists(), timeout=60,
-                 message="the small tenant's erasure while the big tenant's backlog waits")
+        wait_for(
+            lambda: JobRecord.objects.filter(pk=job_small.pk, status="succeeded").exists(),
+            timeout=60,
+            message="the small tenant's erasure while the big tenant's backlog waits",
+        )
         waiting = JobRecord.objects.get(pk=job_2.pk)
         assert waiting.status == "queued" and waiting.attempts == 0  # never started: it waits, it is not lost
         assert ErasureReceipt.objects.for_tenant(small).count() == 1
@@ -51,7 +58,10 @@ def test_one_tenants_bulk_backlog_leaves_a_worker_for_another_tenant(two_workers
     finally:
         locker.rollback()
         locker.close()
-    wait_for(lambda: JobRecord.objects.filter(pk__in=[job_1.pk, job_2.pk], status="succeeded").count() == 2,
-             timeout=60, message="the big tenant's jobs once its first one ended")
+    wait_for(
+        lambda: JobRecord.objects.filter(pk__in=[job_1.pk, job_2.pk], status="succeeded").count() == 2,
+        timeout=60,
+        message="the big tenant's jobs once its first one ended",
+    )
     assert ErasureReceipt.objects.for_tenant(big).count() == 2
     assert JobRecord.objects.get(pk=job_2.pk).attempts == 1  # it ran once

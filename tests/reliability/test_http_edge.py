@@ -1,6 +1,7 @@
 """The HTTP edge as a hostile client meets it, over real sockets against uvicorn (`make run`'s server): bodies are
 judged before they are read (declared or chunked), chunked bodies within the limit work, and every user id the
 API accepts, "/" included, is addressable by every per-user endpoint."""
+
 from __future__ import annotations
 
 import http.client
@@ -25,8 +26,14 @@ WEB_LIMIT = 100_000  # MAX_REQUEST_BYTES (everything outside /api/)
 @pytest.fixture(scope="module")
 def web(django_db_setup, openai_server):
     env = worker_env(openai_server)
-    env.update({"DJANGO_SETTINGS_MODULE": "config.settings.local", "DJANGO_DEBUG": "false",
-                "API_MAX_REQUEST_BYTES": str(API_LIMIT), "MAX_REQUEST_BYTES": str(WEB_LIMIT)})
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "config.settings.local",
+            "DJANGO_DEBUG": "false",
+            "API_MAX_REQUEST_BYTES": str(API_LIMIT),
+            "MAX_REQUEST_BYTES": str(WEB_LIMIT),
+        }
+    )
     process = WebProcess(free_port(), env, ROOT / "test-artifacts" / "web-http-edge.log").start()
     yield process
     process.stop()
@@ -72,22 +79,28 @@ def raw_request(web, head: str, body_parts=(), timeout: float = 10) -> tuple[int
 @pytest.mark.parametrize("path", ["/api/v1/chat/", "/healthz", "/login/", "/admin/login/"])
 def test_a_declared_huge_body_is_refused_before_any_of_it_is_sent(web, key, path):
     # 10 GB declared, not one byte sent: the answer can only come from the headers.
-    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Authorization: Bearer {key}\r\nContent-Length: {10 * 1024 ** 3}\r\n\r\n")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {key}\r\nContent-Length: {10 * 1024**3}\r\n\r\n"
+    )
     status, headers, body, seconds = raw_request(web, head)
     assert status == 413 and seconds < 5
     assert headers["connection"] == "close"
     if path.startswith(("/api/", "/healthz")):
         error = json.loads(body)["error"]
-        assert error["code"] == "request_too_large" and str(API_LIMIT if path.startswith("/api/") else WEB_LIMIT) \
-            in error["message"]
+        assert (
+            error["code"] == "request_too_large"
+            and str(API_LIMIT if path.startswith("/api/") else WEB_LIMIT) in error["message"]
+        )
     else:
         assert b"limit" in body and headers["content-type"].startswith("text/html")
 
 
 def test_a_content_length_that_is_not_a_number_is_a_400(web, key):
-    head = ("POST /api/v1/chat/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Authorization: Bearer {key}\r\nContent-Length: -5\r\n\r\n")
+    head = (
+        "POST /api/v1/chat/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {key}\r\nContent-Length: -5\r\n\r\n"
+    )
     status, _, _, seconds = raw_request(web, head)
     assert status == 400 and seconds < 5  # uvicorn refuses it itself; BodySizeLimit would too (400)
 
@@ -97,10 +110,12 @@ def chunk(data: bytes) -> bytes:
 
 
 def test_a_chunked_body_past_the_limit_is_stopped_as_it_streams_and_nothing_is_stored(web, key):
-    head = ("POST /api/v1/chat/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            f"Authorization: Bearer {key}\r\nTransfer-Encoding: chunked\r\n\r\n")
+    head = (
+        "POST /api/v1/chat/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Authorization: Bearer {key}\r\nTransfer-Encoding: chunked\r\n\r\n"
+    )
     payload = json.dumps({"user": "chunky", "message": "长" * API_LIMIT}).encode()
-    parts = [chunk(payload[i:i + 16384]) for i in range(0, API_LIMIT + 32768, 16384)]
+    parts = [chunk(payload[i : i + 16384]) for i in range(0, API_LIMIT + 32768, 16384)]
     # The body never ends (no terminating chunk): the 413 comes as soon as the count passes the limit.
     status, headers, body, seconds = raw_request(web, head, parts)
     assert status == 413 and seconds < 10
@@ -112,9 +127,13 @@ def test_a_chunked_body_within_the_limit_is_read_whole(web, key):
     message = "我的预算大概 40 万，店开在杭州。 " * 200  # ~4 KB of Chinese, sent in small chunks
     payload = json.dumps({"user": "分块用户", "message": message}, ensure_ascii=False).encode()
     conn = http.client.HTTPConnection("127.0.0.1", web.port, timeout=60)
-    conn.request("POST", "/api/v1/chat/", body=(payload[i:i + 1000] for i in range(0, len(payload), 1000)),
-                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
-                 encode_chunked=True)
+    conn.request(
+        "POST",
+        "/api/v1/chat/",
+        body=(payload[i : i + 1000] for i in range(0, len(payload), 1000)),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {key}"},
+        encode_chunked=True,
+    )
     response = conn.getresponse()
     body = json.loads(response.read())
     conn.close()
@@ -135,15 +154,24 @@ def call(web, key, method, path, body=None):
 
 def test_every_accepted_user_id_is_addressable_by_every_endpoint(web, key):
     for external_id in IDS:
-        status, turn = call(web, key, "POST", "/api/v1/chat/",
-                            {"user": external_id, "message": f"hi from {external_id}"})
+        status, turn = call(
+            web, key, "POST", "/api/v1/chat/", {"user": external_id, "message": f"hi from {external_id}"}
+        )
         assert status == 200, (external_id, turn)
     for external_id in IDS:
         base = f"/api/v1/users/{urllib.parse.quote(external_id, safe='')}"
         status, sessions = call(web, key, "GET", f"{base}/sessions/")
         assert status == 200 and [s["user"] for s in sessions["results"]] == [external_id], (external_id, sessions)
-        assert call(web, key, "POST", f"{base}/memories/", {"kind": "preference", "content": "Likes tea.",
-                                                             "source": "admin", "confidence": 0.9})[0] == 201
+        assert (
+            call(
+                web,
+                key,
+                "POST",
+                f"{base}/memories/",
+                {"kind": "preference", "content": "Likes tea.", "source": "admin", "confidence": 0.9},
+            )[0]
+            == 201
+        )
         status, notes = call(web, key, "GET", f"{base}/memories/")
         assert status == 200 and {n["user"] for n in notes["results"]} == {external_id}
         assert call(web, key, "GET", f"{base}/recall/?q=tea")[0] == 200

@@ -1,15 +1,16 @@
 """A large import is processed in bounded steps, each its own job with its position in the ledger (issue 18)."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from assistants.models import Message
 from assistants.services.importing import IMPORT_STEP_MESSAGES, session_import
 from assistants.services.tenants import end_user_get_or_create
-from memory.models import MessageVector
 from core.models import JobRecord
+from memory.models import MessageVector
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 
@@ -20,7 +21,7 @@ def test_an_import_larger_than_a_step_is_processed_in_steps_each_its_own_job(cel
     tenant = TenantFactory(slug="steps")
     AssistantFactory(tenant=tenant)
     user = end_user_get_or_create(tenant=tenant, external_id="history-owner")
-    start = datetime(2024, 3, 1, 9, 0, tzinfo=timezone.utc)
+    start = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
     users = IMPORT_STEP_MESSAGES + 40
     texts = ["我喜欢在西湖边跑步，第{n}次。", "My favourite tea is oolong, cup {n}.", "预算大约{n}千元。"]
     messages = []
@@ -30,16 +31,21 @@ def test_an_import_larger_than_a_step_is_processed_in_steps_each_its_own_job(cel
         messages.append({"role": "assistant", "content": f"OK {n}", "created_at": at + timedelta(minutes=1)})
     session, ids, job = session_import(tenant=tenant, end_user=user, messages=messages)
 
-    wait_for(lambda: JobRecord.objects.filter(pk=job.pk, status__in=["succeeded", "failed"]).exists(), timeout=120,
-             message="the import")
+    wait_for(
+        lambda: JobRecord.objects.filter(pk=job.pk, status__in=["succeeded", "failed"]).exists(),
+        timeout=120,
+        message="the import",
+    )
     job.refresh_from_db()
     assert job.status == "succeeded", job.error
     assert job.progress == {"stage": "done", "done": users, "total": users}
     assert job.result["user_messages"] == users and job.result["message_vectors"] == users
-    steps = [r for r in JobRecord.objects.filter(kind="dispatch")
-             if r.progress.get("job") == "assistants.jobs.session_import"]
+    steps = [
+        r
+        for r in JobRecord.objects.filter(kind="dispatch")
+        if r.progress.get("job") == "assistants.jobs.session_import"
+    ]
     assert len(steps) >= 3  # two extraction steps (a step holds IMPORT_STEP_MESSAGES) and compaction
     assert all(r.status == "succeeded" and r.progress["args"] == [tenant.pk, session.pk, job.pk] for r in steps)
-    user_ids = set(Message.objects.for_tenant(tenant).filter(session=session, role="user")
-                   .values_list("id", flat=True))
+    user_ids = set(Message.objects.for_tenant(tenant).filter(session=session, role="user").values_list("id", flat=True))
     assert set(MessageVector.objects.for_tenant(tenant).values_list("message_id", flat=True)) == user_ids

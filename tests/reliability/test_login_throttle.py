@@ -2,6 +2,7 @@
 username+address pair is locked out with a clear 429 page, even for the right password; an unknown username and
 a wrong password are indistinguishable; a locked-out attempt hashes no password; other users and addresses are
 unaffected; staff can unlock."""
+
 from __future__ import annotations
 
 import json
@@ -37,9 +38,11 @@ def counting_hasher(settings):
 
 @pytest.fixture
 def users(django_user_model):
-    return {"alice": django_user_model.objects.create_user("alice", password=PASSWORD),
-            "bob": django_user_model.objects.create_user("bob", password=PASSWORD),
-            "root": django_user_model.objects.create_superuser("root", "root@example.com", PASSWORD)}
+    return {
+        "alice": django_user_model.objects.create_user("alice", password=PASSWORD),
+        "bob": django_user_model.objects.create_user("bob", password=PASSWORD),
+        "root": django_user_model.objects.create_superuser("root", "root@example.com", PASSWORD),
+    }
 
 
 def attempt(client, path, username, password):
@@ -134,8 +137,9 @@ def test_erasing_a_user_erases_their_failed_logins_too(users):
     from assistants.services.tenants import end_user_create_with_login, tenant_create
 
     tenant, _ = tenant_create(slug="lockout-erasure")
-    leaving = end_user_create_with_login(tenant=tenant, external_id="ext-leaving", username="leaving-user",
-                                         password=PASSWORD)
+    leaving = end_user_create_with_login(
+        tenant=tenant, external_id="ext-leaving", username="leaving-user", password=PASSWORD
+    )
     for client, username in ((Client(REMOTE_ADDR="192.0.2.10"), "leaving-user"), (Client(), "bob")):
         for i in range(3):
             attempt(client, "/login/", username, f"typo-{i}")

@@ -1,6 +1,7 @@
 """The model endpoint slow, failing or returning garbage: the chat turn degrades clearly (the user's message is
 kept, the reply comes from the offline model with a sentence saying why), compaction never writes garbage into
 the summary, and a job that keeps failing records its failure in the ledger."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,7 +11,6 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_get_or_create
 from tests.factories import AssistantFactory, TenantFactory
 from tests.openai_server import Scripted
-
 from tests.reliability.conftest import needs
 
 pytestmark = [pytest.mark.django_db, needs("chat")]
@@ -34,8 +34,9 @@ def scripted_tenant(scripted_llm, settings):
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
-@pytest.mark.parametrize("text,chinese", [("我想在杭州开一家咖啡馆，预算30万。", True),
-                                          ("I want to open a bakery in Wuhan.", False)])
+@pytest.mark.parametrize(
+    "text,chinese", [("我想在杭州开一家咖啡馆，预算30万。", True), ("I want to open a bakery in Wuhan.", False)]
+)
 def test_turn_degrades_clearly_and_keeps_the_message(scripted_tenant, scripted_llm, fault, text, chinese):
     scripted_llm.push("chat", *FAULTS[fault])
     user = end_user_get_or_create(tenant=scripted_tenant, external_id=f"u-{fault}")
@@ -57,8 +58,7 @@ GARBAGE_SUMMARIES = [
 ]
 
 
-def test_compaction_with_garbage_answers_keeps_the_summary_untouched_and_fails_for_retry(scripted_tenant,
-                                                                                          scripted_llm):
+def test_compaction_with_garbage_answers_keeps_the_summary_untouched_and_fails_for_retry(scripted_tenant, scripted_llm):
     from assistants.services.compaction import session_compact
     from core.exceptions import ServiceUnavailable
 
@@ -68,8 +68,13 @@ def test_compaction_with_garbage_answers_keeps_the_summary_untouched_and_fails_f
     user = end_user_get_or_create(tenant=scripted_tenant, external_id="garbage")
     session = chat_session_start(tenant=scripted_tenant, end_user=user)
     for i, text in enumerate(["预算40万", "好的", "在成都", "明白", "开火锅店", "收到"]):
-        Message.objects.for_tenant(scripted_tenant).create(tenant=scripted_tenant, session=session, end_user=user,
-                                                           role="user" if i % 2 == 0 else "assistant", content=text)
+        Message.objects.for_tenant(scripted_tenant).create(
+            tenant=scripted_tenant,
+            session=session,
+            end_user=user,
+            role="user" if i % 2 == 0 else "assistant",
+            content=text,
+        )
     scripted_llm.push("chat", *(GARBAGE_SUMMARIES * 3))
     with pytest.raises(ServiceUnavailable):
         session_compact(tenant_id=scripted_tenant.pk, session_id=session.pk)

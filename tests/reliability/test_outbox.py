@@ -1,5 +1,6 @@
 """The outbox (issue 18): a job is recorded in PostgreSQL with the data it is about, in the same transaction, and a
 copy of a job that already completed does nothing."""
+
 from __future__ import annotations
 
 import time
@@ -7,10 +8,10 @@ import time
 import pytest
 from django.db import transaction
 
-from core.dispatch import DISPATCH_KIND, enqueue_on_commit, enqueue_now
-from tasks.jobs import platform_ping
-from core.models import JobRecord
+from core.dispatch import DISPATCH_KIND, enqueue_now, enqueue_on_commit
 from core.ledger import job_record_create
+from core.models import JobRecord
+from tasks.jobs import platform_ping
 from tests.conftest import wait_for
 
 
@@ -42,8 +43,10 @@ def test_a_rolled_back_request_leaves_no_job_and_a_committed_one_leaves_its_job_
 def test_a_late_copy_of_a_completed_job_does_nothing(celery_worker):
     job = job_record_create(kind="ping")
     enqueue_now(platform_ping, job.pk)
-    wait_for(lambda: JobRecord.objects.filter(kind=DISPATCH_KIND, status="succeeded").exists(),
-             message="the ping to complete")
+    wait_for(
+        lambda: JobRecord.objects.filter(kind=DISPATCH_KIND, status="succeeded").exists(),
+        message="the ping to complete",
+    )
     [row] = _outbox_rows()
     assert row.attempts == 1 and row.lease_expires_at is None
     # A broker redelivering the same message (or a re-send that crossed the completion): same task id.

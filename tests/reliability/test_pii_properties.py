@@ -1,5 +1,6 @@
 """Property-based tests of the PII guard (memory.services.pii): generated identifiers in Chinese and English
 sentences, with spaces, dashes and full-width digits, are always found and redacted; ordinary numbers are not."""
+
 import re
 import unicodedata
 

@@ -1,6 +1,7 @@
 """Interactive work never waits behind bulk work (issue 18): a turn's extraction goes to the interactive queue,
 a tenant's re-embedding, imports and erasures to the bulk queue, and `make run` keeps a worker slot that serves
 only the interactive queue."""
+
 from __future__ import annotations
 
 import pytest
@@ -41,16 +42,21 @@ def test_a_turns_extraction_runs_while_another_tenants_bulk_work_waits(own_broke
     # The worker of `make run`'s interactive slot: the bulk backlog cannot occupy it.
     worker = own_broker_worker(queues=settings.CELERY_TASK_DEFAULT_QUEUE, name="interactive")
     try:
-        wait_for(lambda: JobRecord.objects.filter(idempotency_key=f"extract:{message.pk}",
-                                                  status="succeeded").exists(),
-                 timeout=60, message="the small tenant's extraction")
+        wait_for(
+            lambda: JobRecord.objects.filter(idempotency_key=f"extract:{message.pk}", status="succeeded").exists(),
+            timeout=60,
+            message="the small tenant's extraction",
+        )
         assert queue_depth(settings.CELERY_BULK_QUEUE) == 3
         assert not JobRecord.objects.filter(kind="memory_reembed").exists()
     finally:
         worker.stop()
     shared = own_broker_worker(name="shared")
     try:
-        wait_for(lambda: JobRecord.objects.filter(kind="memory_reembed", tenant=big, status="succeeded").count() == 3,
-                 timeout=60, message="the bulk jobs, once a bulk slot serves them")
+        wait_for(
+            lambda: JobRecord.objects.filter(kind="memory_reembed", tenant=big, status="succeeded").count() == 3,
+            timeout=60,
+            message="the bulk jobs, once a bulk slot serves them",
+        )
     finally:
         shared.stop()

@@ -4,6 +4,7 @@ One user has thousands of sessions, another thousands of notes. Every page that 
 "What I remember", admin) answers one page, with a number of queries that does not grow with the data: the same
 as for a user with a little more than one page. Export reads in batches and streams; erasure removes everything.
 """
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ FEW = 60  # a little more than one page (50)
 
 
 def person(tenant, name: str) -> tuple[EndUser, Client]:
-    user = end_user_create_with_login(tenant=tenant, external_id=name, username=f"{tenant.slug}-{name}",
-                                      password="scale-test-pw")
+    user = end_user_create_with_login(
+        tenant=tenant, external_id=name, username=f"{tenant.slug}-{name}", password="scale-test-pw"
+    )
     client = Client()
     client.force_login(user.user)
     return user, client
@@ -37,8 +39,12 @@ def world(db):
     assistant = Assistant.objects.for_tenant(tenant).get()
     _, key = api_key_create(tenant=tenant, name="scale")
     users = {}
-    for name, sessions, notes in [("big-sessions", MANY, 0), ("few-sessions", FEW, 0),
-                                  ("big-notes", 0, MANY), ("few-notes", 0, FEW)]:
+    for name, sessions, notes in [
+        ("big-sessions", MANY, 0),
+        ("few-sessions", FEW, 0),
+        ("big-notes", 0, MANY),
+        ("few-notes", 0, FEW),
+    ]:
         user, client = person(tenant, name)
         bulk_sessions(tenant=tenant, end_user=user, assistant=assistant, count=sessions)
         bulk_notes(tenant=tenant, end_user=user, count=notes)
@@ -80,8 +86,11 @@ def test_recall_for_a_user_with_thousands_of_notes_returns_only_theirs(world):
     response, _ = queries(lambda: api.get("/api/v1/users/big-notes/recall/", {"q": "成都 火锅 开店"}))
     results = response.json()["results"]
     assert results, "recall found nothing among thousands of matching notes"
-    own = set(MemoryNote.objects.for_tenant(big_notes_user.tenant).filter(end_user=big_notes_user)
-              .values_list("pk", flat=True))
+    own = set(
+        MemoryNote.objects.for_tenant(big_notes_user.tenant)
+        .filter(end_user=big_notes_user)
+        .values_list("pk", flat=True)
+    )
     assert all(item["id"] in own for item in results if item["type"] == "note")
 
 
@@ -102,8 +111,11 @@ def test_web_and_admin_pages_show_one_page_with_bounded_queries(world, admin_cli
     last, _ = queries(lambda: users["big-notes"][1].get("/memory/", {"page": "last"}))
     assert last.content.decode().count('class="note card"') == (MANY % 50 or 50)
 
-    for path, name in [("/admin/assistants/chatsession/", "big-sessions"), ("/admin/memory/memorynote/", "big-notes"),
-                       ("/admin/assistants/message/", "big-sessions")]:
+    for path, name in [
+        ("/admin/assistants/chatsession/", "big-sessions"),
+        ("/admin/memory/memorynote/", "big-notes"),
+        ("/admin/assistants/message/", "big-sessions"),
+    ]:
         user = users[name][0]
         _page, big_admin_q = queries(lambda: admin_client.get(path, {"end_user__id__exact": user.pk}))  # noqa: B023 - called at once
         few = users[name.replace("big", "few")][0]

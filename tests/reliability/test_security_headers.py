@@ -1,5 +1,6 @@
 """Security headers on every kind of page (web chat, admin, API, health), no inline script in what the web chat
 and the admin render, and production settings that pass `check --deploy` except for the documented opt-ins."""
+
 from __future__ import annotations
 
 import os
@@ -32,8 +33,9 @@ def logged_in():
     return client
 
 
-@pytest.mark.parametrize("path", ["/login/", "/admin/login/", "/api/v1/assistants/", "/healthz", "/api/docs/",
-                                  "/no-such-page/"])
+@pytest.mark.parametrize(
+    "path", ["/login/", "/admin/login/", "/api/v1/assistants/", "/healthz", "/api/docs/", "/no-such-page/"]
+)
 def test_every_answer_carries_the_security_headers(client, path):
     response = client.get(path)
     policy = csp_of(response)
@@ -54,8 +56,15 @@ EVENT_ATTRIBUTE = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
 def test_the_web_chat_and_admin_render_no_inline_script(logged_in, admin_client):
     pages = [logged_in.get(path) for path in ("/", "/memory/", "/account/delete/")]
     pages.append(logged_in.post("/chat/new/", follow=True))  # a conversation page, with its message box
-    pages += [admin_client.get(path) for path in ("/admin/", "/admin/assistants/enduser/", "/admin/axes/accessattempt/",
-                                                  "/admin/memory/memorynote/add/")]
+    pages += [
+        admin_client.get(path)
+        for path in (
+            "/admin/",
+            "/admin/assistants/enduser/",
+            "/admin/axes/accessattempt/",
+            "/admin/memory/memorynote/add/",
+        )
+    ]
     pages.append(Client().get("/login/"))
     for page in pages:
         assert page.status_code == 200, page.request["PATH_INFO"]
@@ -73,17 +82,28 @@ def test_swagger_ui_loads_its_start_up_script_as_a_file(client):
 
 
 def test_production_settings_are_secure():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
-           "DJANGO_SECRET_KEY": secrets.token_urlsafe(50), "DJANGO_ALLOWED_HOSTS": "chat.example.com"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_ALLOWED_HOSTS": "chat.example.com",
+    }
     env.pop("DATABASE_NAME", None)
-    code = ("from django.conf import settings as s; import django; django.setup(); "
-            "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG, "
-            "s.SESSION_COOKIE_HTTPONLY)")
-    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
-                           timeout=120)
+    code = (
+        "from django.conf import settings as s; import django; django.setup(); "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SECURE_HSTS_SECONDS, s.DEBUG, "
+        "s.SESSION_COOKIE_HTTPONLY)"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert shown.stdout.split() == ["True", "True", "31536000", "False", "True"], shown.stderr[-2000:]
-    deploy = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=120)
+    deploy = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     found = set(re.findall(r"security\.W\d+", deploy.stdout + deploy.stderr))
     # Left to the operator on purpose (README "Settings"): HSTS for subdomains, preload, redirecting at the app.
     assert found <= {"security.W005", "security.W008", "security.W021"}, deploy.stdout + deploy.stderr

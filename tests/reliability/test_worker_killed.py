@@ -3,6 +3,7 @@
 
 Each job is made slow deterministically: compaction and extraction wait for the scripted model (Scripted(delay));
 erasure waits on a row lock this test holds. The worker is killed while it is provably inside the job."""
+
 from __future__ import annotations
 
 import time
@@ -13,11 +14,17 @@ from django.db import connection
 
 from assistants.models import ChatSession, ErasureReceipt, Message
 from core.dispatch import enqueue_now
-from memory.models import MemoryNote
 from core.models import JobRecord
+from memory.models import MemoryNote
 from tests.conftest import wait_for
-from tests.factories import (AssistantFactory, ChatSessionFactory, EndUserFactory, MemoryNoteFactory,
-                             MessageFactory, TenantFactory)
+from tests.factories import (
+    AssistantFactory,
+    ChatSessionFactory,
+    EndUserFactory,
+    MemoryNoteFactory,
+    MessageFactory,
+    TenantFactory,
+)
 from tests.openai_server import Scripted
 from tests.reliability.conftest import needs
 
@@ -30,11 +37,11 @@ SCRIPTED_MODEL = "scripted-model"
 
 
 def conversation(tenant, texts: list[str]) -> ChatSession:
-    session = ChatSessionFactory(tenant=tenant, end_user=EndUserFactory(tenant=tenant),
-                                 assistant=AssistantFactory(tenant=tenant))
+    session = ChatSessionFactory(
+        tenant=tenant, end_user=EndUserFactory(tenant=tenant), assistant=AssistantFactory(tenant=tenant)
+    )
     for i, text in enumerate(texts):
-        MessageFactory(session=session, role=Message.Role.USER if i % 2 == 0 else Message.Role.ASSISTANT,
-                       content=text)
+        MessageFactory(session=session, role=Message.Role.USER if i % 2 == 0 else Message.Role.ASSISTANT, content=text)
     return session
 
 
@@ -56,8 +63,11 @@ def test_worker_killed_mid_compaction_compacts_once(redis_worker, openai_server)
     assert session.summary_version == 0 and session.summary == ""
 
     redis_worker()
-    wait_for(lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1, timeout=90,
-             message="the redelivered compaction")
+    wait_for(
+        lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
+        timeout=90,
+        message="the redelivered compaction",
+    )
     time.sleep(3)  # nothing else may arrive: it ran once in effect
     session.refresh_from_db()
     assert session.summary_version == 1
@@ -69,8 +79,7 @@ def test_worker_killed_mid_compaction_compacts_once(redis_worker, openai_server)
 
 def _waiting_on_lock(dbname: str) -> bool:
     with connection.cursor() as cur:
-        cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
-                    [dbname])
+        cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'", [dbname])
         return cur.fetchone()[0] > 0
 
 
@@ -93,8 +102,11 @@ def test_worker_killed_mid_erasure_finishes_the_erasure_once(redis_worker):
         locker.execute("SELECT id FROM assistants_message WHERE id = %s FOR UPDATE", [message_ids[-1]])
         first = redis_worker()
         job = user_erase_request(tenant=tenant, end_user=user, requested_by="test-suite")
-        wait_for(lambda: _waiting_on_lock(connection.settings_dict["NAME"]), timeout=30,
-                 message="the erasure to be blocked half-way")
+        wait_for(
+            lambda: _waiting_on_lock(connection.settings_dict["NAME"]),
+            timeout=30,
+            message="the erasure to be blocked half-way",
+        )
         first.kill()
     finally:
         locker.rollback()
@@ -102,8 +114,11 @@ def test_worker_killed_mid_erasure_finishes_the_erasure_once(redis_worker):
     assert not ErasureReceipt.objects.for_tenant(tenant).exists()
 
     redis_worker()
-    wait_for(lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").exists(), timeout=90,
-             message="the redelivered erasure")
+    wait_for(
+        lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").exists(),
+        timeout=90,
+        message="the redelivered erasure",
+    )
     receipts = list(ErasureReceipt.objects.for_tenant(tenant))
     assert len(receipts) == 1
     counts = receipts[0].counts
@@ -124,11 +139,28 @@ def test_worker_killed_mid_extraction_writes_each_note_once(redis_worker, openai
     tenant = TenantFactory(chat_model=SCRIPTED_MODEL)
     session = conversation(tenant, ["我的预算大概40万，想在成都开火锅店。"])
     message = Message.objects.for_tenant(tenant).get(session=session)
-    answer = {"candidates": [
-        {"kind": "constraint", "key": "budget", "content": "用户预算大概40万", "value": {"amount": 400000},
-         "confidence": 0.8, "source": "user_stated", "quote": "我的预算大概40万"},
-        {"kind": "plan", "key": "city", "content": "用户想在成都开火锅店", "value": None,
-         "confidence": 0.8, "source": "user_stated", "quote": "想在成都开火锅店"}]}
+    answer = {
+        "candidates": [
+            {
+                "kind": "constraint",
+                "key": "budget",
+                "content": "用户预算大概40万",
+                "value": {"amount": 400000},
+                "confidence": 0.8,
+                "source": "user_stated",
+                "quote": "我的预算大概40万",
+            },
+            {
+                "kind": "plan",
+                "key": "city",
+                "content": "用户想在成都开火锅店",
+                "value": None,
+                "confidence": 0.8,
+                "source": "user_stated",
+                "quote": "想在成都开火锅店",
+            },
+        ]
+    }
     openai_server.reset()
     openai_server.push("chat", Scripted(content=answer, delay=6), Scripted(content=answer))
 
@@ -140,8 +172,11 @@ def test_worker_killed_mid_extraction_writes_each_note_once(redis_worker, openai
 
     redis_worker()
     key = f"extract:{message.pk}"
-    wait_for(lambda: JobRecord.objects.filter(idempotency_key=key, status="succeeded").exists(), timeout=90,
-             message="the redelivered extraction")
+    wait_for(
+        lambda: JobRecord.objects.filter(idempotency_key=key, status="succeeded").exists(),
+        timeout=90,
+        message="the redelivered extraction",
+    )
     notes = list(MemoryNote.objects.for_tenant(tenant).filter(end_user=session.end_user))
     assert sorted(n.key for n in notes) == ["budget", "city"], [(n.key, n.content) for n in notes]
     assert JobRecord.objects.get(idempotency_key=key).attempts == 2
@@ -181,8 +216,9 @@ def test_worker_killed_mid_compaction_on_the_filesystem_broker_compacts_once(fil
     from core.dispatch import dispatch_redeliver
 
     tenant = TenantFactory(chat_model=SCRIPTED_MODEL, window_turns=1, summary_trigger_messages=1)
-    session = conversation(tenant, ["I run a bakery in Leeds.", "Nice.", "My budget is £12,000.", "OK.",
-                                    "我们下个月开业。", "好的。"])
+    session = conversation(
+        tenant, ["I run a bakery in Leeds.", "Nice.", "My budget is £12,000.", "OK.", "我们下个月开业。", "好的。"]
+    )
     other = conversation(TenantFactory(chat_model=SCRIPTED_MODEL), ["另一个租户的消息"])
     lines = {"summary_lines": ["User runs a bakery in Leeds", "Budget £12,000"]}
     openai_server.reset()
@@ -197,8 +233,10 @@ def test_worker_killed_mid_compaction_on_the_filesystem_broker_compacts_once(fil
     filesystem_worker()
     time.sleep(LEASE_SECONDS + 1)
     assert ChatSession.all_tenants.get(pk=session.pk).summary_version == 0  # nothing redelivers on its own
-    _redeliver_until(lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
-                     "the compaction re-sent once its lease ran out")
+    _redeliver_until(
+        lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
+        "the compaction re-sent once its lease ran out",
+    )
     time.sleep(2)
     assert dispatch_redeliver()["sent"] == 0  # completed: nothing more to send
     session.refresh_from_db()
@@ -230,8 +268,11 @@ def test_worker_killed_mid_erasure_on_the_filesystem_broker_finishes_once(filesy
         locker.execute("SELECT id FROM assistants_message WHERE id = %s FOR UPDATE", [message_ids[-1]])
         first = filesystem_worker()
         job = user_erase_request(tenant=tenant, end_user=user, requested_by="test-suite")
-        wait_for(lambda: _waiting_on_lock(connection.settings_dict["NAME"]), timeout=30,
-                 message="the erasure to be blocked half-way")
+        wait_for(
+            lambda: _waiting_on_lock(connection.settings_dict["NAME"]),
+            timeout=30,
+            message="the erasure to be blocked half-way",
+        )
         first.kill()
     finally:
         locker.rollback()
@@ -239,8 +280,10 @@ def test_worker_killed_mid_erasure_on_the_filesystem_broker_finishes_once(filesy
     assert not ErasureReceipt.objects.for_tenant(tenant).exists()
 
     filesystem_worker()
-    _redeliver_until(lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").exists(),
-                     "the erasure re-sent once its lease ran out")
+    _redeliver_until(
+        lambda: JobRecord.objects.filter(pk=job.pk, status="succeeded").exists(),
+        "the erasure re-sent once its lease ran out",
+    )
     receipts = list(ErasureReceipt.objects.for_tenant(tenant))
     assert len(receipts) == 1
     counts = receipts[0].counts

@@ -1,4 +1,5 @@
 """Which partitions of the tables partitioned by HASH(tenant_id) a statement reads: its EXPLAIN plan names them."""
+
 from __future__ import annotations
 
 import re

@@ -1,5 +1,6 @@
 """Fixtures for working and experience memory: a tenant made the way integrators make one (tenant_create, so its
 assistant has the example task types), its users and sessions, and `say` = one real chat turn."""
+
 import pytest
 
 from assistants.models import Assistant

@@ -1,4 +1,5 @@
 """Two tabs writing to the same task at once lose no field; a completed task is never changed again."""
+
 import threading
 import time
 
@@ -14,8 +15,9 @@ from tests.tasks.conftest import say
 
 
 def _user_message(tenant, session, text):
-    return Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                                     role=Message.Role.USER, content=text)
+    return Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text
+    )
 
 
 @pytest.mark.django_db(transaction=True)
@@ -62,8 +64,7 @@ def test_a_completed_task_is_immutable(tenant, session):
     frozen = (state.collected, state.version, state.result)
 
     with pytest.raises(Conflict, match="completed"):
-        task_state_fill(tenant=tenant, state=state, values={"预算": Extracted("80万")},
-                        message=r.user_message)
+        task_state_fill(tenant=tenant, state=state, values={"预算": Extracted("80万")}, message=r.user_message)
     # A later message that names a field does not reach the completed task either.
     r = say(tenant, session, "预算改成80万")
     state.refresh_from_db()

@@ -2,6 +2,7 @@
 a new conversation starts without a task and is offered the unfinished one as a question; cancel / 取消 / stop the
 plan cancels it wherever it was started; "another / a new plan" starts a new task; a forget request removes the
 fact from the notes, the pinned facts and the task's values, and is never itself a task value."""
+
 import pytest
 
 from assistants.models import ChatSession
@@ -18,8 +19,11 @@ def tasks_of(tenant, user):
 
 
 def started(tenant, session, lang):
-    texts = (["我们来做一个项目计划", "项目名称是青石", "截止时间是下个月底"] if lang == "zh" else
-             ["Let's do a project plan", "The project is called Bluebird", "The deadline is next Friday"])
+    texts = (
+        ["我们来做一个项目计划", "项目名称是青石", "截止时间是下个月底"]
+        if lang == "zh"
+        else ["Let's do a project plan", "The project is called Bluebird", "The deadline is next Friday"]
+    )
     for text in texts:
         say(tenant, session, text)
     [state] = tasks_of(tenant, session.end_user)
@@ -27,11 +31,14 @@ def started(tenant, session, lang):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, first, offer", [
-    ("zh", "今天天气怎么样？", "要继续吗"),
-    ("en", "What time is it in Tokyo?", "Shall we continue"),
-    ("zh", "What time is it in Tokyo?", "Shall we continue"),  # the other language: still only a question
-])
+@pytest.mark.parametrize(
+    "lang, first, offer",
+    [
+        ("zh", "今天天气怎么样？", "要继续吗"),
+        ("en", "What time is it in Tokyo?", "Shall we continue"),
+        ("zh", "What time is it in Tokyo?", "Shall we continue"),  # the other language: still only a question
+    ],
+)
 def test_a_new_conversation_starts_without_the_task_and_is_offered_it(tenant, user, session, lang, first, offer):
     state = started(tenant, session, lang)
     before = (state.collected, state.version)
@@ -47,8 +54,10 @@ def test_a_new_conversation_starts_without_the_task_and_is_offered_it(tenant, us
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, cancel", [("en", "Cancel the project plan."), ("zh", "取消项目计划"),
-                                          ("en", "stop the plan"), ("zh", "项目计划不做了")])
+@pytest.mark.parametrize(
+    "lang, cancel",
+    [("en", "Cancel the project plan."), ("zh", "取消项目计划"), ("en", "stop the plan"), ("zh", "项目计划不做了")],
+)
 def test_cancel_cancels_the_task_from_another_conversation(tenant, user, session, lang, cancel):
     state = started(tenant, session, lang)
     later = chat_session_start(tenant=tenant, end_user=user)
@@ -60,12 +69,15 @@ def test_cancel_cancels_the_task_from_another_conversation(tenant, user, session
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("lang, again, another", [
-    ("en", "Let's do a project plan", "No, a new one please"),
-    ("zh", "我们来做一个项目计划", "新建一个"),
-    ("en", "I want another project plan", None),
-    ("zh", "再做一个新的项目计划", None),
-])
+@pytest.mark.parametrize(
+    "lang, again, another",
+    [
+        ("en", "Let's do a project plan", "No, a new one please"),
+        ("zh", "我们来做一个项目计划", "新建一个"),
+        ("en", "I want another project plan", None),
+        ("zh", "再做一个新的项目计划", None),
+    ],
+)
 def test_another_plan_starts_a_new_task(tenant, user, session, lang, again, another):
     old = started(tenant, session, lang)
     later = chat_session_start(tenant=tenant, end_user=user)
@@ -104,7 +116,7 @@ def test_forget_reaches_the_task_state_and_is_never_a_task_value(tenant, user, s
     [state] = tasks_of(tenant, user)
     assert state.collected
     other = "用户在杭州开店。" if zh else "The user runs a shop in Leeds."
-    summary = (f"用户不喝咖啡因。{other}" if zh else f"The user does not drink caffeine. {other}")
+    summary = f"用户不喝咖啡因。{other}" if zh else f"The user does not drink caffeine. {other}"
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(summary=summary)  # as compaction writes it
     session.summary = summary
     r = say(tenant, session, "请忘记我不喝咖啡因这件事" if zh else "Please forget that I don't drink caffeine")
@@ -133,6 +145,7 @@ def test_forget_removes_scratch_entries_of_that_user_only(tenant, user, session)
     scratch_put(tenant=tenant, session=bob_session, key="draft:1", value={"text": "Plan without caffeine drinks"})
     r = say(tenant, session, "Please forget that I don't drink caffeine")
     assert "session scratch" in r.reply
-    assert list(SessionScratch.objects.for_tenant(tenant).filter(end_user=user).values_list("key", flat=True)) \
-        == ["draft:2"]
+    assert list(SessionScratch.objects.for_tenant(tenant).filter(end_user=user).values_list("key", flat=True)) == [
+        "draft:2"
+    ]
     assert SessionScratch.objects.for_tenant(tenant).filter(end_user=bob).count() == 1

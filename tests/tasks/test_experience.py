@@ -1,6 +1,7 @@
 """Experience memory: learned only from positive feedback, generalised and scrubbed, recalled for similar tasks
 of the same assistant in the same tenant, never elsewhere; offered to other users only once several users
 confirmed it or staff approved it (issue 15: tests/tasks/test_experience_privacy.py has the leak tests)."""
+
 import pytest
 from django.conf import settings
 
@@ -8,33 +9,45 @@ from assistants.models import Assistant, Feedback, Message
 from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
+from core.models import JobRecord
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.moderation import experience_approve
-from core.models import JobRecord
-from tasks.models import TaskType
-from tasks.services.experience import (experience_generalise_offline, experience_learn, experience_recall,
-                                       is_positive_feedback)
+from tasks.services.experience import (
+    experience_generalise_offline,
+    experience_learn,
+    experience_recall,
+    is_positive_feedback,
+)
 from tasks.services.task_types import task_types_install_examples
 from tests.conftest import wait_for
 from tests.tasks.conftest import say
 
 TASK_ZH = "我叫王小明，手机 13812345678。帮我批量处理 1000 条客服对话，按退款、物流、投诉分类"
-SOLUTION_ZH = ("先随机抽 50 条人工定出类别（退款、物流、投诉、其他），写清每类的判定规则，再用规则加模型批量打标签，"
-               "最后抽检 5% 修正。有问题打 13812345678 找王小明。")
+SOLUTION_ZH = (
+    "先随机抽 50 条人工定出类别（退款、物流、投诉、其他），写清每类的判定规则，再用规则加模型批量打标签，"
+    "最后抽检 5% 修正。有问题打 13812345678 找王小明。"
+)
 
 
 def _exchange(tenant, session, question, answer, **metadata):
     """A question and the reply a model gave (stored as the chat turn stores them)."""
-    Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                              role=Message.Role.USER, content=question)
-    return Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                                     role=Message.Role.ASSISTANT, content=answer,
-                                                     metadata=metadata)
+    Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=question
+    )
+    return Message.objects.for_tenant(tenant).create(
+        tenant=tenant,
+        session=session,
+        end_user=session.end_user,
+        role=Message.Role.ASSISTANT,
+        content=answer,
+        metadata=metadata,
+    )
 
 
 def _learning_enqueued(callbacks) -> bool:
     """The experience-learning job is enqueued after commit (by feedback_record, through the outbox): exactly one
     after-commit callback publishes it."""
+
     def publishes_learning(cb) -> bool:
         cells = [c.cell_contents for c in (getattr(cb, "__closure__", None) or ())]
         return any(getattr(c, "name", "").endswith("experience_learn") for c in cells)
@@ -50,8 +63,9 @@ def _thumbs_up(tenant, user, reply, capture):
 
 
 @pytest.mark.django_db
-def test_thumbs_up_saves_a_generalised_scrubbed_experience(tenant, user, session, assistant,
-                                                           django_capture_on_commit_callbacks):
+def test_thumbs_up_saves_a_generalised_scrubbed_experience(
+    tenant, user, session, assistant, django_capture_on_commit_callbacks
+):
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     result = _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     assert result["saved"] is True
@@ -105,8 +119,9 @@ def test_failures_are_never_saved(tenant, user, session, django_capture_on_commi
 
 
 @pytest.mark.django_db
-def test_explicit_praise_in_chat_confirms_the_task_and_learns_it(tenant, user, session,
-                                                                   django_capture_on_commit_callbacks):
+def test_explicit_praise_in_chat_confirms_the_task_and_learns_it(
+    tenant, user, session, django_capture_on_commit_callbacks
+):
     for text in ("帮我做一个项目计划", "项目名称是星火", "截止时间是9月底", "团队5个人", "预算20万"):
         r = say(tenant, session, text)
     plan_reply = r.reply_message
@@ -129,8 +144,10 @@ def test_explicit_praise_in_chat_confirms_the_task_and_learns_it(tenant, user, s
     assert "参考以往类似任务" not in r.reply
 
     # two more users, each with their own project of the same size, like the same procedure: now it is shared
-    for name, values in (("carol", ("项目名称是晨光", "截止时间是10月底", "团队3个人", "预算12万")),
-                         ("dave", ("项目名称是远航", "截止时间是年底", "团队8人", "预算18万"))):
+    for name, values in (
+        ("carol", ("项目名称是晨光", "截止时间是10月底", "团队3个人", "预算12万")),
+        ("dave", ("项目名称是远航", "截止时间是年底", "团队8人", "预算18万")),
+    ):
         other = end_user_get_or_create(tenant=tenant, external_id=name)
         other_session = chat_session_start(tenant=tenant, end_user=other)
         for text in ("帮我做一个项目计划",) + values:
@@ -151,9 +168,13 @@ def test_explicit_praise_in_chat_confirms_the_task_and_learns_it(tenant, user, s
 
 @pytest.mark.django_db
 def test_english_praise_and_generalisation(tenant, user, session, django_capture_on_commit_callbacks):
-    reply = _exchange(tenant, session, "I'm Jane Miller. Please classify 2,000 support tickets from our Berlin "
-                      "office by topic", "Sample 100 tickets, agree on 6 topics with Jane, then label the rest "
-                      "with rules plus a model and spot-check 5%. Mail jane.miller@example.com with questions.")
+    reply = _exchange(
+        tenant,
+        session,
+        "I'm Jane Miller. Please classify 2,000 support tickets from our Berlin office by topic",
+        "Sample 100 tickets, agree on 6 topics with Jane, then label the rest "
+        "with rules plus a model and spot-check 5%. Mail jane.miller@example.com with questions.",
+    )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         say(tenant, session, "Great, let's go with this!")
     assert _learning_enqueued(callbacks) and Feedback.objects.for_tenant(tenant).get(message=reply).rating == "up"
@@ -164,33 +185,50 @@ def test_english_praise_and_generalisation(tenant, user, session, django_capture
         assert private not in exp.task_summary and private not in exp.solution
 
 
-@pytest.mark.parametrize("text,positive", [
-    ("很好，就按这个来", True), ("太棒了，就这么办", True), ("这个方案不太满意", False), ("不是很好", False),
-    ("great, let's go with this", True), ("Perfect, thanks!", True), ("not great, try again", False),
-    ("你们周末上班吗", False), ("what about the budget?", False), ("你好，我很好", False),
-    ("I had a great weekend", False), ("嗯，很好，就这么办", True), ("OK, that works for me", True),
-])
+@pytest.mark.parametrize(
+    "text,positive",
+    [
+        ("很好，就按这个来", True),
+        ("太棒了，就这么办", True),
+        ("这个方案不太满意", False),
+        ("不是很好", False),
+        ("great, let's go with this", True),
+        ("Perfect, thanks!", True),
+        ("not great, try again", False),
+        ("你们周末上班吗", False),
+        ("what about the budget?", False),
+        ("你好，我很好", False),
+        ("I had a great weekend", False),
+        ("嗯，很好，就这么办", True),
+        ("OK, that works for me", True),
+    ],
+)
 def test_explicit_feedback_detection(text, positive):
     assert is_positive_feedback(text) is positive
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("批量处理 1000 条客服对话并分类", "大批量文本分类任务"),
-    ("帮我把 200 张照片分类", "批量图像分类任务"),
-    ("Summarise 5000 customer reviews", "large-batch text summarisation task"),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("批量处理 1000 条客服对话并分类", "大批量文本分类任务"),
+        ("帮我把 200 张照片分类", "批量图像分类任务"),
+        ("Summarise 5000 customer reviews", "large-batch text summarisation task"),
+    ],
+)
 def test_offline_generalisation_rules(text, expected):
     assert experience_generalise_offline(text) == expected
 
 
 @pytest.mark.django_db
-def test_recall_never_crosses_tenants_or_assistants(make_tenant, tenant, user, session, assistant,
-                                                    django_capture_on_commit_callbacks):
+def test_recall_never_crosses_tenants_or_assistants(
+    make_tenant, tenant, user, session, assistant, django_capture_on_commit_callbacks
+):
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     query = "我这有 3000 条用户评论，想分成几类"
-    assert [e["task_summary"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=user,
-                                                         text=query)] == ["大批量文本分类任务"]
+    assert [
+        e["task_summary"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=user, text=query)
+    ] == ["大批量文本分类任务"]
     # unrelated questions recall nothing
     assert experience_recall(tenant=tenant, assistant=assistant, end_user=user, text="你们公司周末上班吗?") == []
 
@@ -222,8 +260,9 @@ def test_recall_never_crosses_tenants_or_assistants(make_tenant, tenant, user, s
 
 
 @pytest.mark.django_db
-def test_vectors_of_another_embedding_model_are_not_compared(tenant, user, session, assistant,
-                                                             django_capture_on_commit_callbacks):
+def test_vectors_of_another_embedding_model_are_not_compared(
+    tenant, user, session, assistant, django_capture_on_commit_callbacks
+):
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     Experience.objects.for_tenant(tenant).update(embedding_model="some-other-model")
@@ -231,15 +270,21 @@ def test_vectors_of_another_embedding_model_are_not_compared(tenant, user, sessi
 
 
 @pytest.mark.django_db
-def test_the_model_generalises_and_its_answer_is_still_scrubbed(make_tenant, new_session, scripted_llm,
-                                                                 django_capture_on_commit_callbacks, settings):
+def test_the_model_generalises_and_its_answer_is_still_scrubbed(
+    make_tenant, new_session, scripted_llm, django_capture_on_commit_callbacks, settings
+):
     settings.LLM_MAX_RETRIES = 0
     tenant = make_tenant("model-exp", chat_model="scripted-chat")
     user = end_user_get_or_create(tenant=tenant, external_id="erin")
     session = new_session(tenant, user)
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
-    scripted_llm.push("chat", {"task_summary": "大批量文本分类任务",
-                               "solution": "抽样定类别，规则加模型打标签，抽检修正；联系 13812345678（王小明）"})
+    scripted_llm.push(
+        "chat",
+        {
+            "task_summary": "大批量文本分类任务",
+            "solution": "抽样定类别，规则加模型打标签，抽检修正；联系 13812345678（王小明）",
+        },
+    )
     with django_capture_on_commit_callbacks(execute=False):
         feedback_record(tenant=tenant, end_user=user, message_id=reply.pk, rating="up")
     assert experience_learn(tenant_id=tenant.pk, message_id=reply.pk)["source"] == "model"
@@ -255,8 +300,10 @@ def test_the_model_generalises_and_its_answer_is_still_scrubbed(make_tenant, new
 def test_thumbs_up_is_learned_by_the_real_worker(celery_worker, tenant, user, session):
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     feedback_record(tenant=tenant, end_user=user, message_id=reply.pk, rating="up")
-    job = wait_for(lambda: JobRecord.objects.filter(kind="experience_learn", tenant=tenant,
-                                                    status="succeeded").first(), message="the learning job")
+    job = wait_for(
+        lambda: JobRecord.objects.filter(kind="experience_learn", tenant=tenant, status="succeeded").first(),
+        message="the learning job",
+    )
     assert job.result["saved"] is True
     exp = Experience.objects.for_tenant(tenant).get(source_message=reply)
     assert exp.task_summary == "大批量文本分类任务" and exp.pk == job.result["experience_id"]

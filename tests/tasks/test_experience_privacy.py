@@ -1,6 +1,7 @@
 """Experience memory cannot carry one user's words to another (issue 15): the leaks found by a hostile user,
 a property test (a random marker said by one user never reaches another user's context, hints, reply, notes or
 export), the sharing threshold, the tenant switch, and erasure of contributions with its receipt."""
+
 import json
 import string
 import uuid
@@ -22,10 +23,17 @@ SOLUTION_EN = "Sample a few tickets, agree on the topics, label the rest with ru
 
 
 def _exchange(tenant, session, question, answer, **metadata):
-    Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                              role=Message.Role.USER, content=question)
-    return Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                                     role=Message.Role.ASSISTANT, content=answer, metadata=metadata)
+    Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=question
+    )
+    return Message.objects.for_tenant(tenant).create(
+        tenant=tenant,
+        session=session,
+        end_user=session.end_user,
+        role=Message.Role.ASSISTANT,
+        content=answer,
+        metadata=metadata,
+    )
 
 
 def _like(tenant, user, reply):
@@ -51,8 +59,10 @@ def _everything_of(tenant, user, results) -> str:
     notes and their export."""
     parts = [json.dumps(r.context.as_dict(), ensure_ascii=False, default=str) for r in results]
     parts += [h for r in results for h in r.context.hints] + [r.reply for r in results]
-    parts += [json.dumps([m.content, m.metadata], ensure_ascii=False, default=str)
-              for m in Message.objects.for_tenant(tenant).filter(end_user=user)]
+    parts += [
+        json.dumps([m.content, m.metadata], ensure_ascii=False, default=str)
+        for m in Message.objects.for_tenant(tenant).filter(end_user=user)
+    ]
     parts += [n.content + n.quote for n in MemoryNote.objects.for_tenant(tenant).filter(end_user=user)]
     parts.append(json.dumps(user_export(tenant=tenant, end_user=user), ensure_ascii=False, default=str))
     return "\n".join(parts)
@@ -61,16 +71,27 @@ def _everything_of(tenant, user, results) -> str:
 # --- the leaks of the issue ---------------------------------------------------------------------------------------
 
 LEAKS = [  # (question, the reply the user liked, what must never reach anyone else)
-    ("Please classify 400 support tickets and text the results to 07700 900123 when done",
-     SOLUTION_EN + " I'll text the results to 07700 900123 when done.", ["07700 900123", "text the results"]),
-    ("帮我把 500 条客服对话分类，结果发到我的vx lina2024wx，车牌京A12345的那位客户优先",
-     SOLUTION_ZH + "结果发到你的vx lina2024wx，车牌京A12345的那位客户优先处理。",
-     ["lina2024wx", "京A12345", "那位客户", "车牌"]),
-    ("我叫周晓岚，帮我把 300 条用户评论分类，按“物流慢”“包装破”分",
-     SOLUTION_ZH + "按“物流慢”“包装破”两类先分，周晓岚你确认一下。", ["周晓岚", "物流慢", "包装破"]),
-    ("I'm Priya. Classify 2,000 reviews from our Leeds shop by topic",
-     "Priya, sample 100 reviews from the Leeds shop, agree on 6 topics, label the rest with rules plus a model, "
-     "then spot-check 5%.", ["Priya", "Leeds", "2,000", "100 reviews"]),
+    (
+        "Please classify 400 support tickets and text the results to 07700 900123 when done",
+        SOLUTION_EN + " I'll text the results to 07700 900123 when done.",
+        ["07700 900123", "text the results"],
+    ),
+    (
+        "帮我把 500 条客服对话分类，结果发到我的vx lina2024wx，车牌京A12345的那位客户优先",
+        SOLUTION_ZH + "结果发到你的vx lina2024wx，车牌京A12345的那位客户优先处理。",
+        ["lina2024wx", "京A12345", "那位客户", "车牌"],
+    ),
+    (
+        "我叫周晓岚，帮我把 300 条用户评论分类，按“物流慢”“包装破”分",
+        SOLUTION_ZH + "按“物流慢”“包装破”两类先分，周晓岚你确认一下。",
+        ["周晓岚", "物流慢", "包装破"],
+    ),
+    (
+        "I'm Priya. Classify 2,000 reviews from our Leeds shop by topic",
+        "Priya, sample 100 reviews from the Leeds shop, agree on 6 topics, label the rest with rules plus a model, "
+        "then spot-check 5%.",
+        ["Priya", "Leeds", "2,000", "100 reviews"],
+    ),
 ]
 
 
@@ -94,8 +115,9 @@ def test_a_reply_about_what_is_remembered_is_never_an_experience():
     chat_turn(tenant=tenant, session=session, text="I'm vegetarian")
     from memory.services.extraction import memory_extract_for_message
 
-    memory_extract_for_message(tenant_id=tenant.pk, message_id=Message.objects.for_tenant(tenant).filter(
-        role="user").latest("id").pk)
+    memory_extract_for_message(
+        tenant_id=tenant.pk, message_id=Message.objects.for_tenant(tenant).filter(role="user").latest("id").pk
+    )
     forgot = chat_turn(tenant=tenant, session=session, text="Please forget that I'm vegetarian")
     assert forgot.reply_message.metadata["context"]["hint_sections"] == ["memory"]
     assert _like(tenant, user, forgot.reply_message)["saved"] is False
@@ -106,16 +128,24 @@ def test_a_reply_about_what_is_remembered_is_never_an_experience():
 def test_a_reply_quoting_the_users_notes_loses_those_steps():
     tenant = _tenant()
     user, session = _user(tenant, "alice")
-    MemoryNote.objects.for_tenant(tenant).create(tenant=tenant, end_user=user, kind="preference", key="diet",
-                                                 content="用户是素食者，对花生过敏。", quote="我吃素，对花生过敏")
-    reply = _exchange(tenant, session, "帮我把 800 条用户评论分类",
-                      SOLUTION_ZH + "另外考虑到你是素食者，对花生过敏，推荐素食餐厅。")
+    MemoryNote.objects.for_tenant(tenant).create(
+        tenant=tenant,
+        end_user=user,
+        kind="preference",
+        key="diet",
+        content="用户是素食者，对花生过敏。",
+        quote="我吃素，对花生过敏",
+    )
+    reply = _exchange(
+        tenant, session, "帮我把 800 条用户评论分类", SOLUTION_ZH + "另外考虑到你是素食者，对花生过敏，推荐素食餐厅。"
+    )
     _like(tenant, user, reply)
     experience = Experience.objects.for_tenant(tenant).get()
     assert "素食" not in experience.solution and "花生" not in experience.solution
 
 
 # --- sharing: the threshold, staff approval, the tenant switch -----------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_an_experience_is_shared_only_after_enough_distinct_users_confirm_it():
@@ -125,8 +155,9 @@ def test_an_experience_is_shared_only_after_enough_distinct_users_confirm_it():
     bob, _ = _user(tenant, "bob")
     first = _like(tenant, alice, _exchange(tenant, alice_session, "帮我把 600 条客服对话分类", SOLUTION_ZH))
     query = "我有 2000 条用户评论要分类"
-    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)] == \
-        [first["experience_id"]]
+    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)] == [
+        first["experience_id"]
+    ]
     assert experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
     # the same user liking it again is not a second confirmation
     again = _like(tenant, alice, _exchange(tenant, alice_session, "再帮我把 900 条客服对话分类", SOLUTION_ZH))
@@ -134,8 +165,9 @@ def test_an_experience_is_shared_only_after_enough_distinct_users_confirm_it():
     carol, carol_session = _user(tenant, "carol")
     confirmed = _like(tenant, carol, _exchange(tenant, carol_session, "帮我把 3000 条工单分类", SOLUTION_ZH))
     assert confirmed["experience_id"] == first["experience_id"] and confirmed["shared"] is True
-    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query)] == \
-        [first["experience_id"]]
+    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query)] == [
+        first["experience_id"]
+    ]
 
 
 @pytest.mark.django_db
@@ -163,6 +195,7 @@ def tenant_assistant(tenant):
 
 # --- erasure ------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_erasure_removes_experiences_only_from_the_user_and_their_confirmations_of_others():
     tenant = _tenant(experience_min_users=2)
@@ -172,8 +205,16 @@ def test_erasure_removes_experiences_only_from_the_user_and_their_confirmations_
     dave, _ = _user(tenant, "dave")
     shared = _like(tenant, alice, _exchange(tenant, alice_session, "帮我把 600 条客服对话分类", SOLUTION_ZH))
     _like(tenant, carol, _exchange(tenant, carol_session, "帮我把 3000 条工单分类", SOLUTION_ZH))
-    own = _like(tenant, alice, _exchange(tenant, alice_session, "Summarise 500 customer reviews",
-                                         "Read a sample first, list the recurring points, then write the summary."))
+    own = _like(
+        tenant,
+        alice,
+        _exchange(
+            tenant,
+            alice_session,
+            "Summarise 500 customer reviews",
+            "Read a sample first, list the recurring points, then write the summary.",
+        ),
+    )
     assert own["experience_id"] != shared["experience_id"]
     query = "我有 2000 条用户评论要分类"
     assert experience_recall(tenant=tenant, assistant=assistant, end_user=dave, text=query)
@@ -194,30 +235,40 @@ def test_erasure_removes_experiences_only_from_the_user_and_their_confirmations_
 LATIN_MARKER = st.text(alphabet=string.ascii_lowercase, min_size=3, max_size=6).map(lambda s: f"Zq{s}{len(s)}x")
 CHINESE_MARKER = st.text(alphabet="岚珂琰昕翎琪璇皓瑾", min_size=3, max_size=3)
 PLACEMENTS_ZH = ["结果发给{m}。", "有问题找{m}。", "按「{m}」的要求处理。", "{m}这位客户优先，", "记得抄送 {m}。"]
-PLACEMENTS_EN = ["Send the results to {m} when done.", "As {m} asked, keep the refunds first.", "Then ping {m}.",
-                 "{m} wants it by Friday."]
+PLACEMENTS_EN = [
+    "Send the results to {m} when done.",
+    "As {m} asked, keep the refunds first.",
+    "Then ping {m}.",
+    "{m} wants it by Friday.",
+]
 
 
 @pytest.mark.django_db
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                HealthCheck.too_slow])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data(), zh=st.booleans())
 def test_a_random_marker_of_one_user_never_reaches_another(data, zh):
     # a Chinese marker in Chinese sentences, a Latin one in English, and a Latin one in Chinese too
-    markers = data.draw(st.lists(st.one_of(CHINESE_MARKER, LATIN_MARKER) if zh else LATIN_MARKER,
-                                 min_size=3, max_size=3, unique=True))
-    placements = data.draw(st.lists(st.sampled_from(PLACEMENTS_ZH if zh else PLACEMENTS_EN), min_size=3,
-                                    max_size=3))
+    markers = data.draw(
+        st.lists(st.one_of(CHINESE_MARKER, LATIN_MARKER) if zh else LATIN_MARKER, min_size=3, max_size=3, unique=True)
+    )
+    placements = data.draw(st.lists(st.sampled_from(PLACEMENTS_ZH if zh else PLACEMENTS_EN), min_size=3, max_size=3))
     tenant = _tenant(experience_min_users=3)
     for i, (m, placement) in enumerate(zip(markers, placements, strict=True)):
         user, session = _user(tenant, f"giver-{i}")
-        question = (f"帮我把 {500 + i} 条客服对话分类，{m}" if zh else f"Please classify {500 + i} support tickets, {m}")
+        question = f"帮我把 {500 + i} 条客服对话分类，{m}" if zh else f"Please classify {500 + i} support tickets, {m}"
         answer = (SOLUTION_ZH if zh else SOLUTION_EN + " ") + placement.format(m=m)
         chat_turn(tenant=tenant, session=session, text=f"我是{m}的同事" if zh else f"I work with {m}")
         _like(tenant, user, _exchange(tenant, session, question, answer))
     receiver, session = _user(tenant, "receiver")
-    results = [chat_turn(tenant=tenant, session=session,
-                         text="我有 2000 条用户评论要分类" if zh else "I need to classify 3000 customer reviews")]
+    results = [
+        chat_turn(
+            tenant=tenant,
+            session=session,
+            text="我有 2000 条用户评论要分类" if zh else "I need to classify 3000 customer reviews",
+        )
+    ]
     seen = _everything_of(tenant, receiver, results)
     for m in markers:
         assert m not in seen
@@ -225,8 +276,12 @@ def test_a_random_marker_of_one_user_never_reaches_another(data, zh):
     # offered it (its steps, without anyone's marker); otherwise nothing was shared with them at all
     from django.db.models import Count
 
-    shared = list(Experience.objects.for_tenant(tenant).annotate(n=Count("contributions")).filter(n__gte=3)
-                  .values_list("pk", flat=True))
+    shared = list(
+        Experience.objects.for_tenant(tenant)
+        .annotate(n=Count("contributions"))
+        .filter(n__gte=3)
+        .values_list("pk", flat=True)
+    )
     assert results[0].context.experience_ids == shared[:1]
 
 
@@ -240,11 +295,12 @@ def test_experiences_learned_before_get_their_contributor_from_the_migration():
     tenant = _tenant()
     assistant = tenant_assistant(tenant)
     alice, _ = _user(tenant, "alice")
-    old = Experience.objects.for_tenant(tenant).create(tenant=tenant, assistant=assistant,
-                                                       task_summary="批量文本分类任务", solution=SOLUTION_ZH,
-                                                       contributed_by=alice)
+    old = Experience.objects.for_tenant(tenant).create(
+        tenant=tenant, assistant=assistant, task_summary="批量文本分类任务", solution=SOLUTION_ZH, contributed_by=alice
+    )
     migration.contributions_for_existing(apps, None)
     migration.contributions_for_existing(apps, None)  # idempotent
-    assert list(ExperienceContribution.objects.for_tenant(tenant).filter(experience=old)
-                .values_list("end_user", flat=True)) == [alice.pk]
+    assert list(
+        ExperienceContribution.objects.for_tenant(tenant).filter(experience=old).values_list("end_user", flat=True)
+    ) == [alice.pk]
     assert old.fingerprint == ""  # never merged with a new one: one confirmation, below the default of 3

@@ -1,4 +1,5 @@
 """The offline field rules are general: other phrasings, other values, both languages, fields defined as data."""
+
 import pytest
 
 from tasks.examples import EXAMPLE_TASK_TYPES
@@ -12,35 +13,43 @@ def values(text, fields):
     return {name: found.value for name, found in fields_extract(text=text, fields=fields).items()}
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("项目名称：蓝鲸数据平台", {"项目名称": "蓝鲸数据平台"}),
-    ("这个项目就叫《晨曦》吧", {"项目名称": "晨曦"}),
-    ("2026年3月15日之前必须交付", {"截止时间": "2026年3月15日"}),
-    ("争取三周内搞定", {"截止时间": "三周内"}),
-    ("下周五上线", {"截止时间": "下周五"}),
-    ("我们一共十二个人", {"团队规模": "十二个人"}),
-    ("人手大约8名工程师", {"团队规模": "8名工程师"}),
-    ("预算一百五十万元", {"预算": "一百五十万元"}),
-    ("经费 8000 块", {"预算": "8000 块"}),
-    ("项目叫青鸟，年底前完成，6个人，预算30万", {"项目名称": "青鸟", "截止时间": "年底", "团队规模": "6个人",
-                                               "预算": "30万"}),
-    ("你们几点下班？", {}),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("项目名称：蓝鲸数据平台", {"项目名称": "蓝鲸数据平台"}),
+        ("这个项目就叫《晨曦》吧", {"项目名称": "晨曦"}),
+        ("2026年3月15日之前必须交付", {"截止时间": "2026年3月15日"}),
+        ("争取三周内搞定", {"截止时间": "三周内"}),
+        ("下周五上线", {"截止时间": "下周五"}),
+        ("我们一共十二个人", {"团队规模": "十二个人"}),
+        ("人手大约8名工程师", {"团队规模": "8名工程师"}),
+        ("预算一百五十万元", {"预算": "一百五十万元"}),
+        ("经费 8000 块", {"预算": "8000 块"}),
+        (
+            "项目叫青鸟，年底前完成，6个人，预算30万",
+            {"项目名称": "青鸟", "截止时间": "年底", "团队规模": "6个人", "预算": "30万"},
+        ),
+        ("你们几点下班？", {}),
+    ],
+)
 def test_chinese_fields(text, expected):
     assert values(text, ZH_FIELDS) == expected
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("Project name: Northwind Portal", {"project name": "Northwind Portal"}),
-    ("we named it Falcon", {"project name": "Falcon"}),
-    ("It has to ship by March 3rd, 2027", {"deadline": "March 3rd, 2027"}),
-    ("we need it within 6 weeks", {"deadline": "within 6 weeks"}),
-    ("twelve developers will work on it", {"team size": "twelve developers"}),
-    ("it's a 3-person team", {"team size": "3-person team"}),
-    ("we can spend 120,000 dollars", {"budget": "120,000 dollars"}),
-    ("budget: €40k", {"budget": "€40k"}),
-    ("Do you offer refunds?", {}),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("Project name: Northwind Portal", {"project name": "Northwind Portal"}),
+        ("we named it Falcon", {"project name": "Falcon"}),
+        ("It has to ship by March 3rd, 2027", {"deadline": "March 3rd, 2027"}),
+        ("we need it within 6 weeks", {"deadline": "within 6 weeks"}),
+        ("twelve developers will work on it", {"team size": "twelve developers"}),
+        ("it's a 3-person team", {"team size": "3-person team"}),
+        ("we can spend 120,000 dollars", {"budget": "120,000 dollars"}),
+        ("budget: €40k", {"budget": "€40k"}),
+        ("Do you offer refunds?", {}),
+    ],
+)
 def test_english_fields(text, expected):
     assert values(text, EN_FIELDS) == expected
 

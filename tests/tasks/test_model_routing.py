@@ -1,5 +1,6 @@
 """The real-model classification (tenant's chat model is not "offline"): the openai client against the scripted
 OpenAI-compatible server, structured output, and the offline rules when the model fails."""
+
 import pytest
 
 from assistants.models import Message
@@ -22,8 +23,9 @@ def model_session(model_tenant, new_session):
 
 
 def route(tenant, session, text):
-    message = Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=session.end_user,
-                                                        role=Message.Role.USER, content=text)
+    message = Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text
+    )
     return task_route_message(tenant=tenant, session=session, message=message)
 
 
@@ -58,8 +60,9 @@ def test_a_side_question_by_the_model_leaves_the_task_alone(model_tenant, model_
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("fault", [Scripted(status=500), Scripted(content="this is not JSON"),
-                                   Scripted(content={"route": "teleport"})])
+@pytest.mark.parametrize(
+    "fault", [Scripted(status=500), Scripted(content="this is not JSON"), Scripted(content={"route": "teleport"})]
+)
 def test_model_faults_fall_back_to_the_rules(model_tenant, model_session, scripted_llm, fault):
     scripted_llm.push("chat", fault)
     result = route(model_tenant, model_session, "帮我做一个项目计划，预算20万")

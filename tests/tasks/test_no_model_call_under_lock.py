@@ -4,6 +4,7 @@ The working-memory router may ask the chat model how to route a message. It asks
 user's and the session's rows; under the locks the hook only writes. With a model that takes seconds, the same
 person's next turn and an erasure of that person go ahead meanwhile instead of queueing behind the model.
 Real threads, each with its own database connection, against the real PostgreSQL; only the model is scripted."""
+
 from __future__ import annotations
 
 import threading
@@ -41,7 +42,9 @@ def test_a_slow_router_holds_up_neither_the_users_next_turn_nor_their_erasure(ma
     session = chat_session_start(tenant=tenant, end_user=user)
     bystander = end_user_get_or_create(tenant=tenant, external_id="kai")  # another user: untouched by the erasure
     bystander_session = chat_session_start(tenant=tenant, end_user=bystander)
-    scripted_llm.push("chat", Scripted(content={"route": "new_task", "task_type": "项目计划", "fields": {}}, delay=SLOW))
+    scripted_llm.push(
+        "chat", Scripted(content={"route": "new_task", "task_type": "项目计划", "fields": {}}, delay=SLOW)
+    )
 
     first: dict = {}
 
@@ -92,8 +95,9 @@ def test_a_route_prepared_for_other_task_states_is_not_used(make_tenant, scripte
 
     plan = TaskType.objects.for_tenant(tenant).get(name="项目计划")
     stale = PreparedRoute(seen_key=("not", "what the locks see"), route=Route("cancel", plan))
-    message = Message.objects.for_tenant(tenant).create(tenant=tenant, session=session, end_user=user,
-                                                        role=Message.Role.USER, content="帮我做一个项目计划")
+    message = Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=user, role=Message.Role.USER, content="帮我做一个项目计划"
+    )
     result = task_route_message(tenant=tenant, session=session, message=message, prepared=stale)
     assert result["data"]["route"] == "new_task"  # the rules' decision, not the stale "cancel"
     assert scripted_llm.chat_requests() == []

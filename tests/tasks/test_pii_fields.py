@@ -1,5 +1,6 @@
 """The PII guard on working memory and short-term memory (issue 15): pinned facts, task-state values and
 session scratch never hold an identifier, whatever the user typed into them; ordinary values stay."""
+
 import pytest
 
 from tasks.models import SessionScratch, TaskState
@@ -23,8 +24,12 @@ def test_task_values_and_pinned_facts_hold_no_identifier(tenant, session):
 
 @pytest.mark.django_db
 def test_scratch_holds_no_identifier(tenant, session):
-    scratch_put(tenant=tenant, session=session, key="tool:lookup",
-                value={"result": "customer 221B Baker Street, phone +44 7700 900123", "rows": 3})
+    scratch_put(
+        tenant=tenant,
+        session=session,
+        key="tool:lookup",
+        value={"result": "customer 221B Baker Street, phone +44 7700 900123", "rows": 3},
+    )
     value = scratch_get(tenant=tenant, session=session, key="tool:lookup")
     assert "900123" not in str(value) and "Baker Street" not in str(value) and value["rows"] == 3
     assert SessionScratch.objects.for_tenant(tenant).count() == 1

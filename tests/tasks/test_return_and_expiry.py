@@ -1,4 +1,5 @@
 """Return after a break (seed 002: "你之前的任务还在，要继续吗?") and expiry after the TTL by the periodic job."""
+
 from datetime import timedelta
 
 import pytest
@@ -6,8 +7,8 @@ from django.utils import timezone
 
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
-from tasks.jobs import task_states_expire
 from core.models import JobRecord
+from tasks.jobs import task_states_expire
 from tasks.models import TaskState
 from tasks.services.working_memory import task_states_expire as expire_service
 from tests.conftest import wait_for
@@ -89,8 +90,10 @@ def test_the_expiry_job_runs_on_the_real_worker(celery_worker, tenant, session):
     state = _three_fields(tenant, session)
     TaskState.objects.for_tenant(tenant).filter(pk=state.pk).update(expires_at=timezone.now() - timedelta(minutes=1))
     task_states_expire.delay()
-    job = wait_for(lambda: JobRecord.objects.filter(kind="task_states_expire", status="succeeded").first(),
-                   message="the expiry job")
+    job = wait_for(
+        lambda: JobRecord.objects.filter(kind="task_states_expire", status="succeeded").first(),
+        message="the expiry job",
+    )
     assert job.result["expired_tasks"] == 1
     state.refresh_from_db()
     assert state.state == "expired"

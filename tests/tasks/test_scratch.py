@@ -1,5 +1,6 @@
 """Session scratch: an intermediate result is computed once per session and call, reused, and dropped with the
 TTL; another session never sees it."""
+
 from datetime import timedelta
 
 import pytest
@@ -7,7 +8,7 @@ from django.utils import timezone
 
 from assistants.services.chat import chat_session_start
 from tasks.models import SessionScratch
-from tasks.services.scratch import scratch_expire, scratch_get_or_compute, scratch_put, scratch_get
+from tasks.services.scratch import scratch_expire, scratch_get, scratch_get_or_compute, scratch_put
 from tasks.services.working_memory import task_states_expire
 
 
@@ -21,12 +22,16 @@ def test_a_call_is_computed_once_per_session_and_reused(tenant, user, session):
 
     args = {"file": "tickets.csv", "sample": 50}
     first = scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample", args=args, compute=lookup)
-    again = scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample",
-                                   args={"sample": 50, "file": "tickets.csv"}, compute=lookup)
+    again = scratch_get_or_compute(
+        tenant=tenant,
+        session=session,
+        call="classify_sample",
+        args={"sample": 50, "file": "tickets.csv"},
+        compute=lookup,
+    )
     assert first == again == {"rows": 1000, "categories": ["退款", "物流"]} and len(calls) == 1
     # other arguments are another call
-    scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample", args={"sample": 60},
-                           compute=lookup)
+    scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample", args={"sample": 60}, compute=lookup)
     assert len(calls) == 2
     # another session of the same user computes its own
     other = chat_session_start(tenant=tenant, end_user=user)

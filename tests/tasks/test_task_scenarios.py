@@ -1,5 +1,6 @@
 """Seed 002's working-memory scenario, through the real chat turn, in Chinese and English: a project plan is
 interrupted by a side question and resumed without asking again for what was already said."""
+
 import pytest
 from django.forms.models import model_to_dict
 
@@ -61,8 +62,7 @@ def test_project_plan_interrupted_by_a_side_question_en(tenant, session):
     say(tenant, session, "Deadline is the end of October")
     r = say(tenant, session, "We will have 6 engineers on it")
     task = r.context.task
-    assert task["collected"] == {"project name": "Apollo", "deadline": "the end of October",
-                                 "team size": "6 engineers"}
+    assert task["collected"] == {"project name": "Apollo", "deadline": "the end of October", "team size": "6 engineers"}
 
     before = _row(task["id"])
     r = say(tenant, session, "Do you guys work on weekends?")
@@ -101,8 +101,12 @@ def test_a_new_task_pauses_the_current_one_without_losing_it(tenant, assistant, 
     from tasks.models import TaskType
 
     TaskType.objects.for_tenant(tenant).create(
-        tenant=tenant, assistant=assistant, name="活动策划", trigger_phrases=["活动策划", "办个活动"],
-        required_fields=[{"name": "活动地点", "aliases": ["地点"]}, {"name": "参加人数", "aliases": ["人数"]}])
+        tenant=tenant,
+        assistant=assistant,
+        name="活动策划",
+        trigger_phrases=["活动策划", "办个活动"],
+        required_fields=[{"name": "活动地点", "aliases": ["地点"]}, {"name": "参加人数", "aliases": ["人数"]}],
+    )
     say(tenant, session, "帮我做一个项目计划")
     say(tenant, session, "项目名称是北极星")
     r = say(tenant, session, "先帮我办个活动吧，在杭州")

@@ -1,4 +1,5 @@
 """Every assistant has the example task types: the ones that existed before (data migration) and new ones."""
+
 import importlib
 
 import pytest
@@ -18,19 +19,25 @@ def test_a_new_tenants_assistant_gets_the_examples_in_both_languages():
     assert set(types) == {"项目计划", "Project plan"}
     assert [f["name"] for f in types["项目计划"].required_fields] == ["项目名称", "截止时间", "团队规模", "预算"]
     assert "budget" in types["项目计划"].required_fields[3]["aliases"]
-    assert [f["name"] for f in types["Project plan"].required_fields] == ["project name", "deadline", "team size",
-                                                                           "budget"]
+    assert [f["name"] for f in types["Project plan"].required_fields] == [
+        "project name",
+        "deadline",
+        "team size",
+        "budget",
+    ]
 
 
 @pytest.mark.django_db
 def test_the_data_migration_gives_existing_assistants_the_examples_once():
     existing = AssistantFactory()  # an assistant made before the migration, without task types
     edited = AssistantFactory()
-    TaskType.all_tenants.create(tenant=edited.tenant, assistant=edited, name="项目计划", required_fields=[
-        {"name": "预算"}])
+    TaskType.all_tenants.create(
+        tenant=edited.tenant, assistant=edited, name="项目计划", required_fields=[{"name": "预算"}]
+    )
     migration.install(apps, None)
     migration.install(apps, None)  # idempotent
     assert TaskType.objects.for_tenant(existing.tenant).filter(assistant=existing).count() == 2
     # an admin's edit is never overwritten
     assert TaskType.objects.for_tenant(edited.tenant).get(assistant=edited, name="项目计划").required_fields == [
-        {"name": "预算"}]
+        {"name": "预算"}
+    ]

@@ -1,5 +1,6 @@
 """Headless Chromium for the browser tests: Debian's /usr/bin/chromium driven by Playwright (no downloaded
 browsers). Screenshots go to test-artifacts/screenshots/ (git-ignored)."""
+
 from __future__ import annotations
 
 import os
@@ -8,12 +9,20 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
-needs_chromium = pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                                    reason=f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)")
+needs_chromium = pytest.mark.skipif(
+    not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is missing: install Debian's chromium (see .ci/run)"
+)
 
 
 @pytest.fixture(scope="session")
@@ -59,8 +68,13 @@ def new_page(chromium):
     contexts = []
 
     def make(locale="en-US", viewport=None, is_mobile=False, color_scheme="light"):
-        context = chromium.new_context(locale=locale, viewport=viewport or {"width": 1280, "height": 820},
-                                       is_mobile=is_mobile, has_touch=is_mobile, color_scheme=color_scheme)
+        context = chromium.new_context(
+            locale=locale,
+            viewport=viewport or {"width": 1280, "height": 820},
+            is_mobile=is_mobile,
+            has_touch=is_mobile,
+            color_scheme=color_scheme,
+        )
         context.set_default_timeout(20_000)
         contexts.append(context)
         return context.new_page()

@@ -1,4 +1,5 @@
 """Web chat fixtures: a tenant with an assistant, end users with logins, and logged-in test clients."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,8 +20,13 @@ def make_person(db):
         if tenant is None:
             tenant, _key = tenant_create(slug=f"web-{counter['n']}-{username or 'x'}", name="Web Co")
         username = username or f"webuser{counter['n']}"
-        end_user = end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
-                                              password=PASSWORD, display_name=username.title())
+        end_user = end_user_create_with_login(
+            tenant=tenant,
+            external_id=f"ext-{username}",
+            username=username,
+            password=PASSWORD,
+            display_name=username.title(),
+        )
         client = Client(HTTP_ACCEPT_LANGUAGE=language)
         assert client.login(username=username, password=PASSWORD)
         return end_user, client

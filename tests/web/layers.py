@@ -2,6 +2,7 @@
 errors: the chat layer; notes: long-term memory; tasks: working memory; export/erasure: privacy). While that
 layer is still the fixed-interface stub (a body that only raises NotImplementedError or returns a constant),
 those tests skip and say which issue they wait for; the moment the layer is merged they run."""
+
 from __future__ import annotations
 
 import ast
@@ -29,8 +30,11 @@ def is_stub(function) -> bool:
         return "NotImplementedError" in ast.unparse(statement)
     if isinstance(statement, ast.Return):
         value = statement.value
-        return (value is None or isinstance(value, (ast.Constant, ast.Dict, ast.List))
-                or (isinstance(value, ast.Call) and not value.args and not value.keywords))
+        return (
+            value is None
+            or isinstance(value, (ast.Constant, ast.Dict, ast.List))
+            or (isinstance(value, ast.Call) and not value.args and not value.keywords)
+        )
     return False
 
 
@@ -39,7 +43,8 @@ def _needs(reason: str, *functions):
 
 
 needs_chat_layer = _needs("the chat layer (issue 3: real model provider and errors)", get_chat_model)
-needs_long_term_memory = _needs("long-term memory (issue 4: extraction, recall, re-embedding)",
-                                memory_extract_for_message, memory_recall)
+needs_long_term_memory = _needs(
+    "long-term memory (issue 4: extraction, recall, re-embedding)", memory_extract_for_message, memory_recall
+)
 needs_working_memory = _needs("working memory (issue 5: task states)", task_route_message)
 needs_privacy = _needs("the privacy services (issue 7: export and erasure)", user_export, user_erase_request)

@@ -1,6 +1,7 @@
 """axe-core (the copy bundled in axe-playwright-python, run in Chromium) finds no serious or critical issue on the
 login page, the chat and "What I remember", in English and Chinese, light and dark, at desktop and phone width.
 Each state is saved to test-artifacts/screenshots/a11y-*.png."""
+
 from __future__ import annotations
 
 import pytest
@@ -19,24 +20,35 @@ BLOCKING = ("serious", "critical")
 def blocking_issues(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
-                                                                                 "wcag21aa", "best-practice"]}})
-    return [f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:4]}"
-            for v in results.response["violations"] if v["impact"] in BLOCKING]
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]}},
+    )
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} -> {[n['target'] for n in v['nodes']][:4]}"
+        for v in results.response["violations"]
+        if v["impact"] in BLOCKING
+    ]
 
 
-@pytest.mark.parametrize("locale,scheme", [("en-US", "light"), ("en-US", "dark"), ("zh-CN", "light"),
-                                           ("zh-CN", "dark")])
+@pytest.mark.parametrize(
+    "locale,scheme", [("en-US", "light"), ("en-US", "dark"), ("zh-CN", "light"), ("zh-CN", "dark")]
+)
 def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, scheme):
     zh = locale.startswith("zh")
     tenant, _ = tenant_create(slug=f"a11y-{locale.lower()}-{scheme}", name="A11y Co")
     username = f"ally{'zh' if zh else 'en'}{scheme}"
-    end_user = end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
-                                          password=PASSWORD, display_name="Ally")
-    for text in (["用户住在杭州。", "用户喜欢喝乌龙茶。"] if zh else ["The user lives in Hangzhou.",
-                                                          "The user prefers oolong tea."]):
-        memory_note_create(tenant=tenant, end_user=end_user, kind="profile", content=text, quote=text,
-                           source="user_stated")
+    end_user = end_user_create_with_login(
+        tenant=tenant, external_id=f"ext-{username}", username=username, password=PASSWORD, display_name="Ally"
+    )
+    for text in (
+        ["用户住在杭州。", "用户喜欢喝乌龙茶。"]
+        if zh
+        else ["The user lives in Hangzhou.", "The user prefers oolong tea."]
+    ):
+        memory_note_create(
+            tenant=tenant, end_user=end_user, kind="profile", content=text, quote=text, source="user_stated"
+        )
     session = chat_session_start(tenant=tenant, end_user=end_user, title="计划" if zh else "Plans")
     chat_turn(tenant=tenant, session=session, text="我住在哪里？预算 30 万。" if zh else "Where do I live? Budget 30k.")
     chat_session_start(tenant=tenant, end_user=end_user, title="临时" if zh else "Scratch", temporary=True)
@@ -44,8 +56,9 @@ def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, sch
     tag = f"{'zh' if zh else 'en'}-{scheme}"
     found: dict[str, list[str]] = {}
     for width, label in ((1366, "desktop"), (390, "phone")):
-        page = new_page(locale=locale, color_scheme=scheme, viewport={"width": width, "height": 860},
-                        is_mobile=width < 500)
+        page = new_page(
+            locale=locale, color_scheme=scheme, viewport={"width": width, "height": 860}, is_mobile=width < 500
+        )
         page.goto(f"{site.url}/login/")
         found[f"login-{label}"] = blocking_issues(page)
         shot(page, f"a11y-{tag}-{label}-login")

@@ -1,5 +1,6 @@
 """Under ASGI (uvicorn in `make run`) the reply must stream: Django buffers a *sync* iterator completely before
 sending it, so the SSE response has to be an async iterator there, while WSGI gets the plain generator."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """End to end in headless Chromium: log in, chat (streamed), see what is remembered, forget, use it later;
 the Chinese UI; a phone-sized screen. Each page is saved to test-artifacts/screenshots/."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,8 +19,13 @@ pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transac
 
 def person(slug: str, username: str):
     tenant, _ = tenant_create(slug=slug, name="Browser Co")
-    return end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
-                                      password=PASSWORD, display_name=username.title())
+    return end_user_create_with_login(
+        tenant=tenant,
+        external_id=f"ext-{username}",
+        username=username,
+        password=PASSWORD,
+        display_name=username.title(),
+    )
 
 
 def active_notes(end_user):
@@ -51,6 +57,7 @@ def test_remember_forget_and_use_in_a_new_conversation(site, celery_worker, new_
     page.click("text=What I remember")
     page.wait_for_selector(".note")
     shot(page, "04-memory")
+
     def note_card(text):  # a note whose own text (not its buttons or forms) mentions `text`
         return page.locator(".note").filter(has=page.locator(".note-content", has_text=text))
 
@@ -227,7 +234,6 @@ def test_task_progress_strip(site, new_page):
     shot(page, "13-zh-task-strip")
     send(page, "预算是20万。")
     page.locator(".task-strip", has_text="还差预算").wait_for(state="detached")  # no eval: the page's CSP
-
 
 
 @needs_chat_layer

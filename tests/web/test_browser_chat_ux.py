@@ -2,6 +2,7 @@
 same, copy, timestamps, search, temporary chat, the memory switch, dark mode; and each item the walk-through found
 broken (multi-line messages, Stop kept, whitespace-only messages, the "forgot everything" count, menus closing on
 Esc and outside clicks, the 404 page, offline replies without internals). Screenshots: test-artifacts/screenshots/."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,10 +18,12 @@ from tests.web.conftest import PASSWORD
 
 pytestmark = [needs_chromium, pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-MARKDOWN_REPLY = ("## 开店清单 Shop plan\n\n1. **Budget**: 40 万\n2. *Place*: 徐汇区\n\n"
-                  "| Item | Cost |\n|:--|--:|\n| Rent | 12 万 |\n| Coffee machine | 3 万 |\n\n"
-                  "```python\nprint('ready')\n```\n\n<script>window.__pwned = 1</script> "
-                  "[docs](https://example.com/docs)")
+MARKDOWN_REPLY = (
+    "## 开店清单 Shop plan\n\n1. **Budget**: 40 万\n2. *Place*: 徐汇区\n\n"
+    "| Item | Cost |\n|:--|--:|\n| Rent | 12 万 |\n| Coffee machine | 3 万 |\n\n"
+    "```python\nprint('ready')\n```\n\n<script>window.__pwned = 1</script> "
+    "[docs](https://example.com/docs)"
+)
 
 
 def person(slug: str, username: str, *, scripted: bool = False) -> EndUser:
@@ -28,8 +31,13 @@ def person(slug: str, username: str, *, scripted: bool = False) -> EndUser:
     if scripted:
         tenant.chat_model = "scripted-chat"
         tenant.save(update_fields=["chat_model"])
-    end_user = end_user_create_with_login(tenant=tenant, external_id=f"ext-{username}", username=username,
-                                          password=PASSWORD, display_name=username.title())
+    end_user = end_user_create_with_login(
+        tenant=tenant,
+        external_id=f"ext-{username}",
+        username=username,
+        password=PASSWORD,
+        display_name=username.title(),
+    )
     if scripted:
         # With a scripted model, an extraction job (the session's worker, once another test started it) would ask
         # the same scripted server and could take the answers queued for the chat. These tests are about the
@@ -133,8 +141,11 @@ def test_stop_is_kept_after_a_reload(site, new_page, scripted_llm):
 
     from tests.conftest import wait_for
 
-    wait_for(lambda: stored() is not None and stored().metadata.get("stopped") and stored().content.strip(),
-             timeout=30, message="the stopped reply, stored")
+    wait_for(
+        lambda: stored() is not None and stored().metadata.get("stopped") and stored().content.strip(),
+        timeout=30,
+        message="the stopped reply, stored",
+    )
     wait_for(lambda: len(stored().content) <= len(shown) + 1, timeout=10, message="trimmed to what was shown")
     page.reload()
     reloaded = page.locator(".msg-assistant.msg-stopped .bubble")
@@ -146,12 +157,23 @@ def test_stop_is_kept_after_a_reload(site, new_page, scripted_llm):
 def test_forget_everything_count_404_and_offline_reply(site, new_page):
     end_user = person("ux-forget", "fern")
     tenant = end_user.tenant
-    notes = [memory_note_create(tenant=tenant, end_user=end_user, kind="preference", content=text)
-             for text in ("The user likes jasmine tea.", "用户喜欢爬山。", "The user works night shifts.",
-                          "用户养了一只猫。")]
+    notes = [
+        memory_note_create(tenant=tenant, end_user=end_user, kind="preference", content=text)
+        for text in (
+            "The user likes jasmine tea.",
+            "用户喜欢爬山。",
+            "The user works night shifts.",
+            "用户养了一只猫。",
+        )
+    ]
     memory_note_update(tenant=tenant, note=notes[0], content="The user likes jasmine tea, no sugar.")
-    memory_note_create(tenant=tenant, end_user=end_user, kind="profile", content="Pending one.",
-                       status=MemoryNote.Status.PENDING_REVIEW)
+    memory_note_create(
+        tenant=tenant,
+        end_user=end_user,
+        kind="profile",
+        content="Pending one.",
+        status=MemoryNote.Status.PENDING_REVIEW,
+    )
     page = new_page()
     log_in(page, site.url, "fern", PASSWORD)
     page.goto(f"{site.url}/memory/")
@@ -224,8 +246,9 @@ def test_temporary_chat_memory_switch_search_and_dark_mode(site, new_page):
 
 def test_regenerate_and_edit_and_resend_in_the_browser(site, new_page, scripted_llm):
     person("ux-regen", "rhea", scripted=True)
-    scripted_llm.push("chat", "First idea: a **noodle** shop.", "Second idea: a *tea* house.",
-                      "For 成都: a hotpot place.")
+    scripted_llm.push(
+        "chat", "First idea: a **noodle** shop.", "Second idea: a *tea* house.", "For 成都: a hotpot place."
+    )
     page = new_page()
     start(page, site.url, "rhea")
     send(page, "Give me one business idea for Chengu.")

@@ -1,5 +1,6 @@
 """Server side of the chat's features: search across one's own conversations, Stop kept after a reload, the
 "forgot everything" count, offline replies without internals, `make run` without debug pages."""
+
 from __future__ import annotations
 
 import re
@@ -7,8 +8,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from assistants.llm.offline import offline_reply
 from assistants.llm import sections
+from assistants.llm.offline import offline_reply
 from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from core.management.commands.runplatform import process_environment
@@ -67,16 +68,16 @@ def test_a_stop_is_kept_after_a_reload(make_person):
     assert client.post(reverse("web:chat_stop", args=[session.pk]), {"chars": "-1"}).status_code == 400
     reply.refresh_from_db()
     assert reply.content == shown
-    response = client.post(reverse("web:chat_stop", args=[session.pk]),
-                           {"user_message_id": str(user_message.pk), "chars": "7"})
+    response = client.post(
+        reverse("web:chat_stop", args=[session.pk]), {"user_message_id": str(user_message.pk), "chars": "7"}
+    )
     assert response.status_code == 200 and response.json()["reply_id"] == reply.pk
     reply.refresh_from_db()
     assert reply.content == shown[:7] and reply.metadata["stopped"]
     page = client.get(reverse("web:chat", args=[session.pk])).content.decode()
     assert "msg-stopped" in page and 'data-stopped="Stopped."' in page
     # A longer number never lengthens a reply.
-    client.post(reverse("web:chat_stop", args=[session.pk]), {"user_message_id": str(user_message.pk),
-                                                              "chars": "500"})
+    client.post(reverse("web:chat_stop", args=[session.pk]), {"user_message_id": str(user_message.pk), "chars": "500"})
     reply.refresh_from_db()
     assert reply.content == shown[:7]
 
@@ -86,11 +87,17 @@ def test_forget_everything_counts_the_notes_that_were_shown(make_person):
     alice, client = make_person(username="alice_forget")
     bob, _ = make_person(tenant=alice.tenant, username="bob_forget")
     tenant = alice.tenant
-    shown = [memory_note_create(tenant=tenant, end_user=alice, kind="profile", content=f"Fact number {i}.")
-             for i in range(3)]
+    shown = [
+        memory_note_create(tenant=tenant, end_user=alice, kind="profile", content=f"Fact number {i}.") for i in range(3)
+    ]
     memory_note_update(tenant=tenant, note=shown[0], content="Fact number zero, corrected.")  # history
-    memory_note_create(tenant=tenant, end_user=alice, kind="profile", content="Waiting for review.",
-                       status=MemoryNote.Status.PENDING_REVIEW)
+    memory_note_create(
+        tenant=tenant,
+        end_user=alice,
+        kind="profile",
+        content="Waiting for review.",
+        status=MemoryNote.Status.PENDING_REVIEW,
+    )
     memory_note_create(tenant=tenant, end_user=bob, kind="profile", content="Bob's fact.")
     active = MemoryNote.objects.for_tenant(tenant).filter(end_user=alice, status="active").count()
     page = client.get(reverse("web:memory")).content.decode()
@@ -120,8 +127,10 @@ def _context(user: str, task: str | None = None) -> list[dict]:
 
 @pytest.mark.parametrize("user", ["你好，帮我看看这个方案", "Can you check this plan?", "明天天气怎么样", "Hi there"])
 def test_offline_replies_show_no_internals(user):
-    task = ('{"id": 41, "task": "项目计划", "state": "collecting", "progress": "3/4", "required": ["预算"], '
-            '"collected": {"团队规模": "5人"}, "pending": ["预算"], "version": 7, "route": "continue"}')
+    task = (
+        '{"id": 41, "task": "项目计划", "state": "collecting", "progress": "3/4", "required": ["预算"], '
+        '"collected": {"团队规模": "5人"}, "pending": ["预算"], "version": 7, "route": "continue"}'
+    )
     reply = offline_reply(_context(user, task))
     assert not re.search(r"OPENAI|API_KEY|BASE_URL|[{}]|\"(?:id|state|version|route)\"", reply), reply
     chinese = bool(re.search(r"[\u4e00-\u9fff]", user))

@@ -1,4 +1,5 @@
 """The chat pages through Django's test client: login, conversations, streaming and plain replies, feedback."""
+
 from __future__ import annotations
 
 import pytest
@@ -108,7 +109,8 @@ def test_rename_and_delete_a_conversation(alice):
 def test_user_picks_one_of_several_assistants(alice):
     end_user, client = alice
     second = Assistant.objects.for_tenant(end_user.tenant).create(
-        tenant=end_user.tenant, name="Travel planner", system_prompt="You plan trips.")
+        tenant=end_user.tenant, name="Travel planner", system_prompt="You plan trips."
+    )
     page = client.get("/").content.decode()
     assert "Travel planner" in page  # the picker is shown when there is more than one
     response = client.post(reverse("web:chat_new"), {"assistant": second.pk})
@@ -126,8 +128,10 @@ def test_thumbs_up_then_down_is_recorded_for_the_reply(alice):
     client.post(url, {"rating": "down"}, HTTP_ACCEPT="application/json")
     feedback = Feedback.objects.for_tenant(end_user.tenant).get(message=reply)
     assert feedback.rating == "down"
-    assert 'value="down" class="icon-btn" aria-pressed="true"' in client.get(
-        reverse("web:chat", args=[session.pk])).content.decode()
+    assert (
+        'value="down" class="icon-btn" aria-pressed="true"'
+        in client.get(reverse("web:chat", args=[session.pk])).content.decode()
+    )
 
 
 def test_offline_model_notice_is_visible(alice):
@@ -140,20 +144,33 @@ def test_used_memories_and_task_strip_come_from_the_reply_context(alice):
     end_user, client = alice
     session = start_session(client)
     context = {
-        "summary": "The user is planning a bakery.", "pinned_facts": {"budget": {"value": "400k"}},
+        "summary": "The user is planning a bakery.",
+        "pinned_facts": {"budget": {"value": "400k"}},
         "memories": [
             {"type": "note", "id": 1, "kind": "preference", "content": "Prefers quiet streets", "score": 0.9},
             {"type": "note", "id": 2, "kind": "profile", "content": "Lives in Hangzhou", "score": 0.8},
         ],
         # The working-memory layer's context shape (tasks.selectors.task_state_as_context).
-        "task": {"id": 7, "task": "项目计划", "state": "collecting_info", "progress": "3/4",
-                 "required": ["地点", "面积", "时间", "预算"],
-                 "collected": {"地点": "杭州", "面积": "80平", "时间": "下月"}, "pending": ["预算"]},
-        "hints": [], "token_count": 100,
+        "task": {
+            "id": 7,
+            "task": "项目计划",
+            "state": "collecting_info",
+            "progress": "3/4",
+            "required": ["地点", "面积", "时间", "预算"],
+            "collected": {"地点": "杭州", "面积": "80平", "时间": "下月"},
+            "pending": ["预算"],
+        },
+        "hints": [],
+        "token_count": 100,
     }
     Message.objects.for_tenant(end_user.tenant).create(
-        tenant=end_user.tenant, session=session, end_user=end_user, role="assistant", content="Noted.",
-        metadata={"context": context})
+        tenant=end_user.tenant,
+        session=session,
+        end_user=end_user,
+        role="assistant",
+        content="Noted.",
+        metadata={"context": context},
+    )
     page = client.get(reverse("web:chat", args=[session.pk])).content.decode()
     assert "used 2 memories" in page
     assert "Prefers quiet streets" in page and "Lives in Hangzhou" in page
@@ -167,13 +184,19 @@ def test_the_task_strip_disappears_when_the_task_is_done(alice):
     session = start_session(client)
     task = {"task": "项目计划", "state": "completed", "progress": "4/4", "required": ["预算"], "pending": []}
     Message.objects.for_tenant(end_user.tenant).create(
-        tenant=end_user.tenant, session=session, end_user=end_user, role="assistant", content="Done.",
-        metadata={"context": {"memories": [], "task": task}})
+        tenant=end_user.tenant,
+        session=session,
+        end_user=end_user,
+        role="assistant",
+        content="Done.",
+        metadata={"context": {"memories": [], "task": task}},
+    )
     assert 'class="task-strip"' not in client.get(reverse("web:chat", args=[session.pk])).content.decode()
 
 
 def test_csrf_is_enforced():
     from assistants.services.tenants import end_user_create_with_login, tenant_create
+
     tenant, _ = tenant_create(slug="csrf-co")
     end_user_create_with_login(tenant=tenant, external_id="c1", username="csrfuser", password=PASSWORD)
     client = Client(enforce_csrf_checks=True)

@@ -1,5 +1,6 @@
 """A user can never see or touch another user's conversation, message or note by changing an id in the URL:
 the answer is 404, the same as for a missing object, and nothing changes."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,5 +1,6 @@
 """The web chat shows what a turn changed in memory under the reply ("Memory updated: budget 20,000 euros →
 30,000 euros") with Undo, which restores the previous version (issue 16); another user cannot undo it."""
+
 from django.urls import reverse
 
 from assistants.models import Message

@@ -1,4 +1,5 @@
-""""What I remember about you": provenance, correcting (re-embedded), forgetting, history, export, erasure."""
+""" "What I remember about you": provenance, correcting (re-embedded), forgetting, history, export, erasure."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,8 @@ from django.urls import reverse
 from assistants.services.chat import chat_session_start, chat_turn
 from memory.models import MemoryNote
 from tests.factories import MemoryNoteFactory
-from tests.web.layers import needs_long_term_memory, needs_privacy
 from tests.web.conftest import PASSWORD
+from tests.web.layers import needs_long_term_memory, needs_privacy
 
 pytestmark = pytest.mark.django_db
 
@@ -20,8 +21,14 @@ def test_every_active_note_shows_kind_source_confidence_and_a_link_to_its_messag
     end_user, client = alice
     session = chat_session_start(tenant=end_user.tenant, end_user=end_user)
     result = chat_turn(tenant=end_user.tenant, session=session, text="I am vegetarian.")
-    note = MemoryNoteFactory(end_user=end_user, kind="profile", content="The user is vegetarian.",
-                             source="user_stated", confidence=0.85, session=session)
+    note = MemoryNoteFactory(
+        end_user=end_user,
+        kind="profile",
+        content="The user is vegetarian.",
+        source="user_stated",
+        confidence=0.85,
+        session=session,
+    )
     note.source_messages.add(result.user_message, through_defaults={"tenant": end_user.tenant})
     MemoryNoteFactory(end_user=end_user, content="Old forgotten thing", status="forgotten")
     page = client.get(reverse("web:memory")).content.decode()
@@ -35,8 +42,9 @@ def test_every_active_note_shows_kind_source_confidence_and_a_link_to_its_messag
 def test_correcting_a_note_changes_what_is_shown_and_re_embeds_it(alice):
     end_user, client = alice
     note = MemoryNoteFactory(end_user=end_user, content="Budget is 100k")
-    response = client.post(reverse("web:memory_correct", args=[note.pk]), {f"n{note.pk}-content": "Budget is 150k"},
-                           follow=True)
+    response = client.post(
+        reverse("web:memory_correct", args=[note.pk]), {f"n{note.pk}-content": "Budget is 150k"}, follow=True
+    )
     page = response.content.decode()
     assert "Budget is 150k" in page and "Corrected" in page
     current = MemoryNote.objects.for_tenant(end_user.tenant).get(end_user=end_user, status="active")
@@ -47,8 +55,9 @@ def test_correcting_a_note_changes_what_is_shown_and_re_embeds_it(alice):
 def test_an_empty_correction_is_refused_and_the_note_kept(alice):
     end_user, client = alice
     note = MemoryNoteFactory(end_user=end_user, content="Likes jazz")
-    page = client.post(reverse("web:memory_correct", args=[note.pk]), {f"n{note.pk}-content": "  "},
-                       follow=True).content.decode()
+    page = client.post(
+        reverse("web:memory_correct", args=[note.pk]), {f"n{note.pk}-content": "  "}, follow=True
+    ).content.decode()
     assert "empty" in page and "Likes jazz" in page
 
 

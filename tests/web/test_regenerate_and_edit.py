@@ -1,6 +1,7 @@
 """Regenerate (another reply to the same message, the old one kept as an earlier version) and edit-and-resend
 (a corrected latest message; the old exchange kept as an earlier version). The model is never sent an earlier
 version again. A second user can do neither to the first user's conversation."""
+
 from __future__ import annotations
 
 import pytest
@@ -89,7 +90,9 @@ def test_edit_and_resend_replaces_the_latest_exchange(make_person, scripted_llm)
     assert status == 200 and events[-1][0] == "done"
     done = events[-1][1]
     new_user = Message.objects.for_tenant(alice.tenant).get(pk=done["user_message_id"])
-    assert new_user.content == "Plan a trip to 成都 for 4 days." and new_user.metadata["edit_of"] == latest.user_message.pk
+    assert (
+        new_user.content == "Plan a trip to 成都 for 4 days." and new_user.metadata["edit_of"] == latest.user_message.pk
+    )
     for old in (latest.user_message, latest.reply_message):
         old.refresh_from_db()
         assert old.metadata["replaced_by"] == new_user.pk
@@ -99,4 +102,4 @@ def test_edit_and_resend_replaces_the_latest_exchange(make_person, scripted_llm)
     page = client.get(reverse("web:chat", args=[session.pk])).content.decode()
     assert "Edited: earlier wording" in page and "Plan a trip to Chengu for 3 days." in page
     assert "Sure: 3 days in Chengdu." not in page  # the old reply answered the old wording: not shown
-    assert page.count("edit-btn") == 1 and f'/messages/{new_user.pk}/edit/' in page
+    assert page.count("edit-btn") == 1 and f"/messages/{new_user.pk}/edit/" in page

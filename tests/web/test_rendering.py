@@ -1,4 +1,5 @@
 """Replies are rendered from Markdown safely: the model's HTML never reaches the page."""
+
 from __future__ import annotations
 
 from html.parser import HTMLParser
@@ -18,6 +19,7 @@ class Elements(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         self.tags.append((tag, dict(attrs)))
+
 
 ATTACKS = [
     "<script>alert(1)</script>",
@@ -47,9 +49,11 @@ def test_no_markup_from_the_model_survives(source):
 
 
 def test_markdown_structures_render_as_html():
-    source = ("## 开店计划\n\n1. 选址：**徐汇区**\n2. 预算 *40 万*\n\n- item one\n- `code`\n\n"
-              "| 项目 | 金额 |\n|:--|--:|\n| 租金 | 12 万 |\n\n```python\nprint('hi')\n```\n\n"
-              "> a quote\n\nSee [the docs](https://example.com/docs) and ~~old~~.\nNext line.")
+    source = (
+        "## 开店计划\n\n1. 选址：**徐汇区**\n2. 预算 *40 万*\n\n- item one\n- `code`\n\n"
+        "| 项目 | 金额 |\n|:--|--:|\n| 租金 | 12 万 |\n\n```python\nprint('hi')\n```\n\n"
+        "> a quote\n\nSee [the docs](https://example.com/docs) and ~~old~~.\nNext line."
+    )
     html = markdown_render(source)
     assert "<h2>开店计划</h2>" in html
     assert "<ol>" in html and "<strong>徐汇区</strong>" in html and "<em>40 万</em>" in html

@@ -1,6 +1,7 @@
 """Temporary chats and the memory switch are enforced by the chat turn, not only shown by the UI: nothing is
 written to long-term memory or experiences and nothing is recalled; the session goes when its time is up. Checked
 through the web chat and the REST API, with a second user and a second tenant."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,9 @@ from tests.conftest import wait_for
 
 
 def remember(end_user, content, kind="profile"):
-    return memory_note_create(tenant=end_user.tenant, end_user=end_user, kind=kind, content=content,
-                              source="user_stated")
+    return memory_note_create(
+        tenant=end_user.tenant, end_user=end_user, kind=kind, content=content, source="user_stated"
+    )
 
 
 def recalled(result) -> str:
@@ -94,13 +96,18 @@ def test_memory_switch_in_the_web_stops_recall_but_pinned_facts_still_work(make_
 
 
 @pytest.mark.django_db
-def test_no_experience_is_learnt_from_a_temporary_or_memory_off_reply(make_person,
-                                                                      django_capture_on_commit_callbacks):
+def test_no_experience_is_learnt_from_a_temporary_or_memory_off_reply(make_person, django_capture_on_commit_callbacks):
     alice, _ = make_person(username="alice_exp")
-    normal = chat_turn(tenant=alice.tenant, session=chat_session_start(tenant=alice.tenant, end_user=alice),
-                       text="Translate 'good morning' into French.")
-    temporary = chat_turn(tenant=alice.tenant, text="Translate 'good night' into French.",
-                          session=chat_session_start(tenant=alice.tenant, end_user=alice, temporary=True))
+    normal = chat_turn(
+        tenant=alice.tenant,
+        session=chat_session_start(tenant=alice.tenant, end_user=alice),
+        text="Translate 'good morning' into French.",
+    )
+    temporary = chat_turn(
+        tenant=alice.tenant,
+        text="Translate 'good night' into French.",
+        session=chat_session_start(tenant=alice.tenant, end_user=alice, temporary=True),
+    )
     with django_capture_on_commit_callbacks(execute=False) as scheduled:
         feedback_record(tenant=alice.tenant, end_user=alice, message_id=normal.reply_message.pk, rating="up")
     assert len(scheduled) == 1  # the experience job, for an ordinary reply
@@ -129,13 +136,15 @@ def test_nothing_is_extracted_from_temporary_or_memory_off_turns(celery_worker, 
     chat_turn(tenant=alice.tenant, session=normal, text="I live in Chengdu.")
 
     def notes():
-        return " ".join(MemoryNote.objects.for_tenant(alice.tenant).filter(end_user=alice)
-                        .values_list("content", flat=True))
+        return " ".join(
+            MemoryNote.objects.for_tenant(alice.tenant).filter(end_user=alice).values_list("content", flat=True)
+        )
 
     wait_for(lambda: "Chengdu" in notes(), timeout=120, message="the note from the ordinary turn")
     assert "peanut" not in notes().lower() and "teal" not in notes().lower()
     unindexed = Message.objects.for_tenant(alice.tenant).filter(
-        content__in=["I am allergic to peanuts.", "My favourite colour is teal."])
+        content__in=["I am allergic to peanuts.", "My favourite colour is teal."]
+    )
     assert unindexed.count() == 2 and set(unindexed.values_list("search_vector", flat=True)) == {""}
 
 
@@ -179,17 +188,20 @@ def test_api_temporary_chat_and_memory_switch(make_person):
     body = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?"}).json()
     assert body["temporary"] is False and body["expires_at"] is None and body["memories_used"]
     normal_session = body["session"]
-    body = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?",
-                                      "temporary": True}).json()
+    body = api.post(
+        "/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?", "temporary": True}
+    ).json()
     assert body["temporary"] is True and body["expires_at"] and body["memories_used"] == []
     assert "Biscuit" not in body["reply"]
     listed = {s["id"]: s for s in api.get(f"/api/v1/users/{alice.external_id}/sessions/").json()["results"]}
     assert listed[body["session"]]["temporary"] is True and listed[normal_session]["temporary"] is False
-    refused = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "hi", "session": normal_session,
-                                         "temporary": True})
+    refused = api.post(
+        "/api/v1/chat/", {"user": alice.external_id, "message": "hi", "session": normal_session, "temporary": True}
+    )
     assert refused.status_code == 400
-    assert api.post("/api/v1/chat/", {"user": alice.external_id, "message": "hi", "temporary": "yes"}
-                    ).status_code == 400
+    assert (
+        api.post("/api/v1/chat/", {"user": alice.external_id, "message": "hi", "temporary": "yes"}).status_code == 400
+    )
 
     url = f"/api/v1/users/{alice.external_id}/"
     assert api.get(url).json() == {"user": alice.external_id, "memory_enabled": True}
@@ -200,10 +212,12 @@ def test_api_temporary_chat_and_memory_switch(make_person):
     assert EndUser.objects.for_tenant(carol.tenant).get(pk=carol.pk).memory_enabled
     assert api.patch(url, {"memory_enabled": False}).json() == {"user": alice.external_id, "memory_enabled": False}
     assert AuditLog.objects.for_tenant(alice.tenant).get(action="memory_switch").actor.startswith("api-key:")
-    body = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?",
-                                      "session": normal_session}).json()
+    body = api.post(
+        "/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?", "session": normal_session}
+    ).json()
     assert body["memories_used"] == [] and "Biscuit" not in body["reply"]
     assert api.patch(url, {"memory_enabled": True}).json()["memory_enabled"] is True
-    body = api.post("/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?",
-                                      "session": normal_session}).json()
+    body = api.post(
+        "/api/v1/chat/", {"user": alice.external_id, "message": "What is my dog called?", "session": normal_session}
+    ).json()
     assert any("Biscuit" in m["content"] for m in body["memories_used"])

@@ -1,4 +1,5 @@
 """Labels the pages show for stored codes (note kinds, sources), translated."""
+
 from django import template
 from django.utils.translation import gettext_lazy as _
 

@@ -1,4 +1,5 @@
 """The user's own data: download it, or delete the account and everything about it."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -21,8 +22,13 @@ def account_export(request):
     """Everything held about the user, as a JSON download."""
     document = user_export_file(tenant=request.tenant, end_user=request.end_user)
     stamp = timezone.now().strftime("%Y%m%d")
-    return file_download(request, document, content_type="application/json; charset=utf-8",
-                         filename=f"my-data-{stamp}.json", whole_below=settings.EXPORT_MEMORY_BYTES)
+    return file_download(
+        request,
+        document,
+        content_type="application/json; charset=utf-8",
+        filename=f"my-data-{stamp}.json",
+        whole_below=settings.EXPORT_MEMORY_BYTES,
+    )
 
 
 @require_http_methods(["GET", "POST"])
@@ -32,8 +38,12 @@ def account_delete(request):
     if request.method == "GET":
         return render(request, "web/account_delete.html")
     if request.POST.get("confirm") != "yes":
-        return render(request, "web/account_delete.html",
-                      {"error": _("Tick the box to confirm that everything should be deleted.")}, status=400)
+        return render(
+            request,
+            "web/account_delete.html",
+            {"error": _("Tick the box to confirm that everything should be deleted.")},
+            status=400,
+        )
     try:
         job = web_account_delete(tenant=request.tenant, end_user=request.end_user, account=request.user)
     except ApplicationError as exc:

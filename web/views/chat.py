@@ -1,4 +1,5 @@
 """The chat page: conversations list, the conversation, the message box; streaming and plain-POST replies."""
+
 from __future__ import annotations
 
 import logging
@@ -17,8 +18,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from assistants.llm import get_chat_model
 from assistants.models import MESSAGE_REPLACED_KEY, Message
-from assistants.services.alternatives import (ALTERNATIVE_OF_KEY, EDIT_OF_KEY, chat_reply_regenerate_stream,
-                                              chat_turn_edit_stream)
+from assistants.services.alternatives import (
+    ALTERNATIVE_OF_KEY,
+    EDIT_OF_KEY,
+    chat_reply_regenerate_stream,
+    chat_turn_edit_stream,
+)
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from assistants.services.sessions import session_auto_title, session_delete, session_rename
@@ -64,7 +69,8 @@ def _message_rows(request, session, *, only: tuple[int, ...] = ()):
     """The conversation's rows; `only`: just these messages (and the earlier versions they replaced), for the
     end of a streamed turn, which must not read a long conversation again."""
     messages = Message.objects.for_tenant(request.tenant).filter(
-        session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT])
+        session=session, end_user=request.end_user, role__in=[Message.Role.USER, Message.Role.ASSISTANT]
+    )
     if only:
         messages = messages.filter(Q(pk__in=only) | Q(metadata__has_key=MESSAGE_REPLACED_KEY))
     messages = list(messages.prefetch_related("feedback"))
@@ -81,8 +87,12 @@ def _message_rows(request, session, *, only: tuple[int, ...] = ()):
         else:
             asked = message
             earlier = _earlier_versions(message, by_id, EDIT_OF_KEY)
-        row = {"message": message, "ctx": reply_context(message.metadata) if message.role == "assistant" else None,
-               "rating": rating, "earlier": earlier}
+        row = {
+            "message": message,
+            "ctx": reply_context(message.metadata) if message.role == "assistant" else None,
+            "rating": rating,
+            "earlier": earlier,
+        }
         if message.role == Message.Role.ASSISTANT and asked is not None:
             row.update(memory_events=(asked.metadata or {}).get("memory_events") or [], memory_message_id=asked.pk)
         rows.append(row)
@@ -152,8 +162,9 @@ def chat_new(request):
     assistant = assistant_for(request, assistant_id) if assistant_id else assistants_of(request).first()
     temporary = request.POST.get("temporary") == "1"
     try:
-        session = chat_session_start(tenant=request.tenant, end_user=request.end_user, assistant=assistant,
-                                     temporary=temporary)
+        session = chat_session_start(
+            tenant=request.tenant, end_user=request.end_user, assistant=assistant, temporary=temporary
+        )
     except ApplicationError as exc:
         return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
     request.session[ASSISTANT_KEY] = session.assistant_id
@@ -172,8 +183,9 @@ def chat_page(request, session_id: int):
 def chat_rename(request, session_id: int):
     session = session_for(request, session_id)
     try:
-        session_rename(tenant=request.tenant, end_user=request.end_user, session=session,
-                       title=request.POST.get("title", ""))
+        session_rename(
+            tenant=request.tenant, end_user=request.end_user, session=session, title=request.POST.get("title", "")
+        )
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except ApplicationError as exc:
@@ -201,19 +213,20 @@ def chat_send(request, session_id: int):
     try:
         result = chat_turn(tenant=request.tenant, session=session, text=text)
     except ApplicationError as exc:
-        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=exc.message),
-                      status=400)
+        return render(
+            request, "web/chat.html", _chat_context(request, session, draft=text, error=exc.message), status=400
+        )
     except Exception:  # a person gets a sentence, never a stack trace
         logger.exception("chat turn failed")
-        return render(request, "web/chat.html",
-                      _chat_context(request, session, draft=text, error=_generic_failure()), status=502)
+        return render(
+            request, "web/chat.html", _chat_context(request, session, draft=text, error=_generic_failure()), status=502
+        )
     session_auto_title(tenant=request.tenant, session=session, text=text)
     if result is None or result.error or result.reply_message is None:
         # The model failed. The user's message is stored (and any fallback reply); the text goes back in the box.
         error = (result.error if result else "") or _generic_failure()
         status = 200 if result is not None and result.reply_message is not None else 502
-        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=error),
-                      status=status)
+        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=error), status=status)
     return redirect(reverse("web:chat", kwargs={"session_id": session.pk}) + "#composer")
 
 
@@ -243,8 +256,14 @@ STOP_CHECK_SECONDS = 0.25  # how often a streaming turn looks for a Stop pressed
 
 
 def _latest_user_message_id(request, session) -> int | None:
-    return (Message.objects.for_tenant(request.tenant).filter(session=session, role=Message.Role.USER)
-            .exclude(metadata__has_key=MESSAGE_REPLACED_KEY).order_by("-id").values_list("pk", flat=True).first())
+    return (
+        Message.objects.for_tenant(request.tenant)
+        .filter(session=session, role=Message.Role.USER)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+        .order_by("-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
 
 
 def _turn_events(request, session, turn, first, language):
@@ -257,8 +276,14 @@ def _turn_events(request, session, turn, first, language):
             name, payload = event
             if name == "context":
                 context = payload.as_dict() if hasattr(payload, "as_dict") else dict(payload or {})
-                yield sse("context", {"count": len(context.get("memories") or []), "title": session.title,
-                                      "user_message_id": user_message_id})
+                yield sse(
+                    "context",
+                    {
+                        "count": len(context.get("memories") or []),
+                        "title": session.title,
+                        "user_message_id": user_message_id,
+                    },
+                )
             elif name == "delta":
                 if user_message_id and time.monotonic() - checked_at >= STOP_CHECK_SECONDS:
                     checked_at = time.monotonic()
@@ -273,13 +298,19 @@ def _turn_events(request, session, turn, first, language):
                     rendered_at = now
                 yield sse("delta", data)
             elif name == "done":
-                if user_message_id and payload.reply_message is not None and \
-                        chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id) is not None:
+                if (
+                    user_message_id
+                    and payload.reply_message is not None
+                    and chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id) is not None
+                ):
                     # Stop arrived as the reply was being stored: trim it to what the person saw.
                     payload.reply_message = chat_reply_stop(
-                        tenant=request.tenant, end_user=request.end_user, session=session,
+                        tenant=request.tenant,
+                        end_user=request.end_user,
+                        session=session,
                         user_message_id=user_message_id,
-                        chars=chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id))
+                        chars=chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id),
+                    )
                 reply_id = payload.reply_message.pk if payload.reply_message else None
                 with translation.override(language):
                     yield sse("done", _done_payload(request, session, payload))
@@ -289,9 +320,11 @@ def _turn_events(request, session, turn, first, language):
             elif name == "memory":  # what the turn wrote or changed: the line under the reply, with Undo
                 if payload.get("events"):
                     with translation.override(language):
-                        html = render_to_string("web/_memory_line.html", {
-                            "memory_events": payload["events"], "memory_message_id": payload["message_id"]},
-                            request=request)
+                        html = render_to_string(
+                            "web/_memory_line.html",
+                            {"memory_events": payload["events"], "memory_message_id": payload["message_id"]},
+                            request=request,
+                        )
                     yield sse("memory", {"reply_id": reply_id, "html": html})
                 return
             event = next(turn, None)
@@ -309,8 +342,13 @@ def _turn_events(request, session, turn, first, language):
             try:  # a Stop that arrived before the disconnect was noticed: trim to what the person saw
                 chars = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)
                 if chars is not None:
-                    chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
-                                    user_message_id=user_message_id, chars=chars)
+                    chat_reply_stop(
+                        tenant=request.tenant,
+                        end_user=request.end_user,
+                        session=session,
+                        user_message_id=user_message_id,
+                        chars=chars,
+                    )
             except Exception:  # closing a stream must never raise into the server
                 logger.exception("trimming a stopped reply failed")
 
@@ -322,8 +360,9 @@ def _stopped(request, session, turn, user_message_id) -> bool:
     if chars is None:
         return False
     turn.close()
-    chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
-                    user_message_id=user_message_id, chars=chars)
+    chat_reply_stop(
+        tenant=request.tenant, end_user=request.end_user, session=session, user_message_id=user_message_id, chars=chars
+    )
     return True
 
 
@@ -350,11 +389,17 @@ def memory_undo(request, message_id: int, note_id: int):
     """Undo one memory change of a turn (the line under the reply): the previous version is restored."""
     message = message_for(request, message_id)
     try:
-        memory_event_undo(tenant=request.tenant, end_user=request.end_user, message_id=message.pk, note_id=note_id,
-                          actor=f"user:{request.end_user.external_id}")
+        memory_event_undo(
+            tenant=request.tenant,
+            end_user=request.end_user,
+            message_id=message.pk,
+            note_id=note_id,
+            actor=f"user:{request.end_user.external_id}",
+        )
     except ApplicationError as exc:
-        return render(request, "web/chat.html",
-                      _chat_context(request, message.session, error=exc.message), status=exc.status)
+        return render(
+            request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
+        )
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
 
@@ -368,12 +413,12 @@ def message_feedback(request, message_id: int):
     except ApplicationError as exc:
         if request.headers.get("Accept", "").startswith("application/json"):
             return JsonResponse({"error": exc.message}, status=exc.status)
-        return render(request, "web/chat.html",
-                      _chat_context(request, message.session, error=exc.message), status=exc.status)
+        return render(
+            request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
+        )
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"rating": rating, "message": _("Thanks for the feedback.")})
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
-
 
 
 @require_POST
@@ -385,8 +430,13 @@ def chat_stop(request, session_id: int):
     if (raw_id and not raw_id.isdigit()) or not raw_chars.isdigit():
         return JsonResponse({"error": _("That stop request is not valid.")}, status=400)
     try:
-        reply = chat_reply_stop(tenant=request.tenant, end_user=request.end_user, session=session,
-                                user_message_id=int(raw_id) if raw_id else None, chars=int(raw_chars))
+        reply = chat_reply_stop(
+            tenant=request.tenant,
+            end_user=request.end_user,
+            session=session,
+            user_message_id=int(raw_id) if raw_id else None,
+            chars=int(raw_chars),
+        )
     except ApplicationError as exc:
         return JsonResponse({"error": exc.message}, status=exc.status)
     return JsonResponse({"stopped": True, "reply_id": reply.pk if reply else None})
@@ -426,8 +476,9 @@ def message_regenerate(request, message_id: int):
     reply = message_for(request, message_id)
     session = session_for(request, reply.session_id)
     chat_stop_clear(tenant=request.tenant, session=session)
-    return _stream_turn(request, session, lambda: chat_reply_regenerate_stream(
-        tenant=request.tenant, session=session, reply=reply))
+    return _stream_turn(
+        request, session, lambda: chat_reply_regenerate_stream(tenant=request.tenant, session=session, reply=reply)
+    )
 
 
 @require_POST
@@ -437,5 +488,8 @@ def message_edit(request, message_id: int):
     message = message_for(request, message_id)
     session = session_for(request, message.session_id)
     text = request.POST.get("text", "")
-    return _stream_turn(request, session, lambda: chat_turn_edit_stream(
-        tenant=request.tenant, session=session, message=message, text=text))
+    return _stream_turn(
+        request,
+        session,
+        lambda: chat_turn_edit_stream(tenant=request.tenant, session=session, message=message, text=text),
+    )

@@ -1,4 +1,5 @@
-""""What I remember about you": every active note with its provenance; correct, forget, forget everything."""
+""" "What I remember about you": every active note with its provenance; correct, forget, forget everything."""
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -18,8 +19,13 @@ from web.access import end_user_required, note_for
 from web.forms import NoteCorrectionForm
 
 # Everything but notes already forgotten or rejected: "forget everything" must also clear superseded history.
-FORGETTABLE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW, MemoryNote.Status.SUPERSEDED,
-               MemoryNote.Status.EXPIRED, MemoryNote.Status.ARCHIVED]
+FORGETTABLE = [
+    MemoryNote.Status.ACTIVE,
+    MemoryNote.Status.PENDING_REVIEW,
+    MemoryNote.Status.SUPERSEDED,
+    MemoryNote.Status.EXPIRED,
+    MemoryNote.Status.ARCHIVED,
+]
 
 
 def _actor(request) -> str:
@@ -31,9 +37,12 @@ def _actor(request) -> str:
 def _notes_page(request):
     """One page of the active notes, newest first (?page=<n>): a user with 100,000 notes gets WEB_NOTES_PER_PAGE
     of them, with their provenance and history, not all."""
-    notes = (MemoryNote.objects.for_tenant(request.tenant)
-             .filter(end_user=request.end_user, status=MemoryNote.Status.ACTIVE)
-             .select_related("session").order_by("-created_at", "-id"))
+    notes = (
+        MemoryNote.objects.for_tenant(request.tenant)
+        .filter(end_user=request.end_user, status=MemoryNote.Status.ACTIVE)
+        .select_related("session")
+        .order_by("-created_at", "-id")
+    )
     return Paginator(notes, settings.WEB_NOTES_PER_PAGE).get_page(request.GET.get("page"))
 
 
@@ -43,10 +52,19 @@ def _note_rows(request, notes):
     for note in notes:
         sources = sorted(note.source_messages.all(), key=lambda m: m.pk)
         source_message = sources[0] if sources else None
-        history = [old for old in memory_note_history(tenant=request.tenant, note=note)
-                   if old.pk != note.pk and old.content and old.end_user_id == request.end_user.pk]
-        rows.append({"note": note, "source_message": source_message, "history": history,
-                     "form": NoteCorrectionForm(initial={"content": note.content}, prefix=f"n{note.pk}")})
+        history = [
+            old
+            for old in memory_note_history(tenant=request.tenant, note=note)
+            if old.pk != note.pk and old.content and old.end_user_id == request.end_user.pk
+        ]
+        rows.append(
+            {
+                "note": note,
+                "source_message": source_message,
+                "history": history,
+                "form": NoteCorrectionForm(initial={"content": note.content}, prefix=f"n{note.pk}"),
+            }
+        )
     return rows
 
 
@@ -54,8 +72,11 @@ def _note_rows(request, notes):
 @end_user_required
 def memory_page(request):
     page = _notes_page(request)
-    return render(request, "web/memory.html", {"rows": _note_rows(request, list(page)), "page": page,
-                                               "memory_enabled": request.end_user.memory_enabled})
+    return render(
+        request,
+        "web/memory.html",
+        {"rows": _note_rows(request, list(page)), "page": page, "memory_enabled": request.end_user.memory_enabled},
+    )
 
 
 @require_POST
@@ -66,13 +87,17 @@ def memory_switch(request):
     if value not in ("on", "off"):
         messages.error(request, _("Choose whether memory should be on or off."))
         return redirect("web:memory")
-    end_user_memory_set(tenant=request.tenant, end_user=request.end_user, enabled=value == "on",
-                        actor=_actor(request))
+    end_user_memory_set(tenant=request.tenant, end_user=request.end_user, enabled=value == "on", actor=_actor(request))
     if value == "on":
         messages.success(request, _("Memory is on. The assistant will remember what matters from now on."))
     else:
-        messages.success(request, _("Memory is off. Nothing new is remembered, and what is kept below is not used "
-                                    "until you turn memory back on."))
+        messages.success(
+            request,
+            _(
+                "Memory is off. Nothing new is remembered, and what is kept below is not used "
+                "until you turn memory back on."
+            ),
+        )
     return redirect("web:memory")
 
 
@@ -88,8 +113,9 @@ def memory_correct(request, note_id: int):
         messages.error(request, _("The corrected note is empty: write what should be remembered instead."))
         return redirect("web:memory")
     try:
-        memory_note_update(tenant=request.tenant, note=note, actor=_actor(request),
-                           content=form.cleaned_data["content"])
+        memory_note_update(
+            tenant=request.tenant, note=note, actor=_actor(request), content=form.cleaned_data["content"]
+        )
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("web:memory")
@@ -119,6 +145,9 @@ def memory_forget_all(request):
         was_active = note.status == MemoryNote.Status.ACTIVE
         memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
         count += 1 if was_active else 0
-    messages.success(request, ngettext("Forgot everything (%(count)d note).", "Forgot everything (%(count)d notes).",
-                                       count) % {"count": count})
+    messages.success(
+        request,
+        ngettext("Forgot everything (%(count)d note).", "Forgot everything (%(count)d notes).", count)
+        % {"count": count},
+    )
     return redirect("web:memory")

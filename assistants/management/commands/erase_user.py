@@ -9,8 +9,10 @@ from core.ledger import job_run
 
 
 class Command(BaseCommand):
-    help = ("Erase everything about one end user and print the erasure receipt. Runs the erasure job here, under "
-            "the job ledger (--queue hands it to the worker instead). Safe to run again after a crash.")
+    help = (
+        "Erase everything about one end user and print the erasure receipt. Runs the erasure job here, under "
+        "the job ledger (--queue hands it to the worker instead). Safe to run again after a crash."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("tenant", help="The tenant's slug.")
@@ -26,15 +28,19 @@ class Command(BaseCommand):
         if end_user is None:
             raise CommandError(f"Tenant '{tenant}' has no user '{external_id}' (already erased, or never existed).")
         try:
-            job = user_erase_request(tenant=tenant_obj, end_user=end_user, requested_by=requested_by,
-                                     enqueue=queue)
+            job = user_erase_request(tenant=tenant_obj, end_user=end_user, requested_by=requested_by, enqueue=queue)
         except ApplicationError as exc:
             raise CommandError(exc.message) from exc
         if queue:
             self.stdout.write(f"Erasure queued as job {job.pk}; follow it in the admin's job ledger.")
             return
-        counts = job_run(None, kind=ERASE_JOB_KIND, job_id=job.pk,
-                         body=lambda j: user_erase(tenant_id=tenant_obj.pk, end_user_id=end_user.pk,
-                                                   requested_by=requested_by, job_id=j.pk))
+        counts = job_run(
+            None,
+            kind=ERASE_JOB_KIND,
+            job_id=job.pk,
+            body=lambda j: user_erase(
+                tenant_id=tenant_obj.pk, end_user_id=end_user.pk, requested_by=requested_by, job_id=j.pk
+            ),
+        )
         self.stdout.write(f"Erased user '{external_id}' of tenant '{tenant}' (job {job.pk}). Deleted per table:")
         self.stdout.write(json.dumps(counts or {}, indent=2, sort_keys=True))

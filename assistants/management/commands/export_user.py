@@ -27,5 +27,6 @@ class Command(BaseCommand):
                 fh.write("\n")
             self.stdout.write(f"Wrote the export of '{external_id}' to {output}.")
         else:
-            self.stdout.write(json.dumps(user_export(tenant=tenant_obj, end_user=end_user), ensure_ascii=False,
-                                         indent=2))
+            self.stdout.write(
+                json.dumps(user_export(tenant=tenant_obj, end_user=end_user), ensure_ascii=False, indent=2)
+            )

@@ -21,8 +21,13 @@ class Command(BaseCommand):
         elif not key_file.exists():
             _key, raw_key = api_key_create(tenant=tenant, name="demo")
             key_file.write_text(raw_key)
-        end_user_create_with_login(tenant=tenant, external_id="demo-user", username="demo",
-                                   password=settings.DEMO_PASSWORD, display_name="Demo user")
+        end_user_create_with_login(
+            tenant=tenant,
+            external_id="demo-user",
+            username="demo",
+            password=settings.DEMO_PASSWORD,
+            display_name="Demo user",
+        )
         User = get_user_model()
         if not User.objects.filter(username="admin").exists():
             User.objects.create_superuser("admin", "admin@example.invalid", settings.DEMO_PASSWORD)

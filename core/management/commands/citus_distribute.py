@@ -1,4 +1,5 @@
 """Print, or run, the steps that distribute this schema on Citus by tenant_id (docs/scaling.md)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,8 +11,10 @@ from core.citus import OPEN_ISSUES, distribute_statements, plan, prepare_stateme
 
 
 class Command(BaseCommand):
-    help = ("Print the DDL that makes the schema Citus-ready and the Citus calls that distribute it by tenant_id. "
-            "--prepare runs the DDL; --distribute then runs the Citus calls (on a Citus coordinator only).")
+    help = (
+        "Print the DDL that makes the schema Citus-ready and the Citus calls that distribute it by tenant_id. "
+        "--prepare runs the DDL; --distribute then runs the Citus calls (on a Citus coordinator only)."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--prepare", action="store_true", help="Run the DDL, in one transaction.")

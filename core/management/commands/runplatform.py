@@ -1,4 +1,5 @@
 """`make run`: migrate, seed the demo, then run the web server, a Celery worker and beat until Ctrl-C."""
+
 import os
 import signal
 import subprocess
@@ -28,11 +29,26 @@ def worker_commands(python: str) -> dict:
     shared = max(1, int(os.environ.get("CELERY_CONCURRENCY", "2")) - 1)
 
     def worker(name: str, queues: str, concurrency: int) -> list[str]:
-        return [python, "-m", "celery", "-A", "config", "worker", "--loglevel=INFO", "-Q", queues,
-                "--concurrency", str(concurrency), "-n", f"{name}@%h"]
+        return [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=INFO",
+            "-Q",
+            queues,
+            "--concurrency",
+            str(concurrency),
+            "-n",
+            f"{name}@%h",
+        ]
 
-    return {"worker-interactive": worker("interactive", interactive, 1),
-            "worker-bulk": worker("bulk", f"{bulk},{interactive}", shared)}
+    return {
+        "worker-interactive": worker("interactive", interactive, 1),
+        "worker-bulk": worker("bulk", f"{bulk},{interactive}", shared),
+    }
 
 
 def process_environment(name: str) -> dict:
@@ -59,14 +75,35 @@ class Command(BaseCommand):
         call_command("reembed_stale")  # after an upgrade that changed the default encoder
         python = sys.executable
         commands = {
-            "web": [python, "-m", "uvicorn", "config.asgi:application", "--host", host, "--port", str(port),
-                    "--workers", web_concurrency()],
+            "web": [
+                python,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--host",
+                host,
+                "--port",
+                str(port),
+                "--workers",
+                web_concurrency(),
+            ],
             **worker_commands(python),
-            "beat": [python, "-m", "celery", "-A", "config", "beat", "--loglevel=INFO",
-                     "--schedule", str(settings.RUN_DIR / "celerybeat-schedule")],
+            "beat": [
+                python,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "beat",
+                "--loglevel=INFO",
+                "--schedule",
+                str(settings.RUN_DIR / "celerybeat-schedule"),
+            ],
         }
-        procs = {name: subprocess.Popen(cmd, start_new_session=True, env=process_environment(name))
-                 for name, cmd in commands.items()}
+        procs = {
+            name: subprocess.Popen(cmd, start_new_session=True, env=process_environment(name))
+            for name, cmd in commands.items()
+        }
         stopping = False
 
         def stop(*_):
@@ -78,10 +115,12 @@ class Command(BaseCommand):
         base = f"http://{host}:{port}"
         self._wait_healthy(base, procs, lambda: stopping)
         if not stopping:
-            self.stdout.write(self.style.SUCCESS(
-                f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
-                f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
-            ))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
+                    f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
+                )
+            )
         while not stopping:
             for name, proc in procs.items():
                 if proc.poll() is not None:

@@ -4,6 +4,7 @@ The agent starts this command and talks JSON-RPC over its stdin/stdout; whoever 
 database, so the tenant is given on the command line instead of by an API key. Logs go to stderr only: stdout
 carries the protocol.
 """
+
 import logging
 import sys
 

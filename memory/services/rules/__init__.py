@@ -11,23 +11,70 @@ and clauses), `numbers` (Chinese numerals, shares), `slots` (structured slots an
 note's sentence), `injection` (requests, claims, markup: not facts), `candidate`, and `reading` (one message,
 sentence by sentence). The names below are the package's public surface; import them from here.
 """
+
 from __future__ import annotations
 
 from core.text import CJK, split_sentences
 from memory.services.rules.candidate import Candidate
-from memory.services.rules.clauses import DISCOURSE, is_chinese, is_question, split_clauses, strip_ask_tail, strip_discourse
+from memory.services.rules.clauses import (
+    DISCOURSE,
+    is_chinese,
+    is_question,
+    split_clauses,
+    strip_ask_tail,
+    strip_discourse,
+)
 from memory.services.rules.injection import CLAIM, MARKUP, REQUEST, injection_kind, is_request
 from memory.services.rules.numbers import ratio_of, share_limit, to_digits
-from memory.services.rules.patterns import (CHANGE, FIRST_PERSON, HEDGE, KIND_MARKERS, QUESTION, REASON, STANDING,
-                                            WHIM, generic_kind, kind_of)
+from memory.services.rules.patterns import (
+    CHANGE,
+    FIRST_PERSON,
+    HEDGE,
+    KIND_MARKERS,
+    QUESTION,
+    REASON,
+    STANDING,
+    WHIM,
+    generic_kind,
+    kind_of,
+)
 from memory.services.rules.reading import read_message
 from memory.services.rules.render import render, third_person
 from memory.services.rules.slots import NUMERIC_SLOTS, has_slot_word, period_of, place_in
 
 __all__ = [
-    "CHANGE", "CJK", "CLAIM", "DISCOURSE", "FIRST_PERSON", "HEDGE", "KIND_MARKERS", "MARKUP", "NUMERIC_SLOTS",
-    "QUESTION", "REASON", "REQUEST", "STANDING", "WHIM", "Candidate", "generic_kind", "has_slot_word",
-    "injection_kind", "is_chinese", "is_question", "is_request", "kind_of", "period_of", "place_in", "ratio_of",
-    "read_message", "render", "share_limit", "split_clauses", "split_sentences", "strip_ask_tail",
-    "strip_discourse", "third_person", "to_digits",
+    "CHANGE",
+    "CJK",
+    "CLAIM",
+    "DISCOURSE",
+    "FIRST_PERSON",
+    "HEDGE",
+    "KIND_MARKERS",
+    "MARKUP",
+    "NUMERIC_SLOTS",
+    "QUESTION",
+    "REASON",
+    "REQUEST",
+    "STANDING",
+    "WHIM",
+    "Candidate",
+    "generic_kind",
+    "has_slot_word",
+    "injection_kind",
+    "is_chinese",
+    "is_question",
+    "is_request",
+    "kind_of",
+    "period_of",
+    "place_in",
+    "ratio_of",
+    "read_message",
+    "render",
+    "share_limit",
+    "split_clauses",
+    "split_sentences",
+    "strip_ask_tail",
+    "strip_discourse",
+    "third_person",
+    "to_digits",
 ]

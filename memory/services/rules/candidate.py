@@ -1,4 +1,5 @@
 """The candidate fact, whatever proposes it (the offline rules or the model)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -1,6 +1,7 @@
 """A message into sentences and clauses, and the words around a statement that are not part of it ("as I said",
 "你觉得呢").
 """
+
 from __future__ import annotations
 
 import re
@@ -11,19 +12,27 @@ from memory.services.rules.patterns import CHANGE, FIRST_PERSON, QUESTION
 _CLAUSE_SPLIT = re.compile(r"(?<=[，、；;：])|(?<=[,:])(?!\d)|(?<=[。！!？?\n])")
 # "I'm vegetarian and my budget is ...": a conjunction followed by a new subject starts a new statement. "and" inside
 # one statement ("cats and dogs", "I sleep and eat well") has no subject after it and stays.
-_SUBJECT_JOIN = re.compile(r"\s*,?\s+\b(?:and|but|plus|also|while|whereas)\s+(?=(?:also\s+)?(?:I|I'm|I've|I'd|I'll|my|we|"
-                           r"we're|we've|our|she|she's|he|he's|they|they're|her|his|their)\b)"
-                           r"|(?<=[\u4e00-\u9fff])(?:而且|并且|另外|同时|还有|但是?|不过)(?=我|我们|咱|俺)")
+_SUBJECT_JOIN = re.compile(
+    r"\s*,?\s+\b(?:and|but|plus|also|while|whereas)\s+(?=(?:also\s+)?(?:I|I'm|I've|I'd|I'll|my|we|"
+    r"we're|we've|our|she|she's|he|he's|they|they're|her|his|their)\b)"
+    r"|(?<=[\u4e00-\u9fff])(?:而且|并且|另外|同时|还有|但是?|不过)(?=我|我们|咱|俺)"
+)
 # Words that tell the listener "I said this before", not facts: stripped so a restatement reads as its fact.
-DISCOURSE = re.compile(r"^\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned|"
-                       r"i told you(?: before)?|just to remind you|(?:just a )?reminder|remember|again|by the way|"
-                       r"you know|to repeat|once more|for the record|"
-                       r"我(?:之前|前面|刚才|早就|上次)?(?:说过|说了|讲过|提过)的?|(?:之前|前面|上次|早就)(?:说过|说了|讲过|提过)|"
-                       r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子|对了|对啦|哦对|话说)"
-                       r"(?:\s*[,，:：.。!！]\s*|\s+|$|(?=[\u4e00-\u9fff]))", re.IGNORECASE)
-_DISCOURSE_TAIL = re.compile(r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
-                             r"as i've said|remember|again|"
-                             r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$", re.IGNORECASE)
+DISCOURSE = re.compile(
+    r"^\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|as mentioned|"
+    r"i told you(?: before)?|just to remind you|(?:just a )?reminder|remember|again|by the way|"
+    r"you know|to repeat|once more|for the record|"
+    r"我(?:之前|前面|刚才|早就|上次)?(?:说过|说了|讲过|提过)的?|(?:之前|前面|上次|早就)(?:说过|说了|讲过|提过)|"
+    r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子|对了|对啦|哦对|话说)"
+    r"(?:\s*[,，:：.。!！]\s*|\s+|$|(?=[\u4e00-\u9fff]))",
+    re.IGNORECASE,
+)
+_DISCOURSE_TAIL = re.compile(
+    r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
+    r"as i've said|remember|again|"
+    r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$",
+    re.IGNORECASE,
+)
 
 
 # "Is this Chinese" for the rules: any Chinese character (core.text.has_chinese). The name stays for callers.
@@ -43,7 +52,7 @@ def split_clauses(sentence: str) -> list[str]:
 
 
 def strip_discourse(clause: str) -> str:
-    """"Like I said, I work as ..." -> "I work as ...": reminders are not facts."""
+    """ "Like I said, I work as ..." -> "I work as ...": reminders are not facts."""
     clause = clause.strip(" ，,、；;：:")
     while True:
         stripped = DISCOURSE.sub("", clause, count=1).strip(" ，,、；;：:")
@@ -61,7 +70,7 @@ def is_question(clause: str) -> bool:
 
 
 def strip_ask_tail(clause: str) -> str:
-    """"我下一步想加外卖你觉得呢" -> "我下一步想加外卖": the statement before a tag question still counts."""
+    """ "我下一步想加外卖你觉得呢" -> "我下一步想加外卖": the statement before a tag question still counts."""
     return _ASK_TAIL.sub("", clause).strip(" ，,")
 
 
@@ -72,7 +81,7 @@ def _span(sentence: str, clauses: list[str]) -> str:
     end = sentence.find(clauses[-1], max(start, 0))
     if start < 0 or end < 0:
         return ""
-    return sentence[start:end + len(clauses[-1])].strip()
+    return sentence[start : end + len(clauses[-1])].strip()
 
 
 def _content_terms(clause: str) -> list[str]:

@@ -1,4 +1,5 @@
 """What is not a fact about the user: requests to the assistant, claims of authority, injected markup."""
+
 from __future__ import annotations
 
 import re
@@ -13,7 +14,9 @@ REQUEST = re.compile(
     r"^(?:let's|let us|shall we)\b|\b(?:i want|i need|i'd like|i would like) you to\b|"
     r"^(?:i (?:want|need|would like|'d like)|give me|make me|write me|draft|create|prepare|build|show me|list) "
     r"(?:a|an|the|another|a new|my|some)?\s*(?:\w+\s){0,3}(?:plan|list|outline|summary|draft|report|table|"
-    r"itinerary|schedule|proposal|checklist|budget plan)s?\b", re.IGNORECASE)
+    r"itinerary|schedule|proposal|checklist|budget plan)s?\b",
+    re.IGNORECASE,
+)
 # Text shaped like a system prompt, a chat-template token or a settings change is never a fact (issue 16).
 MARKUP = re.compile(
     r"</?\s*(?:system|user|assistant|developer|tool|im_start|im_end|inst|sys|prompt|instructions?|admin|root|"
@@ -26,7 +29,9 @@ MARKUP = re.compile(
     r"(?:instructions|rules)|忽略(?:掉)?(?:你)?(?:之前|以上|前面|上面|先前|所有)?(?:的)?(?:所有)?(?:指令|规则|设定|提示|要求|限制)|"
     r"\b(?:pii_policy|recall_top_k|inferred_policy|review_confidence_threshold|ttl_days_by_kind|"
     r"budget_memories_tokens|recall_all_below|chat_model|embedding_model|system_prompt|policy_overrides)\b|"
-    r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']", re.IGNORECASE)
+    r"[\"']role[\"']\s*:\s*[\"'](?:system|assistant|developer)[\"']",
+    re.IGNORECASE,
+)
 # A claim of role or authority over the platform ("我是管理员", "I'm the admin", "I have root access").
 CLAIM = re.compile(
     r"(?:我是|我就是|本人是|我作为|作为|我现在是|我乃)(?:这个|本|你们的?|你的|该)?(?:平台|系统|网站|应用|app|服务|机器人|助手)?的?"
@@ -39,11 +44,13 @@ CLAIM = re.compile(
     r"\bi have (?:root|admin(?:istrator)?|full|elevated|superuser|special) (?:access|rights|privileges|permissions)\b|"
     r"\bas (?:your|the|an?|this (?:platform|system)'s) (?:admin(?:istrator)?|developer|operator|owner|moderator|creator)\b|"
     r"\bi authori[sz]e you\b|\b(?:openai|anthropic|google) (?:employee|staff|engineer|researcher)\b|"
-    r"\byou must obey me\b", re.IGNORECASE)
+    r"\byou must obey me\b",
+    re.IGNORECASE,
+)
 
 
 def injection_kind(text: str) -> str | None:
-    """"markup" for text shaped like a system prompt, a template token or a settings change; "claim" for a claim of
+    """ "markup" for text shaped like a system prompt, a template token or a settings change; "claim" for a claim of
     role or authority; None otherwise. Neither is a fact about the user (issue 16)."""
     if MARKUP.search(text or ""):
         return "markup"

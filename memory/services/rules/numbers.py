@@ -1,6 +1,7 @@
 """Numbers in a clause: Chinese numerals as digits (on `cn2an`), and shares ("两成", "20%", "a quarter") with the
 part of the spending they limit.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,18 +15,23 @@ to_digits = cn_numerals_to_digits
 
 # A share limit on one part of the spending ("装修不超过两成", "keep marketing under 10% of the budget"): a constraint
 # keyed by what it limits, so that a later "装修预算改成不超过三成" supersedes it.
-_LIMIT_ZH = re.compile(r"^(?P<what>[\u4e00-\u9fff]{1,6}?)(?:的)?(?:预算|费用|开支|成本|支出|投入)?(?:要|得|必须|只能)?"
-                       r"(?:改成|改为|换成|调到|调成)?(?:不超过|不超|不能超过|不要超过|最多|至多|控制在)(?P<limit>.{1,12}?)"
-                       r"(?:以内|以下|之内)?[。！!]?$")
-_LIMIT_EN = re.compile(r"^(?:keep |the |our |my )?(?P<what>[a-z][a-z ]{1,30}?) (?:budget |costs? |spend(?:ing)? )?"
-                       r"(?:must |should |has to |needs to |can )?(?:now |still |only )?(?:stay |be |go )?"
-                       r"(?:under|below|at most|no more than|"
-                       r"capped at|within) (?P<limit>.{1,30}?)[.!]?$", re.IGNORECASE)
+_LIMIT_ZH = re.compile(
+    r"^(?P<what>[\u4e00-\u9fff]{1,6}?)(?:的)?(?:预算|费用|开支|成本|支出|投入)?(?:要|得|必须|只能)?"
+    r"(?:改成|改为|换成|调到|调成)?(?:不超过|不超|不能超过|不要超过|最多|至多|控制在)(?P<limit>.{1,12}?)"
+    r"(?:以内|以下|之内)?[。！!]?$"
+)
+_LIMIT_EN = re.compile(
+    r"^(?:keep |the |our |my )?(?P<what>[a-z][a-z ]{1,30}?) (?:budget |costs? |spend(?:ing)? )?"
+    r"(?:must |should |has to |needs to |can )?(?:now |still |only )?(?:stay |be |go )?"
+    r"(?:under|below|at most|no more than|"
+    r"capped at|within) (?P<limit>.{1,30}?)[.!]?$",
+    re.IGNORECASE,
+)
 _CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "十": 10}
 
 
 def ratio_of(text: str) -> float | None:
-    """"两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a quarter" -> 0.25; None when the text gives no share."""
+    """ "两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a quarter" -> 0.25; None when the text gives no share."""
     text = text or ""
     m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent\b)", text, re.I)
     if m:

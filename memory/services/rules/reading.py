@@ -4,6 +4,7 @@ limit or a plain fact in the user's words, then each becomes one Candidate.
 A sentence's reading is shared by its clauses (a change marker, a reason, a hedge said once, a passing whim):
 `_Sentence` carries it, so each step below is a function of one sentence.
 """
+
 from __future__ import annotations
 
 import re
@@ -12,16 +13,40 @@ from dataclasses import dataclass, field
 from core.text import has_chinese, split_sentences
 from memory.services.quantities import quantities, slot_amount
 from memory.services.rules.candidate import Candidate
-from memory.services.rules.clauses import (_content_terms, _span, is_question, split_clauses,
-                                           strip_ask_tail)
+from memory.services.rules.clauses import _content_terms, _span, is_question, split_clauses, strip_ask_tail
 from memory.services.rules.injection import injection_kind, is_request
 from memory.services.rules.numbers import share_limit
-from memory.services.rules.patterns import (_BARE_AMOUNT, _DANGLING, _DATED, _IDENTIFIER_TALK, _OTHER_PEOPLE, _PRICE,
-                                            _RELATIVE_SUBJECT, _SUBJECT_EN, _SUBJECT_ZH, CHANGE, FIRST_PERSON, HEDGE,
-                                            REASON, STANDING, WHIM, generic_kind, kind_of)
+from memory.services.rules.patterns import (
+    _BARE_AMOUNT,
+    _DANGLING,
+    _DATED,
+    _IDENTIFIER_TALK,
+    _OTHER_PEOPLE,
+    _PRICE,
+    _RELATIVE_SUBJECT,
+    _SUBJECT_EN,
+    _SUBJECT_ZH,
+    CHANGE,
+    FIRST_PERSON,
+    HEDGE,
+    REASON,
+    STANDING,
+    WHIM,
+    generic_kind,
+    kind_of,
+)
 from memory.services.rules.render import render, third_person
-from memory.services.rules.slots import (_BUSINESS_EN, _BUSINESS_ZH, _PLACE_EN, _PLACE_ZH, _SIZE, NUMERIC_SLOTS,
-                                         _head_count, _slot_value, place_in)
+from memory.services.rules.slots import (
+    _BUSINESS_EN,
+    _BUSINESS_ZH,
+    _PLACE_EN,
+    _PLACE_ZH,
+    _SIZE,
+    NUMERIC_SLOTS,
+    _head_count,
+    _slot_value,
+    place_in,
+)
 from memory.services.topics import TOPIC_BY_SLOT, Topic, topics_in
 
 
@@ -59,12 +84,21 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         clauses = split_clauses(sentence)
         if not clauses:
             continue
-        s = _Sentence(text=sentence, clauses=clauses, chinese=chinese, whim=bool(WHIM.search(sentence)),
-                      change=CHANGE.search(sentence), reason=" ，".join(c for c in clauses if REASON.search(c)),
-                      # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never
-                      # suggest pork") is a durable preference about the user, though it is phrased as a request
-                      standing=[c for c in clauses if STANDING.search(c) and not _OTHER_PEOPLE.search(c)
-                                and not c.rstrip().endswith(("?", "？"))])
+        s = _Sentence(
+            text=sentence,
+            clauses=clauses,
+            chinese=chinese,
+            whim=bool(WHIM.search(sentence)),
+            change=CHANGE.search(sentence),
+            reason=" ，".join(c for c in clauses if REASON.search(c)),
+            # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never
+            # suggest pork") is a durable preference about the user, though it is phrased as a request
+            standing=[
+                c
+                for c in clauses
+                if STANDING.search(c) and not _OTHER_PEOPLE.search(c) and not c.rstrip().endswith(("?", "？"))
+            ],
+        )
         for clause in _statements(s):
             _sort_clause(s, clause, previous_reply)
         if s.whim and len(s.generic) > 1:  # one passing idea, said in several clauses
@@ -136,15 +170,20 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
     kind = kind_of(clause)
     if s.whim:
         s.generic.append((kind or "plan", clause))
-    elif _DANGLING.search(clause) or REASON.search(clause) or _OTHER_PEOPLE.search(clause) \
-            or len(_content_terms(clause)) < (1 if s.chinese else 2):
+    elif (
+        _DANGLING.search(clause)
+        or REASON.search(clause)
+        or _OTHER_PEOPLE.search(clause)
+        or len(_content_terms(clause)) < (1 if s.chinese else 2)
+    ):
         return
     elif clause in s.standing:
         s.generic.append((kind if kind in {"preference", "constraint"} else "preference", clause))
     elif not s.change and _DATED.search(clause) and not _IDENTIFIER_TALK.search(clause):
         s.generic.append(("plan", clause))  # "The wedding is on June 14th", "周二去见银行的人"
     elif (kind and FIRST_PERSON.search(clause)) or (
-            not _IDENTIFIER_TALK.search(clause) and (_SUBJECT_ZH if s.chinese else _SUBJECT_EN).search(clause)):
+        not _IDENTIFIER_TALK.search(clause) and (_SUBJECT_ZH if s.chinese else _SUBJECT_EN).search(clause)
+    ):
         # "现在更喜欢绿色，不是蓝色了": a correction needs no subject to be about the user
         s.generic.append((kind or generic_kind(clause), clause))
     elif s.change and not _IDENTIFIER_TALK.search(clause):
@@ -157,12 +196,15 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
 def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candidate | None:
     """The candidate for one slot of the sentence, or None when its clauses do not give it after all."""
     topic = TOPIC_BY_SLOT[slot]
-    joined = s.comma.join(
-        REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
+    joined = s.comma.join(REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
     quote = _span(s.text, slot_clauses) or joined
     cm = CHANGE.search(joined)
-    value = _slot_value(topic, joined, cm.end() - 1 if cm else -1,  # the new value follows the marker
-                        keyword=True if slot in s.from_reply else None)
+    value = _slot_value(
+        topic,
+        joined,
+        cm.end() - 1 if cm else -1,  # the new value follows the marker
+        keyword=True if slot in s.from_reply else None,
+    )
     settled = _slot_kind_and_value(s, topic, joined, slot_clauses, value)
     if settled is None:
         return None
@@ -173,8 +215,9 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
     if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not s.change:
         if not any(FIRST_PERSON.search(c) for c in s.clauses):
             return None
-    content_quote = joined + (s.comma + s.reason
-                              if s.reason and not any(REASON.search(c) for c in slot_clauses) else "")
+    content_quote = joined + (
+        s.comma + s.reason if s.reason and not any(REASON.search(c) for c in slot_clauses) else ""
+    )
     if slot == "business" and value and "business" in s.by_slot and "location" in s.by_slot:
         loc = _PLACE_ZH.search(s.text) or _PLACE_EN.search(s.text)
         if loc and s.chinese:
@@ -183,13 +226,22 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
     confidence = 0.9 if s.change else 0.85
     if hedged:
         confidence = 0.6
-    return Candidate(kind=kind, key=slot if kind == topic.kind else f"{kind}:{slot}", content=content,
-                     value=value, confidence=confidence, quote=quote, hedged=hedged,
-                     change=bool(s.change), whim=s.whim)
+    return Candidate(
+        kind=kind,
+        key=slot if kind == topic.kind else f"{kind}:{slot}",
+        content=content,
+        value=value,
+        confidence=confidence,
+        quote=quote,
+        hedged=hedged,
+        change=bool(s.change),
+        whim=s.whim,
+    )
 
 
-def _slot_kind_and_value(s: _Sentence, topic: Topic, joined: str, slot_clauses: list[str],
-                         value: dict | None) -> tuple[str, dict | None] | None:
+def _slot_kind_and_value(
+    s: _Sentence, topic: Topic, joined: str, slot_clauses: list[str], value: dict | None
+) -> tuple[str, dict | None] | None:
     """The slot's kind (a plan or a decision about it, or the topic's own kind) and value, or None when the
     clauses name the slot without giving it (a number-less budget, a price, a floor instead of a place)."""
     slot = topic.slot
@@ -201,16 +253,22 @@ def _slot_kind_and_value(s: _Sentence, topic: Topic, joined: str, slot_clauses: 
         place = place_in(joined)
         if not place:  # "我住在12楼": where, but no place name: the user's words as a plain fact
             if FIRST_PERSON.search(joined) and not s.whim:
-                s.generic.extend((kind_of(c) or "profile", c) for c in slot_clauses
-                                 if (kind_of(c) or "profile", c) not in s.generic)
+                s.generic.extend(
+                    (kind_of(c) or "profile", c) for c in slot_clauses if (kind_of(c) or "profile", c) not in s.generic
+                )
             return None
         return kind, {"place": place}
     if slot == "business":
         m = _BUSINESS_ZH.search(joined) or _BUSINESS_EN.search(joined)
         if m:
             btype = m.group(1)
-            btype = btype.split("的")[-1] if s.chinese else re.sub(
-                r"^(?:\d+[\w-]*\s+)?(?:(?:square|sq)\s+)?(?:meters?|metres?|feet|foot|sqm|m2)?\s*", "", btype)
+            btype = (
+                btype.split("的")[-1]
+                if s.chinese
+                else re.sub(
+                    r"^(?:\d+[\w-]*\s+)?(?:(?:square|sq)\s+)?(?:meters?|metres?|feet|foot|sqm|m2)?\s*", "", btype
+                )
+            )
             value = {"type": btype.strip()}
         elif len(s.by_slot) > 1 and kind not in {"plan", "conclusion"}:
             return None  # "my shop is 60 m²": the shop is only the subject of another slot's fact
@@ -221,8 +279,12 @@ def _slot_kind_and_value(s: _Sentence, topic: Topic, joined: str, slot_clauses: 
         return None
     if topic.options and value is None and not FIRST_PERSON.search(joined):
         return None
-    if topic.options and not s.change and not any(FIRST_PERSON.search(c) for c in s.clauses) \
-            and (_PRICE.search(joined) or any(q.unit == "money" for q in quantities(joined))):
+    if (
+        topic.options
+        and not s.change
+        and not any(FIRST_PERSON.search(c) for c in s.clauses)
+        and (_PRICE.search(joined) or any(q.unit == "money" for q in quantities(joined)))
+    ):
         return None  # "A latte costs 4.50 downstairs", "拿铁一杯 32 块": the price of a thing, not a taste
     return kind, value
 
@@ -231,9 +293,19 @@ def _limit_candidates(s: _Sentence) -> list[Candidate]:
     out = []
     for what, share, clause in s.limits:
         hedged = bool(HEDGE.search(clause)) or s.hedged
-        out.append(Candidate(kind="constraint", key=f"limit:{what}"[:100], content=third_person(clause, s.chinese),
-                             value={"share": share}, confidence=0.6 if hedged else 0.85, quote=clause,
-                             hedged=hedged, change=bool(s.change), whim=s.whim))
+        out.append(
+            Candidate(
+                kind="constraint",
+                key=f"limit:{what}"[:100],
+                content=third_person(clause, s.chinese),
+                value={"share": share},
+                confidence=0.6 if hedged else 0.85,
+                quote=clause,
+                hedged=hedged,
+                change=bool(s.change),
+                whim=s.whim,
+            )
+        )
     return out
 
 
@@ -241,9 +313,18 @@ def _generic_candidates(s: _Sentence) -> list[Candidate]:
     out = []
     for kind, clause in s.generic:
         hedged = bool(HEDGE.search(clause)) or s.hedged
-        out.append(Candidate(kind=kind, key="", content=third_person(clause, s.chinese), value=None,
-                             confidence=0.6 if hedged else 0.75, quote=clause, hedged=hedged,
-                             change=bool(s.change), whim=s.whim,
-                             extra={"needs_match": clause in s.corrections_only, "said_with": s.text}
-                             if s.change else {}))
+        out.append(
+            Candidate(
+                kind=kind,
+                key="",
+                content=third_person(clause, s.chinese),
+                value=None,
+                confidence=0.6 if hedged else 0.75,
+                quote=clause,
+                hedged=hedged,
+                change=bool(s.change),
+                whim=s.whim,
+                extra={"needs_match": clause in s.corrections_only, "said_with": s.text} if s.change else {},
+            )
+        )
     return out

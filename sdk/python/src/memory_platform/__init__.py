@@ -1,4 +1,5 @@
 """Python SDK of the memory platform's REST API. See sdk/python/README.md."""
+
 from memory_platform import errors
 from memory_platform._transport import ChatEvent
 from memory_platform.client import AsyncClient, Client

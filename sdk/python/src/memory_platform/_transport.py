@@ -1,13 +1,15 @@
 """Sending requests: retries with backoff on 429/503 (and connection failures) honouring Retry-After, errors as
 exceptions, pagination and server-sent events. One sync and one async transport share everything but I/O."""
+
 from __future__ import annotations
 
 import email.utils
 import json
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 
@@ -113,8 +115,9 @@ class SyncTransport:
         while True:
             attempt += 1
             try:
-                built = self.http.build_request(req.method, req.path, params=_clean(req.params) or None, json=req.json,
-                                                headers=req.headers)
+                built = self.http.build_request(
+                    req.method, req.path, params=_clean(req.params) or None, json=req.json, headers=req.headers
+                )
                 response = self.http.send(built, stream=stream)
             except httpx.TransportError as exc:
                 if not req.idempotent or attempt > self.max_retries:
@@ -166,8 +169,9 @@ class AsyncTransport:
         while True:
             attempt += 1
             try:
-                built = self.http.build_request(req.method, req.path, params=_clean(req.params) or None, json=req.json,
-                                                headers=req.headers)
+                built = self.http.build_request(
+                    req.method, req.path, params=_clean(req.params) or None, json=req.json, headers=req.headers
+                )
                 response = await self.http.send(built, stream=stream)
             except httpx.TransportError as exc:
                 if not req.idempotent or attempt > self.max_retries:

@@ -13,10 +13,12 @@ calls; the SDK's test fails when an operation of the schema has no method.
     for event in client.chat_stream("alice", "我的预算大概 40 万"):
         print(event.text, end="")
 """
+
 from __future__ import annotations
 
 import uuid
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 from urllib.parse import quote
 
 import httpx
@@ -61,24 +63,49 @@ class _Operations:
 
     # --- chat ------------------------------------------------------------------------------------------------
     @operation("chat_create")
-    def chat(self, user: str, message: str, *, session: int | None = None, assistant: int | None = None,
-             idempotency_key: str | None = None) -> dict:
+    def chat(
+        self,
+        user: str,
+        message: str,
+        *,
+        session: int | None = None,
+        assistant: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> dict:
         """One chat turn; returns {session, message_id, reply, error, memories_used, context}. An
         Idempotency-Key is sent (a new UUID unless given), so a retry after a lost answer never makes a second
         turn."""
-        return self._call(Request("POST", "/api/v1/chat/", json=_chat_body(user, message, session, assistant),
-                                  headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())}))
+        return self._call(
+            Request(
+                "POST",
+                "/api/v1/chat/",
+                json=_chat_body(user, message, session, assistant),
+                headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())},
+            )
+        )
 
     @operation("chat_create")
-    def chat_stream(self, user: str, message: str, *, session: int | None = None, assistant: int | None = None,
-                    idempotency_key: str | None = None) -> Iterator[ChatEvent]:
+    def chat_stream(
+        self,
+        user: str,
+        message: str,
+        *,
+        session: int | None = None,
+        assistant: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Iterator[ChatEvent]:
         """The same turn as server-sent events: ChatEvent("context"), ChatEvent("delta") with `.text`..., then
         ChatEvent("done") with the chat() result, then ChatEvent("memory") with what the turn changed in memory
         ({message_id, status, events}). A failure after the stream began raises the API error."""
         body = dict(_chat_body(user, message, session, assistant), stream=True)
-        return self._stream(Request("POST", "/api/v1/chat/", json=body,
-                                    headers={"Accept": "text/event-stream",
-                                             "Idempotency-Key": idempotency_key or str(uuid.uuid4())}))
+        return self._stream(
+            Request(
+                "POST",
+                "/api/v1/chat/",
+                json=body,
+                headers={"Accept": "text/event-stream", "Idempotency-Key": idempotency_key or str(uuid.uuid4())},
+            )
+        )
 
     # --- assistants --------------------------------------------------------------------------------------------
     @operation("assistants_list")
@@ -87,44 +114,92 @@ class _Operations:
 
     @operation("assistants_experiences_list")
     def list_experiences(self, assistant: int, *, page_size: int | None = None):
-        return self._paginate(Request("GET", f"/api/v1/assistants/{int(assistant)}/experiences/",
-                                      params={"page_size": page_size}))
+        return self._paginate(
+            Request("GET", f"/api/v1/assistants/{int(assistant)}/experiences/", params={"page_size": page_size})
+        )
 
     # --- users: memory -----------------------------------------------------------------------------------------
     @operation("users_memories_retrieve")
-    def list_memories(self, user: str, *, kind: str | None = None, status: str | None = None,
-                      source: str | None = None, page_size: int | None = None):
+    def list_memories(
+        self,
+        user: str,
+        *,
+        kind: str | None = None,
+        status: str | None = None,
+        source: str | None = None,
+        page_size: int | None = None,
+    ):
         """The user's notes, newest first, across every page (status defaults to active; "all" for every
         status)."""
-        return self._paginate(Request("GET", f"/api/v1/users/{_u(user)}/memories/", params={
-            "kind": kind, "status": status, "source": source, "page_size": page_size}))
+        return self._paginate(
+            Request(
+                "GET",
+                f"/api/v1/users/{_u(user)}/memories/",
+                params={"kind": kind, "status": status, "source": source, "page_size": page_size},
+            )
+        )
 
     @operation("users_memories_retrieve")
-    def search_memories(self, user: str, q: str, *, k: int = 10, kind: str | None = None,
-                        status: str | None = None) -> list[dict]:
+    def search_memories(
+        self, user: str, q: str, *, k: int = 10, kind: str | None = None, status: str | None = None
+    ) -> list[dict]:
         """The user's notes matching `q`, best first, each with its `score`."""
-        return self._call(Request("GET", f"/api/v1/users/{_u(user)}/memories/",
-                                  params={"q": q, "k": k, "kind": kind, "status": status},
-                                  transform=lambda body: body["results"]))
+        return self._call(
+            Request(
+                "GET",
+                f"/api/v1/users/{_u(user)}/memories/",
+                params={"q": q, "k": k, "kind": kind, "status": status},
+                transform=lambda body: body["results"],
+            )
+        )
 
     @operation("users_memories_create")
-    def add_memory(self, user: str, *, kind: str, content: str, key: str | None = None,
-                   source: str | None = None, confidence: float | None = None) -> dict:
-        body = {k: v for k, v in {"kind": kind, "content": content, "key": key, "source": source,
-                                  "confidence": confidence}.items() if v is not None}
+    def add_memory(
+        self,
+        user: str,
+        *,
+        kind: str,
+        content: str,
+        key: str | None = None,
+        source: str | None = None,
+        confidence: float | None = None,
+    ) -> dict:
+        body = {
+            k: v
+            for k, v in {
+                "kind": kind,
+                "content": content,
+                "key": key,
+                "source": source,
+                "confidence": confidence,
+            }.items()
+            if v is not None
+        }
         return self._call(Request("POST", f"/api/v1/users/{_u(user)}/memories/", json=body, idempotent=False))
 
     @operation("users_memories_forget_create")
     def forget_memories(self, user: str, query: str) -> list[dict]:
         """Forget the user's active notes matching `query`; returns what was forgotten."""
-        return self._call(Request("POST", f"/api/v1/users/{_u(user)}/memories/forget/", json={"query": query},
-                                  transform=lambda body: body["forgotten"]))
+        return self._call(
+            Request(
+                "POST",
+                f"/api/v1/users/{_u(user)}/memories/forget/",
+                json={"query": query},
+                transform=lambda body: body["forgotten"],
+            )
+        )
 
     @operation("users_recall_retrieve")
     def recall(self, user: str, q: str, *, k: int = 10) -> list[dict]:
         """What the chat turn would recall for `q`: notes and past messages with scores and provenance."""
-        return self._call(Request("GET", f"/api/v1/users/{_u(user)}/recall/", params={"q": q, "k": k},
-                                  transform=lambda body: body["results"]))
+        return self._call(
+            Request(
+                "GET",
+                f"/api/v1/users/{_u(user)}/recall/",
+                params={"q": q, "k": k},
+                transform=lambda body: body["results"],
+            )
+        )
 
     # --- notes by id -------------------------------------------------------------------------------------------
     @operation("memories_retrieve")
@@ -142,8 +217,14 @@ class _Operations:
 
     @operation("memories_history_retrieve")
     def memory_history(self, note: int, *, user: str | None = None) -> list[dict]:
-        return self._call(Request("GET", f"/api/v1/memories/{int(note)}/history/", params={"user": user},
-                                  transform=lambda body: body["results"]))
+        return self._call(
+            Request(
+                "GET",
+                f"/api/v1/memories/{int(note)}/history/",
+                params={"user": user},
+                transform=lambda body: body["results"],
+            )
+        )
 
     # --- sessions and messages ---------------------------------------------------------------------------------
     @operation("users_sessions_list")
@@ -151,11 +232,13 @@ class _Operations:
         return self._paginate(Request("GET", f"/api/v1/users/{_u(user)}/sessions/", params={"page_size": page_size}))
 
     @operation("users_sessions_create")
-    def import_session(self, user: str, messages: list[dict], *, title: str | None = None,
-                       assistant: int | None = None) -> dict:
+    def import_session(
+        self, user: str, messages: list[dict], *, title: str | None = None, assistant: int | None = None
+    ) -> dict:
         """Import a past conversation ([{role, content, created_at?}, ...]); memory is extracted by a job."""
-        body = {k: v for k, v in {"messages": messages, "title": title, "assistant": assistant}.items()
-                if v is not None}
+        body = {
+            k: v for k, v in {"messages": messages, "title": title, "assistant": assistant}.items() if v is not None
+        }
         return self._call(Request("POST", f"/api/v1/users/{_u(user)}/sessions/", json=body, idempotent=False))
 
     @operation("sessions_retrieve")
@@ -168,20 +251,28 @@ class _Operations:
 
     @operation("sessions_messages_list")
     def list_messages(self, session: int, *, user: str | None = None, page_size: int | None = None):
-        return self._paginate(Request("GET", f"/api/v1/sessions/{int(session)}/messages/",
-                                      params={"user": user, "page_size": page_size}))
+        return self._paginate(
+            Request("GET", f"/api/v1/sessions/{int(session)}/messages/", params={"user": user, "page_size": page_size})
+        )
 
     @operation("messages_feedback_create")
     def feedback(self, message: int, rating: str, *, comment: str = "", user: str | None = None) -> dict:
         """Thumbs "up" or "down" on an assistant reply; sending again replaces the rating."""
-        return self._call(Request("POST", f"/api/v1/messages/{int(message)}/feedback/", params={"user": user},
-                                  json={"rating": rating, "comment": comment}))
+        return self._call(
+            Request(
+                "POST",
+                f"/api/v1/messages/{int(message)}/feedback/",
+                params={"user": user},
+                json={"rating": rating, "comment": comment},
+            )
+        )
 
     # --- working memory, export, erasure, jobs -----------------------------------------------------------------
     @operation("users_tasks_list")
     def list_tasks(self, user: str, *, state: str | None = None, page_size: int | None = None):
-        return self._paginate(Request("GET", f"/api/v1/users/{_u(user)}/tasks/",
-                                      params={"state": state, "page_size": page_size}))
+        return self._paginate(
+            Request("GET", f"/api/v1/users/{_u(user)}/tasks/", params={"state": state, "page_size": page_size})
+        )
 
     @operation("users_export_retrieve")
     def export_user(self, user: str) -> dict:
@@ -219,13 +310,24 @@ class _Operations:
 
     # --- webhooks ----------------------------------------------------------------------------------------------
     @operation("webhooks_create")
-    def create_webhook(self, url: str, events: list[str], *, include_content: bool = False,
-                       description: str = "") -> dict:
+    def create_webhook(
+        self, url: str, events: list[str], *, include_content: bool = False, description: str = ""
+    ) -> dict:
         """Register an endpoint; the answer carries its `secret` (shown only once): verify deliveries with
         memory_platform.webhooks.verify_signature."""
-        return self._call(Request("POST", "/api/v1/webhooks/", json={
-            "url": url, "events": list(events), "include_content": include_content, "description": description},
-            idempotent=False))
+        return self._call(
+            Request(
+                "POST",
+                "/api/v1/webhooks/",
+                json={
+                    "url": url,
+                    "events": list(events),
+                    "include_content": include_content,
+                    "description": description,
+                },
+                idempotent=False,
+            )
+        )
 
     @operation("webhooks_list")
     def list_webhooks(self, *, page_size: int | None = None):
@@ -246,13 +348,17 @@ class _Operations:
 
     @operation("webhooks_deliveries_list")
     def list_webhook_deliveries(self, webhook: int, *, page_size: int | None = None):
-        return self._paginate(Request("GET", f"/api/v1/webhooks/{int(webhook)}/deliveries/",
-                                      params={"page_size": page_size}))
+        return self._paginate(
+            Request("GET", f"/api/v1/webhooks/{int(webhook)}/deliveries/", params={"page_size": page_size})
+        )
 
 
 def _chat_body(user, message, session, assistant) -> dict:
-    return {k: v for k, v in {"user": user, "message": message, "session": session,
-                              "assistant": assistant}.items() if v is not None}
+    return {
+        k: v
+        for k, v in {"user": user, "message": message, "session": session, "assistant": assistant}.items()
+        if v is not None
+    }
 
 
 def _headers(api_key: str) -> dict:
@@ -266,8 +372,16 @@ class Client(_Operations):
     `max_retries` times, waiting Retry-After when the server sends it, else exponential backoff with jitter
     from `backoff_base` seconds."""
 
-    def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = 3,
-                 backoff_base: float = 0.5, http_client: httpx.Client | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = 3,
+        backoff_base: float = 0.5,
+        http_client: httpx.Client | None = None,
+    ):
         self._http = http_client or httpx.Client(base_url=base_url.rstrip("/"), timeout=timeout)
         self._http.headers.update(_headers(api_key))
         self._t = SyncTransport(self._http, max_retries, backoff_base)
@@ -275,7 +389,7 @@ class Client(_Operations):
     def close(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -297,8 +411,16 @@ class AsyncClient(_Operations):
     """The async client: `await client.recall(...)`; `async for note in client.list_memories(...)`;
     `async for event in client.chat_stream(...)`. Same retries as Client."""
 
-    def __init__(self, base_url: str, api_key: str, *, timeout: float = DEFAULT_TIMEOUT, max_retries: int = 3,
-                 backoff_base: float = 0.5, http_client: httpx.AsyncClient | None = None):
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_retries: int = 3,
+        backoff_base: float = 0.5,
+        http_client: httpx.AsyncClient | None = None,
+    ):
         self._http = http_client or httpx.AsyncClient(base_url=base_url.rstrip("/"), timeout=timeout)
         self._http.headers.update(_headers(api_key))
         self._t = AsyncTransport(self._http, max_retries, backoff_base)
@@ -306,7 +428,7 @@ class AsyncClient(_Operations):
     async def aclose(self) -> None:
         await self._http.aclose()
 
-    async def __aenter__(self) -> "AsyncClient":
+    async def __aenter__(self) -> AsyncClient:
         return self
 
     async def __aexit__(self, *exc) -> None:

@@ -4,6 +4,7 @@ The API's error body is always {"error": {"code", "message", "details"}}. The cl
 this SDK does not know yet falls back to the class of its HTTP status, so a newer server never breaks an older
 client.
 """
+
 from __future__ import annotations
 
 
@@ -14,8 +15,15 @@ class ApiError(Exception):
     code = "error"
     status = 0
 
-    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None,
-                 status: int | None = None, headers: dict | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str | None = None,
+        details: dict | None = None,
+        status: int | None = None,
+        headers: dict | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.code = code or type(self).code
@@ -200,9 +208,24 @@ class GenericError(ApiError):
     code = "error"
 
 
-BY_STATUS: dict[int, type[ApiError]] = {cls.status: cls for cls in (
-    BadRequest, Unauthenticated, Forbidden, NotFound, MethodNotAllowed, NotAcceptable, Conflict, RequestTooLarge,
-    UnsupportedMediaType, Throttled, InternalError, NotImplementedYet, Unavailable)}
+BY_STATUS: dict[int, type[ApiError]] = {
+    cls.status: cls
+    for cls in (
+        BadRequest,
+        Unauthenticated,
+        Forbidden,
+        NotFound,
+        MethodNotAllowed,
+        NotAcceptable,
+        Conflict,
+        RequestTooLarge,
+        UnsupportedMediaType,
+        Throttled,
+        InternalError,
+        NotImplementedYet,
+        Unavailable,
+    )
+}
 
 
 def _all_subclasses(cls):
@@ -222,7 +245,10 @@ def error_from_response(status: int, body, headers: dict | None = None) -> ApiEr
         return cls(f"The server answered {status} without an error body.", status=status, headers=headers)
     code = str(error.get("code") or "error")
     found = BY_CODE.get(code)
-    cls = found if found is not None and not (found.status and found.status != status and code != "error") \
+    cls = (
+        found
+        if found is not None and not (found.status and found.status != status and code != "error")
         else BY_STATUS.get(status, InternalError if status >= 500 else BadRequest)
+    )
     details = error.get("details") if isinstance(error.get("details"), dict) else {"details": error.get("details")}
     return cls(str(error.get("message") or ""), code=code, details=details, status=status, headers=headers)

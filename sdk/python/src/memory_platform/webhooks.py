@@ -1,8 +1,9 @@
 """Verifying a webhook delivery on the receiving side.
 
-    from memory_platform.webhooks import verify_signature
-    ok = verify_signature(secret, request.headers["X-Timestamp"], raw_body, request.headers["X-Signature"])
+from memory_platform.webhooks import verify_signature
+ok = verify_signature(secret, request.headers["X-Timestamp"], raw_body, request.headers["X-Signature"])
 """
+
 from __future__ import annotations
 
 import hashlib
