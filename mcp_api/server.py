@@ -67,7 +67,17 @@ async def _run(ctx: Context, tenant_of: TenantOf, operation, **arguments) -> dic
 
 
 def build_mcp_server(*, tenant_of: TenantOf) -> MCPServer:
+    """The MCP server with its tools, each answering for the tenant `tenant_of` finds for the request. The tools
+    are thin: each calls one function of mcp_api.operations through _run, the same services the REST API uses."""
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS, version="1")
+    _register_memory_tools(server, tenant_of)
+    _register_note_tools(server, tenant_of)
+    _register_chat_tools(server, tenant_of)
+    return server
+
+
+def _register_memory_tools(server: MCPServer, tenant_of: TenantOf) -> None:
+    """remember and recall: writing to the user's long-term memory and reading from it."""
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(
@@ -111,6 +121,11 @@ def build_mcp_server(*, tenant_of: TenantOf) -> MCPServer:
         k: Annotated[int, Field(description="How many results at most. 最多返回几条。", ge=1, le=100)] = 10,
     ) -> dict:
         return await _run(ctx, tenant_of, operations.mcp_recall, user=user, query=query, k=k)
+
+
+def _register_note_tools(server: MCPServer, tenant_of: TenantOf) -> None:
+    """list_memories and forget: the user's notes, page by page, and forgetting them."""
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(
         annotations=read_only,
@@ -156,6 +171,11 @@ def build_mcp_server(*, tenant_of: TenantOf) -> MCPServer:
         query: Annotated[str | None, Field(description="What to forget. 要忘记的内容。", max_length=2000)] = None,
     ) -> dict:
         return await _run(ctx, tenant_of, operations.mcp_forget, user=user, id=id, query=query)
+
+
+def _register_chat_tools(server: MCPServer, tenant_of: TenantOf) -> None:
+    """chat, get_task_state and export_user: a chat turn, the working memory and the user's data."""
+    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(
         description=(
@@ -207,5 +227,3 @@ def build_mcp_server(*, tenant_of: TenantOf) -> MCPServer:
     )
     async def export_user(user: User, ctx: Context) -> dict:
         return await _run(ctx, tenant_of, operations.mcp_export_user, user=user)
-
-    return server

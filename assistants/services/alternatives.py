@@ -52,13 +52,9 @@ def _mark_replaced(tenant, messages, by) -> None:
         Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=message.metadata)
 
 
-def chat_reply_regenerate_stream(
-    *, tenant: Tenant, session: ChatSession, reply: Message
-) -> Iterator[tuple[str, object]]:
-    """A new reply to the message `reply` answered, as chat_turn_stream's events. The old reply stays, as an
-    earlier version of the new one. Nothing new is written to long-term memory: the message was read already."""
-    from assistants.services.context import context_build
-
+def _regenerated_message(*, tenant: Tenant, session: ChatSession, reply: Message) -> Message:
+    """The user message `reply` answered. Raises NotFound unless `reply` is a current reply of `session`,
+    InvalidInput unless it is the latest one and answers a message."""
     _check_session(tenant=tenant, session=session)
     current = _current(tenant, session)
     latest = current.filter(role=Message.Role.ASSISTANT).order_by("-id").first()
@@ -69,13 +65,18 @@ def chat_reply_regenerate_stream(
     user_message = current.filter(role=Message.Role.USER, id__lt=reply.pk).order_by("-id").first()
     if user_message is None:
         raise InvalidInput("That reply answers no message.")
-    session.end_user = EndUser.objects.for_tenant(tenant).get(pk=session.end_user_id)
+    return user_message
+
+
+def _regenerate_context(*, tenant: Tenant, session: ChatSession, reply: Message, user_message: Message, policy):
+    """The context for a new reply to `user_message`, built afresh; the pre-turn hooks ran for this message
+    already (a task step, a forget request), so what they said is reused from the old reply's context."""
+    from assistants.services.context import context_build
+
     old = (reply.metadata or {}).get("context") or {}
-    # The pre-turn hooks ran for this message already (a task step, a forget request): reuse what they said.
     hooks = [{"section": "task", "data": old["task"]}] if old.get("task") else []
     hooks += [{"reply_hint": hint} for hint in old.get("hints") or []]
-    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    context = context_build(
+    return context_build(
         tenant=tenant,
         session=session,
         user_message=user_message,
@@ -83,6 +84,17 @@ def chat_reply_regenerate_stream(
         hook_results=hooks,
         recall=turn_uses_long_term_memory(session=session, end_user=session.end_user),
     )
+
+
+def chat_reply_regenerate_stream(
+    *, tenant: Tenant, session: ChatSession, reply: Message
+) -> Iterator[tuple[str, object]]:
+    """A new reply to the message `reply` answered, as chat_turn_stream's events. The old reply stays, as an
+    earlier version of the new one. Nothing new is written to long-term memory: the message was read already."""
+    user_message = _regenerated_message(tenant=tenant, session=session, reply=reply)
+    session.end_user = EndUser.objects.for_tenant(tenant).get(pk=session.end_user_id)
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    context = _regenerate_context(tenant=tenant, session=session, reply=reply, user_message=user_message, policy=policy)
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -189,8 +189,62 @@ def chat_turn_stream(
     The user's message is committed before the model is called, so no model fault can lose it; a fault gives a
     reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
     after commit and never block the reply."""
-    from assistants.services.context import context_build
+    _turn_input_check(tenant=tenant, session=session, text=text)
+    # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
+    # locked: with the user's row locked, a slow model would hold up the user's other turns and an erasure.
+    with embeddings_kept_for_turn():  # what prepare embedded is not sent to a remote model again under the locks
+        prepared = prepare_pre_turn_hooks(tenant=tenant, session=session, text=text, policy=policy)
+        user_message, hook_results, long_term = _user_message_commit(
+            tenant=tenant, session=session, text=text, policy=policy, prepared=prepared
+        )
+    context = _turn_context(
+        tenant=tenant,
+        session=session,
+        text=text,
+        user_message=user_message,
+        policy=policy,
+        hook_results=hook_results,
+        recall=long_term,
+    )
+    yield "context", context
 
+    reply, model_name, error = yield from _reply_stream(
+        tenant=tenant, session=session, text=text, context=context, policy=policy
+    )
+    reply_message = chat_reply_store(
+        tenant=tenant,
+        session=session,
+        text=reply,
+        context=context,
+        model_name=model_name,
+        error=error,
+    )
+    _count_recalls(tenant=tenant, memories=context.memories)
+    if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
+        _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
+    yield (
+        "done",
+        TurnResult(
+            session=session,
+            user_message=user_message,
+            reply_message=reply_message,
+            reply=reply,
+            context=context,
+            error=error,
+        ),
+    )
+    if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
+        yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
+        return
+    wait = settings.MEMORY_EVENTS_WAIT_SECONDS if memory_wait is None else memory_wait
+    yield "memory", _memory_events(tenant=tenant, message=user_message, wait=wait)
+
+
+def _turn_input_check(*, tenant: Tenant, session: ChatSession, text: str) -> None:
+    """Raise NotFound for another tenant's or an expired session, InvalidInput for a message that cannot be
+    stored (empty, a NUL character, over MAX_MESSAGE_CHARS); before anything is written."""
     if session.tenant_id != tenant.pk:
         raise NotFound("That session does not exist.")
     if session.expires_at is not None and session.expires_at <= timezone.now():
@@ -210,64 +264,85 @@ def chat_turn_stream(
             code="message_too_long",
             details={"length": len(text), "limit": limit},
         )
-    # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
-    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
-    # locked: with the user's row locked, a slow model would hold up the user's other turns and an erasure.
-    with embeddings_kept_for_turn():  # what prepare embedded is not sent to a remote model again under the locks
-        prepared = prepare_pre_turn_hooks(tenant=tenant, session=session, text=text, policy=policy)
-        with transaction.atomic():
-            # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
-            end_user = (
-                EndUser.all_tenants.select_for_update()
-                .filter(pk=session.end_user_id, tenant_id=session.tenant_id)
-                .first()
-            )
-            if end_user is None:
-                raise NotFound("That user does not exist (already erased?).")
-            if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
-                raise Conflict(
-                    "That user's data is being erased; no new messages are accepted.", code="user_being_erased"
-                )
-            session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
-            user_message = Message.objects.for_tenant(tenant).create(
-                tenant=tenant,
-                session=session,
-                end_user=end_user,
-                role=Message.Role.USER,
-                content=text,
-                token_count=token_count(text),
-            )
-            # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
-            # below is built from the committed state without reading the row again.
-            session_pinned_update(tenant=tenant, session=session, message=user_message)
-            hook_results = run_pre_turn_hooks(
-                tenant=tenant, session=session, message=user_message, policy=policy, prepared=prepared
-            )
-            long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
-            if long_term:
-                _enqueue(
-                    "memory.jobs.memory_extract", tenant.pk, user_message.pk
-                )  # with the message, in its transaction
+
+
+def _user_message_commit(
+    *, tenant: Tenant, session: ChatSession, text: str, policy, prepared
+) -> tuple[Message, list[dict], bool]:
+    """Store the user's message and run the pre-turn hooks in one transaction, with the end user's row and the
+    session's locked; the extraction job is queued with it (sent after commit). Returns (the message, the hooks'
+    results, whether the turn uses long-term memory). No remote model is called here: what the hooks need from
+    one was asked in `prepared`, before the locks. Raises NotFound for an erased user, Conflict during an
+    erasure."""
+    with transaction.atomic():
+        # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
+        end_user = (
+            EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id, tenant_id=session.tenant_id).first()
+        )
+        if end_user is None:
+            raise NotFound("That user does not exist (already erased?).")
+        if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
+            raise Conflict("That user's data is being erased; no new messages are accepted.", code="user_being_erased")
+        session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
+        user_message = Message.objects.for_tenant(tenant).create(
+            tenant=tenant,
+            session=session,
+            end_user=end_user,
+            role=Message.Role.USER,
+            content=text,
+            token_count=token_count(text),
+        )
+        # Locks the session row and brings `session` up to date with it (pinned facts, summary), so the context
+        # below is built from the committed state without reading the row again.
+        session_pinned_update(tenant=tenant, session=session, message=user_message)
+        hook_results = run_pre_turn_hooks(
+            tenant=tenant, session=session, message=user_message, policy=policy, prepared=prepared
+        )
+        long_term = turn_uses_long_term_memory(session=session, end_user=end_user)
+        if long_term:
+            _enqueue("memory.jobs.memory_extract", tenant.pk, user_message.pk)  # with the message, in its transaction
+    return user_message, hook_results, long_term
+
+
+def _turn_context(
+    *,
+    tenant: Tenant,
+    session: ChatSession,
+    text: str,
+    user_message: Message,
+    policy,
+    hook_results: list[dict],
+    recall: bool,
+) -> TurnContext:
+    """The turn's context (assistants.services.context); a context bug must not lose the turn, so a failure
+    is logged and the context falls back to the system prompt and the message."""
+    from assistants.services.context import context_build
+
     try:
-        context = context_build(
+        return context_build(
             tenant=tenant,
             session=session,
             user_message=user_message,
             policy=policy,
             hook_results=hook_results,
-            recall=long_term,
+            recall=recall,
         )
     except Exception:  # a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)
-        context = TurnContext(
+        return TurnContext(
             messages=[
                 {"role": "system", "content": session.assistant.system_prompt},
                 {"role": "user", "content": text[:20000]},
             ]
         )
-    yield "context", context
 
+
+def _reply_stream(
+    *, tenant: Tenant, session: ChatSession, text: str, context: TurnContext, policy
+) -> Generator[tuple[str, object], None, tuple[str, str, str | None]]:
+    """Yield the reply's ("delta", str) events from the turn's model; return (the reply, the model name to store,
+    the error sentence or None; in the language of `text`, the user's message). A model fault adds the offline model's reply and says what happened. Closed
+    mid-stream (the person stopped it or went away), it stores what was streamed, marked stopped, and re-raises."""
     chinese = mostly_chinese(text[:2000])
     error = None
     parts: list[str] = []
@@ -303,31 +378,4 @@ def chat_turn_stream(
         parts.append(text_out)
         yield "delta", text_out
         model_name = f"{model_name}->offline"
-    reply = "".join(parts)
-    reply_message = chat_reply_store(
-        tenant=tenant,
-        session=session,
-        text=reply,
-        context=context,
-        model_name="offline" if model.offline else model_name,
-        error=error,
-    )
-    _count_recalls(tenant=tenant, memories=context.memories)
-    if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
-        _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
-    yield (
-        "done",
-        TurnResult(
-            session=session,
-            user_message=user_message,
-            reply_message=reply_message,
-            reply=reply,
-            context=context,
-            error=error,
-        ),
-    )
-    if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
-        yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
-        return
-    wait = settings.MEMORY_EVENTS_WAIT_SECONDS if memory_wait is None else memory_wait
-    yield "memory", _memory_events(tenant=tenant, message=user_message, wait=wait)
+    return "".join(parts), "offline" if model.offline else model_name, error

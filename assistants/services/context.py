@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
@@ -127,108 +128,41 @@ def context_build(
     remaining -= token_count(user_content) + MESSAGE_OVERHEAD
 
     # 2. Pinned facts
-    pinned = _fit_lines(
-        sections.PINNED,
-        pinned_lines(session.pinned_facts, chinese=chinese),
-        min(policy.budget_pinned_tokens, remaining),
-    )
-    pinned_msg = {"role": "system", "content": _section(sections.PINNED, pinned)} if pinned else None
+    pinned_msg = _pinned_section(session, chinese=chinese, budget=min(policy.budget_pinned_tokens, remaining))
     remaining -= token_count_messages([pinned_msg]) - REPLY_PRIMING if pinned_msg else 0
 
     # 4. Task state and reply hints (hints first: the reply must say them)
-    task = next((h.get("data") for h in hook_results if h.get("section") == "task"), None)
-    hinted = [h for h in hook_results if h.get("reply_hint")]
-    hints = [h["reply_hint"] for h in hinted]
-    hint_sections = [h.get("section") or "" for h in hinted]
-    experience_ids = [
-        i
-        for h in hook_results
-        if h.get("section") == "experience"
-        for i in (h.get("data") or {}).get("experience_ids", [])
-    ]
-    task_budget = min(policy.budget_task_tokens, remaining)
-    hint_lines = _fit_lines(sections.HINTS, hints, task_budget)
-    hints_msg = {"role": "system", "content": _section(sections.HINTS, hint_lines)} if hint_lines else None
-    task_budget -= token_count(hints_msg["content"]) + MESSAGE_OVERHEAD if hints_msg else 0
-    task_msg = None
-    if task:
-        task_text = json.dumps(task, ensure_ascii=False, default=str)
-        task_lines = _fit_lines(sections.TASK, [task_text], task_budget)
-        task_msg = {"role": "system", "content": _section(sections.TASK, task_lines)} if task_lines else None
-    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hints_msg, task_msg) if m)
+    hooks = _hook_sections(hook_results, min(policy.budget_task_tokens, remaining))
+    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hooks.hints_msg, hooks.task_msg) if m)
 
     # 6. The window: every message after summary_through (except the new one), newest first, within budget.
-    # A reply regenerated or a message edited since (assistants.services.alternatives) is an earlier version:
-    # kept for the person to see, never sent again.
-    unsummarised = (
-        Message.objects.for_tenant(tenant)
-        .filter(session=session, id__lt=user_message.id)
-        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
-    )
-    if session.summary_through_id:
-        unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
-    unsummarised = list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))
+    unsummarised = _unsummarised_rows(tenant=tenant, session=session, user_message=user_message)
     summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
     memories_budget = min(policy.budget_memories_tokens, max(remaining - summary_budget, 0))
     window_budget = min(
         policy.budget_window_tokens - (token_count(user_content) + MESSAGE_OVERHEAD),
         max(remaining - summary_budget - memories_budget, 0),
     )
-    window, overflow, used = [], [], 0
-    for row in unsummarised:
-        cost = (row["token_count"] or token_count(row["content"])) + MESSAGE_OVERHEAD
-        if not overflow and used + cost <= window_budget:
-            window.append(row)
-            used += cost
-        else:
-            overflow.append(row)
-    window.reverse()
-    overflow.reverse()
+    window, overflow, used = _window(unsummarised, window_budget)
     remaining -= used
 
     # 5. Summary, plus a digest of unsummarised messages that did not fit (no gap, no overlap).
     summary_text = session.summary or ""
-    summary_msgs = []
-    if summary_text or overflow:
-        summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
-        body = summary_text
-        if overflow:
-            digest = offline_summary_merge(
-                old_summary="",
-                messages=[
-                    {
-                        "role": r["role"],
-                        "content": r["content"],
-                        "offline": (r["metadata"] or {}).get("model") == "offline",
-                    }
-                    for r in overflow
-                ],
-                max_tokens=max(summary_budget // 2, 16),
-                pinned_facts=session.pinned_facts,
-            )
-            if digest:
-                body_budget = summary_budget - token_count(sections.UNCOMPACTED) - MESSAGE_OVERHEAD - 8
-                body = (summary_text + "\n" if summary_text else "") + sections.UNCOMPACTED + "\n" + digest
-                body = token_truncate(body, max(body_budget, 0))
-        if body:
-            content = token_truncate(sections.SUMMARY + "\n" + body, max(summary_budget - MESSAGE_OVERHEAD, 0))
-            if content.strip() and content.strip() != sections.SUMMARY:
-                summary_msgs.append({"role": "system", "content": content})
+    summary_msgs = _summary_messages(session, overflow, min(policy.budget_summary_tokens, max(remaining, 0)))
     remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in summary_msgs)
 
     # 3. Long-term memories, within what is left.
-    memories_budget = min(policy.budget_memories_tokens, max(remaining, 0))
-    memories = (
-        _recall(tenant=tenant, session=session, text=user_message.content[:4000], budget=memories_budget, policy=policy)
-        if recall and memories_budget > 32
-        else []
+    memories, memories_msg = _memories_section(
+        tenant=tenant,
+        session=session,
+        text=user_message.content[:4000],
+        budget=min(policy.budget_memories_tokens, max(remaining, 0)),
+        policy=policy,
+        recall=recall,
     )
-    memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], memories_budget)
-    memories = memories[: len(memory_lines)]
-    memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None
 
     messages = [system]
-    messages += [m for m in (pinned_msg, memories_msg, task_msg, hints_msg) if m]
+    messages += [m for m in (pinned_msg, memories_msg, hooks.task_msg, hooks.hints_msg) if m]
     messages += summary_msgs
     messages += [{"role": r["role"], "content": r["content"]} for r in window]
     messages.append(user)
@@ -240,12 +174,137 @@ def context_build(
         summary=summary_text,
         pinned_facts=dict(session.pinned_facts or {}),
         memories=memories,
-        task=task,
-        hints=hints,
-        hint_sections=hint_sections,
-        experience_ids=experience_ids,
+        task=hooks.task,
+        hints=hooks.hints,
+        hint_sections=hooks.hint_sections,
+        experience_ids=hooks.experience_ids,
         token_count=count,
         window_message_ids=[r["id"] for r in window],
         truncated=truncated,
         unsummarised_before=len(unsummarised),
     )
+
+
+def _pinned_section(session: ChatSession, *, chinese: bool, budget: int) -> dict | None:
+    """The session's pinned facts as a system message within `budget` tokens (None when there are none), labelled
+    in the user's language."""
+    pinned = _fit_lines(sections.PINNED, pinned_lines(session.pinned_facts, chinese=chinese), budget)
+    return {"role": "system", "content": _section(sections.PINNED, pinned)} if pinned else None
+
+
+def _memories_section(
+    *, tenant, session: ChatSession, text: str, budget: int, policy: MemoryPolicy, recall: bool
+) -> tuple[list, dict | None]:
+    """(the recalled memories shown, their system message or None): recalled for `text` within `budget` tokens,
+    only when `recall` is on and the budget leaves room for one (over 32 tokens); cut to the lines that fit."""
+    memories = (
+        _recall(tenant=tenant, session=session, text=text, budget=budget, policy=policy)
+        if recall and budget > 32
+        else []
+    )
+    memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], budget)
+    memories = memories[: len(memory_lines)]
+    memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None
+    return memories, memories_msg
+
+
+@dataclass
+class _HookSections:
+    """What the pre-turn hooks put in context: the task state and the reply hints, as system messages (None when
+    empty), and the data TurnContext reports about them."""
+
+    task: dict | None
+    hints: list[str]
+    hint_sections: list[str]
+    experience_ids: list[int]
+    hints_msg: dict | None
+    task_msg: dict | None
+
+
+def _hook_sections(hook_results: list[dict], task_budget: int) -> _HookSections:
+    """The hooks' task and hint sections within `task_budget` tokens; the hints are fitted first, since the reply
+    must say them, and the task state gets what they leave."""
+    task = next((h.get("data") for h in hook_results if h.get("section") == "task"), None)
+    hinted = [h for h in hook_results if h.get("reply_hint")]
+    hints = [h["reply_hint"] for h in hinted]
+    hint_sections = [h.get("section") or "" for h in hinted]
+    experience_ids = [
+        i
+        for h in hook_results
+        if h.get("section") == "experience"
+        for i in (h.get("data") or {}).get("experience_ids", [])
+    ]
+    hint_lines = _fit_lines(sections.HINTS, hints, task_budget)
+    hints_msg = {"role": "system", "content": _section(sections.HINTS, hint_lines)} if hint_lines else None
+    task_budget -= token_count(hints_msg["content"]) + MESSAGE_OVERHEAD if hints_msg else 0
+    task_msg = None
+    if task:
+        task_text = json.dumps(task, ensure_ascii=False, default=str)
+        task_lines = _fit_lines(sections.TASK, [task_text], task_budget)
+        task_msg = {"role": "system", "content": _section(sections.TASK, task_lines)} if task_lines else None
+    return _HookSections(task, hints, hint_sections, experience_ids, hints_msg, task_msg)
+
+
+def _unsummarised_rows(*, tenant, session: ChatSession, user_message: Message) -> list[dict]:
+    """The session's messages before `user_message` and after summary_through, newest first. A reply regenerated
+    or a message edited since (assistants.services.alternatives) is an earlier version: kept for the person to
+    see, never sent again."""
+    unsummarised = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, id__lt=user_message.id)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+    )
+    if session.summary_through_id:
+        unsummarised = unsummarised.filter(id__gt=session.summary_through_id)
+    return list(unsummarised.order_by("-id").values("id", "role", "content", "token_count", "metadata"))
+
+
+def _window(unsummarised: list[dict], window_budget: int) -> tuple[list[dict], list[dict], int]:
+    """(window, overflow, tokens used), both oldest first: the newest messages that fit `window_budget` in a row,
+    and every older one (overflow), so the window has no gap and the summary digest covers the rest."""
+    window: list[dict] = []
+    overflow: list[dict] = []
+    used = 0
+    for row in unsummarised:
+        cost = (row["token_count"] or token_count(row["content"])) + MESSAGE_OVERHEAD
+        if not overflow and used + cost <= window_budget:
+            window.append(row)
+            used += cost
+        else:
+            overflow.append(row)
+    window.reverse()
+    overflow.reverse()
+    return window, overflow, used
+
+
+def _summary_messages(session: ChatSession, overflow: list[dict], summary_budget: int) -> list[dict]:
+    """The summary section within `summary_budget`: the session's summary, plus an offline digest of the
+    unsummarised messages that did not fit the window (no gap, no overlap). Empty when there is neither."""
+    summary_text = session.summary or ""
+    summary_msgs: list[dict] = []
+    if not (summary_text or overflow):
+        return summary_msgs
+    body = summary_text
+    if overflow:
+        digest = offline_summary_merge(
+            old_summary="",
+            messages=[
+                {
+                    "role": r["role"],
+                    "content": r["content"],
+                    "offline": (r["metadata"] or {}).get("model") == "offline",
+                }
+                for r in overflow
+            ],
+            max_tokens=max(summary_budget // 2, 16),
+            pinned_facts=session.pinned_facts,
+        )
+        if digest:
+            body_budget = summary_budget - token_count(sections.UNCOMPACTED) - MESSAGE_OVERHEAD - 8
+            body = (summary_text + "\n" if summary_text else "") + sections.UNCOMPACTED + "\n" + digest
+            body = token_truncate(body, max(body_budget, 0))
+    if body:
+        content = token_truncate(sections.SUMMARY + "\n" + body, max(summary_budget - MESSAGE_OVERHEAD, 0))
+        if content.strip() and content.strip() != sections.SUMMARY:
+            summary_msgs.append({"role": "system", "content": content})
+    return summary_msgs

@@ -165,17 +165,53 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
             return {"continued": True}
 
 
-def _import_step(
-    *, tenant_id: int, session_id: int, progress: dict, counts: dict, job_id: int | None
-) -> tuple[dict | None, dict]:
-    """One step. Returns (the job's result, progress) when the import is finished, else (None, the next
-    position). Updates `counts` in place."""
-    from assistants.services.compaction import session_compact
+def _extract_batch(*, tenant_id: int, session: ChatSession, batch: list[Message], counts: dict, started) -> None:
+    """The extraction stage for one batch of imported user messages: their message vectors (memory commands
+    left out), then the notes of each, dated with the message's time (`started`: when the import began).
+    Adds to `counts` in place."""
     from core.policy import memory_policy_for
     from memory.services.episodes import message_vectors_write
     from memory.services.extraction import memory_extract_for_message
     from memory.services.forget_requests import is_memory_command
 
+    policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
+    counts["message_vectors"] = counts.get("message_vectors", 0) + message_vectors_write(
+        tenant=session.tenant,
+        model=policy.embedding_model,
+        messages=[m for m in batch if not is_memory_command(m.content)],
+    )
+    for message in batch:
+        outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
+        counts["notes_written"] = counts.get("notes_written", 0) + int(outcome.get("written", 0) or 0)
+        counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(
+            tenant_id=tenant_id, message=message, since=started
+        )
+
+
+def _compaction_passes(*, tenant_id: int, session_id: int, counts: dict) -> bool:
+    """The compaction stage for one step: compaction passes while more is pending, within the step's pass and
+    time limits and the import's total; counted in counts["compaction_passes"]. True when more is pending."""
+    from assistants.services.compaction import session_compact
+
+    passes, compacting, step_started = 0, True, time.monotonic()
+    while (
+        compacting
+        and passes < COMPACTION_PASSES_PER_STEP
+        and time.monotonic() - step_started < COMPACTION_STEP_SECONDS
+        and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX
+    ):
+        passes += 1
+        outcome = session_compact(tenant_id=tenant_id, session_id=session_id) or {}
+        compacting = bool(outcome.get("compacted")) and bool(outcome.get("more_pending"))
+    counts["compaction_passes"] = counts.get("compaction_passes", 0) + passes
+    return compacting
+
+
+def _import_step(
+    *, tenant_id: int, session_id: int, progress: dict, counts: dict, job_id: int | None
+) -> tuple[dict | None, dict]:
+    """One step. Returns (the job's result, progress) when the import is finished, else (None, the next
+    position). Updates `counts` in place."""
     session = (
         ChatSession.objects.for_tenant(tenant_id)
         .select_related("tenant", "assistant", "end_user")
@@ -198,30 +234,9 @@ def _import_step(
     done = min(int(progress.get("done", 0) or 0), total) if stage in ("extraction", "compaction") else 0
     if stage != "compaction" and done < total:
         batch = list(user_messages[done : done + IMPORT_STEP_MESSAGES])
-        policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
-        counts["message_vectors"] = counts.get("message_vectors", 0) + message_vectors_write(
-            tenant=session.tenant,
-            model=policy.embedding_model,
-            messages=[m for m in batch if not is_memory_command(m.content)],
-        )
-        for message in batch:
-            outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
-            counts["notes_written"] = counts.get("notes_written", 0) + int(outcome.get("written", 0) or 0)
-            counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(
-                tenant_id=tenant_id, message=message, since=started
-            )
+        _extract_batch(tenant_id=tenant_id, session=session, batch=batch, counts=counts, started=started)
         return None, {"stage": "extraction", "done": done + len(batch), "total": total}
-    passes, compacting, step_started = 0, True, time.monotonic()
-    while (
-        compacting
-        and passes < COMPACTION_PASSES_PER_STEP
-        and time.monotonic() - step_started < COMPACTION_STEP_SECONDS
-        and counts.get("compaction_passes", 0) + passes < COMPACTION_PASSES_MAX
-    ):
-        passes += 1
-        outcome = session_compact(tenant_id=tenant_id, session_id=session_id) or {}
-        compacting = bool(outcome.get("compacted")) and bool(outcome.get("more_pending"))
-    counts["compaction_passes"] = counts.get("compaction_passes", 0) + passes
+    compacting = _compaction_passes(tenant_id=tenant_id, session_id=session_id, counts=counts)
     if compacting and counts["compaction_passes"] < COMPACTION_PASSES_MAX:
         return None, {"stage": "compaction", "done": total, "total": total}
     final = {"stage": "done", "done": total, "total": total}

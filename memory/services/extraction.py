@@ -155,70 +155,89 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
             drop("injection")
         return kept, dropped, pii
     for c in candidates:
-        if injection == "claim":
-            if policy.inferred_policy != "review":
-                drop("claim")
-                continue
-            c.source, c.extra = "agent_inferred", dict(c.extra, review_reason="claim")
-        # 1. user_stated only when the quote is the user's own words
-        if c.source == "user_stated" and (not c.quote or _compact(c.quote) not in message):
-            c.source = "agent_inferred"
-        # 3. personal identifiers, checked on everything that would be stored or embedded
-        blob = " ".join([c.content, c.quote, json.dumps(c.value, ensure_ascii=False) if c.value else ""])
-        found = pii_find(blob)
-        if found:
-            for m in found:
-                pii[m.kind] = pii.get(m.kind, 0) + 1
-            if policy.pii_policy != "redact":
-                drop("pii")
-                continue
-            c.content, _ = pii_redact(c.content)
-            c.quote, _ = pii_redact(c.quote)
-            c.value = None
-        # 2. durable only
-        if c.whim or WHIM.search(c.quote or c.content):
-            drop("whim")
+        reason = _candidate_check(c, injection=injection, message=message, chinese=chinese, policy=policy, pii=pii)
+        if reason:
+            drop(reason)
             continue
-        if c.source == "agent_inferred":
-            if policy.inferred_policy != "review":
-                drop("inferred")
-                continue
-            c.confidence = min(c.confidence, INFERRED_CONFIDENCE)
-        # 4. hedges
-        if HEDGE.search(c.quote or ""):
-            c.hedged = True
-        if c.hedged:
-            c.confidence = min(c.confidence, HEDGED_CONFIDENCE)
-            if isinstance(c.value, dict) and "amount" in c.value:
-                c.value["approx"] = True
-        if c.quote and CHANGE.search(c.quote):
-            c.change = True
-        if c.extra.get("from_model"):
-            if c.quote and (is_request(c.quote) or is_question(c.quote)):
-                drop("request")  # "let's make a plan", "can you ...": asked of the assistant, not said of the user
-                continue
-            slot = c.key.split(":")[-1]
-            if slot in NUMERIC_SLOTS and isinstance(c.value, dict) and "amount" in c.value:
-                # a number fills a slot only when its unit or the slot's word says what it is, as offline
-                found = (
-                    slot_amount(slot, c.quote, keyword=has_slot_word(TOPIC_BY_SLOT[slot], c.quote))
-                    if slot in TOPIC_BY_SLOT
-                    else None
-                )
-                if found is None:
-                    drop("misread")
-                    continue
-                if found.currency and not c.value.get("currency"):
-                    c.value["currency"] = found.currency
-            if not c.key:  # a model that gives no slot: the lexicon's, so that supersede still works
-                topics = topics_in(c.quote or c.content)
-                c.key = topics[0].slot if topics else ""
-            slot = c.key.split(":")[-1]
-            # Chinese stays Chinese: a note in the wrong language is rewritten from the user's words.
-            if c.source == "user_stated" and has_chinese(c.content) != chinese:
-                c.content = render(slot if slot in TOPIC_BY_SLOT else "", c.kind, c.value, c.quote, chinese)
         kept.append(c)
-    # one message stating two different values for one slot is a contradiction: ask rather than guess
+    _mark_contradictions(kept)
+    return kept, dropped, pii
+
+
+def _candidate_check(c: Candidate, *, injection: str | None, message: str, chinese: bool, policy, pii: dict) -> str:
+    """Apply the write rules to one candidate, in place (source, redaction, confidence, hedge, change, slot,
+    language). Returns the reason it is dropped, or "" when it is kept. Identifiers found are counted in `pii`
+    whether or not the candidate is kept."""
+    if injection == "claim":
+        if policy.inferred_policy != "review":
+            return "claim"
+        c.source, c.extra = "agent_inferred", dict(c.extra, review_reason="claim")
+    # 1. user_stated only when the quote is the user's own words
+    if c.source == "user_stated" and (not c.quote or _compact(c.quote) not in message):
+        c.source = "agent_inferred"
+    # 3. personal identifiers, checked on everything that would be stored or embedded
+    blob = " ".join([c.content, c.quote, json.dumps(c.value, ensure_ascii=False) if c.value else ""])
+    found = pii_find(blob)
+    if found:
+        for m in found:
+            pii[m.kind] = pii.get(m.kind, 0) + 1
+        if policy.pii_policy != "redact":
+            return "pii"
+        c.content, _ = pii_redact(c.content)
+        c.quote, _ = pii_redact(c.quote)
+        c.value = None
+    # 2. durable only
+    if c.whim or WHIM.search(c.quote or c.content):
+        return "whim"
+    if c.source == "agent_inferred":
+        if policy.inferred_policy != "review":
+            return "inferred"
+        c.confidence = min(c.confidence, INFERRED_CONFIDENCE)
+    # 4. hedges
+    if HEDGE.search(c.quote or ""):
+        c.hedged = True
+    if c.hedged:
+        c.confidence = min(c.confidence, HEDGED_CONFIDENCE)
+        if isinstance(c.value, dict) and "amount" in c.value:
+            c.value["approx"] = True
+    if c.quote and CHANGE.search(c.quote):
+        c.change = True
+    if c.extra.get("from_model"):
+        return _model_candidate_check(c, chinese=chinese)
+    return ""
+
+
+def _model_candidate_check(c: Candidate, *, chinese: bool) -> str:
+    """The rules only a model's candidate needs (the offline extractor's already hold them): no requests, a number
+    fills a numeric slot only with its unit or the slot's word, a slot from the lexicon when the model gave none,
+    and the note in the user's language. Returns the reason it is dropped, or ""."""
+    if c.quote and (is_request(c.quote) or is_question(c.quote)):
+        return "request"  # "let's make a plan", "can you ...": asked of the assistant, not said of the user
+    slot = c.key.split(":")[-1]
+    if slot in NUMERIC_SLOTS and isinstance(c.value, dict) and "amount" in c.value:
+        # a number fills a slot only when its unit or the slot's word says what it is, as offline
+        found = (
+            slot_amount(slot, c.quote, keyword=has_slot_word(TOPIC_BY_SLOT[slot], c.quote))
+            if slot in TOPIC_BY_SLOT
+            else None
+        )
+        if found is None:
+            return "misread"
+        if found.currency and not c.value.get("currency"):
+            c.value["currency"] = found.currency
+    if not c.key:  # a model that gives no slot: the lexicon's, so that supersede still works
+        topics = topics_in(c.quote or c.content)
+        c.key = topics[0].slot if topics else ""
+    slot = c.key.split(":")[-1]
+    # Chinese stays Chinese: a note in the wrong language is rewritten from the user's words.
+    if c.source == "user_stated" and has_chinese(c.content) != chinese:
+        c.content = render(slot if slot in TOPIC_BY_SLOT else "", c.kind, c.value, c.quote, chinese)
+    return ""
+
+
+def _mark_contradictions(kept: list[Candidate]) -> None:
+    """One message stating two different values for one slot is a contradiction: ask rather than guess (every
+    candidate of that slot is marked unclear, unless one of them says the value changed)."""
     by_key: dict[tuple, list[Candidate]] = {}
     for c in kept:
         if c.key:
@@ -227,7 +246,6 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
         if len({json.dumps(g.value, sort_keys=True) for g in group}) > 1 and not any(g.change for g in group):
             for g in group:
                 g.unclear = True
-    return kept, dropped, pii
 
 
 def message_search_text(text: str) -> str:

@@ -16,11 +16,14 @@ from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
 from core.policy import MemoryPolicy, memory_policy_for
-from memory.models import AuditLog, MemoryNote, MessageVector, PiiRejection
+from memory.models import MemoryNote, MessageVector
 from memory.services.embeddings import embed_texts, search_terms
-from memory.services.pii import pii_find, pii_find_in_value, pii_redact
+from memory.services.note_events import note_audit, note_event_emit, note_snapshot
+from memory.services.note_guard import note_key_clean, note_text_clean, note_value_clean
+
+# `... as`: callers import pii_reject from notes (extraction, the API); it lives in note_guard.
+from memory.services.note_guard import pii_reject as pii_reject
 from memory.services.topics import TOPIC_BY_SLOT, query_topics, topic_words_for
-from webhooks.services import webhook_event_emit
 
 FORGOTTEN_CONTENT = ""
 EDITABLE_FIELDS = {"content", "kind", "key", "confidence", "expires_at", "pinned", "importance", "status", "value"}
@@ -76,101 +79,6 @@ def _ttl(policy, kind: str):
     return timezone.now() + timedelta(days=float(days)) if days else None
 
 
-def _audit(*, tenant, actor: str, action: str, note: MemoryNote, before: dict | None, after: dict | None) -> None:
-    if actor:
-        AuditLog.objects.for_tenant(tenant).create(
-            tenant=tenant,
-            actor=actor[:200],
-            action=action,
-            object_type="memory_note",
-            object_id=str(note.pk),
-            before=before,
-            after=after,
-        )
-
-
-def _event(note: MemoryNote, event: str, **extra) -> None:
-    """The webhook event of a note change: ids and kinds only (webhooks.services)."""
-    webhook_event_emit(
-        tenant=note.tenant_id,
-        event=event,
-        data={
-            "note": note.pk,
-            "kind": note.kind,
-            "status": note.status,
-            "session": note.session_id,
-            "user_id": note.end_user_id,
-            **extra,
-        },
-    )
-
-
-def _snapshot(note: MemoryNote) -> dict:
-    return {
-        "kind": note.kind,
-        "key": note.key,
-        "content": note.content,
-        "status": note.status,
-        "confidence": note.confidence,
-        "value": note.value,
-    }
-
-
-def pii_reject(*, tenant, end_user, counts: dict[str, int], stage: str) -> None:
-    """Record what the PII guard refused: kinds and counts, never the content."""
-    for kind, count in counts.items():
-        PiiRejection.objects.for_tenant(tenant).create(
-            tenant=tenant, end_user=end_user, pii_kind=kind, stage=stage, count=count
-        )
-
-
-def _clean_text(*, tenant, end_user, text: str, stage: str, refuse: bool = False, pii_policy: str | None = None) -> str:
-    """Text with no identifier left: refused (InvalidInput) or redacted by `pii_policy` (the effective policy's;
-    default the tenant's). A correction (`refuse=True`: staff, API, web) is always refused: the person is there to
-    take the identifier out."""
-    if not pii_find(text):
-        return text
-    redacted, counts = pii_redact(text)
-    pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage=stage)
-    if (pii_policy or tenant.pii_policy) == "redact" and not refuse:
-        return redacted
-    raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts)})
-
-
-PII_ERROR = (
-    "A note cannot hold a personal identifier (a phone number, ID, card or account number, e-mail, "
-    "address, licence plate, messaging handle or IP address): remove it and try again."
-)
-
-
-def _clean_key(*, tenant, end_user, key: str) -> str:
-    """A key is a slot name: one with an identifier is refused whatever the pii_policy (a redacted key means
-    nothing)."""
-    key = (key or "").strip()[:100]
-    found = pii_find(key)
-    if found:
-        counts: dict[str, int] = {}
-        for m in found:
-            counts[m.kind] = counts.get(m.kind, 0) + 1
-        pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_key")
-        raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "key"})
-    return key
-
-
-def _clean_value(*, tenant, end_user, value, refuse: bool = False, pii_policy: str | None = None):
-    """A structured value with an identifier anywhere in it: refused, or dropped under the redact policy."""
-    found = pii_find_in_value(value) if value is not None else []
-    if not found:
-        return value
-    counts: dict[str, int] = {}
-    for m in found:
-        counts[m.kind] = counts.get(m.kind, 0) + 1
-    pii_reject(tenant=tenant, end_user=end_user, counts=counts, stage="note_value")
-    if (pii_policy or tenant.pii_policy) == "redact" and not refuse:
-        return None
-    raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "value"})
-
-
 @transaction.atomic
 def memory_note_create(
     *,
@@ -204,14 +112,16 @@ def memory_note_create(
     if not 0 <= float(confidence) <= 1:
         raise InvalidInput("Confidence must be between 0 and 1.")
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
-    content = _clean_text(tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=policy.pii_policy)
+    content = note_text_clean(
+        tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=policy.pii_policy
+    )
     quote = (
-        _clean_text(tenant=tenant, end_user=end_user, text=quote, stage="note", pii_policy=policy.pii_policy)
+        note_text_clean(tenant=tenant, end_user=end_user, text=quote, stage="note", pii_policy=policy.pii_policy)
         if quote
         else ""
     )
-    key = _clean_key(tenant=tenant, end_user=end_user, key=key)
-    value = _clean_value(tenant=tenant, end_user=end_user, value=value, pii_policy=policy.pii_policy)
+    key = note_key_clean(tenant=tenant, end_user=end_user, key=key)
+    value = note_value_clean(tenant=tenant, end_user=end_user, value=value, pii_policy=policy.pii_policy)
     now = timezone.now()
     note = MemoryNote(
         tenant=tenant,
@@ -235,10 +145,10 @@ def memory_note_create(
     note.save()
     if message is not None:
         note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})
-    _event(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
+    note_event_emit(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
     if supersedes is not None and status == MemoryNote.Status.ACTIVE:
         _mark_superseded(supersedes, tenant=tenant, by=note, actor=actor)
-    _audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=_snapshot(note))
+    note_audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=note_snapshot(note))
     return note
 
 
@@ -248,17 +158,17 @@ AUTOMATIC_ACTOR = "job:memory_extract"  # who supersedes a note when no person d
 def _mark_superseded(old: MemoryNote, *, tenant, by: MemoryNote, actor: str) -> None:
     """Mark `old` superseded by `by`, and audit it: automatic supersedes are recorded like a person's."""
     MemoryNote.all_tenants.filter(pk=old.pk).update(status=MemoryNote.Status.SUPERSEDED, updated_at=timezone.now())
-    before = _snapshot(old)
+    before = note_snapshot(old)
     old.status = MemoryNote.Status.SUPERSEDED
-    _audit(
+    note_audit(
         tenant=tenant,
         actor=actor or AUTOMATIC_ACTOR,
         action="supersede",
         note=old,
         before=before,
-        after={**_snapshot(old), "superseded_by": by.pk},
+        after={**note_snapshot(old), "superseded_by": by.pk},
     )
-    _event(old, "memory.superseded", superseded_by=by.pk)
+    note_event_emit(old, "memory.superseded", superseded_by=by.pk)
 
 
 CORRECTING_FIELDS = {"content", "value", "kind", "key"}
@@ -299,9 +209,9 @@ def memory_note_update(
         raise InvalidInput(f"'{changes['status']}' is not a note status.")
     if note.status == MemoryNote.Status.FORGOTTEN and "content" in changes:
         raise InvalidInput("A forgotten note cannot be edited: create a new one.")
-    before = _snapshot(note)
+    before = note_snapshot(note)
     if "content" in changes:
-        changes["content"] = _clean_text(
+        changes["content"] = note_text_clean(
             tenant=tenant, end_user=note.end_user, text=str(changes["content"]), stage="note", refuse=True
         ).strip()
         if not changes["content"]:
@@ -309,9 +219,9 @@ def memory_note_update(
     if "content" in changes and "value" not in changes and note.value is not None:
         changes["value"] = value_from_content(content=changes["content"], key=changes.get("key", note.key))
     if "key" in changes:
-        changes["key"] = _clean_key(tenant=tenant, end_user=note.end_user, key=str(changes["key"] or ""))
+        changes["key"] = note_key_clean(tenant=tenant, end_user=note.end_user, key=str(changes["key"] or ""))
     if "value" in changes:
-        changes["value"] = _clean_value(tenant=tenant, end_user=note.end_user, value=changes["value"], refuse=True)
+        changes["value"] = note_value_clean(tenant=tenant, end_user=note.end_user, value=changes["value"], refuse=True)
     for name, value in changes.items():
         setattr(note, name, value)
     if actor and CORRECTING_FIELDS & set(changes):
@@ -326,8 +236,8 @@ def memory_note_update(
         )
         if old:
             _mark_superseded(old, tenant=tenant, by=note, actor=actor)
-    _event(note, "memory.updated", changed=sorted(changes))
-    _audit(tenant=tenant, actor=actor, action="update", note=note, before=before, after=_snapshot(note))
+    note_event_emit(note, "memory.updated", changed=sorted(changes))
+    note_audit(tenant=tenant, actor=actor, action="update", note=note, before=before, after=note_snapshot(note))
     return note
 
 
@@ -352,8 +262,8 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     note.embedding = None
     note.search_text = ""
     note.save()
-    _event(note, "memory.forgotten")
-    _audit(
+    note_event_emit(note, "memory.forgotten")
+    note_audit(
         tenant=tenant,
         actor=actor,
         action="forget",

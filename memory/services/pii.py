@@ -29,17 +29,14 @@ The adversarial set in tests/memory/data/pii_adversarial.jsonl measures it (docs
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import re
-import unicodedata
 from dataclasses import dataclass
 
-import phonenumbers
 from stdnum import iban as stdnum_iban
-from stdnum import luhn as stdnum_luhn
-from stdnum.cn import ric as stdnum_cn_ric
-from stdnum.kr import rrn as stdnum_kr_rrn
+
+from memory.services.pii_digits import digit_runs
+from memory.services.pii_normalise import normalise
 
 REDACTED = "[已隐去]"
 # Weights and check characters of the Chinese resident ID (GB 11643), for tests that build valid numbers.
@@ -52,288 +49,6 @@ class PiiMatch:
     kind: str
     start: int
     end: int
-
-
-# --- normalisation, with an offset map back to the original text ----------------------------------------------
-_CN_DIGITS = {
-    "零": "0",
-    "〇": "0",
-    "一": "1",
-    "幺": "1",
-    "二": "2",
-    "两": "2",
-    "三": "3",
-    "四": "4",
-    "五": "5",
-    "六": "6",
-    "七": "7",
-    "八": "8",
-    "九": "9",
-    # the financial forms people use to dodge filters
-    "壹": "1",
-    "贰": "2",
-    "貳": "2",
-    "叁": "3",
-    "參": "3",
-    "肆": "4",
-    "伍": "5",
-    "陆": "6",
-    "陸": "6",
-    "柒": "7",
-    "捌": "8",
-    "玖": "9",
-}
-_EN_DIGITS = {
-    "zero": "0",
-    "oh": "0",
-    "o": "0",
-    "nil": "0",
-    "one": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-}
-_UNIT = (
-    r"(?:[0-9]|[零〇一幺二两三四五六七八九壹贰貳叁參肆伍陆陸柒捌玖]|(?<![A-Za-z])(?:(?:double|triple)[\s\-]+)?"
-    r"(?:zero|oh|o|nil|one|two|three|four|five|six|seven|eight|nine)(?![A-Za-z]))"
-)
-_UNIT_RE = re.compile(_UNIT, re.IGNORECASE)
-_SPOKEN_RUN = re.compile(rf"{_UNIT}(?:[\s\-\.,，、·_/()（）]{{0,3}}{_UNIT}){{6,}}", re.IGNORECASE)
-
-
-def _normalise(text: str) -> tuple[str, list[int], list[int]]:
-    """(normalised text, start and end in `text` of each normalised character)."""
-    chars = []
-    for ch in text:
-        n = unicodedata.normalize("NFKC", ch)
-        chars.append(n if len(n) == 1 else ch)
-    base = "".join(chars)
-    out: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    pos = 0
-    for run in _SPOKEN_RUN.finditer(base):
-        if run.group().isascii() and not re.search(r"[A-Za-z]", run.group()):
-            continue  # only ASCII digits and separators: the detectors below see it as it is
-        digits: list[tuple[str, int, int]] = []
-        for unit in _UNIT_RE.finditer(run.group()):
-            word = unit.group().lower()
-            s, e = run.start() + unit.start(), run.start() + unit.end()
-            times = 3 if word.startswith("triple") else 2 if word.startswith("double") else 1
-            last = re.split(r"[\s\-]+", word)[-1]
-            digit = _CN_DIGITS.get(last) or _EN_DIGITS.get(last) or last
-            digits.extend([(digit, s, e)] * times)
-        if len(digits) < 7:
-            continue
-        for i in range(pos, run.start()):
-            out.append(base[i])
-            starts.append(i)
-            ends.append(i + 1)
-        for digit, s, e in digits:
-            out.append(digit)
-            starts.append(s)
-            ends.append(e)
-        pos = run.end()
-    for i in range(pos, len(base)):
-        out.append(base[i])
-        starts.append(i)
-        ends.append(i + 1)
-    return "".join(out), starts, ends
-
-
-# --- runs of digits -------------------------------------------------------------------------------------------
-_SEPS = r"[ \t\u00a0\u3000\-\.\(\)/_·–—]"
-_DIGIT_RUN = re.compile(rf"(?<![A-Za-z0-9+])(?:\+|\b00)?\(?\d(?:{_SEPS}{{0,3}}\d){{5,}}(?:[ \-]?[Xx])?(?![A-Za-z0-9])")
-_MONEY_BEFORE = re.compile(r"(?:[¥￥$€£]|rmb|usd|eur|gbp|cny|hkd)\s*$", re.IGNORECASE)
-_UNIT_AFTER = re.compile(
-    r"\s*(?:元|块|万|亿|千|百|美元|欧|英镑|日元|%|％|平|米|公里|km|kg|dollars?|yuan|euros?|pounds|"
-    r"usd|rmb|sq|square|m2|㎡|percent|units?|pcs|items?|views|people|users|visitors)",
-    re.IGNORECASE,
-)
-_PHONE_LABEL = re.compile(
-    r"(?:phone|mobile|cell|tel(?:ephone)?|landline|office line|number|whatsapp|fax|hotline|"
-    r"call|text|ring|reach|contact|n[uú]mero|numéro|nummer|telefon|t[ée]l[ée]phone|portable|handy|m[óo]vil|"
-    r"cellulare|电话|手机|座机|联系方式|号码|手机号|打给|致电|短信|传真)[^\dA-Za-z]{0,12}"
-    r"(?:(?:is|was|are|me at|at|on|me|es|est|ist|é|e)\b[^\dA-Za-z]{0,6}){0,2}$",
-    re.IGNORECASE,
-)
-_ID_LABEL = re.compile(
-    r"(?:身份证(?:号码?)?|证件号(?:码)?|\bid\s*(?:card|number|no\.?|#)?|national\s*id|"
-    r"social security(?:\s*number)?|\bssn|\bsin\b|社保(?:卡)?号?|驾照(?:号码?)?|驾驶证号?|"
-    r"driver'?s licen[cs]e(?:\s*(?:number|no\.?))?|licen[cs]e\s*(?:number|no\.?)|tax\s*id|税号|"
-    r"医保(?:卡)?号?|会员号|学号|工号|employee\s*(?:id|number)|student\s*(?:id|number)|"
-    r"account(?:\s*(?:number|no\.?|#))?|账号|账户|卡号|银行卡|信用卡|储蓄卡|card\s*(?:number|no\.?|#)|"
-    r"qq号?|passport(?:\s*(?:number|no\.?))?|护照(?:号码?)?)[^\dA-Za-z]{0,8}"
-    r"(?:(?:is|was|are)\b[^\dA-Za-z]{0,6})?$",
-    re.IGNORECASE,
-)
-_NON_DIGITS = re.compile(r"\D")
-_DIGIT_GROUPS = re.compile(r"\d+")
-_NOT_PERSONAL_LABEL = re.compile(
-    r"(?:order|tracking|invoice|reference|ref|model|serial|part|item|product|sku|batch|"
-    r"订单|快递|运单|发票|型号|编号|批次|货号)\s*(?:number|no\.?|#|号码?)?[^\dA-Za-z]{0,6}$",
-    re.IGNORECASE,
-)
-_PHONE_REGIONS = (
-    "CN",
-    "GB",
-    "JP",
-    "DE",
-    "FR",
-    "AU",
-    "IN",
-    "KR",
-    "IT",
-    "ES",
-    "NL",
-    "BR",
-    "RU",
-    "MX",
-    "TW",
-    "HK",
-    "SG",
-    "IE",
-    "NZ",
-    "ZA",
-    "TR",
-    "SE",
-    "CH",
-    "BE",
-    "AT",
-    "PL",
-    "PT",
-    "TH",
-    "VN",
-    "MY",
-    "ID",
-    "PH",
-)
-
-
-@functools.lru_cache(maxsize=4096)
-def _phone_kind(prefix: str, digits: str) -> str | None:
-    """`prefix` is "+" or "00" when the number was written with one, else ""."""
-    n = len(digits)
-    if prefix:
-        if re.fullmatch(r"(?:00)?861[3-9]\d{9}", digits):
-            return "cn_mobile"
-        return "phone" if 8 <= n - (2 if prefix == "00" else 0) <= 15 else None
-    if digits[0] == "0" and 9 <= n <= 12:
-        for region in _PHONE_REGIONS:
-            try:
-                if phonenumbers.is_possible_number(phonenumbers.parse(digits, region)):
-                    return "phone"
-            except phonenumbers.NumberParseException:
-                continue
-        return None
-    try:
-        # Every 1[3-9] prefix, allocated or not yet (the library's plan lags new ranges such as 140/19x).
-        if re.fullmatch(r"(?:86)?1[3-9]\d{9}", digits):
-            return "cn_mobile"
-        if n == 10 or (n == 11 and digits[0] == "1"):
-            if phonenumbers.is_valid_number(phonenumbers.parse(digits, "US")):
-                return "phone"
-    except phonenumbers.NumberParseException:
-        return None
-    return None
-
-
-def _cn_ric(number: str) -> bool:
-    """Check digit and birth date of a Chinese resident ID (python-stdnum), not the birth place: a county renamed
-    since is still someone's identifier."""
-    try:
-        stdnum_cn_ric.get_birth_date(number)
-        return stdnum_cn_ric.calc_check_digit(number) == number[-1].upper()
-    except Exception:  # noqa: BLE001 - any failure of the library's checks means "not an ID"
-        return False
-
-
-def _cn_id15(digits: str) -> bool:
-    return bool(re.fullmatch(r"\d{8}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}", digits))
-
-
-@functools.lru_cache(maxsize=4096)
-def _labels(before: str) -> tuple[bool, bool, bool, bool, bool]:
-    """What the 40 characters before a number say it is: (money, a thing's number, passport, phone, ID). Cached:
-    the windows of one run share their start, and a long run of numbers repeats the same text before them."""
-    return (
-        bool(_MONEY_BEFORE.search(before)),
-        bool(_NOT_PERSONAL_LABEL.search(before)),
-        bool(re.search(r"(?:passport|护照)[^.。;；]{0,20}$", before, re.IGNORECASE)),
-        bool(_PHONE_LABEL.search(before)),
-        bool(_ID_LABEL.search(before)),
-    )
-
-
-def _digit_run_kind(raw: str, before: str, after: str) -> str | None:
-    """What a run of digits is, or None for an ordinary number."""
-    digits = _NON_DIGITS.sub("", raw)
-    n = len(digits)
-    if raw[-1] in "Xx":
-        return "cn_id_number" if n == 17 and _cn_ric(digits + "X") else None
-    if n == 18 and _cn_ric(digits):
-        return "cn_id_number"
-    money, thing, passport, phone_label, id_label = _labels(before)
-    if money or _UNIT_AFTER.match(after):
-        return None
-    if n == 15 and _cn_id15(digits):
-        return "cn_id_number"
-    groups = [len(g) for g in _DIGIT_GROUPS.findall(raw)]
-    if groups == [3, 2, 4] and not raw.startswith("+"):
-        return "ssn"
-    if not raw.startswith("+") and 13 <= n <= 19 and stdnum_luhn.is_valid(digits):
-        return "bank_card"
-    if n == 13 and groups == [6, 7] and stdnum_kr_rrn.is_valid(digits):
-        return "national_id"
-    kind = _phone_kind("+" if raw.startswith("+") else "00" if raw.startswith("00") else "", digits)
-    if kind:
-        return kind
-    if thing:
-        return None  # "order number 1234567", "型号 200012": a number of a thing, not of a person
-    if passport:
-        return "passport"
-    if 7 <= n <= 15 and phone_label:
-        return "phone"
-    if n >= 6 and id_label:
-        return "id_number"
-    return None
-
-
-def _digit_runs(norm: str, add) -> None:
-    for m in _DIGIT_RUN.finditer(norm):
-        raw = m.group()
-        kind = _digit_run_kind(raw, norm[max(0, m.start() - 40) : m.start()], norm[m.end() : m.end() + 12])
-        if kind:
-            add(kind, m.start(), m.end())
-            continue
-        # Two numbers side by side ("2024 13800138000", "电话 010 8888 6666 转 2"): try the groups between spaces.
-        chunks = [(c.start(), c.end()) for c in re.finditer(r"\S+", raw)]
-        counts = [sum(ch.isdigit() for ch in raw[a:b]) for a, b in chunks]
-        # No identifier spans more than 7 groups; inside a table of thousands of numbers, 3 (a bound on the work
-        # a hostile 100,000-character message can cause; measured 2.6 s with 7, and it is in every embed).
-        widest = 7 if len(chunks) <= 64 else 3
-        i = 0
-        while i < len(chunks):
-            for j in range(min(len(chunks), i + widest), i, -1):
-                if (i, j) == (0, len(chunks)) or not 6 <= sum(counts[i:j]) <= 19:
-                    continue
-                s, e = m.start() + chunks[i][0], m.start() + chunks[j - 1][1]
-                sub = norm[s:e].strip("()（）.-_/ ")
-                if not sub or not sub[0].isdigit() and sub[0] != "+":
-                    continue
-                s = norm.index(sub, s)
-                e = s + len(sub)
-                kind = _digit_run_kind(sub, norm[max(0, s - 40) : s], norm[e : e + 12])
-                if kind:
-                    add(kind, s, e)
-                    i = j - 1
-                    break
-            i += 1
 
 
 # --- formats with letters -------------------------------------------------------------------------------------
@@ -532,7 +247,7 @@ def pii_find(text: str) -> list[PiiMatch]:
     """Every identifier in `text`, as (kind, start, end) over the original string, overlapping ones merged."""
     if not text:
         return []
-    norm, starts, ends = _normalise(text)
+    norm, starts, ends = normalise(text)
     found: list[PiiMatch] = []
 
     def add(kind, start, end):
@@ -542,7 +257,7 @@ def pii_find(text: str) -> list[PiiMatch]:
     for pattern in (_EMAIL, _EMAIL_SPELLED):
         for m in pattern.finditer(norm):
             add("email", m.start(), m.end())
-    _digit_runs(norm, add)
+    digit_runs(norm, add)
     _iban_spans(norm, add)
     for m in _PASSPORT.finditer(norm):
         add("passport", m.start(), m.end())

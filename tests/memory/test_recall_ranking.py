@@ -170,6 +170,6 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
             tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, vector=vector, model=model
         )
         assert set(found) <= own
-        assert list(found) == _exact_full_precision(person, recall._vector_literal(vector), model), question
+        assert list(found) == _exact_full_precision(person, recall.vector_literal(vector), model), question
         items = memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, touch=False)
         assert items and {i.id for i in items if i.type == "note"} <= own

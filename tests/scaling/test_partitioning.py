@@ -11,7 +11,7 @@ from assistants.models import Message
 from assistants.services.privacy import user_erase
 from core.partitioning import partition_by_tenant, partitions_of, unpartition
 from memory.models import MemoryNote, MessageVector
-from memory.services import recall
+from memory.services import recall, recall_messages
 from memory.services.episodes import message_vectors_write
 from memory.services.recall import memory_recall
 from tests.scaling.pruning import PARTITIONED, partitions_in_plan, statements_touching_partitioned, unpruned
@@ -115,7 +115,7 @@ def test_recall_reads_one_partition_of_notes_messages_and_vectors(make_person, m
         person.new_session()
     if not exact:
         monkeypatch.setattr(recall, "EXACT_SCAN_MAX", 0)
-        monkeypatch.setattr(recall, "MESSAGE_EXACT_SCAN_MAX", 0)
+        monkeypatch.setattr(recall_messages, "MESSAGE_EXACT_SCAN_MAX", 0)  # the messages side of recall
     for person in people:
         with CaptureQueriesContext(connection) as queries:
             items = memory_recall(

@@ -1,0 +1,69 @@
+"""The list filters of the memory admin (memory.admin, memory.admin_records): notes by confidence, by how soon
+they expire and by how often they were recalled; the tenant filter and the audit actor of a staff action."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import admin
+from django.contrib.admin import RelatedOnlyFieldListFilter
+from django.db.models import Q
+from django.utils import timezone
+
+TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+
+
+def actor_of(request) -> str:
+    return f"admin:{request.user.get_username()}"
+
+
+class ConfidenceRangeFilter(admin.SimpleListFilter):
+    title = "confidence"
+    parameter_name = "confidence"
+    RANGES = {"lt0.3": (0, 0.3), "0.3-0.5": (0.3, 0.5), "0.5-0.8": (0.5, 0.8), "gte0.8": (0.8, 1.01)}
+
+    def lookups(self, request, model_admin):
+        return (
+            ("lt0.3", "below 0.3"),
+            ("0.3-0.5", "0.3 to 0.5"),
+            ("0.5-0.8", "0.5 to 0.8"),
+            ("gte0.8", "0.8 and above"),
+        )
+
+    def queryset(self, request, queryset):
+        bounds = self.RANGES.get(self.value())
+        if bounds is None:
+            return queryset
+        return queryset.filter(confidence__gte=bounds[0], confidence__lt=bounds[1])
+
+
+class ExpiresSoonFilter(admin.SimpleListFilter):
+    title = "expiry"
+    parameter_name = "expires"
+
+    def lookups(self, request, model_admin):
+        return (("7d", "Expires within 7 days"), ("never", "Never expires"))
+
+    def queryset(self, request, queryset):
+        now = timezone.now()
+        if self.value() == "7d":
+            return queryset.filter(expires_at__gte=now, expires_at__lte=now + timedelta(days=7))
+        if self.value() == "never":
+            return queryset.filter(expires_at__isnull=True)
+        return queryset
+
+
+class RecallFilter(admin.SimpleListFilter):
+    title = "recall"
+    parameter_name = "recalled"
+
+    def lookups(self, request, model_admin):
+        return (("never", "Never recalled"), ("yes", "Recalled at least once"))
+
+    def queryset(self, request, queryset):
+        never = Q(recall_count=0, last_recalled_at__isnull=True)
+        if self.value() == "never":
+            return queryset.filter(never)
+        if self.value() == "yes":
+            return queryset.exclude(never)
+        return queryset

@@ -1,0 +1,161 @@
+"""The SQL of recall (memory.services.recall): one statement for the notes side and one for the messages side,
+each filtered by tenant and end user inside the statement, and the helpers that pass a query's terms and vector
+to them as parameters."""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+
+# The best RERANK_FACTOR x candidates of the exact scan on half-precision vectors are re-ranked on the full vectors
+# (memory.services.recall.EXACT_SCAN_MAX says when that scan is used and what it measured).
+RERANK_FACTOR = 2
+
+
+def tsquery_of(terms: list[str]) -> str:
+    # terms are CJK bigrams, [a-z0-9] words and numbers: nothing tsquery would read as an operator
+    safe = [t for t in terms if re.fullmatch(r"[\w\u3400-\u9fff.]+", t)]
+    return " | ".join(safe)
+
+
+def vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
+
+
+# The notes side of recall in one statement (one round trip): how many active notes the user has; the vector
+# neighbours, ranked exactly when that count is at most EXACT_SCAN_MAX and through the HNSW index above it (the
+# count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW search settings
+# come with the connection, see PGVECTOR_SESSION_OPTIONS); the keyword matches; every note when the user has
+# only a few; then each candidate with its cosine similarity and its source messages.
+_USER_NOTES = (
+    "FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
+    "AND (expires_at IS NULL OR expires_at > now())"
+)
+_VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
+NOTES_SQL = (
+    "WITH cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
+    "exact AS (SELECT id FROM (SELECT id, embedding "
+    + _USER_NOTES
+    + _VECTOR_FILTER
+    + " AND (SELECT c FROM cnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
+    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
+    "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "kw AS ({keyword}), "
+    "everything AS (SELECT id " + _USER_NOTES + " AND (SELECT c FROM cnt) <= %(all_below)s), "
+    "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
+    "UNION SELECT id FROM kw UNION SELECT id FROM everything) cand) "
+    "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
+    "n.observed_at, n.updated_at, n.created_at, n.session_id, "
+    "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
+    "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
+    "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
+    "AND s.tenant_id = %(tenant)s "
+    "ORDER BY s.message_id) "
+    "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
+    "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
+)
+KEYWORD_SQL = (
+    "SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
+)
+NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
+
+# Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
+# term with the question (at most `pool`) form the collection; each query term is weighted by its inverse
+# document frequency in that collection (BM25's idf), a message scores the weight of the terms it contains
+# (BM25 with term frequency 1, length-normalised), and `coverage` is the share of the question's total weight
+# it matches. Only the best `top` rows come back, with their content.
+_MESSAGES_SQL = (
+    "WITH pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message "
+    "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
+    "AND search_tsv @@ to_tsquery('simple', %(tsquery)s) ORDER BY created_at DESC LIMIT %(pool)s), "
+    "size AS MATERIALIZED (SELECT count(*) AS n, greatest(avg(cardinality(terms)), 1) AS avg_len FROM pool), "
+    "df AS (SELECT t, count(*) AS df FROM pool, unnest(terms) AS t WHERE t = ANY(%(terms)s) GROUP BY t), "
+    "idf AS (SELECT t, ln(((SELECT n FROM size) - df + 0.5) / (df + 0.5) + 1) AS w FROM df), "
+    "scored AS (SELECT p.id, sum(idf.w) AS matched, "
+    "sum(idf.w) * 2.2 / (1 + 1.2 * (0.25 + 0.75 * cardinality(p.terms) / (SELECT avg_len FROM size))) AS bm25 "
+    "FROM pool p CROSS JOIN LATERAL unnest(p.terms) AS u(t) JOIN idf ON idf.t = u.t GROUP BY p.id, p.terms) "
+    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, "
+    "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) "
+    "FROM scored s JOIN assistants_message m ON m.id = s.id AND m.tenant_id = %(tenant)s "
+    "ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
+    "LIMIT %(top)s"
+)
+
+
+# The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
+# keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
+# part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
+# to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
+# message with its best chunk's cosine, its own keyword evidence and that of the message before it.
+_MESSAGE_VECTORS = (
+    "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
+)
+EPISODES_SQL = (
+    "WITH kw AS MATERIALIZED ({keyword}), "
+    "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
+    "vexact AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
+    "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw) "
+    "SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, kp.matched, "
+    "kp.matched_terms, coalesce(kw.size, kp.size), coalesce(kw.matched_total, kp.matched_total), "
+    "(SELECT 1 - min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
+    "WHERE v.message_id = m.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
+    "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s AND m.end_user_id = %(user)s "
+    "AND m.role = 'user' AND m.session_id <> %(session)s LEFT JOIN kw ON kw.id = m.id "
+    "LEFT JOIN kw AS kp ON kp.next_id = m.id"
+)
+NO_MESSAGE_KEYWORDS_SQL = (
+    "SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
+    "NULL::float AS matched_total, NULL::bigint AS matched_terms, NULL::bigint AS next_id "
+    "WHERE false"
+)
+MESSAGE_KEYWORDS_SQL = _MESSAGES_SQL.replace(
+    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, ", "SELECT m.id, s.matched, "
+).replace(
+    "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) ",
+    "(SELECT n FROM size) AS size, (SELECT coalesce(sum(w), 0) FROM idf) AS matched_total, "
+    "(SELECT count(*) FROM idf) AS matched_terms, (SELECT n.id FROM assistants_message n "
+    "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
+    "ORDER BY n.id LIMIT 1) AS next_id ",
+)
+
+
+def vector_statement(*, exact: bool) -> str:
+    """The pgvector statement recall rests on, alone: the nearest active notes of one user (parameters: vector,
+    tenant id, end user id, embedding model, vector, limit). `exact` ranks every note of the user ("+ 0" keeps the
+    planner off the HNSW index: at a few thousand vectors an exact sort costs milliseconds and misses nothing);
+    otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
+    (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
+    where = (
+        "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
+        "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
+    )
+    if not exact:
+        return (
+            "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
+            + where
+            + "ORDER BY embedding <=> %s::vector LIMIT %s"
+        )
+    # as in NOTES_SQL: exact on the half-precision copy, the best RERANK_FACTOR x re-ranked on the full vectors
+    dims = int(settings.EMBEDDING_DIMENSIONS)
+    return (
+        "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM (SELECT id, embedding FROM memory_memorynote "
+        + where
+        + f"ORDER BY (embedding_half <=> %s::halfvec({dims})) + 0 LIMIT {RERANK_FACTOR} * %s) near "
+        "ORDER BY embedding <=> %s::vector LIMIT %s"
+    )
+
+
+def vector_statement_params(
+    *, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int, exact: bool
+) -> list:
+    """The parameters of vector_statement(exact=exact), in order."""
+    if exact:
+        return [literal, tenant_id, end_user_id, model, literal, limit, literal, limit]
+    return [literal, tenant_id, end_user_id, model, literal, limit]
