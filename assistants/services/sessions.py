@@ -54,8 +54,19 @@ def session_delete(*, tenant, session: ChatSession, end_user=None) -> dict:
     about the user, not the conversation; managed on "What I remember" or the memories endpoints) but lose their
     link to it. `end_user`: the session must also be theirs. Returns counts per table."""
     _check_owner(tenant=tenant, session=session, end_user=end_user)
-    _total, counts = ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).delete()
-    return counts
+    return _session_delete_locked(tenant=tenant, session_id=session.pk)[1]
+
+
+def _session_delete_locked(*, tenant, session_id: int) -> tuple[int, dict]:
+    """Delete one session after locking its row. A job writing rows that point at the session (an import step's
+    message vectors) holds a key-share lock on that row until it commits: the lock makes the delete wait for it, so
+    the collector sees those rows too, or makes the job wait and then find the session gone. Without it the delete
+    could collect, the job insert, and the commit fail on the foreign key (a 500 for the person deleting)."""
+    with transaction.atomic():
+        locked = ChatSession.objects.for_tenant(tenant).select_for_update().filter(pk=session_id).first()
+        if locked is None:
+            return 0, {}
+        return ChatSession.objects.for_tenant(tenant).filter(pk=session_id).delete()
 
 
 def sessions_temporary_purge(*, tenant, now=None) -> int:
@@ -67,7 +78,6 @@ def sessions_temporary_purge(*, tenant, now=None) -> int:
     expired = ChatSession.objects.for_tenant(tenant).filter(temporary=True, expires_at__lte=now)
     count = 0
     for session_id in list(expired.values_list("pk", flat=True)[:1000]):
-        with transaction.atomic():
-            deleted, _ = ChatSession.objects.for_tenant(tenant).filter(pk=session_id).delete()
+        deleted, _ = _session_delete_locked(tenant=tenant, session_id=session_id)
         count += 1 if deleted else 0
     return count
