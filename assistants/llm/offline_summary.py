@@ -60,6 +60,8 @@ def line_priority(line: str) -> int:
 
 
 def _speaker(role: str, chinese: bool) -> str:
+    # Not gettext: the speaker labels and the "changed to" note are the summary's stored format, which
+    # line_priority() and _line_facts() read back with fixed patterns; a translation must not change them.
     if role == "assistant":
         return "助手：" if chinese else "Assistant: "
     return "用户：" if chinese else "User: "

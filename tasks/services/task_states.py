@@ -16,8 +16,10 @@ from datetime import timedelta
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import Conflict, InvalidInput
+from core.i18n import user_language
 from core.policy import memory_policy_for
 from memory.services.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
@@ -111,12 +113,12 @@ def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
     completion = state.task_type.completion_prompt if state.task_type_id else ""
 
     def compute() -> str:
-        zh = language_of(state.task_name + "".join(values)) == "zh"
-        lines = [f"{state.task_name}{'草案' if zh else ' (draft)'}:"]
-        lines += [f"- {name}{'：' if zh else ': '}{value}" for name, value in values.items()]
-        if completion:
-            lines.append(("下一步：" if zh else "Next: ") + completion)
-        return "\n".join(lines)
+        with user_language(language_of(state.task_name + "".join(values)) == "zh"):
+            lines = [_("%(task)s (draft):") % {"task": state.task_name}]
+            lines += [_("- %(field)s: %(value)s") % {"field": name, "value": value} for name, value in values.items()]
+            if completion:
+                lines.append(_("Next: %(step)s") % {"step": completion})
+            return "\n".join(lines)
 
     if session is None:
         return compute()
