@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from django.utils.translation import gettext, pgettext
 
@@ -58,11 +59,11 @@ def parse_ratio(text: str) -> float | None:
     if m:
         return float(m.group(1)) / 100
     m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
-    if m and cn_number(m.group(1)) is not None:
-        return cn_number(m.group(1)) / 100
+    if m and (percent := cn_number(m.group(1))) is not None:
+        return percent / 100
     m = re.search(r"([\d一二两三四五六七八九]+)\s*成", text)
-    if m and cn_number(m.group(1)) is not None:
-        return cn_number(m.group(1)) / 10
+    if m and (tenths := cn_number(m.group(1))) is not None:
+        return tenths / 10
     m = re.search(r"([\d一二三四五六七八九十]+)分之([\d一二三四五六七八九]+)", text)
     if m:
         a, b = cn_number(m.group(1)), cn_number(m.group(2))
@@ -84,7 +85,7 @@ def format_money(amount: float, unit: str) -> str:
 
 def parse_context(messages: list[dict]) -> dict:
     """The sections of an assembled context, read back from the messages (see assistants.llm.sections)."""
-    found = {
+    found: dict[str, Any] = {  # str for system and user, a list of lines (history: of messages) for the others
         "system": "",
         "pinned": [],
         "memories": [],
@@ -189,7 +190,9 @@ def _task_line(lines: list[str], chinese: bool) -> str:
     progress = str(task.get("progress") or "").strip()
     missing = [label(f) for f in (task.get("pending") or task.get("pending_fields") or task.get("missing") or [])]
     missing = [m for m in missing if m][:6]
-    collected = task.get("collected") if isinstance(task.get("collected"), dict) else {}
+    collected = task.get("collected")
+    if not isinstance(collected, dict):
+        collected = {}
     known = [f"{k}: {v.get('value') if isinstance(v, dict) else v}" for k, v in list(collected.items())[:6]]
     sep = "；" if chinese else "; "
     parts = [p for p in (name, progress) if p]

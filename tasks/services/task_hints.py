@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from core.i18n import user_language
 from tasks.models import TaskState
-from tasks.selectors import task_state_progress
+from tasks.selectors import task_state_completion_prompt, task_state_progress
 
 
 def join_names(names: list[str], zh: bool) -> str:
@@ -38,7 +38,7 @@ def ask_pending(state: TaskState, zh: bool) -> str:
 
 
 def next_step(state: TaskState, zh: bool) -> str:
-    completion = (state.task_type.completion_prompt if state.task_type_id else "").strip()
+    completion = task_state_completion_prompt(state).strip()
     if not completion:
         return ""
     with user_language(zh):

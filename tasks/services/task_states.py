@@ -12,6 +12,7 @@ on `version`, so two tabs sending at once never lose a field.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -27,12 +28,13 @@ from tasks.selectors import (
     FINAL_STATES,
     OPEN_STATES,
     RESUMABLE_STATES,
+    task_state_completion_prompt,
 )
 from tasks.services.field_extraction import Extracted, language_of
 from tasks.services.scratch import scratch_get_or_compute
 from webhooks.services import webhook_event_emit
 
-_ALLOWED = {
+_ALLOWED: dict[str, set[str]] = {
     TaskState.State.COLLECTING_INFO: {"planning", "waiting_confirm", "paused", "cancelled", "expired"},
     TaskState.State.PLANNING: {"waiting_confirm", "collecting_info", "paused", "cancelled", "expired"},
     TaskState.State.WAITING_CONFIRM: {"completed", "collecting_info", "planning", "paused", "cancelled", "expired"},
@@ -110,7 +112,7 @@ def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
     values = {
         f["name"]: state.collected[f["name"]]["value"] for f in state.required_fields if f["name"] in state.collected
     }
-    completion = state.task_type.completion_prompt if state.task_type_id else ""
+    completion = task_state_completion_prompt(state)
 
     def compute() -> str:
         with user_language(language_of(state.task_name + "".join(values)) == "zh"):
@@ -167,7 +169,7 @@ def task_state_fill(
     if not steps:
         return state
     pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
-    changes = {"collected": collected, "pending_fields": pending}
+    changes: dict[str, Any] = {"collected": collected, "pending_fields": pending}
     if session is not None and state.state in OPEN_STATES:
         changes["expires_at"] = timezone.now() + task_state_ttl(
             tenant=tenant, assistant=session.assistant, policy=policy
