@@ -99,7 +99,7 @@ class ChatResponse(serializers.Serializer):
     error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
     memories_used = MemoryUsedSerializer(many=True)
     # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
-    context = TurnContextSerializer(help_text="What the reply was built from.")  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
+    context = TurnContextSerializer(help_text="What the reply was built from.")  # type: ignore[assignment]
     temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
     expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
 

@@ -94,7 +94,7 @@ class NoteQuery(serializers.Serializer):
     status = serializers.ChoiceField(choices=[*MemoryNote.Status.values, "all"], required=False)
     # `source`, `label`, `context`, `data`: the metaclass takes declared fields out of the class, so a field may
     # share a Field/Serializer attribute's name; drf-stubs type them as that attribute (stubs limitation).
-    source = serializers.ChoiceField(choices=MemoryNote.Source.choices, required=False)  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
+    source = serializers.ChoiceField(choices=MemoryNote.Source.choices, required=False)  # type: ignore[assignment]
     q = Text(required=False, max_length=2000)
     k = serializers.IntegerField(required=False, min_value=1, max_value=100, default=10)
 

@@ -19,7 +19,7 @@ from memory.services.events import memory_events_for_message
 class MemoryEventBefore(serializers.Serializer):
     note_id = serializers.IntegerField()
     # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
-    label = serializers.CharField()  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
+    label = serializers.CharField()  # type: ignore[assignment]
     content = serializers.CharField(allow_blank=True)
 
 
