@@ -7,12 +7,12 @@ from rest_framework import serializers
 MAX_ID = 2**63 - 1  # PostgreSQL bigint: larger ids cannot exist, so they are a 404, never a database error
 
 
-def _storable(value: str) -> str:
+def _storable(value: str) -> None:
+    """A validator: raises on text PostgreSQL cannot store (DRF validators return nothing)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
         raise serializers.ValidationError("This text contains invalid characters (unpaired surrogates).") from None
-    return value
 
 
 class Text(serializers.CharField):

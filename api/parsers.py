@@ -4,6 +4,8 @@ nesting limit: JSON_MAX_DEPTH levels of arrays and objects (a body of 100,000 '[
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import Any
 
 from django.conf import settings
 from rest_framework import status
@@ -26,6 +28,7 @@ def json_depth_exceeds(value, limit: int) -> bool:
     stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):

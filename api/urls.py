@@ -1,6 +1,7 @@
 from urllib.parse import unquote
 
-from django.urls import path, register_converter
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import URLPattern, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from api.views import chat, memories, memory_events, sessions, users, webhooks
@@ -53,10 +54,18 @@ v1 = [
     path("webhooks/<int:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
 ]
 
+
+def _under_v1(route: URLPattern) -> URLPattern:
+    """`route` at "v1/<route>", under its own name (every v1 route is reversed by name: "api:<name>")."""
+    if route.name is None:
+        raise ImproperlyConfigured(f"The API route {route.pattern} has no name.")
+    return path("v1/" + str(route.pattern), route.callback, name=route.name)
+
+
 app_name = "api"
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: the page runs under the strict CSP.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api:schema"), name="docs"),
-    *[path("v1/" + str(p.pattern), p.callback, name=p.name) for p in v1],
+    *[_under_v1(p) for p in v1],
 ]

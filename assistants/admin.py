@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.http import Http404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -263,7 +264,7 @@ class EndUserAdmin(TenantScopedAdmin):
             "totals": sorted(totals.items()),
             "opts": self.model._meta,
             "queryset": users,
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
             "action": "erase_users",
             "reason": reason,
             "reason_error": reason_error,
@@ -311,11 +312,11 @@ class ApiKeyAdmin(TenantScopedAdmin):
     fields = ("tenant", "name", "prefix", "revoked_at", "last_used_at", "created_at")
     actions = ("revoke_keys",)
 
-    def get_form(self, request, obj=None, **kwargs):
+    def get_form(self, request, obj=None, change=False, **kwargs):
         if obj is None:
             kwargs["form"] = ApiKeyAddForm
             kwargs["fields"] = ("tenant", "name")
-        return super().get_form(request, obj, **kwargs)
+        return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):
         return ("tenant", "name") if obj is None else self.fields

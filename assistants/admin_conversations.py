@@ -4,11 +4,13 @@ messages as read-only history, feedback, and erasure receipts looked up by a use
 from __future__ import annotations
 
 import json
+from typing import cast
 
 from django import forms
 from django.contrib import admin
 from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
@@ -111,6 +113,10 @@ class ErasureLookupForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "size": 40}),
     )
 
+    def offer(self, tenants: QuerySet[Tenant]) -> None:
+        """Let the form choose among `tenants` (the staff member's own) only."""
+        cast(forms.ModelChoiceField, self.fields["tenant"]).queryset = tenants
+
 
 @admin.register(ErasureReceipt)
 class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
@@ -139,7 +145,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         allowed = staff_tenant_ids(request)  # None: a superuser, every tenant
         tenants = Tenant.objects.all() if allowed is None else Tenant.objects.filter(pk__in=allowed)
         form = ErasureLookupForm(request.POST or None)
-        form.fields["tenant"].queryset = tenants.order_by("slug")
+        form.offer(tenants.order_by("slug"))
         answer = None
         if request.method == "POST" and form.is_valid():
             tenant, hashed = form.cleaned_data["tenant"], user_id_hash(form.cleaned_data["external_id"])
@@ -158,7 +164,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
                 "receipts": [{"receipt": r, "requested_by": self.requested_by_label(r)} for r in receipts],
             }
             form = ErasureLookupForm(initial={"tenant": tenant})  # the id is not echoed back into the page
-            form.fields["tenant"].queryset = tenants.order_by("slug")
+            form.offer(tenants.order_by("slug"))
         context = {
             **self.admin_site.each_context(request),
             "title": "Erasure lookup",

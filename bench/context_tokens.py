@@ -91,7 +91,7 @@ def main() -> None:
                 )
                 full = token_count_messages([{"role": "system", "content": assistant.system_prompt}] + history)
                 rows.append((turn, result.context.token_count, full))
-            if chat_service._compaction_due(tenant=tenant, session=session, policy=policy):
+            if chat_service._compaction_due(tenant=tenant, session=session, policy=policy, context=result.context):
                 session_compact(tenant_id=tenant.pk, session_id=session.pk)
                 session.refresh_from_db()
         print(

@@ -36,7 +36,7 @@ class NoteStore:
         self.rng = rng
         self.tenant, _ = bench_tenant("bench-recall")
         self.heavy = end_user_get_or_create(tenant=self.tenant, external_id="heavy-user")
-        self.typical = []
+        self.typical: list = []  # EndUser
         self.total = 0
         self.heavy_count = 0
         self._fill = 0  # notes in the last typical user

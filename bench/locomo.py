@@ -26,6 +26,7 @@ import re
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from bench.common import ApiClient, BenchContext, bench_tenant, percentiles, timed_ms
 
@@ -80,10 +81,10 @@ def parse_session_date(value: str) -> datetime:
 def load_conversations(path: Path, limit: int | None = None) -> list[dict]:
     """[{id, turns: [{dia_id, text, created_at}], questions: [{question, category, evidence}], skipped}]"""
     raw = json.loads(Path(path).read_text())
-    out = []
+    out: list[dict] = []
     for sample in raw[:limit] if limit else raw:
         conv = sample["conversation"]
-        turns = []
+        turns: list[dict] = []
         numbers = sorted(int(m.group(1)) for k in conv if (m := re.fullmatch(r"session_(\d+)", k)))
         for n in numbers:
             start = parse_session_date(conv[f"session_{n}_date_time"])
@@ -220,7 +221,7 @@ def run_locomo(
     client.close()
 
     ablation = _ablation()
-    systems = {name: [] for name in ablation}
+    systems: dict[str, list[dict]] = {name: [] for name in ablation}
     latencies = []
     for conv in convs:
         end_user = EndUser.objects.for_tenant(tenant).get(external_id=conv["id"])
@@ -260,7 +261,7 @@ def run_locomo(
         baseline_info[name] = f"{retriever.label} ({time.monotonic() - t0:.1f}s)"
 
     skipped = {key: sum(c["skipped"][key] for c in convs) for key in ("category_5", "no_evidence", "dropped_ids")}
-    result = {
+    result: dict[str, Any] = {
         "dataset": str(path),
         "conversations": len(convs),
         "turns": sum(len(c["turns"]) for c in convs),

@@ -14,15 +14,17 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 DOC = ROOT / "docs" / "benchmarks.md"
 PLOTS = ROOT / "docs" / "benchmarks"
 
-PROFILES = {
+PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     # meant to finish in about 15 minutes on 2 idle cores (docs/benchmarks.md has the measured duration): the
     # LoCoMo figures of the quick profile cover its first conversation only, the import 1,000 messages
     "quick": {
@@ -154,7 +156,7 @@ def main(argv=None) -> int:
         if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput", "semantic_recall")):
             log(f"web server up at {procs.start_server()}")
         ctx = BenchContext(queue=os.environ["CELERY_QUEUE"], base_url=procs.base_url, log=log)
-        shared = {}
+        shared: dict = {}
         for name in chosen:
             params = dict(PROFILES[args.profile][name])
             if name == "recall_latency":
@@ -192,7 +194,7 @@ def main(argv=None) -> int:
 def run_workload(name: str, ctx, params: dict) -> dict:
     from bench import latency, locomo, semantic, throughput, tokens, turns, write_quality
 
-    runners = {
+    runners: dict[str, Callable[..., dict]] = {
         "recall_latency": latency.run_recall_latency,
         "turn_overhead": turns.run_turn_overhead,
         "api_throughput": turns.run_api_throughput,

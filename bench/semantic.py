@@ -28,6 +28,7 @@ import json
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 from bench.common import ApiClient, BenchContext, bench_tenant, percentiles
@@ -121,8 +122,10 @@ class _Recaller:
 
     def __init__(self, client: ApiClient, k: int):
         self.client, self.k = client, k
-        self.latencies, self.errors, self.foreign = [], [], []
-        self.returned = {"recall": [], "memories": []}
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.foreign: list[dict] = []
+        self.returned: dict[str, list] = {"recall": [], "memories": []}
 
     def __call__(
         self, user: str, query: str, owned_notes: set[int], owned_sessions: set[int], endpoint: str = "recall"
@@ -227,7 +230,7 @@ def _import_histories(client, tenant, users) -> tuple[dict, set[str]]:
 
     out, paths = {}, set()
     for entry in users:
-        maps = {"message": {}, "session": {}, "turns": []}
+        maps: dict[str, Any] = {"message": {}, "session": {}, "turns": []}
         for session in entry["sessions"]:
             start = datetime.fromisoformat(session["date"].replace("Z", "+00:00"))
             messages = [
@@ -351,7 +354,8 @@ def run_semantic_recall(
 
     for lang in ("en", "zh"):
         users = sets["episodic"][lang]
-        rows, base_rows = [], {r.label: [] for r in retrievers}
+        rows = []
+        base_rows: dict[str, list[dict]] = {r.label: [] for r in retrievers}
         for entry in users:
             maps = histories[entry["user"]]
             for question in entry["questions"]:

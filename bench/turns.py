@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from typing import Any
 
 from bench.common import BenchContext, bench_tenant, percentiles
 from bench.corpus import chat_line
@@ -31,7 +32,7 @@ def run_turn_overhead(ctx: BenchContext, *, store=None, turns: int = 60, seed: i
         tenant = store.tenant
         users = {"typical user": store.typical[0], "heavy user": store.heavy}
         notes = store.total
-    out = {"store_notes": notes}
+    out: dict[str, Any] = {"store_notes": notes}
     for label, end_user in users.items():
         session = chat_session_start(tenant=tenant, end_user=end_user)
         assembly, whole = [], []
@@ -43,6 +44,8 @@ def run_turn_overhead(ctx: BenchContext, *, store=None, turns: int = 60, seed: i
                 if event == "context" and context_at is None:
                     context_at = time.perf_counter()
             end = time.perf_counter()
+            if context_at is None:
+                raise RuntimeError("The turn sent no context event.")
             if i >= 3:  # warm-up turns
                 assembly.append((context_at - start) * 1000)
                 whole.append((end - start) * 1000)
@@ -101,7 +104,7 @@ def run_api_throughput(ctx: BenchContext, *, concurrency=(1, 8, 32), seconds: fl
     rng = random.Random(seed)
     levels = {}
     for n in concurrency:
-        stats = {"ok": 0, "latency": [], "errors": {}}
+        stats: dict[str, Any] = {"ok": 0, "latency": [], "errors": {}}
         deadline = time.monotonic() + seconds
 
         async def main(n: int, deadline: float, stats: dict) -> None:

@@ -46,7 +46,8 @@ def load_dataset(path: Path = DATA, limit_per_category: int | None = None) -> li
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
     if not limit_per_category:
         return rows
-    kept, seen = [], defaultdict(int)
+    kept: list[dict] = []
+    seen: defaultdict[tuple, int] = defaultdict(int)
     decided: dict[str, bool] = {}
     for row in rows:  # keep whole users (a correction or repeat group stays complete), chosen by their first row
         if row["user"] not in decided:
@@ -256,7 +257,7 @@ def score_tenant(*, tenant, rows, message_to_row, session_rows, staff_corrected=
     for note, row in attributed:
         if row is not None and note.status in (Status.ACTIVE, Status.PENDING_REVIEW):
             active_by_fact[row["fact"]].add(note.pk)
-    repeat_facts = defaultdict(int)
+    repeat_facts: defaultdict[str, int] = defaultdict(int)
     for r in rows:
         if r["category"] == "repeat":
             repeat_facts[r["fact"]] += 1

@@ -53,6 +53,8 @@ class TenantConsistentForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if data is None:  # a clean() that returns nothing leaves cleaned_data as it is (Django's _clean_form)
+            data = self.cleaned_data
         tenant = data.get("tenant")
         if tenant is None and getattr(self.instance, "tenant_id", None):
             tenant = self.instance.tenant

@@ -19,13 +19,15 @@ from kombu.utils.json import dumps
 
 
 class Channel(filesystem.Channel):
-    def _put(self, queue: str, message: Any, **kwargs: Any) -> None:
+    # kombu-stubs name the message `payload` in filesystem.Channel and `message` in the AbstractChannel it derives
+    # from, so no override satisfies both (kombu passes it by position): a stubs inconsistency.
+    def _put(self, queue: str, payload: dict[str, Any], **kwargs: Any) -> None:  # type: ignore[override]
         name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
         final = os.path.join(self.data_folder_out, name)
         partial = os.path.join(self.data_folder_out, f".{name}.part")  # listed, but matches no queue
         try:
             with open(partial, "wb") as f:
-                f.write(dumps(message).encode())
+                f.write(dumps(payload).encode())
             os.replace(partial, final)
         except OSError as exc:
             raise ChannelError(f"Cannot add file {final!r} to directory") from exc

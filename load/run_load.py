@@ -72,7 +72,9 @@ def backlog(tenant_slug: str) -> dict:
 
     with app.connection_for_write() as conn:
         try:
-            waiting = conn.default_channel.queue_declare(settings.CELERY_TASK_DEFAULT_QUEUE, passive=True).message_count
+            # kombu-stubs' StdChannel omits queue_declare, which every transport's channel has (a stubs gap)
+            channel = conn.default_channel
+            waiting = channel.queue_declare(settings.CELERY_TASK_DEFAULT_QUEUE, passive=True).message_count  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - a queue that was never declared holds nothing
             waiting = 0
     tenant = Tenant.objects.get(slug=tenant_slug)

@@ -61,7 +61,8 @@ def _check(headers: dict[str, str]):
             return None, (401, error_body("unauthenticated", message, {}), {"www-authenticate": 'Bearer realm="mcp"'})
         key = found[1]
         throttle = ApiKeyRateThrottle()
-        if not throttle.allow_request(SimpleNamespace(auth=key), None):
+        # The MCP endpoint has no DRF request or view: the throttle reads only `request.auth` (get_cache_key).
+        if not throttle.allow_request(SimpleNamespace(auth=key), None):  # type: ignore[arg-type]
             wait = max(1, int(throttle.wait() or 1))
             return None, (
                 429,
@@ -152,7 +153,8 @@ class McpMount:
         while (await receive())["type"] != "lifespan.shutdown":
             pass
         self._stop.set()
-        await self._runner
+        if self._runner is not None:  # started above (_ensure_started), or startup failed and returned
+            await self._runner
         await send({"type": "lifespan.shutdown.complete"})
 
     async def _mcp(self, scope, receive, send):

@@ -59,7 +59,8 @@ async def _run(ctx: Context, tenant_of: TenantOf, operation, **arguments) -> dic
     except ApplicationError as exc:
         # The REST API's error body, as the tool's error result: agents and programs read the same fields.
         body = {"error": {"code": exc.code, "message": exc.message, "details": exc.details}}
-        return CallToolResult(
+        # FastMCP sends a CallToolResult as it is; the tools' declared `dict` is their output schema, kept as it is.
+        return CallToolResult(  # type: ignore[return-value]
             content=[TextContent(type="text", text=json.dumps(body, ensure_ascii=False))],
             structured_content=body,
             is_error=True,

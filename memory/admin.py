@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import RelatedOnlyFieldListFilter
@@ -48,10 +50,19 @@ class NoteForm(TenantConsistentForm):
 class MemoryNoteAdmin(TenantScopedAdmin):
     form = NoteForm
     # Fits a 1366 px screen beside both sidebars; source, expiry and recall are filters and on the note's page.
-    list_display = ("id", "short_content", "status_display", "confidence_display", "person", "tenant", "created")
+    # Typed as any length: ReviewInboxAdmin lists other columns, filters and actions.
+    list_display: tuple[str, ...] = (
+        "id",
+        "short_content",
+        "status_display",
+        "confidence_display",
+        "person",
+        "tenant",
+        "created",
+    )
     list_display_links = ("id", "short_content")
     list_per_page = 50
-    list_filter = (
+    list_filter: ClassVar[tuple[Any, ...]] = (
         TENANT_FILTER,
         ("end_user", RelatedOnlyFieldListFilter),
         "kind",
@@ -67,7 +78,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     autocomplete_fields = ("end_user",)
     # No "Delete selected": a note leaves through "Forget", which is audited like every other change (a hard
     # delete happens only in a user's erasure, which leaves a receipt).
-    actions = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
+    actions: tuple[str, ...] = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
     change_fields = ("kind", "key", "content", "confidence", "expires_at")
     info_fields = (
         "tenant",

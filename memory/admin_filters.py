@@ -31,7 +31,8 @@ class ConfidenceRangeFilter(admin.SimpleListFilter):
         )
 
     def queryset(self, request, queryset):
-        bounds = self.RANGES.get(self.value())
+        chosen = self.value()
+        bounds = self.RANGES.get(chosen) if chosen is not None else None
         if bounds is None:
             return queryset
         return queryset.filter(confidence__gte=bounds[0], confidence__lt=bounds[1])

@@ -98,7 +98,8 @@ class ActorKindFilter(admin.SimpleListFilter):
         return [(kind, kind) for kind in ACTOR_PREFIXES]
 
     def queryset(self, request, queryset):
-        prefixes = ACTOR_PREFIXES.get(self.value())
+        chosen = self.value()
+        prefixes = ACTOR_PREFIXES.get(chosen) if chosen is not None else None
         if not prefixes:
             return queryset
         match = Q()

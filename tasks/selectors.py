@@ -72,6 +72,12 @@ def task_state_as_context(state: TaskState, *, route: str | None = None) -> dict
     }
 
 
+def task_state_completion_prompt(state: TaskState) -> str:
+    """What the task's type says to produce once every field is collected; "" for a task without a type."""
+    task_type = state.task_type  # None, without a query, when the task has no type
+    return task_type.completion_prompt if task_type is not None else ""
+
+
 def task_state_progress(state: TaskState) -> str:
     total = len(state.required_fields)
     done = sum(1 for f in state.required_fields if f["name"] in state.collected)

@@ -1,14 +1,20 @@
 """factory_boy factories. Sub-factories take the tenant from their parent, so a built object graph never
 spans two tenants by accident."""
 
+from typing import TypeVar
+
 import factory
 from django.contrib.auth import get_user_model
 
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from memory.models import MemoryNote
 
+# A factory is typed by the model it makes (`XFactory.create()` is an X to the type checker; `XFactory()`, the same
+# call at run time, is typed as the factory by factory_boy).
+T = TypeVar("T")
 
-class TenantOwnedFactory(factory.django.DjangoModelFactory):
+
+class TenantOwnedFactory(factory.django.DjangoModelFactory[T]):
     """Tests build rows of several tenants on purpose, so factories write through the unscoped manager."""
 
     class Meta:
@@ -19,7 +25,7 @@ class TenantOwnedFactory(factory.django.DjangoModelFactory):
         return model_class._default_manager
 
 
-class TenantFactory(factory.django.DjangoModelFactory):
+class TenantFactory(factory.django.DjangoModelFactory[Tenant]):
     class Meta:
         model = Tenant
         django_get_or_create = ("slug",)
@@ -37,7 +43,7 @@ class AuthUserFactory(factory.django.DjangoModelFactory):
     password = factory.PostGenerationMethodCall("set_password", "pw-123456")
 
 
-class EndUserFactory(TenantOwnedFactory):
+class EndUserFactory(TenantOwnedFactory[EndUser]):
     class Meta:
         model = EndUser
 
@@ -45,7 +51,7 @@ class EndUserFactory(TenantOwnedFactory):
     external_id = factory.Sequence(lambda n: f"user-{n}")
 
 
-class AssistantFactory(TenantOwnedFactory):
+class AssistantFactory(TenantOwnedFactory[Assistant]):
     class Meta:
         model = Assistant
 
@@ -54,7 +60,7 @@ class AssistantFactory(TenantOwnedFactory):
     system_prompt = "You are a careful shop-opening consultant. 你是一名开店顾问。"
 
 
-class ChatSessionFactory(TenantOwnedFactory):
+class ChatSessionFactory(TenantOwnedFactory[ChatSession]):
     class Meta:
         model = ChatSession
 
@@ -63,7 +69,7 @@ class ChatSessionFactory(TenantOwnedFactory):
     assistant = factory.SubFactory(AssistantFactory, tenant=factory.SelfAttribute("..tenant"))
 
 
-class MessageFactory(TenantOwnedFactory):
+class MessageFactory(TenantOwnedFactory[Message]):
     class Meta:
         model = Message
 
@@ -74,7 +80,7 @@ class MessageFactory(TenantOwnedFactory):
     content = "hello"
 
 
-class MemoryNoteFactory(TenantOwnedFactory):
+class MemoryNoteFactory(TenantOwnedFactory[MemoryNote]):
     class Meta:
         model = MemoryNote
 

@@ -9,6 +9,9 @@ Another tenant's object, or another user's where a user is given, answers 404 ex
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+
+from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
@@ -75,6 +78,7 @@ class TenantAPIView(APIView):
     renderer_classes = [UnicodeJSONRenderer]
     pagination_class = ApiPagination
     model: type[models.Model] | None = None
+    _scope: AbstractContextManager[None] | None  # the request's tenant scope, entered in initial()
     not_found_message = "Nothing with that id exists."
 
     def __init_subclass__(cls, **kwargs):
@@ -107,8 +111,10 @@ class TenantAPIView(APIView):
 
     def get_queryset(self):
         """This tenant's rows of `model`. The only way a subclass reaches the database through the view."""
+        if self.model is None:
+            raise ImproperlyConfigured(f"{type(self).__name__} does not say which model it reads (`model`).")
         objects = getattr(self.model, "objects", None)
-        if hasattr(objects, "for_tenant"):
+        if objects is not None and hasattr(objects, "for_tenant"):
             return objects.for_tenant(self.tenant)
         return self.model._default_manager.filter(tenant=self.tenant)  # JobRecord: tenant is a plain column
 

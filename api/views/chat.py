@@ -98,7 +98,8 @@ class ChatResponse(serializers.Serializer):
     reply = serializers.CharField(allow_blank=True)
     error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
     memories_used = MemoryUsedSerializer(many=True)
-    context = TurnContextSerializer(help_text="What the reply was built from.")
+    # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
+    context = TurnContextSerializer(help_text="What the reply was built from.")  # type: ignore[assignment]
     temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
     expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
 
@@ -145,7 +146,7 @@ class SseEventSerializer(serializers.Serializer):
     """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
 
     event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
-    data = serializers.CharField(help_text='JSON: the TurnContext, {"text"}, the chat answer, or the error body.')
+    data = serializers.CharField(help_text='JSON: the TurnContext, {"text"}, the chat answer, or the error body.')  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -272,10 +273,11 @@ class ChatView(TenantAPIView):
             idempotency_finish(record=record, status=200, body=body, session_id=session.pk)
         return Response(body)
 
-    def _memory_of(self, body: dict) -> dict:
+    def _memory_of(self, body: dict | None) -> dict:
         """The memory events of a replayed turn, as they stand now."""
         from memory.services.events import memory_events_for_message
 
+        body = body or {}  # a finished record always holds its body (idempotency_finish); the column is nullable
         try:
             return memory_events_for_message(tenant=self.tenant, message_id=body["user_message_id"])
         except (KeyError, ApplicationError):

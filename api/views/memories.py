@@ -11,6 +11,7 @@ from api.fields import Bool, Number, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
+from assistants.models import Message
 from assistants.services.forgetting import forget_everywhere
 from core.exceptions import Conflict
 from memory.models import MemoryNote
@@ -47,10 +48,10 @@ NOTE_EXAMPLE = {
 class NoteSerializer(serializers.ModelSerializer):
     user = serializers.CharField(source="end_user.external_id")
     value = serializers.JSONField(allow_null=True, help_text="Structured value, e.g. {'amount': 400000}.")
-    superseded_by = serializers.PrimaryKeyRelatedField(
+    superseded_by: serializers.PrimaryKeyRelatedField[MemoryNote] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True, help_text="Notes that replaced this one."
     )
-    source_messages = serializers.PrimaryKeyRelatedField(
+    source_messages: serializers.PrimaryKeyRelatedField[Message] = serializers.PrimaryKeyRelatedField(
         many=True, read_only=True, help_text="Provenance: the messages it was learnt from."
     )
     score = serializers.SerializerMethodField(help_text="Recall score when listed with ?q=, else null.")
@@ -91,7 +92,9 @@ class NoteSerializer(serializers.ModelSerializer):
 class NoteQuery(serializers.Serializer):
     kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices, required=False)
     status = serializers.ChoiceField(choices=[*MemoryNote.Status.values, "all"], required=False)
-    source = serializers.ChoiceField(choices=MemoryNote.Source.choices, required=False)
+    # `source`, `label`, `context`, `data`: the metaclass takes declared fields out of the class, so a field may
+    # share a Field/Serializer attribute's name; drf-stubs type them as that attribute (stubs limitation).
+    source = serializers.ChoiceField(choices=MemoryNote.Source.choices, required=False)  # type: ignore[assignment]
     q = Text(required=False, max_length=2000)
     k = serializers.IntegerField(required=False, min_value=1, max_value=100, default=10)
 
@@ -100,7 +103,7 @@ class NoteCreateRequest(StrictSerializer):
     kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices)
     content = Text(max_length=2000, help_text="The fact as one sentence, in the user's language.")
     key = Text(required=False, allow_blank=True, max_length=100, help_text="Slot within the kind, e.g. 'budget'.")
-    source = serializers.ChoiceField(choices=["admin", "tool_result"], default="admin")
+    source = serializers.ChoiceField(choices=["admin", "tool_result"], default="admin")  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
     confidence = Number(required=False, min_value=0.0, max_value=1.0, default=0.9)
 
 

@@ -18,7 +18,8 @@ from memory.services.events import memory_events_for_message
 
 class MemoryEventBefore(serializers.Serializer):
     note_id = serializers.IntegerField()
-    label = serializers.CharField()
+    # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
+    label = serializers.CharField()  # type: ignore[assignment]
     content = serializers.CharField(allow_blank=True)
 
 
@@ -33,7 +34,7 @@ class MemoryEventSerializer(serializers.Serializer):
     note_id = serializers.IntegerField(required=False, help_text="The note written (written, superseded).")
     kind = serializers.CharField(required=False)
     key = serializers.CharField(required=False, allow_blank=True)
-    label = serializers.CharField(required=False, help_text="Short form, e.g. 'budget 30,000 euros'.")
+    label = serializers.CharField(required=False, help_text="Short form, e.g. 'budget 30,000 euros'.")  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
     value = serializers.CharField(required=False, help_text="The label without the slot, e.g. '30,000 euros'.")
     content = serializers.CharField(required=False, allow_blank=True)
     before = MemoryEventBefore(required=False, help_text="The version it replaced (superseded).")

@@ -74,7 +74,8 @@ class ImportMessageSerializer(StrictSerializer):
 
 
 class ImportRequest(StrictSerializer):
-    messages = ImportMessageSerializer(many=True, allow_empty=False, max_length=settings.API_IMPORT_MAX_MESSAGES)
+    # many=True makes a ListSerializer, which takes max_length; drf-stubs type the call as the child's __init__
+    messages = ImportMessageSerializer(many=True, allow_empty=False, max_length=settings.API_IMPORT_MAX_MESSAGES)  # type: ignore[call-arg]
     title = Text(required=False, allow_blank=True, max_length=200)
     assistant = Id(required=False, allow_null=True)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db.models import Count
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema_field
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -143,7 +143,8 @@ class JobSerializer(serializers.ModelSerializer):
             "receipt",
         ]
 
-    def get_receipt(self, job) -> ReceiptSerializer(allow_null=True):
+    @extend_schema_field(ReceiptSerializer(allow_null=True))
+    def get_receipt(self, job) -> dict | None:
         receipt = ErasureReceipt.objects.for_tenant(job.tenant_id).filter(job=job).first() if job.tenant_id else None
         return ReceiptSerializer(receipt).data if receipt else None
 

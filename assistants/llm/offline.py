@@ -14,16 +14,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from typing import Any
+
+from django.utils.translation import gettext, pgettext
 
 from assistants.llm import sections
 
 # `... as`: callers (compaction, context, tests) import the summary from here; it lives in offline_summary.
 from assistants.llm.offline_summary import offline_summary_merge as offline_summary_merge
 from assistants.llm.offline_summary import summary_lines as summary_lines
+from core.i18n import user_language
 from core.text import cn_number, mostly_chinese
-
-PREFIX_ZH = "（离线模型）"
-PREFIX_EN = "(offline model) "
 
 
 def parse_money(text: str) -> tuple[float, str] | None:
@@ -58,11 +59,11 @@ def parse_ratio(text: str) -> float | None:
     if m:
         return float(m.group(1)) / 100
     m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
-    if m and cn_number(m.group(1)) is not None:
-        return cn_number(m.group(1)) / 100
+    if m and (percent := cn_number(m.group(1))) is not None:
+        return percent / 100
     m = re.search(r"([\d一二两三四五六七八九]+)\s*成", text)
-    if m and cn_number(m.group(1)) is not None:
-        return cn_number(m.group(1)) / 10
+    if m and (tenths := cn_number(m.group(1))) is not None:
+        return tenths / 10
     m = re.search(r"([\d一二三四五六七八九十]+)分之([\d一二三四五六七八九]+)", text)
     if m:
         a, b = cn_number(m.group(1)), cn_number(m.group(2))
@@ -84,7 +85,7 @@ def format_money(amount: float, unit: str) -> str:
 
 def parse_context(messages: list[dict]) -> dict:
     """The sections of an assembled context, read back from the messages (see assistants.llm.sections)."""
-    found = {
+    found: dict[str, Any] = {  # str for system and user, a list of lines (history: of messages) for the others
         "system": "",
         "pinned": [],
         "memories": [],
@@ -126,6 +127,11 @@ _ASKS_NUMBERS = re.compile(
 
 
 def _budget_plan(pinned: list[str], chinese: bool) -> str:
+    with user_language(chinese):
+        return _budget_plan_text(pinned, chinese)
+
+
+def _budget_plan_text(pinned: list[str], chinese: bool) -> str:
     budget_line = next((ln for ln in pinned if re.match(r"^(预算|Budget)\s*[:：]", ln)), None)
     if not budget_line:
         return ""
@@ -146,30 +152,23 @@ def _budget_plan(pinned: list[str], chinese: bool) -> str:
             continue
         used += cap
         parts.append(
-            f"{subject}最多 {format_money(cap, unit)}（{value}）"
-            if chinese
-            else f"{subject}: at most {format_money(cap, unit)} ({value})"
+            gettext("%(subject)s: at most %(cap)s (%(value)s)")
+            % {"subject": subject, "cap": format_money(cap, unit), "value": value}
         )
     total = format_money(amount, unit)
-    if chinese:
-        text = f"按你的预算 {total} 来算："
-        if parts:
-            text += (
-                "；".join(parts)
-                + f"；其余 {format_money(amount - used, unit)} 留给租金押金、设备、首批物料和流动资金。"
-            )
-        else:
-            text += f"先把各项开支逐项列出来，合计控制在 {total} 以内，并留出一部分应急。"
-        return text
-    text = f"Working from your budget of {total}: "
     if parts:
-        text += (
-            "; ".join(parts) + f"; the remaining {format_money(amount - used, unit)} covers rent and deposit, "
+        return gettext(
+            "Working from your budget of %(total)s: %(parts)s; the remaining %(rest)s covers rent and deposit, "
             "equipment, first stock and working capital."
-        )
-    else:
-        text += f"list every expense item by item, keep the total within {total}, and hold some back for surprises."
-    return text
+        ) % {
+            "total": total,
+            "parts": ("；" if chinese else "; ").join(parts),
+            "rest": format_money(amount - used, unit),
+        }
+    return gettext(
+        "Working from your budget of %(total)s: list every expense item by item, keep the total within %(total)s, "
+        "and hold some back for surprises."
+    ) % {"total": total}
 
 
 def _task_line(lines: list[str], chinese: bool) -> str:
@@ -191,14 +190,20 @@ def _task_line(lines: list[str], chinese: bool) -> str:
     progress = str(task.get("progress") or "").strip()
     missing = [label(f) for f in (task.get("pending") or task.get("pending_fields") or task.get("missing") or [])]
     missing = [m for m in missing if m][:6]
-    collected = task.get("collected") if isinstance(task.get("collected"), dict) else {}
+    collected = task.get("collected")
+    if not isinstance(collected, dict):
+        collected = {}
     known = [f"{k}: {v.get('value') if isinstance(v, dict) else v}" for k, v in list(collected.items())[:6]]
     sep = "；" if chinese else "; "
     parts = [p for p in (name, progress) if p]
-    if known:
-        parts.append(("已知 " if chinese else "known: ") + sep.join(known))
-    if missing:
-        parts.append(("还差 " if chinese else "still missing: ") + ("、" if chinese else ", ").join(missing))
+    with user_language(chinese):
+        if known:
+            parts.append(pgettext("offline task line", "known: %(values)s") % {"values": sep.join(known)})
+        if missing:
+            parts.append(
+                pgettext("offline task line", "still missing: %(fields)s")
+                % {"fields": ("、" if chinese else ", ").join(missing)}
+            )
     return (sep if chinese else ", ").join(parts)[:400]
 
 
@@ -206,35 +211,40 @@ def offline_reply(messages: list[dict]) -> str:
     ctx = parse_context(messages)
     user = ctx["user"]
     chinese = mostly_chinese(user) if user.strip() else mostly_chinese(ctx["system"])
-    out = [PREFIX_ZH if chinese else PREFIX_EN.strip()]
-    out.extend(ctx["hints"])
+    with user_language(chinese):
+        return "\n".join(_reply_lines(ctx, chinese))
+
+
+def _reply_lines(ctx: dict, chinese: bool) -> list[str]:
+    """The reply's lines, in the language active (the user's: offline_reply)."""
+    user = ctx["user"]
+    sep = "；" if chinese else "; "
+    out = [gettext("(offline model)"), *ctx["hints"]]
     if ctx["pinned"]:
         out.append(
-            ("已确认的关键信息：" if chinese else "What we have settled: ")
-            + ("；" if chinese else "; ").join(ln.replace("\n", " ") for ln in ctx["pinned"])
+            gettext("What we have settled: %(facts)s")
+            % {"facts": sep.join(ln.replace("\n", " ") for ln in ctx["pinned"])}
         )
     if _ASKS_NUMBERS.search(user):
         plan = _budget_plan(ctx["pinned"], chinese)
         if plan:
             out.append(plan)
     if ctx["memories"]:
-        out.append(("我记得：" if chinese else "I remember: ") + ("；" if chinese else "; ").join(ctx["memories"][:5]))
+        out.append(gettext("I remember: %(notes)s") % {"notes": sep.join(ctx["memories"][:5])})
     if ctx["task"]:
         task_line = _task_line(ctx["task"], chinese)
         if task_line:
-            out.append(("当前任务：" if chinese else "Task in progress: ") + task_line)
+            out.append(gettext("Task in progress: %(task)s") % {"task": task_line})
     if ctx["summary"]:
-        out.append(("之前聊到：" if chinese else "Earlier we discussed: ") + " ".join(ctx["summary"][-4:])[:400])
+        out.append(gettext("Earlier we discussed: %(summary)s") % {"summary": " ".join(ctx["summary"][-4:])[:400]})
     quoted = re.sub(r"\s+", " ", user).strip()
     quoted = quoted[:120] + ("…" if len(quoted) > 120 else "")
     # End users are not administrators: say that no model is connected, never how to configure one (README).
-    if chinese:
-        out.append(f"关于你刚才说的「{quoted}」：目前没有连接语言模型，我只能根据以上信息作答。")
-    else:
-        out.append(
-            f'About "{quoted}": no language model is connected, so I can only answer from the information above.'
-        )
-    return "\n".join(out)
+    out.append(
+        gettext('About "%(quoted)s": no language model is connected, so I can only answer from the information above.')
+        % {"quoted": quoted}
+    )
+    return out
 
 
 class OfflineChatModel:

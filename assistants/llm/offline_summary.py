@@ -60,6 +60,8 @@ def line_priority(line: str) -> int:
 
 
 def _speaker(role: str, chinese: bool) -> str:
+    # Not gettext: the speaker labels and the "changed to" note are the summary's stored format, which
+    # line_priority() and _line_facts() read back with fixed patterns; a translation must not change them.
     if role == "assistant":
         return "助手：" if chinese else "Assistant: "
     return "用户：" if chinese else "User: "
@@ -156,14 +158,16 @@ def _summary_trim(lines: list[str], *, max_tokens: int, pinned_facts: dict | Non
         return bool(re.search(r"已改为|later changed to", line))
 
     costs = [token_count(f"- {ln}\n") for ln in lines]
-    state = {"estimate": sum(costs), "exact": None}
+    estimate = sum(costs)  # the lines' own counts; the joined text's exact count is taken only near the cap
+    exact: int | None = None
 
     def over() -> bool:
-        if state["estimate"] > max_tokens + _TRIM_SLACK:
+        nonlocal exact
+        if estimate > max_tokens + _TRIM_SLACK:
             return True
-        if state["exact"] is None:
-            state["exact"] = total(lines)
-        return state["exact"] > max_tokens
+        if exact is None:
+            exact = total(lines)
+        return exact > max_tokens
 
     for test in (
         lambda ln: line_priority(ln) == 0,
@@ -176,7 +180,7 @@ def _summary_trim(lines: list[str], *, max_tokens: int, pinned_facts: dict | Non
         while i < len(lines) and over():
             if test(lines[i]):
                 lines.pop(i)
-                state["estimate"] -= costs.pop(i)
-                state["exact"] = None
+                estimate -= costs.pop(i)
+                exact = None
             else:
                 i += 1

@@ -72,12 +72,10 @@ def turn_uses_long_term_memory(*, session: ChatSession, end_user: EndUser) -> bo
 
 def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
     """Store the user's message, build the context, call the model, store the reply, schedule jobs."""
-    result = None
     for event, payload in chat_turn_stream(tenant=tenant, session=session, text=text, memory_wait=0):
-        if event == "done":
-            result = payload
-            break  # the reply is complete: a JSON client reads the memory events later (GET …/memory-events/)
-    return result
+        if event == "done" and isinstance(payload, TurnResult):
+            return payload  # the reply is complete: a JSON client reads the memory events later (GET …/memory-events/)
+    raise RuntimeError("The chat turn ended without its result.")
 
 
 def _enqueue(job: str, *args: int) -> None:

@@ -176,11 +176,8 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     if outcome["places"]:
         hint = _describe(outcome["forgotten"], set(outcome["places"]), target, chinese)
     else:
-        hint = (
-            f"我没有找到关于“{target}”的记忆，没有可以忘掉的。"
-            if chinese
-            else f"I have no memory about “{target}”, so there was nothing to forget."
-        )
+        with user_language(chinese):
+            hint = gettext("I have no memory about “%(target)s”, so there was nothing to forget.") % {"target": target}
     memory_events_record(
         tenant=tenant,
         message=message,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -148,10 +149,12 @@ def session_import_process(*, tenant_id: int, session_id: int, job_id: int | Non
     here. A step killed half-way is sent again by the outbox and resumes from the recorded position: extraction is
     idempotent per message and compaction is guarded by the session's summary version. Between two steps the
     worker takes other tenants' jobs."""
-    progress, counts = {}, {}
+    progress: dict[str, Any] = {}
+    counts: dict[str, Any] = {}
     if job_id:
-        row = JobRecord.objects.filter(pk=job_id).values("progress", "result").first() or {}
-        progress, counts = dict(row.get("progress") or {}), dict(row.get("result") or {})
+        row = JobRecord.objects.filter(pk=job_id).values("progress", "result").first()
+        if row is not None:
+            progress, counts = dict(row["progress"] or {}), dict(row["result"] or {})
     while True:
         finished, progress = _import_step(
             tenant_id=tenant_id, session_id=session_id, progress=progress, counts=counts, job_id=job_id

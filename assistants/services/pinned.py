@@ -191,9 +191,9 @@ def _limit_subject(prefix: str) -> str:
     return match.group() if match else ""
 
 
-def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
-    """The constraints stated in one user message: ({key: value}, {keys whose value the user withdrew})."""
-    found: dict[str, str] = {}
+def pinned_facts_extract(text: str) -> tuple[dict[str, str | list[str]], set[str]]:
+    """The constraints in one user message: ({key: value; "rules": a list}, {keys whose value the user withdrew})."""
+    found: dict[str, str | list[str]] = {}
     rules: list[str] = []
     allergies: list[str] = []
     for clause in _clauses(text):
@@ -255,9 +255,9 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
             if subject and value:
                 found[LIMIT_PREFIX + subject] = _clean(f"{m.group(1)}{value.group(1)}")
         for m in _EN_LIMIT.finditer(clause):
-            subject, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            subject, amount = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
             subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
-            found[LIMIT_PREFIX + subject] = _clean(f"at most {value}")
+            found[LIMIT_PREFIX + subject] = _clean(f"at most {amount}")
     if allergies:
         found["allergy"] = (
             "、".join(dict.fromkeys(allergies))
@@ -275,7 +275,7 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str], set[str]]:
 
 def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now: datetime | None = None) -> dict:
     """`current` pinned facts updated by one user message (a new dict; `current` is not modified)."""
-    now = (now or datetime.now(UTC)).isoformat()
+    stamp = (now or datetime.now(UTC)).isoformat()
     found, removal_clauses = pinned_facts_extract(text)
     facts = {k: dict(v) for k, v in (current or {}).items()}
     for clause in removal_clauses:
@@ -285,17 +285,18 @@ def pinned_facts_apply(current: dict, text: str, *, message_id: int | None, now:
             value = str(entry.get("value", ""))
             if value and value.lower() in clause.lower():
                 del facts[key]
-    for key, value in found.items():
-        if key == "rules":
+    for key, found_value in found.items():
+        if isinstance(found_value, list):  # the rules: merged with the earlier ones, the newest kept
             old = [r for r in str(facts.get("rules", {}).get("value", "")).split("\n") if r]
-            merged = list(dict.fromkeys(old + value))[-MAX_RULES:]
-            value = "\n".join(merged)
+            value = "\n".join(list(dict.fromkeys(old + found_value))[-MAX_RULES:])
+        else:
+            value = found_value
         if key == "allergy" and "allergy" in facts and not removal_clauses:
             sep = "、" if has_chinese(value) else ", "
             parts = re.split(r"、|, ", str(facts["allergy"]["value"])) + re.split(r"、|, ", value)
             value = sep.join(dict.fromkeys(p for p in parts if p))
         if facts.get(key, {}).get("value") != value:
-            facts[key] = {"value": value, "message_id": message_id, "updated_at": now}
+            facts[key] = {"value": value, "message_id": message_id, "updated_at": stamp}
     return facts
 
 

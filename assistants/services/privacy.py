@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -267,7 +268,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
     """Delete every row about the user; return counts per table; write the ErasureReceipt. Idempotent: run it
     again after a crash and it finishes, with counts that add up to what was there."""
     batch = max(1, int(getattr(settings, "ERASURE_BATCH_SIZE", 500)))
-    local = {"counts": {}}  # progress when there is no ledger row
+    local: dict[str, Any] = {"counts": {}}  # progress when there is no ledger row
 
     def progress_of(job_progress):
         return job_progress if job_id is not None else local

@@ -250,7 +250,7 @@ LOOKALIKES = [
 
 
 def main() -> None:
-    rows = []
+    rows: list[dict] = []
     for n, (lang, text, pii, fact) in enumerate(ROWS, 1):
         for value in pii:
             assert value in text, (text, value)

@@ -825,7 +825,7 @@ ZH_REPEATS_16 = [
 
 
 def build() -> list[dict]:
-    rows = []
+    rows: list[dict] = []
 
     def add(
         lang,
@@ -893,12 +893,12 @@ def build() -> list[dict]:
         ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16, EN_REQUESTS),
         ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16, ZH_REQUESTS),
     ):
-        for n, (first, first_label, text, write, kind, key, slots_ok, unit) in enumerate(traps):
+        for n, (lead, lead_label, trap, write, kind, key, slots_ok, unit) in enumerate(traps):
             user = f"wq-{lang}-trap-{n}"
-            if first:
-                fkind, fkey, funit = first_label
-                add(lang, user, first, "durable", write=True, kind=fkind, key=fkey, unit=funit, slots_ok=[fkey])
-            add(lang, user, text, "trap", write=write, kind=kind, key=key, trap=True, slots_ok=slots_ok, unit=unit)
+            if lead and lead_label is not None:  # a first statement always comes with its label
+                fkind, fkey, funit = lead_label
+                add(lang, user, lead, "durable", write=True, kind=fkind, key=fkey, unit=funit, slots_ok=[fkey])
+            add(lang, user, trap, "trap", write=write, kind=kind, key=key, trap=True, slots_ok=slots_ok, unit=unit)
         budget = "My budget is 20,000 dollars." if lang == "en" else "我的预算是 20 万元。"
         for n, text in enumerate(injections):
             user = f"wq-{lang}-injection-{n}"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from django.db import transaction
 from pydantic import BaseModel, Field, field_validator
@@ -142,7 +143,7 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     pii: dict[str, int] = {}
     chinese = has_chinese(text)
     message = _compact(text)
-    kept = []
+    kept: list[Candidate] = []
 
     def drop(reason):
         dropped[reason] = dropped.get(reason, 0) + 1
@@ -287,7 +288,14 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         .filter(pk=message_id)
         .first()
     )
-    result = {"written": 0, "refreshed": 0, "superseded": 0, "pending_review": 0, "dropped": {}, "pii": {}}
+    result: dict[str, Any] = {
+        "written": 0,
+        "refreshed": 0,
+        "superseded": 0,
+        "pending_review": 0,
+        "dropped": {},
+        "pii": {},
+    }
     if message is None or message.role != Message.Role.USER:
         return dict(result, skipped="not a user message")
     if message.end_user.erasure_requested_at is not None:

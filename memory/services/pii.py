@@ -289,12 +289,12 @@ def pii_find(text: str) -> list[PiiMatch]:
     # Overlapping candidates are merged into one span (the earliest names the kind): skipping the second
     # could leave part of an identifier behind, e.g. "+1 000 000 0000 (130 0000 0000)".
     merged: list[PiiMatch] = []
-    for m in sorted(found, key=lambda m: (m.start, -m.end)):
-        if merged and m.start < merged[-1].end:
+    for span in sorted(found, key=lambda s: (s.start, -s.end)):
+        if merged and span.start < merged[-1].end:
             last = merged[-1]
-            merged[-1] = PiiMatch(last.kind, last.start, max(last.end, m.end))
+            merged[-1] = PiiMatch(last.kind, last.start, max(last.end, span.end))
         else:
-            merged.append(m)
+            merged.append(span)
     return merged
 
 

@@ -23,10 +23,12 @@ import re
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, F, OuterRef, Q
+from django.utils.translation import gettext
 from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
 from assistants.models import Feedback, Message
+from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.text import language_of, mostly_chinese
 from memory.models import Experience, ExperienceContribution, PiiRejection
@@ -382,11 +384,9 @@ def experience_turn_hook(*, tenant, session, message, policy=None, prepared: lis
     best = fresh[0]
     solution = re.sub(r"\s*\n+\s*", "；" if zh else "; ", best["solution"]).strip()
     solution = solution[:160] + ("…" if len(solution) > 160 else "")  # a hint is one short line of the context
-    hint = (
-        f"参考以往类似任务（{best['task_summary']}）的经验：{solution}"
-        if zh
-        else f"From a similar earlier task ({best['task_summary']}): {solution}"
-    )
+    values = {"task": best["task_summary"], "solution": solution}
+    with user_language(zh):
+        hint = gettext("From a similar earlier task (%(task)s): %(solution)s") % values
     return {
         "section": "experience",
         "reply_hint": hint,

@@ -11,6 +11,7 @@ import re
 
 from core.text import CJK, language_of
 from tasks.models import TaskState
+from tasks.selectors import task_state_completion_prompt
 from tasks.services.experience_privacy import clause_private_reason
 from tasks.services.field_extraction import field_kind, number_value
 
@@ -178,7 +179,7 @@ def experience_task_generalised(state: TaskState, zh_hint: bool) -> tuple[str, s
     summary = state.task_name + (
         ("（" + "，".join(parts) + "）") if zh and parts else (" (" + ", ".join(parts) + ")") if parts else ""
     )
-    completion = state.task_type.completion_prompt if state.task_type_id else ""
+    completion = task_state_completion_prompt(state)
     fields = ("、" if zh else ", ").join(f["name"] for f in state.required_fields)
     if zh:
         solution = f"先收集{fields}，信息齐全后{completion or '生成结果'}，请用户确认后执行。"

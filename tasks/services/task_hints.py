@@ -1,11 +1,18 @@
 """The reply hints of working memory, in the user's language (`zh`): what the reply must say when a task starts,
 progresses, is finished, resumed, offered from another conversation or paused. One line each: hints are lines of
-the context (assistants.services.context)."""
+the context (assistants.services.context).
+
+The sentences are gettext msgids (English; the Chinese is in locale/zh_Hans), written inside
+`core.i18n.user_language(zh)`. Lists, separators and the lower-cased English task name stay here: they are how
+each language joins words, not sentences to translate."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
+from core.i18n import user_language
 from tasks.models import TaskState
-from tasks.selectors import task_state_progress
+from tasks.selectors import task_state_completion_prompt, task_state_progress
 
 
 def join_names(names: list[str], zh: bool) -> str:
@@ -26,96 +33,110 @@ def recap(state: TaskState, zh: bool, names: list[str] | None = None) -> str:
 
 
 def ask_pending(state: TaskState, zh: bool) -> str:
-    pending = list(state.pending_fields)
-    if zh:
-        return f"还需要你告诉我{join_names(pending, True)}。"
-    return f"I still need the {join_names(pending, False)}."
+    with user_language(zh):
+        return _("I still need the %(fields)s.") % {"fields": join_names(list(state.pending_fields), zh)}
 
 
 def next_step(state: TaskState, zh: bool) -> str:
-    completion = (state.task_type.completion_prompt if state.task_type_id else "").strip()
+    completion = task_state_completion_prompt(state).strip()
     if not completion:
         return ""
-    return f"下一步：{completion.rstrip('。')}。" if zh else f"Next: {completion.rstrip('.')}. "
+    with user_language(zh):
+        return _("Next: %(step)s. ") % {"step": completion.rstrip("。" if zh else ".")}
 
 
 def hint_finished(state: TaskState, zh: bool) -> str:
     """One line (hints are lines of the context): the collected values, what will be produced, and the question."""
-    if zh:
-        return (
-            f"{task_label(state, zh)}的信息已齐全（{task_state_progress(state)}）：{recap(state, zh)}。"
-            f"{next_step(state, zh)}请确认是否就按这个来，或告诉我要修改的地方。"
-        )
-    return (
-        f"I have everything for the {task_label(state, zh)} ({task_state_progress(state)}): {recap(state, zh)}. "
-        f"{next_step(state, zh)}Please confirm, or tell me what to change."
-    )
+    values = {"task": task_label(state, zh), "progress": task_state_progress(state), "recap": recap(state, zh)}
+    with user_language(zh):
+        return _(
+            "I have everything for the %(task)s (%(progress)s): %(recap)s. %(next)sPlease confirm, or tell me what "
+            "to change."
+        ) % {**values, "next": next_step(state, zh)}
 
 
 def hint_progress(state: TaskState, zh: bool, filled: list[str]) -> str:
-    if state.state == TaskState.State.WAITING_CONFIRM:
-        prefix = (
-            (f"已记下{recap(state, zh, filled)}。" if zh else f"Noted {recap(state, zh, filled)}. ") if filled else ""
-        )
-        return prefix + hint_finished(state, zh)
-    progress = task_state_progress(state)
-    if zh:
-        head = f"已记下{recap(state, zh, filled)}（进度 {progress}）。" if filled else ""
-        return head + f"接下来请告诉我{state.pending_fields[0]}。"
-    head = f"Noted {recap(state, zh, filled)} (progress {progress}). " if filled else ""
-    return head + f"Next, what is the {state.pending_fields[0]}?"
+    with user_language(zh):
+        if state.state == TaskState.State.WAITING_CONFIRM:
+            prefix = _("Noted %(recap)s. ") % {"recap": recap(state, zh, filled)} if filled else ""
+            return prefix + hint_finished(state, zh)
+        values = {"recap": recap(state, zh, filled), "progress": task_state_progress(state)}
+        head = _("Noted %(recap)s (progress %(progress)s). ") % values if filled else ""
+        return head + _("Next, what is the %(field)s?") % {"field": state.pending_fields[0]}
 
 
 def hint_start(state: TaskState, zh: bool, filled: list[str]) -> str:
     if state.state == TaskState.State.WAITING_CONFIRM:
         return hint_finished(state, zh)
     required = [f["name"] for f in state.required_fields]
-    if zh:
-        head = f"好的，我们来做{task_label(state, zh)}，需要：{join_names(required, True)}。"
-    else:
-        head = f"Sure, let's work on the {task_label(state, zh)}. I need the {join_names(required, False)}. "
-    if filled:
-        return head + hint_progress(state, zh, filled)
-    return head + (f"请先告诉我{state.pending_fields[0]}。" if zh else f"First, what is the {state.pending_fields[0]}?")
+    with user_language(zh):
+        head = _("Sure, let's work on the %(task)s. I need the %(fields)s. ") % {
+            "task": task_label(state, zh),
+            "fields": join_names(required, zh),
+        }
+        if filled:
+            return head + hint_progress(state, zh, filled)
+        return head + _("First, what is the %(field)s?") % {"field": state.pending_fields[0]}
 
 
 def hint_resume(state: TaskState, zh: bool, filled: list[str]) -> str:
-    if state.state == TaskState.State.WAITING_CONFIRM:
-        return (
-            f"好的，继续{task_label(state, zh)}。" if zh else f"Sure, back to the {task_label(state, zh)}. "
-        ) + hint_finished(state, zh)
-    progress = task_state_progress(state)
-    if zh:
-        head = f"好的，继续{task_label(state, zh)}（进度 {progress}）。"
-        told = f"你之前告诉了我：{recap(state, zh)}。" if state.collected else ""
-    else:
-        head = f"Sure, let's continue the {task_label(state, zh)} (progress {progress}). "
-        told = f"So far you told me: {recap(state, zh)}. " if state.collected else ""
-    return head + told + ask_pending(state, zh)
+    with user_language(zh):
+        if state.state == TaskState.State.WAITING_CONFIRM:
+            return _("Sure, back to the %(task)s. ") % {"task": task_label(state, zh)} + hint_finished(state, zh)
+        values = {"task": task_label(state, zh), "progress": task_state_progress(state)}
+        head = _("Sure, let's continue the %(task)s (progress %(progress)s). ") % values
+        told = _("So far you told me: %(recap)s. ") % {"recap": recap(state, zh)} if state.collected else ""
+        return head + told + ask_pending(state, zh)
+
+
+def hint_continue_told(state: TaskState, zh: bool, earlier: list[str]) -> str:
+    """The start of a resumed task's hint when the message also filled fields: what the user told before."""
+    with user_language(zh):
+        return _("Sure, let's continue the %(task)s. So far you told me: %(recap)s. ") % {
+            "task": task_label(state, zh),
+            "recap": recap(state, zh, earlier),
+        }
 
 
 def hint_offer(state: TaskState, zh: bool, or_new: bool = False) -> str:
     """The question that offers a task from another conversation: it is never continued without a yes."""
-    new_zh = "还是新建一个？" if or_new else ""
-    new_en = " Or shall I start a new one?" if or_new else ""  # the question without it is a contract (tests)
-    if state.pending_fields:
-        if zh:
-            return (
-                f"你之前的{task_label(state, zh)}还差{join_names(list(state.pending_fields), True)}，要继续吗？{new_zh}"
-            )
-        return (
-            f"Your earlier {task_label(state, zh)} still needs the {join_names(list(state.pending_fields), False)}. "
-            f"Shall we continue?{new_en}"
-        )
-    if zh:
-        return f"你之前的{task_label(state, zh)}信息已齐全，还等你确认，要继续吗？{new_zh}"
-    return f"Your earlier {task_label(state, zh)} is complete and waiting for your confirmation. Shall we continue?{new_en}"
+    with user_language(zh):
+        if state.pending_fields:
+            question = _("Your earlier %(task)s still needs the %(fields)s. Shall we continue?") % {
+                "task": task_label(state, zh),
+                "fields": join_names(list(state.pending_fields), zh),
+            }
+        else:
+            question = _("Your earlier %(task)s is complete and waiting for your confirmation. Shall we continue?") % {
+                "task": task_label(state, zh)
+            }
+        # the question without the new-task choice is a contract (tests)
+        return _("%(question)s Or shall I start a new one?") % {"question": question} if or_new else question
 
 
 def hint_paused(paused: TaskState, zh: bool) -> str:
-    if zh:
-        return f"（{paused.task_name}已暂停保存，进度 {task_state_progress(paused)}，随时说“继续{paused.task_name}”就能回来。）"
-    return (
-        f'(I paused the {task_label(paused, zh)} at {task_state_progress(paused)}; say "continue the '
-        f'{task_label(paused, zh)}" any time.) '
-    )
+    with user_language(zh):
+        return _('(I paused the %(task)s at %(progress)s; say "continue the %(task)s" any time.) ') % {
+            "task": task_label(paused, zh),
+            "progress": task_state_progress(paused),
+        }
+
+
+def hint_confirmed(state: TaskState, zh: bool) -> str:
+    with user_language(zh):
+        return _("Done: the %(task)s is confirmed (%(recap)s).") % {
+            "task": task_label(state, zh),
+            "recap": recap(state, zh),
+        }
+
+
+def hint_cancelled(state: TaskState, zh: bool) -> str:
+    with user_language(zh):
+        return _("OK, I cancelled the %(task)s.") % {"task": task_label(state, zh)}
+
+
+def hint_nothing_to_cancel(task_type_name: str, zh: bool) -> str:
+    with user_language(zh):
+        return _("There is no %(task)s in progress, so there is nothing to cancel.") % {
+            "task": task_type_name if zh else task_type_name.lower()
+        }

@@ -12,12 +12,15 @@ on `version`, so two tabs sending at once never lose a field.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.exceptions import Conflict, InvalidInput
+from core.i18n import user_language
 from core.policy import memory_policy_for
 from memory.services.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
@@ -25,12 +28,13 @@ from tasks.selectors import (
     FINAL_STATES,
     OPEN_STATES,
     RESUMABLE_STATES,
+    task_state_completion_prompt,
 )
 from tasks.services.field_extraction import Extracted, language_of
 from tasks.services.scratch import scratch_get_or_compute
 from webhooks.services import webhook_event_emit
 
-_ALLOWED = {
+_ALLOWED: dict[str, set[str]] = {
     TaskState.State.COLLECTING_INFO: {"planning", "waiting_confirm", "paused", "cancelled", "expired"},
     TaskState.State.PLANNING: {"waiting_confirm", "collecting_info", "paused", "cancelled", "expired"},
     TaskState.State.WAITING_CONFIRM: {"completed", "collecting_info", "planning", "paused", "cancelled", "expired"},
@@ -108,15 +112,15 @@ def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
     values = {
         f["name"]: state.collected[f["name"]]["value"] for f in state.required_fields if f["name"] in state.collected
     }
-    completion = state.task_type.completion_prompt if state.task_type_id else ""
+    completion = task_state_completion_prompt(state)
 
     def compute() -> str:
-        zh = language_of(state.task_name + "".join(values)) == "zh"
-        lines = [f"{state.task_name}{'草案' if zh else ' (draft)'}:"]
-        lines += [f"- {name}{'：' if zh else ': '}{value}" for name, value in values.items()]
-        if completion:
-            lines.append(("下一步：" if zh else "Next: ") + completion)
-        return "\n".join(lines)
+        with user_language(language_of(state.task_name + "".join(values)) == "zh"):
+            lines = [_("%(task)s (draft):") % {"task": state.task_name}]
+            lines += [_("- %(field)s: %(value)s") % {"field": name, "value": value} for name, value in values.items()]
+            if completion:
+                lines.append(_("Next: %(step)s") % {"step": completion})
+            return "\n".join(lines)
 
     if session is None:
         return compute()
@@ -165,7 +169,7 @@ def task_state_fill(
     if not steps:
         return state
     pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
-    changes = {"collected": collected, "pending_fields": pending}
+    changes: dict[str, Any] = {"collected": collected, "pending_fields": pending}
     if session is not None and state.state in OPEN_STATES:
         changes["expires_at"] = timezone.now() + task_state_ttl(
             tenant=tenant, assistant=session.assistant, policy=policy

@@ -42,13 +42,15 @@ from tasks.services.routing import (
 from tasks.services.routing import OFFER_KEY as ROUTING_OFFER_KEY
 from tasks.services.scratch import scratch_put
 from tasks.services.task_hints import (
+    hint_cancelled,
+    hint_confirmed,
+    hint_continue_told,
+    hint_nothing_to_cancel,
     hint_offer,
     hint_paused,
     hint_progress,
     hint_resume,
     hint_start,
-    recap,
-    task_label,
 )
 from tasks.services.task_states import (
     now_iso,
@@ -311,12 +313,7 @@ def _route_in_task(*, tenant, session, message, route: Route, seen: RoutingInput
 
     if route.kind == "confirm" and current.state == TaskState.State.WAITING_CONFIRM:
         state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.COMPLETED, message=message)
-        hint = (
-            f"好的，{state.task_name}已确认完成：{recap(state, zh)}。"
-            if zh
-            else f"Done: the {task_label(state, zh)} is confirmed ({recap(state, zh)})."
-        )
-        return _result(state, "confirm", hint)
+        return _result(state, "confirm", hint_confirmed(state, zh))
 
     if route.kind == "continue":
         if current.session_id != session.pk:
@@ -357,14 +354,10 @@ def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: boo
         return {
             "section": "task",
             "data": None,
-            "reply_hint": f"没有进行中的{route.task_type.name}，不需要取消。"
-            if zh
-            else f"There is no {route.task_type.name.lower()} in progress, so there is nothing to cancel.",
+            "reply_hint": hint_nothing_to_cancel(route.task_type.name, zh),
         }
     state = task_state_transition(tenant=tenant, state=target, to=TaskState.State.CANCELLED, message=message)
-    return _result(
-        state, "cancel", f"好的，已取消{state.task_name}。" if zh else f"OK, I cancelled the {task_label(state, zh)}."
-    )
+    return _result(state, "cancel", hint_cancelled(state, zh))
 
 
 def _resume(
@@ -386,9 +379,5 @@ def _resume(
     if filled and state.collected and state.state != TaskState.State.WAITING_CONFIRM:
         earlier = [n for n in state.collected if n not in filled]
         if earlier:
-            hint = (
-                f"好的，继续{state.task_name}。你之前告诉了我：{recap(state, zh, earlier)}。"
-                if zh
-                else f"Sure, let's continue the {task_label(state, zh)}. So far you told me: {recap(state, zh, earlier)}. "
-            ) + hint
+            hint = hint_continue_told(state, zh, earlier) + hint
     return _result(state, "resume", prefix + hint)

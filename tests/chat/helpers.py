@@ -14,9 +14,9 @@ def make_session(
     chat_model: str = "",
     **policy,
 ) -> ChatSession:
-    tenant = TenantFactory(**policy)
-    assistant = AssistantFactory(tenant=tenant, system_prompt=system_prompt, chat_model=chat_model)
-    end_user = EndUserFactory(tenant=tenant)
+    tenant = TenantFactory.create(**policy)
+    assistant = AssistantFactory.create(tenant=tenant, system_prompt=system_prompt, chat_model=chat_model)
+    end_user = EndUserFactory.create(tenant=tenant)
     return chat_session_start(tenant=tenant, end_user=end_user, assistant=assistant)
 
 

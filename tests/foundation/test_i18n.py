@@ -31,3 +31,28 @@ def test_an_unknown_reason_or_key_still_reads_well():
         == "语言模型出错了，这条回复来自离线模型；你的消息已经保存。"
     )
     assert pinned_label("something_new", chinese=True) == "something_new"
+
+
+@pytest.mark.parametrize("active", ["en", "zh-hans"])
+def test_the_offline_reply_and_task_hints_are_in_the_users_language(active):
+    from assistants.llm.offline import offline_reply
+    from tasks.models import TaskState
+    from tasks.services.task_hints import hint_offer, hint_progress
+
+    with translation.override(active):
+        zh = offline_reply([{"role": "user", "content": "你好"}])
+        en = offline_reply([{"role": "user", "content": "hello"}])
+        assert zh == "（离线模型）\n关于你刚才说的「你好」：目前没有连接语言模型，我只能根据以上信息作答。"
+        assert en.startswith('(offline model)\nAbout "hello": no language model is connected')
+        shop = TaskState(
+            task_name="开店计划",
+            required_fields=[{"name": "城市"}, {"name": "预算"}],
+            collected={"预算": {"value": "40 万"}},
+            pending_fields=["城市"],
+            state=TaskState.State.COLLECTING_INFO,
+        )
+        assert hint_progress(shop, True, ["预算"]) == "已记下预算：40 万（进度 1/2）。接下来请告诉我城市。"
+        assert hint_offer(shop, True, or_new=True) == "你之前的开店计划还差城市，要继续吗？还是新建一个？"
+        shop.task_name = "Shop plan"
+        assert hint_offer(shop, False) == "Your earlier shop plan still needs the 城市. Shall we continue?"
+        assert translation.get_language() == active

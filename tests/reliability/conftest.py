@@ -104,14 +104,15 @@ def producer_on(broker_url: str, transport_options: dict | None = None):
     def reset_pools(close: bool = False):
         # kombu keeps one pool per broker URL for the process: close only the throwaway broker's pool (its URL
         # is never used again), never the default broker's, which later tests reuse.
-        if close and app._pool is not None:
-            app._pool.force_close_all()
-        app._pool = None
-        app.amqp._producer_pool = None
+        # celery-stubs do not declare these private caches, which Celery resets the same way (a stubs gap)
+        if close and app._pool is not None:  # type: ignore[attr-defined]
+            app._pool.force_close_all()  # type: ignore[attr-defined]
+        app._pool = None  # type: ignore[attr-defined]
+        app.amqp._producer_pool = None  # type: ignore[attr-defined]
 
     saved_env = os.environ.get("CELERY_BROKER_URL")
     os.environ["CELERY_BROKER_URL"] = broker_url  # Celery reads this variable before its own setting
-    app.conf.broker_url = broker_url
+    app.conf["broker_url"] = broker_url  # item form: celery-stubs type the attribute as a read-only property
     app.conf.broker_transport_options = transport_options or {
         "visibility_timeout": VISIBILITY_TIMEOUT,
         "socket_connect_timeout": 2,
@@ -121,7 +122,7 @@ def producer_on(broker_url: str, transport_options: dict | None = None):
         yield app
     finally:
         reset_pools(close=True)
-        app.conf.broker_url, app.conf.broker_transport_options = saved
+        app.conf["broker_url"], app.conf.broker_transport_options = saved
         if saved_env is None:
             os.environ.pop("CELERY_BROKER_URL", None)
         else:

@@ -29,6 +29,7 @@ def person(tenant, name: str) -> tuple[EndUser, Client]:
         tenant=tenant, external_id=name, username=f"{tenant.slug}-{name}", password="scale-test-pw"
     )
     client = Client()
+    assert user.user is not None  # end_user_create_with_login gives the end user a login
     client.force_login(user.user)
     return user, client
 

@@ -37,7 +37,7 @@ SCRIPTED_MODEL = "scripted-model"
 
 
 def conversation(tenant, texts: list[str]) -> ChatSession:
-    session = ChatSessionFactory(
+    session = ChatSessionFactory.create(
         tenant=tenant, end_user=EndUserFactory(tenant=tenant), assistant=AssistantFactory(tenant=tenant)
     )
     for i, text in enumerate(texts):

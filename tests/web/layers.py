@@ -20,7 +20,10 @@ from tasks.services.working_memory import task_route_message
 
 def is_stub(function) -> bool:
     """True when the function body (after its docstring) is one placeholder statement."""
-    body = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0].body
+    definition = ast.parse(textwrap.dedent(inspect.getsource(function))).body[0]
+    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = definition.body
     if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
         body = body[1:]
     if len(body) != 1:

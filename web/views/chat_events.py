@@ -100,17 +100,16 @@ def _context_event(session, payload, user_message_id) -> bytes:
 def _trim_if_stopped_while_stored(request, session, payload, user_message_id) -> None:
     """Stop arrived as the reply was being stored: trim it to what the person saw (payload.reply_message is
     replaced by the trimmed reply)."""
-    if (
-        user_message_id
-        and payload.reply_message is not None
-        and chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id) is not None
-    ):
+    if not user_message_id or payload.reply_message is None:
+        return
+    seen = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)  # read once: it can change
+    if seen is not None:
         payload.reply_message = chat_reply_stop(
             tenant=request.tenant,
             end_user=request.end_user,
             session=session,
             user_message_id=user_message_id,
-            chars=chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id),
+            chars=seen,
         )
 
 
