@@ -122,7 +122,7 @@ def _note_rows(
     sql = NOTES_SQL.replace("{keyword}", KEYWORD_SQL if tsquery else NO_KEYWORD_SQL).replace(
         "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
     )
-    params = {
+    params: dict[str, int | str] = {
         "tenant": tenant_id,
         "user": end_user_id,
         "model": model,
