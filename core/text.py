@@ -1,5 +1,5 @@
 """The small text toolkit every layer shares: which language a text is in, its sentences, and numbers written
-in Chinese numerals (on `cn2an`).
+in Chinese numerals (on `cn2an`) or English number words.
 
 Two questions about language, answered one way each:
 - `has_chinese`: does the text hold any Chinese character? (The user wrote Chinese: reply, note and title in
@@ -20,6 +20,41 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
 _CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
 _PLACE_VALUE = re.compile(r"[十百千万亿]")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+# English number words an amount or a head count is often written in ("three employees", "a dozen staff"): the
+# one table the offline readers (memory.services.quantities, tasks.services.field_extraction) share.
+EN_NUMBER_WORDS: dict[str, int] = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
+    "ninety": 90,
+    "hundred": 100,
+    "a dozen": 12,
+    "dozen": 12,
+}
 
 
 def has_chinese(text: str | None) -> bool:

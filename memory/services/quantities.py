@@ -11,43 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from core.text import cn_numerals_to_digits
+from core.text import EN_NUMBER_WORDS, cn_numerals_to_digits
 
 MONEY_SLOTS = {"budget", "revenue", "rent"}
 
-# English number words a head count or an amount is often written in ("three employees", "a dozen staff").
-_EN_WORDS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-    "hundred": 100,
-    "a dozen": 12,
-    "dozen": 12,
-}
+_EN_WORDS = EN_NUMBER_WORDS
 _EN_WORD_RX = re.compile(
     r"\b(" + "|".join(sorted(_EN_WORDS, key=len, reverse=True)) + r")\b(?:[- ](one|two|three|"
     r"four|five|six|seven|eight|nine))?",

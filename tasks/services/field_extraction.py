@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from core.text import (
+    EN_NUMBER_WORDS,
     cn_number,
     has_chinese,
     language_of,  # noqa: F401 - working memory reads the language from here too
@@ -27,34 +28,8 @@ KINDS = ("name", "date", "count", "amount", "place", "text")
 
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _NUM = rf"(?:\d[\d,]*(?:\.\d+)?|[{_CN_NUM}]+)"
-_EN_NUMBERS = {
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "thirteen": 13,
-    "fourteen": 14,
-    "fifteen": 15,
-    "sixteen": 16,
-    "seventeen": 17,
-    "eighteen": 18,
-    "nineteen": 19,
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "a dozen": 12,
-    "a couple of": 2,
-    "a few": 3,
-}
+# the shared number words, and the vague counts a task field may be given in ("a team of a few people")
+_EN_NUMBERS = {**EN_NUMBER_WORDS, "a couple of": 2, "a few": 3}
 _EN_NUM = r"(?:\d[\d,]*(?:\.\d+)?|" + "|".join(sorted(_EN_NUMBERS, key=len, reverse=True)) + ")"
 _PUNCT_END = r"(?=[，,。.;；!！?？\n]|$|\s+(?:and|with|but)\s)"
 
