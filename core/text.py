@@ -116,3 +116,30 @@ def cn_number(token: str | None) -> float | None:
         return _cn2an(token.replace("两", "二"))
     except Exception:  # noqa: BLE001 - cn2an raises several types for text that is not a number
         return None
+
+
+_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}
+_FRACTION_WORD = re.compile(r"\b(?:a |one )?(half)\b|\b(?:a|one) (third|quarter|fifth|tenth)\b", re.IGNORECASE)
+
+
+def share_of(text: str | None) -> float | None:
+    """A share written in the text: "20%", "百分之十五", "两成", "三分之一", "half", "a quarter" -> 0.2, 0.15, 0.2,
+    1/3, 0.5, 0.25; None when it gives none (the one reader the offline model and memory's rules share)."""
+    text = text or ""
+    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent\b)", text, re.IGNORECASE)
+    if m:
+        return float(m.group(1)) / 100
+    m = re.search(r"百分之([\d零一二两三四五六七八九十百]+)", text)
+    if m and (percent := cn_number(m.group(1))) is not None:
+        return percent / 100
+    m = re.search(r"([\d一二两三四五六七八九])\s*成", text)
+    if m and (tenths := cn_number(m.group(1))) is not None:
+        return tenths / 10
+    m = re.search(r"([\d一二两三四五六七八九十]+)分之([\d一二两三四五六七八九十]+)", text)
+    if m:
+        whole, part = cn_number(m.group(1)), cn_number(m.group(2))
+        return part / whole if whole and part is not None else None
+    m = _FRACTION_WORD.search(text)
+    if m:
+        return _FRACTIONS[(m.group(1) or m.group(2)).lower()]
+    return None

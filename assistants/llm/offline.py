@@ -24,7 +24,7 @@ from assistants.llm import sections
 from assistants.llm.offline_summary import offline_summary_merge as offline_summary_merge
 from assistants.llm.offline_summary import summary_lines as summary_lines
 from core.i18n import user_language
-from core.text import cn_number, mostly_chinese
+from core.text import cn_number, mostly_chinese, share_of
 
 
 def parse_money(text: str) -> tuple[float, str] | None:
@@ -53,26 +53,7 @@ def parse_money(text: str) -> tuple[float, str] | None:
     return None
 
 
-def parse_ratio(text: str) -> float | None:
-    """ "两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a fifth" -> 0.2."""
-    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent)", text)
-    if m:
-        return float(m.group(1)) / 100
-    m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
-    if m and (percent := cn_number(m.group(1))) is not None:
-        return percent / 100
-    m = re.search(r"([\d一二两三四五六七八九]+)\s*成", text)
-    if m and (tenths := cn_number(m.group(1))) is not None:
-        return tenths / 10
-    m = re.search(r"([\d一二三四五六七八九十]+)分之([\d一二三四五六七八九]+)", text)
-    if m:
-        a, b = cn_number(m.group(1)), cn_number(m.group(2))
-        return b / a if a and b is not None else None
-    words = {"half": 0.5, "a third": 1 / 3, "a quarter": 0.25, "a fifth": 0.2, "a tenth": 0.1}
-    for word, value in words.items():
-        if word in text.lower():
-            return value
-    return None
+parse_ratio = share_of  # "两成", "20%", "三分之一", "a fifth": the toolkit's reader, the one memory's rules use
 
 
 def format_money(amount: float, unit: str) -> str:

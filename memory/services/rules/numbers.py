@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from core.text import cn_numerals_to_digits
+from core.text import cn_numerals_to_digits, share_of
 from memory.services.rules.patterns import FIRST_PERSON
 
 # Chinese numerals to Arabic in running text: one implementation, in the shared toolkit.
@@ -27,30 +27,8 @@ _LIMIT_EN = re.compile(
     r"capped at|within) (?P<limit>.{1,30}?)[.!]?$",
     re.IGNORECASE,
 )
-_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"两": 2, "十": 10}
-
-
-def ratio_of(text: str) -> float | None:
-    """ "两成" -> 0.2, "20%" -> 0.2, "三分之一" -> 1/3, "a quarter" -> 0.25; None when the text gives no share."""
-    text = text or ""
-    m = re.search(r"(\d+(?:\.\d+)?)\s*(?:%|％|percent\b)", text, re.I)
-    if m:
-        return float(m.group(1)) / 100
-    m = re.search(r"百分之([\d零一二两三四五六七八九十]+)", text)
-    if m:
-        digits = to_digits(m.group(1))
-        n: int | str = _CN_DIGIT.get(digits, digits)
-        return float(n) / 100 if str(n).isdigit() else None
-    m = re.search(r"([\d一二两三四五六七八九])\s*成", text)
-    if m:
-        return float(_CN_DIGIT.get(m.group(1), m.group(1))) / 10
-    m = re.search(r"([\d一二两三四五六七八九])分之([\d一二三四五六七八九])", text)
-    if m:
-        return float(_CN_DIGIT.get(m.group(2), m.group(2))) / float(_CN_DIGIT.get(m.group(1), m.group(1)))
-    m = re.search(r"\ba (half|third|quarter|fifth|tenth)\b", text, re.I)
-    if m:
-        return {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "fifth": 0.2, "tenth": 0.1}[m.group(1).lower()]
-    return None
+# Shares ("两成", "20%", "a quarter"): the toolkit's reader.
+ratio_of = share_of
 
 
 def share_limit(clause: str) -> tuple[str, float] | None:
