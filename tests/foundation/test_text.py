@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from core.text import cn_number, cn_numerals_to_digits, has_chinese, language_of, mostly_chinese, split_sentences
+from core.text import (
+    cn_number,
+    cn_numerals_to_digits,
+    has_chinese,
+    language_of,
+    mostly_chinese,
+    share_of,
+    split_sentences,
+)
 
 
 @pytest.mark.parametrize(
@@ -63,3 +71,23 @@ def test_cn_number(token, value):
 def test_numerals_in_running_text_become_digits_and_words_stay():
     assert cn_numerals_to_digits("预算四千，员工十五个，一共两家店") == "预算4000，员工15个，一共两家店"
     assert cn_numerals_to_digits("十点见") == "十点见"  # cn2an cannot read it: left as written
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        ("装修不超过两成", 0.2),
+        ("marketing under 15 percent", 0.15),
+        ("百分之十五", 0.15),
+        ("三分之一", 1 / 3),
+        ("二十分之一", 0.05),
+        ("about half of it", 0.5),
+        ("one fifth", 0.2),
+        ("a quarter", 0.25),
+        ("on behalf of the team", None),
+        ("the third floor", None),
+        ("预算四十万", None),
+    ],
+)
+def test_share_of(text, share):
+    assert share_of(text) == pytest.approx(share) if share is not None else share_of(text) is None
