@@ -47,6 +47,7 @@ def _ablation() -> dict:
         "platform, vector only": replace(WEIGHTS, keyword=0.0, topic=0.0),
         "platform, keyword only": replace(WEIGHTS, vector=0.0),
         "platform, no turn context or distinct slots": replace(WEIGHTS, neighbour=0.0, distinct=False),
+        "platform, no relevance feedback": replace(WEIGHTS, feedback=0.0),
     }
 
 

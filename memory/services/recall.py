@@ -25,14 +25,14 @@ first. The chat turn (`for_context` True) drops what is below the policy's `reca
 user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
 The notes side is one SQL statement and the messages side another; a third fetches the user turns next to the
 candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
-different pieces of evidence first (memory.services.recall_context).
+different pieces of evidence first (memory.services.recall_context); an explicit list is then ranked once more with
+the query vector moved towards the past messages among its best few items (memory.services.recall_feedback).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -46,7 +46,8 @@ from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.pii import pii_redact
 from memory.services.recall_context import distinct_first
-from memory.services.recall_messages import episodes_near
+from memory.services.recall_feedback import feedback_vector
+from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import (
     KEYWORD_SQL,
     NO_KEYWORD_SQL,
@@ -59,7 +60,7 @@ from memory.services.recall_sql import (
 # `... as`: re-exported, callers (bench/, tests) import these from recall.
 from memory.services.recall_sql import vector_statement as vector_statement
 from memory.services.recall_sql import vector_statement_params as vector_statement_params
-from memory.services.recall_types import WEIGHTS, RecalledItem, RecallWeights
+from memory.services.recall_types import WEIGHTS, Candidate, RecalledItem, RecallWeights, time_factor
 from memory.services.topics import query_topics, topic_words_for
 
 CANDIDATES = 50
@@ -76,11 +77,6 @@ def estimate_tokens(text: str) -> int:
     cjk = len(_CJK.findall(text or ""))
     words = len(re.findall(r"[A-Za-z0-9]+", text or ""))
     return cjk + math.ceil(words * 1.3) + 4
-
-
-def _decay(policy, when, now) -> float:
-    days = max(0.0, (now - when).total_seconds() / 86400) if when else 0.0
-    return max(policy.decay_floor, policy.decay_rate_per_day**days)
 
 
 def active_note_count(*, tenant_id: int, end_user_id: int, limit: int = EXACT_SCAN_MAX + 1) -> int:
@@ -109,12 +105,6 @@ def vector_candidates(
         return {row[0]: float(row[1]) for row in cur.fetchall()}
 
 
-@dataclass
-class _Candidate:
-    item: RecalledItem
-    relevance: float
-
-
 def _note_rows(
     *, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str, all_below: int, limit: int
 ) -> tuple[int, list[tuple]]:
@@ -138,10 +128,6 @@ def _note_rows(
         cur.execute(sql, params)
         rows = cur.fetchall()
     return rows[0][0], [row[1:] for row in rows if row[1] is not None]
-
-
-def _time_factor(policy, when, now, weights: RecallWeights) -> float:
-    return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))
 
 
 def memory_recall(
@@ -190,8 +176,55 @@ def memory_recall(
         if query_embedding is not None
         else embed_texts(texts=[query], model=policy.embedding_model)[1][0]
     )
-    limit = max(CANDIDATES, 2 * k)
+    once = dict(
+        tenant=tenant,
+        end_user=end_user,
+        terms=terms,
+        slots=slots,
+        policy=policy,
+        k=k,
+        for_context=for_context,
+        include_messages=include_messages,
+        exclude_session_id=exclude_session_id,
+        limit=max(CANDIDATES, 2 * k),
+        now=now,
+        weights=weights,
+    )
+    ranked = _ranking(vector, **once)
+    if weights.feedback and not for_context and ranked:  # recall_feedback: why explicit lists only
+        moved = feedback_vector(
+            tenant_id=tenant.pk,
+            end_user_id=end_user.pk,
+            vector=vector,
+            items=ranked[: weights.feedback_items],
+            model=policy.embedding_model,
+            share=weights.feedback,
+        )
+        if moved is not None:
+            ranked = _ranking(moved, **once)
+    chosen = _within_budget(ranked, budget_tokens)
+    if touch:
+        memory_recall_touch(tenant=tenant, items=chosen, when=now)
+    return chosen
 
+
+def _ranking(
+    vector: list[float],
+    *,
+    tenant,
+    end_user,
+    terms: list[str],
+    slots: set[str],
+    policy: MemoryPolicy,
+    k: int,
+    for_context: bool,
+    include_messages: bool,
+    exclude_session_id: int | None,
+    limit: int,
+    now: datetime,
+    weights: RecallWeights,
+) -> list[RecalledItem]:
+    """One ranking of the user's notes and past messages for the query's `terms` and `vector` (memory_recall)."""
     count, rows = _note_rows(
         tenant_id=tenant.pk,
         end_user_id=end_user.pk,
@@ -201,10 +234,9 @@ def memory_recall(
         all_below=policy.recall_all_below if for_context else 0,
         limit=limit,
     )
-    recall_all = for_context and count <= policy.recall_all_below
     candidates = _note_candidates(rows, terms=terms, slots=slots, policy=policy, now=now, weights=weights)
     if include_messages:
-        _add_message_candidates(
+        message_candidates_add(
             candidates,
             tenant_id=tenant.pk,
             end_user_id=end_user.pk,
@@ -216,20 +248,17 @@ def memory_recall(
             now=now,
             weights=weights,
         )
-    ranked = _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
-    chosen = _within_budget(ranked, budget_tokens)
-    if touch:
-        memory_recall_touch(tenant=tenant, items=chosen, when=now)
-    return chosen
+    recall_all = for_context and count <= policy.recall_all_below
+    return _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
 
 
 def _note_candidates(
     rows: list[tuple], *, terms: list[str], slots: set[str], policy, now: datetime, weights: RecallWeights
-) -> list[_Candidate]:
+) -> list[Candidate]:
     """The note rows of _note_rows scored: relevance (cosine + keyword share + topic) times time, confidence and
     importance (the module docstring's formula)."""
     term_set = set(terms)
-    candidates: list[_Candidate] = []
+    candidates: list[Candidate] = []
     for (
         note_id,
         content,
@@ -251,13 +280,13 @@ def _note_candidates(
         relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
         score = (
             relevance
-            * _time_factor(policy, observed_at or updated_at, now, weights)
+            * time_factor(policy, observed_at or updated_at, now, weights)
             * weights.note
             * (0.8 + 0.2 * confidence)
             * (0.8 + 0.2 * importance)
         )
         candidates.append(
-            _Candidate(
+            Candidate(
                 RecalledItem(
                     type="note",
                     id=note_id,
@@ -274,66 +303,8 @@ def _note_candidates(
     return candidates
 
 
-def _add_message_candidates(
-    candidates: list[_Candidate],
-    *,
-    tenant_id: int,
-    end_user_id: int,
-    terms: list[str],
-    vector: list[float],
-    policy,
-    exclude_session_id: int | None,
-    limit: int,
-    now: datetime,
-    weights: RecallWeights,
-) -> None:
-    """Append the user's relevant past messages to `candidates` (in place). A message some note already cites is
-    not added: it raises that note's score and relevance to its own when higher, so the evidence appears once."""
-    notes_by_message: dict[int, list[_Candidate]] = {}
-    for c in candidates:
-        for m in c.item.message_ids:
-            notes_by_message.setdefault(m, []).append(c)
-    episodes = episodes_near(
-        tenant_id=tenant_id,
-        end_user_id=end_user_id,
-        terms=terms,
-        vector=vector,
-        model=policy.embedding_model,
-        exclude_session_id=exclude_session_id,
-        top=limit + len(notes_by_message),
-        weights=weights,
-    )
-    for mid, episode in episodes.items():
-        session_id, content, created_at, relevance = (
-            episode.session_id,
-            episode.content,
-            episode.created_at,
-            episode.relevance,
-        )
-        score = relevance * _time_factor(policy, created_at, now, weights) * weights.message
-        if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
-            for note in notes_by_message[mid]:
-                if score > note.item.score:
-                    note.item.score, note.relevance = score, max(note.relevance, relevance)
-            continue
-        candidates.append(
-            _Candidate(
-                RecalledItem(
-                    type="message",
-                    id=mid,
-                    content=content,
-                    score=score,
-                    session_id=session_id,
-                    message_ids=[mid],
-                    created_at=created_at,
-                ),
-                relevance,
-            )
-        )
-
-
 def _ranked(
-    candidates: list[_Candidate], *, k: int, for_context: bool, recall_all: bool, policy, weights: RecallWeights
+    candidates: list[Candidate], *, k: int, for_context: bool, recall_all: bool, policy, weights: RecallWeights
 ) -> list[RecalledItem]:
     """The candidates best first (ties: notes before messages, newest id first), cut as memory_recall's docstring
     says: for the context, the relevant ones (every note under recall_all) up to k unless recall_all; otherwise

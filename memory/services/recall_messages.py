@@ -5,6 +5,7 @@ to it (memory.services.recall_context)."""
 from __future__ import annotations
 
 import math
+from datetime import datetime
 
 from django.db import connection
 
@@ -20,7 +21,7 @@ from memory.services.recall_sql import (
     tsquery_of,
     vector_literal,
 )
-from memory.services.recall_types import RecallWeights
+from memory.services.recall_types import Candidate, RecalledItem, RecallWeights, time_factor
 
 # Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
 # index, as every user was before the exact scan of notes (memory.services.recall.EXACT_SCAN_MAX) was added.
@@ -142,3 +143,61 @@ def episodes_near(
         )
         episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
     return episodes
+
+
+def message_candidates_add(
+    candidates: list[Candidate],
+    *,
+    tenant_id: int,
+    end_user_id: int,
+    terms: list[str],
+    vector: list[float],
+    policy,
+    exclude_session_id: int | None,
+    limit: int,
+    now: datetime,
+    weights: RecallWeights,
+) -> None:
+    """Append the user's relevant past messages to `candidates` (in place). A message some note already cites is
+    not added: it raises that note's score and relevance to its own when higher, so the evidence appears once."""
+    notes_by_message: dict[int, list[Candidate]] = {}
+    for c in candidates:
+        for m in c.item.message_ids:
+            notes_by_message.setdefault(m, []).append(c)
+    episodes = episodes_near(
+        tenant_id=tenant_id,
+        end_user_id=end_user_id,
+        terms=terms,
+        vector=vector,
+        model=policy.embedding_model,
+        exclude_session_id=exclude_session_id,
+        top=limit + len(notes_by_message),
+        weights=weights,
+    )
+    for mid, episode in episodes.items():
+        session_id, content, created_at, relevance = (
+            episode.session_id,
+            episode.content,
+            episode.created_at,
+            episode.relevance,
+        )
+        score = relevance * time_factor(policy, created_at, now, weights) * weights.message
+        if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
+            for note in notes_by_message[mid]:
+                if score > note.item.score:
+                    note.item.score, note.relevance = score, max(note.relevance, relevance)
+            continue
+        candidates.append(
+            Candidate(
+                RecalledItem(
+                    type="message",
+                    id=mid,
+                    content=content,
+                    score=score,
+                    session_id=session_id,
+                    message_ids=[mid],
+                    created_at=created_at,
+                ),
+                relevance,
+            )
+        )

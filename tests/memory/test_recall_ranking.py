@@ -53,9 +53,10 @@ def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, l
     assert answer_word in items[0].content, [i.content for i in items]
 
 
-def test_recall_is_three_statements_however_many_notes_and_messages(make_person):
-    """Notes, messages, and the turns next to the candidate messages (recall_context): a fixed number of round
-    trips, never one per candidate."""
+def test_recall_is_a_fixed_number_of_statements_however_many_notes_and_messages(make_person):
+    """Notes, messages, and the turns next to the candidate messages (recall_context): three round trips for the
+    chat turn's context, never one per candidate; an explicit list whose best items include past messages adds
+    their vectors and a second ranking with the query moved towards them (recall_feedback): seven at most."""
     person = make_person(recall_all_below=0)
     for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆"]:
         person.say(text)
@@ -64,15 +65,20 @@ def test_recall_is_three_statements_however_many_notes_and_messages(make_person)
             end_user=person.end_user, tenant=person.tenant, kind="preference", key="", content=f"用户喜欢第{i}种面条"
         )
     person.new_session()
-    with CaptureQueriesContext(connection) as queries:
-        items = memory_recall(
-            tenant=person.tenant,
-            end_user=person.end_user,
-            query="我的预算是多少",
-            exclude_session_id=person.session.pk,
-            touch=False,
-        )
-    assert len(queries.captured_queries) == 3, [q["sql"][:120] for q in queries.captured_queries]
+    for for_context, statements in ((True, 3), (False, 7)):
+        with CaptureQueriesContext(connection) as queries:
+            items = memory_recall(
+                tenant=person.tenant,
+                end_user=person.end_user,
+                query="我的预算是多少",
+                exclude_session_id=person.session.pk,
+                touch=False,
+                for_context=for_context,
+            )
+        count = len(queries.captured_queries)
+        assert count == statements if for_context else 3 <= count <= statements, [
+            q["sql"][:120] for q in queries.captured_queries
+        ]
     assert any("40" in i.content for i in items)
 
 
