@@ -406,6 +406,11 @@ DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
 # says otherwise; a job over the limit waits BULK_JOB_WAIT_SECONDS and tries again, leaving its slot to others.
 BULK_JOBS_PER_TENANT = env.int("BULK_JOBS_PER_TENANT", default=1)
 BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
+# A bulk job's worker thread and its PostgreSQL backend (when the server runs on this machine under our OS user, as
+# the embedded one does) run this many steps nicer (0 = off), and its commits do not wait for the WAL flush
+# (safe: bulk steps are idempotent and re-delivered from the outbox). core/priority.py says why.
+BULK_JOB_NICENESS = env.int("BULK_JOB_NICENESS", default=10)
+BULK_JOB_ASYNC_COMMIT = env.bool("BULK_JOB_ASYNC_COMMIT", default=True)
 # Compaction in bounded passes (assistants.services.compaction): one pass merges at most this many of the oldest
 # messages that left the window (and this many tokens of them: the model's prompt) into the summary; the rest go
 # to the next pass, its own job.
