@@ -41,6 +41,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from config.queues import BULK_JOBS, TENANT_BULK_JOBS
+from core import priority
 
 logger = logging.getLogger(__name__)
 
@@ -348,8 +349,6 @@ def _outbox_defer(task, record_id: int, args, kwargs) -> None:
 
 def _priority_prepare(*, bulk: bool) -> None:
     """A bulk job gives way to interactive work (core.priority); never a reason for the job to fail."""
-    from core import priority
-
     try:
         if bulk:
             priority.bulk_job_prepare()
@@ -368,7 +367,9 @@ class OutboxTask(Task):
             return super().__call__(*args, **kwargs)
         _priority_prepare(bulk=self.name in BULK_JOBS)
         if not task_id.startswith(TASK_ID_PREFIX):
-            return super().__call__(*args, **kwargs)
+            return super().__call__(*args, **kwargs)  # sent by beat: periodic housekeeping, nobody waits for it
+        if self.name not in BULK_JOBS:
+            priority.interactive_work_seen()  # bulk jobs on this machine pause meanwhile (a turn's jobs, webhooks)
         from core.models import JobRecord
 
         record_id = int(task_id[len(TASK_ID_PREFIX) :])

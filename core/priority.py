@@ -28,6 +28,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 
 from django.conf import settings
 from django.db import connection
@@ -96,6 +97,7 @@ def _thread_nice(target: int) -> bool:
 def bulk_job_prepare() -> None:
     """Run the calling thread and its database connection as a bulk job (nicer, asynchronous commits)."""
     steps = max(0, min(_NICEST, int(settings.BULK_JOB_NICENESS)))
+    _thread.job_started, _thread.yielded = time.monotonic(), 0.0  # bulk_job_yield's budget counts from here
     if getattr(_thread, "base", None) is None:
         _thread.base, _thread.niced = os.getpriority(os.PRIO_PROCESS, 0), False
     if steps and not _thread.niced:
@@ -136,3 +138,67 @@ def _backend_pid_if_open() -> int | None:
         return None
     pid = getattr(getattr(connection.connection, "info", None), "backend_pid", None)
     return int(pid) if pid else None
+
+
+# --- Yielding: a bulk job pauses between two units of its work while interactive work is going on here ---------
+
+
+def _marker():
+    return settings.RUN_DIR / "interactive-work-seen"
+
+
+def interactive_work_seen() -> None:
+    """Say that interactive work (a chat turn, an interactive job) is going on now. A file's time in RUN_DIR: bulk
+    jobs on this machine read it (bulk_job_yield); on another machine they have cores of their own anyway."""
+    if settings.BULK_YIELD_SECONDS <= 0:
+        return
+    try:
+        os.utime(_marker())
+    except FileNotFoundError:
+        try:
+            _marker().touch()
+        except OSError as exc:
+            _warn_once("yielding (no RUN_DIR)", exc)
+    except OSError as exc:
+        _warn_once("yielding", exc)
+
+
+def bulk_job_yield() -> float:
+    """Between two units of a bulk job's work (an imported message): while interactive work was seen on this
+    machine within the last BULK_YIELD_SECONDS, wait in short sleeps. Never more than the job has worked since it
+    started, so a steady stream of turns halves a bulk job's speed at worst and cannot stop it; with no
+    interactive work it costs one stat(). Returns the seconds waited."""
+    window = float(settings.BULK_YIELD_SECONDS)
+    if window <= 0:
+        return 0.0
+    now = time.monotonic()
+    if getattr(_thread, "job_started", None) is None:
+        _thread.job_started, _thread.yielded = now, 0.0
+    waited = 0.0
+    while True:
+        try:
+            age = time.time() - os.stat(_marker()).st_mtime
+        except OSError:
+            break
+        budget = (time.monotonic() - _thread.job_started - _thread.yielded) - _thread.yielded
+        if age >= window or budget <= 0:
+            break
+        before = time.monotonic()
+        time.sleep(min(0.02, window - age, budget))
+        slept = time.monotonic() - before  # what it really waited: a loaded machine oversleeps
+        waited += slept
+        _thread.yielded += slept
+    return waited
+
+
+def interactive_work_middleware(get_response):
+    """A request that changes something (a chat turn is a POST) is someone waiting: bulk jobs on this machine
+    pause from its first byte, before authentication and routing. Reads (a client polling an import's progress)
+    do not pause them."""
+
+    def middleware(request):
+        if request.method not in ("GET", "HEAD", "OPTIONS"):
+            interactive_work_seen()
+        return get_response(request)
+
+    return middleware

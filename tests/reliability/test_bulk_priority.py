@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 from django.db import connection
 
+from core import priority
 from core.jobs import dispatch_redeliver
 from memory.jobs import memory_decay
 
@@ -89,3 +91,57 @@ def test_with_the_settings_off_a_bulk_job_runs_like_any_other(settings):
     assert bulk["synchronous_commit"] == "on"
     assert bulk["thread_nice"] == base
     assert bulk["backend_nice"] < 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_job_pauses_while_interactive_work_goes_on_but_never_longer_than_it_worked(settings, tmp_path):
+    settings.RUN_DIR, settings.BULK_YIELD_SECONDS = tmp_path, 2.0
+
+    def body():
+        priority.bulk_job_prepare()  # a bulk job starts
+        alone = priority.bulk_job_yield()  # no turn on this machine yet: no pause
+        time.sleep(0.3)  # it works
+        priority.interactive_work_seen()  # a chat turn starts
+        paused = priority.bulk_job_yield()
+        return {
+            "alone": alone,
+            "paused": paused,
+            "since_turn": time.time() - (tmp_path / "interactive-work-seen").stat().st_mtime,
+        }
+
+    seen = _in_a_thread(body)
+    assert seen["alone"] == 0.0
+    assert seen["paused"] >= 0.25  # it gave way to the turn ...
+    assert seen["paused"] < 1.5  # ... but for no longer than it had worked, though the turn's window (2 s) is open
+    assert seen["since_turn"] < 2.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bulk_job_does_not_pause_once_the_interactive_work_is_over(settings, tmp_path):
+    settings.RUN_DIR, settings.BULK_YIELD_SECONDS = tmp_path, 0.2
+
+    def body():
+        priority.bulk_job_prepare()
+        time.sleep(1.0)
+        priority.interactive_work_seen()
+        time.sleep(0.3)  # the turn's window has passed
+        return {"paused": priority.bulk_job_yield()}
+
+    assert _in_a_thread(body)["paused"] == 0.0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_that_changes_something_makes_bulk_jobs_pause_a_read_does_not(settings, tmp_path, client):
+    settings.RUN_DIR, settings.BULK_YIELD_SECONDS = tmp_path, 1.0
+
+    def pause_after(request) -> float:
+        def body():
+            priority.bulk_job_prepare()
+            time.sleep(1.1)  # it has worked, and any earlier request's window has passed
+            request()
+            return {"paused": priority.bulk_job_yield()}
+
+        return _in_a_thread(body)["paused"]
+
+    assert pause_after(lambda: client.get("/healthz")) == 0.0
+    assert pause_after(lambda: client.post("/api/v1/chat/", {}, content_type="application/json")) >= 0.5
