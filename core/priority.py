@@ -103,14 +103,15 @@ def bulk_job_prepare() -> None:
     if steps and not _thread.niced:
         _thread.niced = _thread_nice(min(_NICEST, _thread.base + steps))
     pid = _backend_pid()
-    if pid is None or getattr(connection, "bulk_backend", (None, None))[0] == pid:
-        return  # this connection is prepared already
+    prepared = getattr(connection, "bulk_backend", (None, None, None))
+    if pid is None or prepared[0] is connection.connection:
+        return  # this connection is prepared already (the same object: a pid alone can be reused by a new backend)
     before = _backend_nice(pid, steps) if steps else None
     if settings.BULK_JOB_ASYNC_COMMIT:
         with connection.cursor() as cursor:
             cursor.execute("SET synchronous_commit = off")
     if before is not None or settings.BULK_JOB_ASYNC_COMMIT:
-        connection.bulk_backend = (pid, before)  # type: ignore[attr-defined]
+        connection.bulk_backend = (connection.connection, pid, before)  # type: ignore[attr-defined]
 
 
 def interactive_job_prepare() -> None:
@@ -118,11 +119,11 @@ def interactive_job_prepare() -> None:
     priority with synchronous commits."""
     if getattr(_thread, "niced", False) and _thread_nice(_thread.base):
         _thread.niced = False
-    pid, before = getattr(connection, "bulk_backend", (None, None))
-    if pid is None:
+    prepared, pid, before = getattr(connection, "bulk_backend", (None, None, None))
+    if prepared is None:
         return
-    connection.bulk_backend = (None, None)  # type: ignore[attr-defined]
-    if _backend_pid_if_open() != pid:
+    connection.bulk_backend = (None, None, None)  # type: ignore[attr-defined]
+    if prepared is not connection.connection or getattr(prepared, "closed", True):
         return  # that backend is gone; a new connection starts at normal priority
     try:
         if before is not None:
@@ -131,13 +132,6 @@ def interactive_job_prepare() -> None:
             cursor.execute("RESET synchronous_commit")
     except OSError:  # an unprivileged process cannot make the backend less nice again: use a fresh one
         connection.close()
-
-
-def _backend_pid_if_open() -> int | None:
-    if connection.connection is None:
-        return None
-    pid = getattr(getattr(connection.connection, "info", None), "backend_pid", None)
-    return int(pid) if pid else None
 
 
 # --- Yielding: a bulk job pauses between two units of its work while interactive work is going on here ---------
