@@ -126,7 +126,7 @@ def interactive_job_prepare() -> None:
     if prepared is not connection.connection or getattr(prepared, "closed", True):
         return  # that backend is gone; a new connection starts at normal priority
     try:
-        if before is not None:
+        if before is not None and pid is not None:
             os.setpriority(os.PRIO_PROCESS, pid, before)
         with connection.cursor() as cursor:
             cursor.execute("RESET synchronous_commit")
