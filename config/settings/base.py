@@ -412,8 +412,8 @@ BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
 # (safe: bulk steps are idempotent and re-delivered from the outbox). core/priority.py says why.
 BULK_JOB_NICENESS = env.int("BULK_JOB_NICENESS", default=10)
 BULK_JOB_ASYNC_COMMIT = env.bool("BULK_JOB_ASYNC_COMMIT", default=True)
-# A bulk job pauses between two imported messages while a chat turn or an interactive job ran on this machine
-# within the last this many seconds (0 = never), at most as long as it has worked.
+# A bulk job pauses between two imported messages while a write request (a chat turn), a turn or an interactive job
+# ran on this machine within the last this many seconds (0 = never), at most as long as it has worked.
 BULK_YIELD_SECONDS = env.float("BULK_YIELD_SECONDS", default=0.5)
 # Compaction in bounded passes (assistants.services.compaction): one pass merges at most this many of the oldest
 # messages that left the window (and this many tokens of them: the model's prompt) into the summary; the rest go
