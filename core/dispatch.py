@@ -40,7 +40,8 @@ from django.db import close_old_connections, connections, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from config.queues import TENANT_BULK_JOBS
+from config.queues import BULK_JOBS, TENANT_BULK_JOBS
+from core import priority
 
 logger = logging.getLogger(__name__)
 
@@ -346,13 +347,29 @@ def _outbox_defer(task, record_id: int, args, kwargs) -> None:
     )
 
 
+def _priority_prepare(*, bulk: bool) -> None:
+    """A bulk job gives way to interactive work (core.priority); never a reason for the job to fail."""
+    try:
+        if bulk:
+            priority.bulk_job_prepare()
+        else:
+            priority.interactive_job_prepare()
+    except Exception as exc:  # noqa: BLE001 - priority is an optimisation; the job runs either way
+        logger.warning("could not set the job's priority: %s", exc)
+
+
 class OutboxTask(Task):
     """The Celery app's task class: a job sent through the outbox holds a lease on its row while it runs."""
 
     def __call__(self, *args, **kwargs):
         task_id = getattr(self.request, "id", None) or ""
-        if not task_id.startswith(TASK_ID_PREFIX) or self.request.is_eager:
+        if self.request.is_eager:
             return super().__call__(*args, **kwargs)
+        _priority_prepare(bulk=self.name in BULK_JOBS)
+        if not task_id.startswith(TASK_ID_PREFIX):
+            return super().__call__(*args, **kwargs)  # sent by beat: periodic housekeeping, nobody waits for it
+        if self.name not in BULK_JOBS:
+            priority.interactive_work_seen()  # bulk jobs on this machine pause meanwhile (a turn's jobs, webhooks)
         from core.models import JobRecord
 
         record_id = int(task_id[len(TASK_ID_PREFIX) :])

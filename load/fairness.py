@@ -10,8 +10,8 @@ FAIR_PORT, creates tenants A and B, then:
    extraction minus the message's `created_at`), each import's total processing time (its ledger row), every
    import step's duration (its outbox row) and the longest compaction step, with the load average of the machine
    at each phase (the development machine is shared).
-Prints one JSON report and writes load/results/fairness.json. Exit code 1 when a request failed or an import did
-not finish."""
+Prints one JSON report and writes load/results/fairness.json (and every turn of B, with its time, in
+fairness-turns.json). Exit code 1 when a request failed or an import did not finish."""
 
 from __future__ import annotations
 
@@ -153,6 +153,7 @@ class Chatter(threading.Thread):
                 "seconds": seconds,
                 "user_message_id": data.get("user_message_id"),
                 "load": load_average()[0],
+                "at": round(time.time(), 2),
             }
         )
 
@@ -210,6 +211,7 @@ def main() -> int:
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    turns_seen: dict = {}
     report: dict = {"imports": imports, "messages_per_import": size, "chat_interval_s": interval}
     ok = False
     try:
@@ -284,6 +286,7 @@ def main() -> int:
                 }
             )
         turns = chatter.turns
+        turns_seen.update(idle=idle.turns, under_load=turns)
         report["b_under_load"] = {
             "turns": len(turns),
             "errors": sum(t["status"] != 200 for t in turns),
@@ -310,6 +313,8 @@ def main() -> int:
                 os.killpg(platform.pid, signal.SIGKILL)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     (RESULTS / "fairness.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
+    if turns_seen:  # every turn of B (status, seconds, time), to see which ones were slow and when
+        (RESULTS / "fairness-turns.json").write_text(json.dumps(turns_seen, indent=1))
     return 0 if ok else 1
 
 

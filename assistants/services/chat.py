@@ -23,6 +23,7 @@ from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.i18n import user_language
 from core.policy import memory_policy_for
+from core.priority import interactive_work_seen
 from core.text import mostly_chinese
 from memory.services.embeddings import embeddings_kept_for_turn
 
@@ -188,6 +189,7 @@ def chat_turn_stream(
     reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
     after commit and never block the reply."""
     _turn_input_check(tenant=tenant, session=session, text=text)
+    interactive_work_seen()  # bulk jobs on this machine pause while the turn runs (core.priority)
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
@@ -222,6 +224,7 @@ def chat_turn_stream(
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
+    interactive_work_seen()
     yield (
         "done",
         TurnResult(

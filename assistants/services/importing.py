@@ -25,6 +25,7 @@ from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.ledger import job_progress_update, job_record_create
 from core.models import JobRecord
+from core.priority import bulk_job_yield
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
@@ -184,6 +185,7 @@ def _extract_batch(*, tenant_id: int, session: ChatSession, batch: list[Message]
         messages=[m for m in batch if not is_memory_command(m.content)],
     )
     for message in batch:
+        bulk_job_yield()  # a chat turn on this machine goes first
         outcome = memory_extract_for_message(tenant_id=tenant_id, message_id=message.pk, embed_message=False) or {}
         counts["notes_written"] = counts.get("notes_written", 0) + int(outcome.get("written", 0) or 0)
         counts["notes_dated"] = counts.get("notes_dated", 0) + _align_note_times(

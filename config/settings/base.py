@@ -45,6 +45,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "core.middleware.DatabaseUnavailableMiddleware",  # outermost: a database outage is a 503 sentence, not a 500
+    "core.priority.interactive_work_middleware",  # bulk jobs here pause while a request changes something
     "django.middleware.security.SecurityMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "api.middleware.api_guard_middleware",  # /api/: 413 before a large body is read, JSON for any crash
@@ -406,6 +407,14 @@ DISPATCH_KEEP_HOURS = env.float("DISPATCH_KEEP_HOURS", default=24.0)
 # says otherwise; a job over the limit waits BULK_JOB_WAIT_SECONDS and tries again, leaving its slot to others.
 BULK_JOBS_PER_TENANT = env.int("BULK_JOBS_PER_TENANT", default=1)
 BULK_JOB_WAIT_SECONDS = env.float("BULK_JOB_WAIT_SECONDS", default=5.0)
+# A bulk job's worker thread and its PostgreSQL backend (when the server runs on this machine under our OS user, as
+# the embedded one does) run this many steps nicer (0 = off), and its commits do not wait for the WAL flush
+# (safe: bulk steps are idempotent and re-delivered from the outbox). core/priority.py says why.
+BULK_JOB_NICENESS = env.int("BULK_JOB_NICENESS", default=10)
+BULK_JOB_ASYNC_COMMIT = env.bool("BULK_JOB_ASYNC_COMMIT", default=True)
+# A bulk job pauses between two imported messages while a write request (a chat turn), a turn or an interactive job
+# ran on this machine within the last this many seconds (0 = never), at most as long as it has worked.
+BULK_YIELD_SECONDS = env.float("BULK_YIELD_SECONDS", default=0.5)
 # Compaction in bounded passes (assistants.services.compaction): one pass merges at most this many of the oldest
 # messages that left the window (and this many tokens of them: the model's prompt) into the summary; the rest go
 # to the next pass, its own job.
