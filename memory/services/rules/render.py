@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from lemminflect import getAllLemmas, getInflection
+
 from memory.services.quantities import money_text
 from memory.services.rules.numbers import _num_str
 
@@ -41,6 +43,49 @@ _NOT_VERBS = {
 }
 
 
+_MODALS = {"can", "could", "will", "would", "shall", "should", "may", "might", "must"}
+# "the user" and the (up to) three words after it: adverbs ("really", "kind of") may stand before its verb
+_AFTER_SUBJECT = re.compile(r"(the user )((?:[a-z]+ ){0,2}[a-z]+)\b")
+
+
+# adverbs that the lexicon also knows as verbs ("to still", "to even")
+_ADVERBS_TOO = {"still", "even", "only", "ever", "further"}
+
+
+def _only_adverb(word: str) -> bool:
+    if word in _ADVERBS_TOO:
+        return True
+    lemmas = getAllLemmas(word)
+    return "ADV" in lemmas and "VERB" not in lemmas and "AUX" not in lemmas
+
+
+def _third_person_verb(word: str) -> str | None:
+    """`word` in the third person singular when it is a verb in its base form ("agree" -> "agrees", "go" ->
+    "goes", "have" -> "has"); None for a modal, a past form ("had", "won", "came"), an unknown word ("gotta") or
+    a word that is no verb."""
+    if word in _NOT_VERBS or word in _MODALS:
+        return None
+    lemmas = getAllLemmas(word)
+    if (lemmas.get("VERB") or lemmas.get("AUX") or ("",))[0] != word:
+        return None
+    forms = getInflection(word, "VBZ")
+    return forms[0] if forms else None
+
+
+def _agree(m: re.Match) -> str:
+    """The verb after "the user", past the adverbs before it, in the third person (lemminflect's lexicon tells a
+    base form from a past one and an adverb from a verb, and knows irregular endings): "the user totally agree"
+    -> "the user totally agrees"; anything else stays as the user said it."""
+    words = m.group(2).split(" ")
+    i = 0
+    while i < len(words) - 1 and (_only_adverb(words[i]) or (words[i] in {"kind", "sort"} and words[i + 1] == "of")):
+        i += 2 if words[i] in {"kind", "sort"} else 1
+    verb = _third_person_verb(words[i]) if i < len(words) else None
+    if verb:
+        words[i] = verb
+    return m.group(1) + " ".join(words)
+
+
 def third_person(text: str, chinese: bool) -> str:
     """The user's words as a note about the user: "我平时坐地铁" -> "用户平时坐地铁"."""
     text = text.strip(" ，,。.!！")
@@ -60,29 +105,7 @@ def third_person(text: str, chinese: bool) -> str:
     out = re.sub(r"\bwe\b", "the user", out, flags=re.I)
     out = re.sub(r"\bme\b", "the user", out, flags=re.I)
 
-    def agree(m):
-        verb = m.group(3)
-        if verb in _NOT_VERBS:
-            return m.group(0)
-        if verb in {"is", "has", "does", "was", "can", "will", "would", "should", "must", "might"} or verb.endswith(
-            "ed"
-        ):
-            return m.group(0)
-        if verb == "have":
-            verb = "has"
-        elif re.search(r"(?:s|sh|ch|x|o)$", verb):
-            verb += "es"
-        elif re.search(r"[^aeiou]y$", verb):
-            verb = verb[:-1] + "ies"
-        else:
-            verb += "s"
-        return f"{m.group(1)}{m.group(2) or ''}{verb}"
-
-    out = re.sub(
-        r"(the user )((?:usually |always |often |never |now |also |still |mostly |really |kind of |sort of )?)([a-z]+)",
-        agree,
-        out,
-    )
+    out = _AFTER_SUBJECT.sub(_agree, out)
     if not out.lower().startswith("the user"):
         out = "The user: " + out
     return out[0].upper() + out[1:] + "."
