@@ -60,18 +60,20 @@ def load_dataset(path: Path = DATA, limit_per_category: int | None = None) -> li
 
 
 def _flat(text: str) -> str:
-    return re.sub(r"[^0-9a-z@.+_]", "", unicodedata.normalize("NFKC", text or "").lower())
+    # Chinese characters are kept: a Chinese address or name reduced to its digits ("科苑路15号" -> "15") would be
+    # "found" in any note that mentions 15 of anything, and a name would vanish altogether
+    return re.sub(r"[^0-9a-z@.+_\u3400-\u9fff]", "", unicodedata.normalize("NFKC", text or "").lower())
 
 
 def _needle(value: str) -> str:
     flat = _flat(value)
-    return flat if "@" in flat else re.sub(r"[^0-9a-z]", "", flat)
+    return flat if "@" in flat else re.sub(r"[^0-9a-z\u3400-\u9fff]", "", flat)
 
 
 def pii_leaks(values: list[str], haystacks: list[str]) -> list[str]:
     """The identifiers of `values` that appear in any haystack (formatting ignored)."""
     flats = [_flat(h) for h in haystacks if h]
-    alnum = [re.sub(r"[^0-9a-z]", "", f) for f in flats]
+    alnum = [re.sub(r"[^0-9a-z\u3400-\u9fff]", "", f) for f in flats]
     leaked = []
     for value in values:
         needle = _needle(value)

@@ -55,6 +55,13 @@ def test_pii_is_found_whatever_its_formatting():
     ]
 
 
+def test_a_chinese_address_is_found_by_its_characters_not_by_its_number_alone():
+    """A Chinese address or name keeps its characters in the comparison: "科苑路15号" is not "found" in a note
+    about a budget of 15 万, and is found when a note holds it, spaced or not."""
+    assert pii_leaks(["科苑路15号", "张伟"], ["用户的预算为 15 万元。", "amount 12000"]) == []
+    assert pii_leaks(["科苑路15号", "张伟"], ["店在科苑路 15 号", "联系人张伟"]) == ["科苑路15号", "张伟"]
+
+
 def _luhn_ok(number: str) -> bool:
     digits = [int(d) for d in number][::-1]
     return sum(d if i % 2 == 0 else (d * 2 - 9 if d * 2 > 9 else d * 2) for i, d in enumerate(digits)) % 10 == 0
