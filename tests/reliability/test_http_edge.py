@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import select
 import socket
 import time
 import urllib.parse
@@ -71,7 +72,14 @@ def raw_request(web, head: str, body_parts=(), timeout: float = 10) -> tuple[int
         started = time.monotonic()
         sock.sendall(head.encode())
         for part in body_parts:
-            sock.sendall(part)
+            # as an HTTP client does: stop sending once the server has answered (a 413 mid-body), else the
+            # next send may meet the closed connection, depending on timing alone
+            if select.select([sock], [], [], 0)[0]:
+                break
+            try:
+                sock.sendall(part)
+            except (BrokenPipeError, ConnectionResetError):
+                break
         status, headers, body = read_response(sock, timeout)
         return status, headers, body, time.monotonic() - started
 

@@ -173,7 +173,8 @@ def test_a_model_error_is_a_clear_message_and_the_text_stays_in_the_box(site, ne
 def test_stop_button_ends_a_slow_reply(site, new_page, scripted_llm):
     end_user = person("browser-stop", "stan")
     use_scripted_model(end_user)
-    scripted_llm.push("chat", Scripted(content="This answer arrives far too late.", delay=6))
+    # long enough that a loaded machine still shows the Stop button before the answer would come
+    scripted_llm.push("chat", Scripted(content="This answer arrives far too late.", delay=15))
     page = new_page()
     log_in(page, site.url, "stan", PASSWORD)
     page.click("text=Start a conversation")
