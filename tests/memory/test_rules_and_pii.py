@@ -70,6 +70,37 @@ def test_questions_and_small_talk_give_nothing(text):
     assert read_message(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I really hope you're feeling better now.",
+        "I'm always here for you, no matter what.",
+        "I'll keep ya posted!",
+        "I wish you all the best with the move.",
+        "I'll definitely check it out.",
+        "We should totally give that a try.",
+        "我会告诉你的。",
+        "我一直支持您。",
+    ],
+)
+def test_words_to_the_listener_and_pointers_to_elsewhere_are_no_facts(text):
+    # said to the other person, or about something named only elsewhere: nothing durable about the user
+    assert [c for c in read_message(text) if not c.whim] == []
+
+
+@pytest.mark.parametrize(
+    "text, must_contain",
+    [
+        ("As I told you, I moved to Porto last spring.", "Porto"),
+        ("I work as a pharmacist, thank you for asking.", "pharmacist"),
+        ("我最近在学吉他，你也可以试试。", "吉他"),
+        ("我开的是一辆迷你 Cooper。", "迷你"),
+    ],
+)
+def test_a_fact_beside_words_to_the_listener_is_kept(text, must_contain):
+    assert any(must_contain in c.content for c in read_message(text) if not c.whim)
+
+
 def test_hedge_lowers_confidence_and_marks_approx():
     [sure] = read_message("预算 10 万")
     [hedged] = read_message("预算差不多 10 万吧")

@@ -88,8 +88,16 @@ _IDENTIFIER_TALK = re.compile(
     r"电话|手机|号码|邮箱|卡号|银行卡|身份证|护照|账号|微信",
     re.IGNORECASE,
 )
-# A clause that only points at something said elsewhere ("I'm renewing it") is no fact on its own.
-_DANGLING = re.compile(r"\b(?:it|this|that|them)\s*[.!。！]?\s*$|[它这那]\s*[。！!]?$", re.IGNORECASE)
+# A clause that only points at something said elsewhere ("I'm renewing it", "I'll check it out", "I'll give that
+# a try") is no fact on its own.
+_DANGLING = re.compile(
+    r"\b(?:it|this|that|them)(?:\s+(?:out|up|over|again|too|soon|later|sometime|someday|a\s+(?:try|shot|go|look)))?"
+    r"\s*[.!。！]?\s*$|[它这那](?:个)?\s*[。！!]?$",
+    re.IGNORECASE,
+)
+# A clause that speaks to the listener ("I hope you're okay", "I'm always here for you", "I'll keep you posted",
+# "祝你好运", "谢谢您") is about this exchange, not a durable fact about the user. "迷你" (mini) is no pronoun.
+_TO_THE_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|yourselves|ya|y'all)\b|(?<!迷)[你您]", re.IGNORECASE)
 
 
 _RELATIVE_SUBJECT = re.compile(

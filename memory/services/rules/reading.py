@@ -24,6 +24,7 @@ from memory.services.rules.patterns import (
     _OTHER_PEOPLE,
     _PRICE,
     _RELATIVE_SUBJECT,
+    _TO_THE_LISTENER,
     _SUBJECT_EN,
     _SUBJECT_ZH,
     CHANGE,
@@ -172,6 +173,7 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
         s.generic.append((kind or "plan", clause))
     elif (
         _DANGLING.search(clause)
+        or (_TO_THE_LISTENER.search(clause) and clause not in s.standing)
         or REASON.search(clause)
         or _OTHER_PEOPLE.search(clause)
         or len(_content_terms(clause)) < (1 if s.chinese else 2)
