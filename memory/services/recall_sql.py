@@ -123,7 +123,8 @@ _MESSAGES_SQL = (
 # The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
 # keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
-# to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
+# to MESSAGE_EXACT_SCAN_MAX vectors: the RERANK_FACTOR x nearest on the half-precision copy, memory.0013, re-ranked
+# on the full vectors as for notes; through the HNSW index above, gated like the notes), then each candidate
 # message with its best chunk's cosine, its own keyword evidence and that of the message before it.
 _MESSAGE_VECTORS = (
     "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
@@ -131,8 +132,11 @@ _MESSAGE_VECTORS = (
 EPISODES_SQL = (
     "WITH kw AS MATERIALIZED ({keyword}), "
     "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
-    "vexact AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "vexact AS (SELECT message_id FROM (SELECT message_id, embedding "
+    + _MESSAGE_VECTORS
+    + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
+    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
     "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "

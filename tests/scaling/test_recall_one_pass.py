@@ -3,12 +3,14 @@ ranking come from one pass over the user's notes, where they were three (a heavy
 times, docs/benchmarks.md "Performance at scale"), and the pass finds what each of them found."""
 
 import pytest
+from django.conf import settings
 from django.db import connection
 
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
-from memory.services.recall_sql import notes_sql, tsquery_of
-from tests.factories import MemoryNoteFactory
+from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
+from memory.services.recall_sql import EPISODES_SQL, NO_MESSAGE_KEYWORDS_SQL, notes_sql, tsquery_of
+from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
 from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision
 
 QUESTIONS = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "do I still play the cello in Berlin?"]
@@ -130,3 +132,71 @@ def test_above_the_exact_scan_size_keyword_matches_still_come_through_their_inde
     assert best and found <= own
     assert found & {i for i, _ in best}, "no keyword match among the candidates above EXACT_SCAN_MAX"
     assert len(found) == 2  # one nearest (HNSW), one keyword match
+
+
+def _vectors_of_messages(person, texts, model):
+    from memory.services.episodes import message_vectors_write
+
+    session = ChatSessionFactory(end_user=person.end_user)
+    messages = [MessageFactory(session=session, content=text) for text in texts]
+    message_vectors_write(tenant=person.tenant, messages=messages, model=model)
+    return {m.pk for m in messages}
+
+
+def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_precision_sort_ranks_them(make_person):
+    """The messages side ranks a user's message vectors on memory_messagevector.embedding_half (memory.0013) and
+    re-ranks the best on the full vectors: the candidates are those of the exact full-precision sort, and never
+    another user's of the same tenant or a user's of another tenant holding the same messages."""
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    texts = [f"{verb} {thing}, {place}" for place in PLACES for verb, thing in THINGS][: 3 * recall.CANDIDATES]
+    model = embed_texts(texts=texts[:1])[0]
+    own = _vectors_of_messages(person, texts, model)
+    _vectors_of_messages(neighbour, texts, model)
+    _vectors_of_messages(stranger, texts, model)
+    for question, vector in zip(QUESTIONS, embed_texts(texts=QUESTIONS, model=model)[1], strict=True):
+        literal = recall.vector_literal(vector)
+        rows = message_candidates(
+            tenant_id=person.tenant.pk,
+            end_user_id=person.end_user.pk,
+            terms=[],  # no keyword side: the vector candidates alone
+            vector=vector,
+            model=model,
+            exclude_session_id=None,
+            top=recall.CANDIDATES,
+        )
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT message_id FROM memory_messagevector WHERE tenant_id = %s AND end_user_id = %s "
+                "AND embedding_model = %s ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+                [person.tenant.pk, person.end_user.pk, model, literal, recall.CANDIDATES],
+            )
+            exact = {row[0] for row in cur.fetchall()}
+            cur.execute(
+                "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) "
+                + EPISODES_SQL.replace("{keyword}", NO_MESSAGE_KEYWORDS_SQL).replace(
+                    "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
+                ),
+                {
+                    "tenant": person.tenant.pk,
+                    "user": person.end_user.pk,
+                    "session": -1,
+                    "model": model,
+                    "vector": literal,
+                    "limit": recall.CANDIDATES,
+                    "rerank": recall.RERANK_FACTOR * recall.CANDIDATES,
+                    "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                    "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+                },
+            )
+            plan = cur.fetchone()[0][0]["Plan"]
+        found = {row[0] for row in rows}
+        assert found <= own
+        assert len(exact) == recall.CANDIDATES and found == exact, question
+        assert _sorted_on_half_precision(plan), "the exact branch did not rank on embedding_half"
+
+
+def _sorted_on_half_precision(plan: dict) -> bool:
+    keys = " ".join(plan.get("Sort Key", []))
+    ran = plan.get("Actual Loops", 0) > 0
+    return (ran and "embedding_half <=>" in keys) or any(_sorted_on_half_precision(c) for c in plan.get("Plans", []))
