@@ -249,7 +249,36 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
     lines.append(END)
-    return "\n".join(lines)
+    return "\n".join(_with_carried_over_commits(lines, w, git.get("short")))
+
+
+# Which workload each section (or table) of the generated block shows: a `--only`/`--skip` run carries the others over
+# from the previous results, so their figures may be of older code than the "Latest run" line names.
+_SECTION_WORKLOADS = {
+    "### 1.": "recall_latency",
+    "### 2.": "turn_overhead",
+    "| API clients": "api_throughput",
+    "### 3.": "token_cost",
+    "### 4.": "locomo",
+    "### 5.": "write_quality",
+    "### 6.": "job_throughput",
+    "### 7.": "semantic_recall",
+}
+
+
+def _with_carried_over_commits(lines: list[str], workloads: dict, run_commit: str | None) -> list[str]:
+    """`lines` with a sentence before each section (or the API table) whose workload was measured at another
+    commit than the run's: which commit its figures are of."""
+    out: list[str] = []
+    for line in lines:
+        name = next((n for prefix, n in _SECTION_WORKLOADS.items() if line.startswith(prefix)), None)
+        commit = (workloads.get(name) or {}).get("commit") if name else None
+        if commit and commit != run_commit:
+            note = f"Measured at commit `{commit}`, carried over from an earlier run (not re-run at `{run_commit}`)."
+            out += [line, "", note] if line.startswith("###") else [note, "", line]
+            continue
+        out.append(line)
+    return out
 
 
 def write_markdown(results: dict, path: Path) -> None:

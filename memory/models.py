@@ -249,6 +249,8 @@ class MessageVector(TenantOwnedModel):
     )  # messages are partitioned: see MemoryNote.source_messages
     chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)
+    # memory_messagevector.embedding_half (halfvec, GENERATED from embedding, STORED) is not a model field, for the
+    # reason given at MemoryNote.embedding; only episodic recall's SQL reads it. Migration memory.0013.
     embedding_model = models.CharField(max_length=200)
     said_at = models.DateTimeField(help_text="When the message was said (its created_at), for time decay.")
 

@@ -35,7 +35,6 @@ import math
 import re
 from datetime import datetime
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import F
 from django.utils import timezone
@@ -49,10 +48,8 @@ from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import (
-    KEYWORD_SQL,
-    NO_KEYWORD_SQL,
-    NOTES_SQL,
     RERANK_FACTOR,
+    notes_sql,
     tsquery_of,
     vector_literal,
 )
@@ -108,10 +105,8 @@ def vector_candidates(
 def _note_rows(
     *, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str, all_below: int, limit: int
 ) -> tuple[int, list[tuple]]:
-    """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See NOTES_SQL."""
-    sql = NOTES_SQL.replace("{keyword}", KEYWORD_SQL if tsquery else NO_KEYWORD_SQL).replace(
-        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
-    )
+    """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See recall_sql._NOTES_SQL."""
+    sql = notes_sql(keywords=bool(tsquery))
     params: dict[str, int | str] = {
         "tenant": tenant_id,
         "user": end_user_id,

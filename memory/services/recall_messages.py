@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
+from django.conf import settings
 from django.db import connection
 
 from memory.services.recall_context import (
@@ -18,14 +19,18 @@ from memory.services.recall_sql import (
     EPISODES_SQL,
     MESSAGE_KEYWORDS_SQL,
     NO_MESSAGE_KEYWORDS_SQL,
+    RERANK_FACTOR,
     tsquery_of,
     vector_literal,
 )
 from memory.services.recall_types import Candidate, RecalledItem, RecallWeights, time_factor
 
-# Message vectors have no half-precision copy yet: a user with more than this many is searched through their HNSW
-# index, as every user was before the exact scan of notes (memory.services.recall.EXACT_SCAN_MAX) was added.
-MESSAGE_EXACT_SCAN_MAX = 5_000
+# A user with more message vectors than this is searched through their HNSW index. Up to it, the vectors are ranked
+# exactly on their half-precision copy (memory.0013) and the best re-ranked on the full vectors, as notes are
+# (memory.services.recall.EXACT_SCAN_MAX): measured for one user's 5,041 and 10,041 vectors, 9.2 and 11.3 ms p50
+# against 26.3 and 35.3 through the HNSW index and 25.0 and 35.6 for the exact full-precision scan it replaces,
+# recall@10 1.0 each (docs/benchmarks.md, "Heavy users, second round"); 20,000 as for notes, extrapolated.
+MESSAGE_EXACT_SCAN_MAX = 20_000
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 UNMATCHED_SHARE = 0.5
 
@@ -57,7 +62,9 @@ def message_candidates(
     (id, session id, content, created_at, keyword coverage 0..1, the previous user message's coverage 0..1,
     best cosine or None)."""
     query = tsquery_of(terms)
-    sql = EPISODES_SQL.replace("{keyword}", MESSAGE_KEYWORDS_SQL if query else NO_MESSAGE_KEYWORDS_SQL)
+    sql = EPISODES_SQL.replace("{keyword}", MESSAGE_KEYWORDS_SQL if query else NO_MESSAGE_KEYWORDS_SQL).replace(
+        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
+    )
     with connection.cursor() as cur:
         cur.execute(
             sql,
@@ -72,6 +79,7 @@ def message_candidates(
                 "model": model,
                 "vector": vector_literal(vector),
                 "limit": top,
+                "rerank": RERANK_FACTOR * top,
                 "exact_max": MESSAGE_EXACT_SCAN_MAX,
                 "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
             },

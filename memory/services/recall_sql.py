@@ -23,29 +23,50 @@ def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
 
 
-# The notes side of recall in one statement (one round trip): how many active notes the user has; the vector
-# neighbours, ranked exactly when that count is at most EXACT_SCAN_MAX and through the HNSW index above it (the
-# count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW search settings
-# come with the connection, see PGVECTOR_SESSION_OPTIONS); the keyword matches; every note when the user has
-# only a few; then each candidate with its cosine similarity and its source messages.
+# The notes side of recall in one statement (one round trip), reading the user's rows once: one pass over the user's
+# active notes (at most count_limit of them, "mine") gives their count, each note's half-precision distance to the
+# query and, when the query has terms, its keyword rank. When the count is at most EXACT_SCAN_MAX, the vector
+# neighbours are the RERANK_FACTOR x nearest of that pass re-ranked on their full vectors, and the keyword matches
+# the best ranked of it. Above it the pass served as the count only (its distances and ranks of count_limit rows
+# are spent), and the neighbours come through the HNSW index and the keyword matches through a scan of their own
+# (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
+# search settings come with the connection (config/settings/base.py). Then every note when the user has only a
+# few, and each candidate with its cosine similarity and its source messages.
+# Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
+# user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
+# tests/scaling/test_recall_one_pass.py).
 _USER_NOTES = (
     "FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
     "AND (expires_at IS NULL OR expires_at > now())"
 )
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
-NOTES_SQL = (
-    "WITH cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
-    "exact AS (SELECT id FROM (SELECT id, embedding "
+_HALF_DISTANCE = (
+    "CASE WHEN embedding_model = %(model)s AND embedding IS NOT NULL "
+    "THEN embedding_half <=> %(vector)s::halfvec({dims}) END"
+)
+_KEYWORD_RANK = (
+    "CASE WHEN search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "THEN ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) END"
+)
+_NOTES_SQL = (
+    "WITH mine AS MATERIALIZED (SELECT id, "
+    + _HALF_DISTANCE
+    + " AS d, {rank} AS r "
     + _USER_NOTES
-    + _VECTOR_FILTER
-    + " AND (SELECT c FROM cnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
-    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    + " LIMIT %(count_limit)s), "
+    "cnt AS MATERIALIZED (SELECT count(*) AS c FROM mine), "
+    "near AS (SELECT id FROM mine WHERE d IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY d LIMIT %(rerank)s), "
+    "exact AS (SELECT n.id FROM near JOIN memory_memorynote n ON n.id = near.id AND n.tenant_id = %(tenant)s "
+    "AND n.end_user_id = %(user)s ORDER BY n.embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
-    "kw AS ({keyword}), "
-    "everything AS (SELECT id " + _USER_NOTES + " AND (SELECT c FROM cnt) <= %(all_below)s), "
+    "kw AS (SELECT id FROM mine WHERE r IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY r DESC LIMIT %(limit)s), "
+    "kw_index AS ({keyword}), "
+    "everything AS (SELECT id FROM mine WHERE (SELECT c FROM cnt) <= %(all_below)s), "
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
-    "UNION SELECT id FROM kw UNION SELECT id FROM everything) cand) "
+    "UNION SELECT id FROM kw UNION SELECT id FROM kw_index UNION SELECT id FROM everything) cand) "
     "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
     "n.observed_at, n.updated_at, n.created_at, n.session_id, "
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
@@ -56,11 +77,25 @@ NOTES_SQL = (
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
+# The keyword matches of a user above EXACT_SCAN_MAX (the GIN index on search_tsv, or the user's index: the
+# planner's choice); below it they come from the pass.
 KEYWORD_SQL = (
     "SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
 )
 NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
+
+
+def notes_sql(*, keywords: bool) -> str:
+    """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, exact_max,
+    count_limit, all_below), with the keyword ranking when the query has terms (`keywords`)."""
+    return (
+        _NOTES_SQL.replace("{rank}", _KEYWORD_RANK if keywords else "NULL::real")
+        .replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL)
+        .replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
+    )
+
 
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
 # term with the question (at most `pool`) form the collection; each query term is weighted by its inverse
@@ -88,7 +123,8 @@ _MESSAGES_SQL = (
 # The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
 # keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
-# to MESSAGE_EXACT_SCAN_MAX vectors, through the HNSW index above, gated like the notes), then each candidate
+# to MESSAGE_EXACT_SCAN_MAX vectors: the RERANK_FACTOR x nearest on the half-precision copy, memory.0013, re-ranked
+# on the full vectors as for notes; through the HNSW index above, gated like the notes), then each candidate
 # message with its best chunk's cosine, its own keyword evidence and that of the message before it.
 _MESSAGE_VECTORS = (
     "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
@@ -96,8 +132,11 @@ _MESSAGE_VECTORS = (
 EPISODES_SQL = (
     "WITH kw AS MATERIALIZED ({keyword}), "
     "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
-    "vexact AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding <=> %(vector)s::vector) + 0 LIMIT %(limit)s), "
+    "vexact AS (SELECT message_id FROM (SELECT message_id, embedding "
+    + _MESSAGE_VECTORS
+    + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
+    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
     "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
     "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "

@@ -1,0 +1,202 @@
+"""The notes side of recall reads a user's rows once (issue 22): the count, the half-precision scan and the keyword
+ranking come from one pass over the user's notes, where they were three (a heavy user's 10,000 rows read three
+times, docs/benchmarks.md "Performance at scale"), and the pass finds what each of them found."""
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from memory.services import recall
+from memory.services.embeddings import embed_texts, search_terms
+from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
+from memory.services.recall_sql import EPISODES_SQL, NO_MESSAGE_KEYWORDS_SQL, notes_sql, tsquery_of
+from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
+from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision
+
+QUESTIONS = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "do I still play the cello in Berlin?"]
+
+
+def _notes(person, texts, model, vectors):
+    return [
+        MemoryNoteFactory(
+            end_user=person.end_user,
+            tenant=person.tenant,
+            key="",
+            content=text,
+            search_text=" ".join(search_terms(text)),
+            embedding=vector,
+            embedding_model=model,
+        ).pk
+        for text, vector in zip(texts, vectors, strict=True)
+    ]
+
+
+def _keyword_best(person, tsquery, limit):
+    """The user's active notes that share a term with the query, best ts_rank first: what recall's keyword
+    candidates must hold (ties at the cut-off make the last place ambiguous, so callers compare rank values)."""
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT id, ts_rank(search_tsv, to_tsquery('simple', %s)) FROM memory_memorynote WHERE tenant_id = %s "
+            "AND end_user_id = %s AND status = 'active' AND search_tsv @@ to_tsquery('simple', %s) "
+            "ORDER BY 2 DESC, id",
+            [tsquery, person.tenant.pk, person.end_user.pk, tsquery],
+        )
+        return cur.fetchall()[:limit]
+
+
+def _params(person, vector, tsquery, model, limit):
+    return {
+        "tenant": person.tenant.pk,
+        "user": person.end_user.pk,
+        "model": model,
+        "vector": recall.vector_literal(vector),
+        "tsquery": tsquery,
+        "limit": limit,
+        "rerank": recall.RERANK_FACTOR * limit,
+        "exact_max": recall.EXACT_SCAN_MAX,
+        "count_limit": recall.EXACT_SCAN_MAX + 1,
+        "all_below": 0,
+    }
+
+
+def _user_passes_run(plan: dict) -> int:
+    """Scans of the notes table that select the user's active, unexpired notes (the expiry test is what tells
+    them apart from the look-ups of candidates by id) and ran: the gated branches that did not run have no loops."""
+    found = 0
+    if (
+        plan.get("Relation Name", "").startswith(("memory_memorynote_p", "memory_memorynote "))
+        or plan.get("Relation Name") == "memory_memorynote"
+    ):
+        conditions = " ".join(plan.get(k, "") for k in ("Index Cond", "Recheck Cond", "Filter"))
+        found += "expires_at" in conditions and plan.get("Actual Loops", 0) > 0
+    return found + sum(_user_passes_run(child) for child in plan.get("Plans", []))
+
+
+@pytest.fixture
+def people(make_person):
+    """A person with 3 x CANDIDATES notes, another user of the same tenant and a user of another tenant holding the
+    same notes (which must never come back)."""
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    texts = [
+        f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
+        for place in PLACES
+        for verb, thing in THINGS
+    ][: 3 * recall.CANDIDATES]
+    model, vectors = embed_texts(texts=texts)
+    own = set(_notes(person, texts, model, vectors))
+    _notes(neighbour, texts, model, vectors)
+    _notes(stranger, texts, model, vectors)
+    return person, own, model
+
+
+def test_the_notes_statement_reads_the_users_rows_once_and_finds_the_nearest_and_the_keyword_matches(people):
+    person, own, model = people
+    limit = 10
+    for question, vector in zip(QUESTIONS, embed_texts(texts=QUESTIONS, model=model)[1], strict=True):
+        tsquery = tsquery_of(search_terms(question))
+        assert tsquery, question
+        params = _params(person, vector, tsquery, model, limit)
+        with connection.cursor() as cur:
+            cur.execute(notes_sql(keywords=True), params)
+            rows = cur.fetchall()
+            cur.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + notes_sql(keywords=True), params)
+            plan = cur.fetchone()[0][0]["Plan"]
+        found = {row[1] for row in rows}
+        assert rows[0][0] == len(own)  # the count recall chooses the branch (and recall_all) by
+        assert found <= own
+        nearest = _exact_full_precision(person, recall.vector_literal(vector), model)[:limit]
+        assert set(nearest) <= found, question
+        best = _keyword_best(person, tsquery, limit)
+        assert best, question
+        cut = best[-1][1]  # every note ranked above the last place's rank is in; ties at it may go either way
+        assert {i for i, rank in best if rank > cut} <= found, question
+        assert _user_passes_run(plan) == 1, question
+
+
+def test_above_the_exact_scan_size_keyword_matches_still_come_through_their_index(people, monkeypatch):
+    """Above EXACT_SCAN_MAX the pass is only a count: the nearest notes come through the HNSW index and the keyword
+    matches through the GIN index, so a note that shares the rare word but is not among the nearest is still a
+    candidate."""
+    person, own, model = people
+    monkeypatch.setattr(recall, "EXACT_SCAN_MAX", 2)
+    question = "Volvo"
+    vector = embed_texts(texts=["我对什么过敏？"], model=model)[1][0]  # a vector far from the Volvo notes
+    tsquery = tsquery_of(search_terms(question))
+    params = _params(person, vector, tsquery, model, limit=1)
+    with connection.cursor() as cur:
+        cur.execute(notes_sql(keywords=True), params)
+        rows = cur.fetchall()
+    found = {row[1] for row in rows}
+    best = _keyword_best(person, tsquery, limit=50)
+    assert best and found <= own
+    assert found & {i for i, _ in best}, "no keyword match among the candidates above EXACT_SCAN_MAX"
+    assert len(found) == 2  # one nearest (HNSW), one keyword match
+
+
+def _vectors_of_messages(person, texts, model):
+    from memory.services.episodes import message_vectors_write
+
+    session = ChatSessionFactory(end_user=person.end_user)
+    messages = [MessageFactory(session=session, content=text) for text in texts]
+    message_vectors_write(tenant=person.tenant, messages=messages, model=model)
+    return {m.pk for m in messages}
+
+
+def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_precision_sort_ranks_them(make_person):
+    """The messages side ranks a user's message vectors on memory_messagevector.embedding_half (memory.0013) and
+    re-ranks the best on the full vectors: the candidates are those of the exact full-precision sort, and never
+    another user's of the same tenant or a user's of another tenant holding the same messages."""
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    texts = [f"{verb} {thing}, {place}" for place in PLACES for verb, thing in THINGS][: 3 * recall.CANDIDATES]
+    model = embed_texts(texts=texts[:1])[0]
+    own = _vectors_of_messages(person, texts, model)
+    _vectors_of_messages(neighbour, texts, model)
+    _vectors_of_messages(stranger, texts, model)
+    for question, vector in zip(QUESTIONS, embed_texts(texts=QUESTIONS, model=model)[1], strict=True):
+        literal = recall.vector_literal(vector)
+        rows = message_candidates(
+            tenant_id=person.tenant.pk,
+            end_user_id=person.end_user.pk,
+            terms=[],  # no keyword side: the vector candidates alone
+            vector=vector,
+            model=model,
+            exclude_session_id=None,
+            top=recall.CANDIDATES,
+        )
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT message_id FROM memory_messagevector WHERE tenant_id = %s AND end_user_id = %s "
+                "AND embedding_model = %s ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+                [person.tenant.pk, person.end_user.pk, model, literal, recall.CANDIDATES],
+            )
+            exact = {row[0] for row in cur.fetchall()}
+            cur.execute(
+                "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) "
+                + EPISODES_SQL.replace("{keyword}", NO_MESSAGE_KEYWORDS_SQL).replace(
+                    "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
+                ),
+                {
+                    "tenant": person.tenant.pk,
+                    "user": person.end_user.pk,
+                    "session": -1,
+                    "model": model,
+                    "vector": literal,
+                    "limit": recall.CANDIDATES,
+                    "rerank": recall.RERANK_FACTOR * recall.CANDIDATES,
+                    "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                    "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+                },
+            )
+            plan = cur.fetchone()[0][0]["Plan"]
+        found = {row[0] for row in rows}
+        assert found <= own
+        assert len(exact) == recall.CANDIDATES and found == exact, question
+        assert _sorted_on_half_precision(plan), "the exact branch did not rank on embedding_half"
+
+
+def _sorted_on_half_precision(plan: dict) -> bool:
+    keys = " ".join(plan.get("Sort Key", []))
+    ran = plan.get("Actual Loops", 0) > 0
+    return (ran and "embedding_half <=>" in keys) or any(_sorted_on_half_precision(c) for c in plan.get("Plans", []))
