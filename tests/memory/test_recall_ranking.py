@@ -179,3 +179,36 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
         assert list(found) == _exact_full_precision(person, recall.vector_literal(vector), model), question
         items = memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, touch=False)
         assert items and {i.id for i in items if i.type == "note"} <= own
+
+
+def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_user(make_person):
+    """A fact said twice is one note with two source messages; `message_ids` shows first the one that answers the
+    question (by meaning), whichever was said first. Another user's identical messages are never among them."""
+    from assistants.models import Message
+    from core.policy import memory_policy_for
+    from memory.services.episodes import message_vectors_write
+
+    people = [make_person(), None]
+    people[1] = make_person(tenant=people[0].tenant)
+    for person in people:
+        person.say("I live in Lisbon.")
+        person.new_session()
+        person.say("I still live in Lisbon, in the flat by the river where the old yellow tram rattles past.")
+        messages = list(Message.objects.for_tenant(person.tenant).filter(end_user=person.end_user, role="user"))
+        message_vectors_write(
+            tenant=person.tenant, messages=messages, model=memory_policy_for(tenant=person.tenant).embedding_model
+        )
+    first = people[0]
+    [note] = [n for n in first.notes() if "Lisbon" in n.content]
+    own = sorted(
+        Message.objects.for_tenant(first.tenant)
+        .filter(end_user=first.end_user, role="user")
+        .values_list("pk", flat=True)
+    )
+    assert sorted(note.source_messages.values_list("pk", flat=True)) == own  # the restatement confirmed the note
+    items = memory_recall(tenant=first.tenant, end_user=first.end_user, query="the yellow tram by the river", k=5)
+    [item] = [i for i in items if i.type == "note" and i.id == note.pk]
+    assert item.message_ids == [own[1], own[0]]
+    items = memory_recall(tenant=first.tenant, end_user=first.end_user, query="where do I live?", k=5)
+    [item] = [i for i in items if i.type == "note" and i.id == note.pk]
+    assert set(item.message_ids) == set(own)
