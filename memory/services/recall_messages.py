@@ -167,7 +167,9 @@ def message_candidates_add(
     weights: RecallWeights,
 ) -> None:
     """Append the user's relevant past messages to `candidates` (in place). A message some note already cites is
-    not added: it raises that note's score and relevance to its own when higher, so the evidence appears once."""
+    not added: it raises that note's score and relevance to its own when higher, so the evidence appears once, and
+    the note's `message_ids` are ordered by their messages' relevance (the most relevant first; the others after
+    them, by id)."""
     notes_by_message: dict[int, list[Candidate]] = {}
     for c in candidates:
         for m in c.item.message_ids:
@@ -182,6 +184,9 @@ def message_candidates_add(
         top=limit + len(notes_by_message),
         weights=weights,
     )
+    for note in {id(c): c for cs in notes_by_message.values() for c in cs}.values():
+        # a note restated in several turns shows first the turn that answers the question best, then the others
+        note.item.message_ids.sort(key=lambda m: (-episodes[m].relevance if m in episodes else 1.0, m))
     for mid, episode in episodes.items():
         session_id, content, created_at, relevance = (
             episode.session_id,

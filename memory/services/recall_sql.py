@@ -31,8 +31,7 @@ def vector_literal(vector: list[float]) -> str:
 # are spent), and the neighbours come through the HNSW index and the keyword matches through a scan of their own
 # (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
 # search settings come with the connection (config/settings/base.py). Then every note when the user has only a
-# few, and each candidate with its cosine similarity and its source messages, the one nearest the query first (a
-# note restated in several turns shows the turn that answers the question before the others; LoCoMo R@5 +0.4).
+# few, and each candidate with its cosine similarity and its source messages.
 # Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
 # user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
 # tests/scaling/test_recall_one_pass.py).
@@ -74,9 +73,7 @@ _NOTES_SQL = (
     "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
     "AND s.tenant_id = %(tenant)s "
-    "ORDER BY (SELECT min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
-    "WHERE v.tenant_id = %(tenant)s AND v.message_id = s.message_id AND v.embedding_model = %(model)s) "
-    "NULLS LAST, s.message_id) "
+    "ORDER BY s.message_id) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
