@@ -8,14 +8,15 @@ from core.ledger import job_run
 
 @worker_init.connect
 def _load_the_encoder(**_):
-    """Load the offline sentence encoder once when a worker starts (prefork children inherit it), not inside the
-    first job a user waits for."""
+    """Load the offline sentence encoder and the English word-form lexicon once when a worker starts (prefork
+    children inherit them), not inside the first job a user waits for."""
     from django.conf import settings
 
-    from memory.services.embeddings import SENTENCE_MODEL, embed_texts
+    from memory.services.embeddings import SENTENCE_MODEL, embed_texts, search_terms
 
     if settings.LLM_EMBEDDING_MODEL == SENTENCE_MODEL:
         embed_texts(texts=["warm up"], model=SENTENCE_MODEL)
+    search_terms("warming up")  # lemminflect's lexicon (English terms and notes' verbs): 0.6 s at first use
 
 
 def _backoff(retries: int) -> float:
