@@ -143,6 +143,26 @@ def _notes_with_vectors(person, texts, model, vectors):
     ]
 
 
+def same_notes_for_three_users(make_person, make_notes):
+    """A person with 3 x CANDIDATES notes, another user of the same tenant and a user of another tenant holding the
+    same notes (which must never come back): (person, the person's note ids, the embedding model).
+    `make_notes(person, texts, model, vectors)` writes them."""
+    from memory.services.embeddings import embed_texts
+
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    texts = [
+        f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
+        for place in PLACES
+        for verb, thing in THINGS
+    ][: 3 * recall.CANDIDATES]
+    model, vectors = embed_texts(texts=texts)
+    own = set(make_notes(person, texts, model, vectors))
+    make_notes(neighbour, texts, model, vectors)
+    make_notes(stranger, texts, model, vectors)
+    return person, own, model
+
+
 def _exact_full_precision(person, literal, model):
     with connection.cursor() as cur:
         cur.execute(
@@ -159,17 +179,7 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
     same tenant and a user of another tenant holding the same notes never appear."""
     from memory.services.embeddings import embed_texts
 
-    person = make_person(recall_all_below=0)
-    neighbour, stranger = make_person(tenant=person.tenant), make_person()
-    texts = [
-        f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
-        for place in PLACES
-        for verb, thing in THINGS
-    ][: 3 * recall.CANDIDATES]
-    model, vectors = embed_texts(texts=texts)
-    own = set(_notes_with_vectors(person, texts, model, vectors))
-    _notes_with_vectors(neighbour, texts, model, vectors)
-    _notes_with_vectors(stranger, texts, model, vectors)
+    person, own, model = same_notes_for_three_users(make_person, _notes_with_vectors)
     questions = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "where do I swim every week?"]
     for question, vector in zip(questions, embed_texts(texts=questions, model=model)[1], strict=True):
         found = recall.vector_candidates(

@@ -11,7 +11,7 @@ from memory.services.embeddings import embed_texts, search_terms
 from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
 from memory.services.recall_sql import EPISODES_SQL, NO_MESSAGE_KEYWORDS_SQL, notes_sql, tsquery_of
 from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
-from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision
+from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision, same_notes_for_three_users
 
 QUESTIONS = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "do I still play the cello in Berlin?"]
 
@@ -76,18 +76,7 @@ def _user_passes_run(plan: dict) -> int:
 def people(make_person):
     """A person with 3 x CANDIDATES notes, another user of the same tenant and a user of another tenant holding the
     same notes (which must never come back)."""
-    person = make_person(recall_all_below=0)
-    neighbour, stranger = make_person(tenant=person.tenant), make_person()
-    texts = [
-        f"{'用户' if verb[0] > '~' else 'The user'} {verb} {thing} ({place})"
-        for place in PLACES
-        for verb, thing in THINGS
-    ][: 3 * recall.CANDIDATES]
-    model, vectors = embed_texts(texts=texts)
-    own = set(_notes(person, texts, model, vectors))
-    _notes(neighbour, texts, model, vectors)
-    _notes(stranger, texts, model, vectors)
-    return person, own, model
+    return same_notes_for_three_users(make_person, _notes)
 
 
 def test_the_notes_statement_reads_the_users_rows_once_and_finds_the_nearest_and_the_keyword_matches(people):
