@@ -263,7 +263,13 @@
             scrollToEnd(conversation);
           } else if (name === "memory") { // what this turn wrote or changed in memory, with Undo
             var article = data.reply_id && document.getElementById("m" + data.reply_id);
-            if (article && data.html) { article.appendChild(fromHTML(data.html)); scrollToEnd(conversation); }
+            if (article && data.html) {
+              // The reply's HTML may already carry the line (the job finished before "done" was rendered):
+              // replace it, never show it twice.
+              var line = fromHTML(data.html), shown = article.querySelector(":scope > .memory-events");
+              if (shown) article.replaceChild(line, shown); else article.appendChild(line);
+              scrollToEnd(conversation);
+            }
           } else if (name === "error") {
             restore();
             fail(data.message || s.failed);
