@@ -23,7 +23,8 @@ keyword noise, and a cross-language match (no shared words) keeps its full cosin
 Explicit recall (`k` given, `for_context` False) returns exactly k items whenever the user has k candidates, best
 first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
 user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
-The notes side is one SQL statement and the messages side another; a third fetches the user turns next to the
+The notes side is one SQL statement and the messages side another (skipped for a user who has no past
+message, which the notes statement tells); a third fetches the user turns next to the
 candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
 different pieces of evidence first (memory.services.recall_context); an explicit list is then ranked once more with
 the query vector moved towards the past messages among its best few items (memory.services.recall_feedback).
@@ -104,8 +105,9 @@ def vector_candidates(
 
 def _note_rows(
     *, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str, all_below: int, limit: int
-) -> tuple[int, list[tuple]]:
-    """(the user's active note count up to EXACT_SCAN_MAX + 1, candidate rows). See recall_sql._NOTES_SQL."""
+) -> tuple[int, bool, list[tuple]]:
+    """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has any past user message,
+    candidate rows). See recall_sql._NOTES_SQL."""
     sql = notes_sql(keywords=bool(tsquery))
     params: dict[str, int | str] = {
         "tenant": tenant_id,
@@ -122,7 +124,7 @@ def _note_rows(
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
-    return rows[0][0], [row[1:] for row in rows if row[1] is not None]
+    return rows[0][0], rows[0][-1], [row[1:-1] for row in rows if row[1] is not None]
 
 
 def memory_recall(
@@ -220,7 +222,7 @@ def _ranking(
     weights: RecallWeights,
 ) -> list[RecalledItem]:
     """One ranking of the user's notes and past messages for the query's `terms` and `vector` (memory_recall)."""
-    count, rows = _note_rows(
+    count, has_messages, rows = _note_rows(
         tenant_id=tenant.pk,
         end_user_id=end_user.pk,
         vector=vector,
@@ -230,7 +232,7 @@ def _ranking(
         limit=limit,
     )
     candidates = _note_candidates(rows, terms=terms, slots=slots, policy=policy, now=now, weights=weights)
-    if include_messages:
+    if include_messages and has_messages:
         message_candidates_add(
             candidates,
             tenant_id=tenant.pk,
@@ -262,8 +264,7 @@ def _note_candidates(
         search_text,
         confidence,
         importance,
-        observed_at,
-        updated_at,
+        observed_at,  # or, for a note without it, when it was last updated
         created_at,
         session_id,
         sim,
@@ -275,7 +276,7 @@ def _note_candidates(
         relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
         score = (
             relevance
-            * time_factor(policy, observed_at or updated_at, now, weights)
+            * time_factor(policy, observed_at, now, weights)
             * weights.note
             * (0.8 + 0.2 * confidence)
             * (0.8 + 0.2 * importance)

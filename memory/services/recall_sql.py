@@ -31,7 +31,8 @@ def vector_literal(vector: list[float]) -> str:
 # are spent), and the neighbours come through the HNSW index and the keyword matches through a scan of their own
 # (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
 # search settings come with the connection (config/settings/base.py). Then every note when the user has only a
-# few, and each candidate with its cosine similarity and its source messages.
+# few, and each candidate with its cosine similarity and its source messages; the last column says whether the user
+# has any past message at all (a user known only through notes added by API: the messages statement is skipped).
 # Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
 # user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
 # tests/scaling/test_recall_one_pass.py).
@@ -68,12 +69,14 @@ _NOTES_SQL = (
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
     "UNION SELECT id FROM kw UNION SELECT id FROM kw_index UNION SELECT id FROM everything) cand) "
     "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
-    "n.observed_at, n.updated_at, n.created_at, n.session_id, "
+    "coalesce(n.observed_at, n.updated_at), n.created_at, n.session_id, "
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
     "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
     "AND s.tenant_id = %(tenant)s "
-    "ORDER BY s.message_id) "
+    "ORDER BY s.message_id), "
+    "EXISTS (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
+    "AND role = 'user') "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )

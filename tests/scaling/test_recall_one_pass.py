@@ -189,3 +189,37 @@ def _sorted_on_half_precision(plan: dict) -> bool:
     keys = " ".join(plan.get("Sort Key", []))
     ran = plan.get("Actual Loops", 0) > 0
     return (ran and "embedding_half <=>" in keys) or any(_sorted_on_half_precision(c) for c in plan.get("Plans", []))
+
+
+def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past_message_brings_the_second(
+    make_person,
+):
+    """Recall skips the messages statement for a user without any past message (notes added by API only), told by
+    the notes statement itself; another user's messages, of the same tenant or another, do not count as theirs."""
+    person = make_person(recall_all_below=0)
+    neighbour, stranger = make_person(tenant=person.tenant), make_person()
+    model = embed_texts(texts=["x"])[0]
+    texts = ["I keep bees on the roof", "我在阳台上种了番茄"]
+    _notes(person, texts, model, embed_texts(texts=texts, model=model)[1])
+    for other in (neighbour, stranger):
+        _vectors_of_messages(other, ["the bees on my roof swarmed last June"], model)
+
+    def statements(question):
+        seen = []
+
+        def count(execute, sql, params, many, context):
+            seen.append(sql)
+            return execute(sql, params, many, context)
+
+        with connection.execute_wrapper(count):
+            items = recall.memory_recall(
+                tenant=person.tenant, end_user=person.end_user, query=question, k=5, touch=False
+            )
+        return seen, items
+
+    seen, items = statements("what do I keep on the roof?")
+    assert len(seen) == 1 and [i.type for i in items] == ["note", "note"]
+    own = _vectors_of_messages(person, ["the bees on my roof swarmed last June"], model)
+    seen, items = statements("what do I keep on the roof?")
+    assert len(seen) > 1
+    assert {i.id for i in items if i.type == "message"} == own
