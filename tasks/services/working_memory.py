@@ -82,6 +82,8 @@ def task_route_prepare(*, tenant, session, text: str, policy) -> PreparedRoute |
 
     if forget_target(text):
         return None  # "forget ..." is said to memory, never routed (task_route_message returns None for it)
+    if isinstance(router_for(chat_model=policy.chat_model), OfflineRouter):
+        return None  # no model to ask: the offline rules decide under the locks, so there is nothing to read first
     seen = routing_inputs(tenant=tenant, session=session, lock=False)
     router = router_for(chat_model=policy.chat_model if task_involved(seen, text) else "offline")
     if isinstance(router, OfflineRouter):

@@ -101,3 +101,29 @@ def test_a_route_prepared_for_other_task_states_is_not_used(make_tenant, scripte
     result = task_route_message(tenant=tenant, session=session, message=message, prepared=stale)
     assert result["data"]["route"] == "new_task"  # the rules' decision, not the stale "cancel"
     assert scripted_llm.chat_requests() == []
+
+
+@pytest.mark.django_db
+def test_with_the_offline_model_nothing_is_read_before_the_locks_and_the_rules_still_route(make_tenant):
+    """Without a model to ask, the prepare step returns at once (no task types or task state read twice per turn);
+    the rules under the locks start the task as before, and another user's open task does not become this one's."""
+    from django.test.utils import CaptureQueriesContext
+
+    from core.policy import memory_policy_for
+    from tasks.services.working_memory import task_route_prepare
+
+    tenant = make_tenant("offlineco")
+    user, other = (end_user_get_or_create(tenant=tenant, external_id=name) for name in ("lin", "kai"))
+    other_session = chat_session_start(tenant=tenant, end_user=other)
+    chat_turn(tenant=tenant, session=other_session, text="帮我做一个项目计划。项目名称是北极星。")
+    session = chat_session_start(tenant=tenant, end_user=user)
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    with CaptureQueriesContext(connection) as queries:
+        prepared = task_route_prepare(tenant=tenant, session=session, text="帮我做一个项目计划", policy=policy)
+    assert prepared is None and len(queries) == 0
+    message = Message.objects.for_tenant(tenant).create(
+        tenant=tenant, session=session, end_user=user, role=Message.Role.USER, content="帮我做一个项目计划"
+    )
+    result = task_route_message(tenant=tenant, session=session, message=message, prepared=prepared)
+    assert result["data"]["route"] == "new_task" and result["data"]["collected"] == {}
+    assert TaskState.objects.for_tenant(tenant).filter(end_user_id=other.pk).count() == 1
