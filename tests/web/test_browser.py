@@ -148,6 +148,12 @@ def use_scripted_model(end_user):
     tenant = end_user.tenant
     tenant.chat_model = "scripted-chat"
     tenant.save(update_fields=["chat_model"])
+    # With a scripted model the turn's extraction job (in the session's worker, once a test started it) asks the same
+    # scripted server and, retrying, takes answers queued for a later test's chat: CI saw the Stop test's slow answer
+    # taken by the error test's extraction, so its reply came at once and Stop was gone. These tests are about the
+    # chat's display, not memory: memory off, so no extraction is queued (as tests/web/test_browser_chat_ux.py does).
+    end_user.memory_enabled = False
+    end_user.save(update_fields=["memory_enabled"])
 
 
 @needs_chat_layer
