@@ -22,9 +22,14 @@ from memory.services.topic_lexicon import Topic as Topic
 _LATIN = re.compile(r"[a-z]")
 
 
+def _whole_words(*terms: str) -> re.Pattern:
+    """Any of `terms` as a whole English word (no latin letter right before or after it)."""
+    return re.compile(rf"(?<![a-z])(?:{'|'.join(map(re.escape, terms))})(?![a-z])")
+
+
 @lru_cache(maxsize=4096)
 def _word_rx(term: str) -> re.Pattern:
-    return re.compile(rf"(?<![a-z]){re.escape(term)}(?![a-z])")
+    return _whole_words(term)
 
 
 @lru_cache(maxsize=4096)
@@ -120,8 +125,7 @@ def _query_matchers() -> tuple[tuple[str, re.Pattern | None, tuple[str, ...]], .
         words = topic.terms + topic.topic_words + tuple(f for forms in topic.options.values() for f in forms)
         words = tuple(dict.fromkeys(w.lower() for w in words if len(w) >= 2 or not _LATIN.match(w)))
         latin = [w for w in words if _LATIN.match(w)]
-        pattern = rf"(?<![a-z])(?:{'|'.join(map(re.escape, latin))})(?![a-z])" if latin else None
-        out.append((topic.slot, re.compile(pattern) if pattern else None, tuple(w for w in words if w not in latin)))
+        out.append((topic.slot, _whole_words(*latin) if latin else None, tuple(w for w in words if w not in latin)))
     return tuple(out)
 
 

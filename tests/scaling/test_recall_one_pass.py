@@ -5,6 +5,7 @@ times, docs/benchmarks.md "Performance at scale"), and the pass finds what each 
 import pytest
 from django.conf import settings
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
@@ -205,17 +206,11 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
         _vectors_of_messages(other, ["the bees on my roof swarmed last June"], model)
 
     def statements(question):
-        seen = []
-
-        def count(execute, sql, params, many, context):
-            seen.append(sql)
-            return execute(sql, params, many, context)
-
-        with connection.execute_wrapper(count):
+        with CaptureQueriesContext(connection) as seen:
             items = recall.memory_recall(
                 tenant=person.tenant, end_user=person.end_user, query=question, k=5, touch=False
             )
-        return seen, items
+        return seen.captured_queries, items
 
     seen, items = statements("what do I keep on the roof?")
     assert len(seen) == 1 and [i.type for i in items] == ["note", "note"]
