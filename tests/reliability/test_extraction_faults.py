@@ -60,7 +60,9 @@ def test_extraction_retries_with_backoff_then_records_the_failure(celery_worker,
     calls = [r["at"] for r in openai_server.requests if r["path"].endswith("/chat/completions")]
     assert job.attempts == 6 and len(calls) == 6  # the first run and 5 retries, one model call each
     gaps = [b - a for a, b in pairwise(calls)]
-    assert all(later >= earlier * 1.5 for earlier, later in pairwise(gaps)), gaps  # the backoff grows
+    # the backoff grows (1, 2, 4, 8, 16 s): each wait is at least its countdown; a busy shared worker only adds to one,
+    # so lower bounds hold where comparing two measured waits did not (CI saw 1.0, 2.0, 5.5, 8.0, 16.0)
+    assert all(gap >= 0.9 * 2**i for i, gap in enumerate(gaps)), gaps
     assert job.error and "Traceback" not in job.error
     assert not MemoryNote.objects.for_tenant(tenant).exists()
     openai_server.reset()
