@@ -6,8 +6,9 @@ through the write path would take hours at 1M) with the offline embedder's vecto
 HNSW index is rebuilt with its own definition after each load. At each step the same queries run through
 `memory_recall(k=10, touch=False)` and through the bare SQL: the vector statement recall rests on
 (`memory.services.recall.vector_statement`: cosine distance, tenant + user + active filter, exact up to
-EXACT_SCAN_MAX notes and HNSW above, LIMIT CANDIDATES), for a typical user and for the heavy user. The query embedding is timed separately (it is
-inside memory_recall, not inside the bare query).
+EXACT_SCAN_MAX notes and HNSW above, LIMIT CANDIDATES), for a typical user and for the heavy user. Recall's time
+includes embedding the query (the embedder's cache of recent texts is emptied before each call, as a new question
+finds it); the embedding is also timed alone, and the bare query is given the vector.
 """
 
 from __future__ import annotations
@@ -194,7 +195,9 @@ def _drop_vector_indexes() -> list[str]:
         rows = cursor.fetchall()
         for name, _ in rows:
             cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
-    return [definition for _, definition in rows]
+    # pg_indexes gives a partitioned table's index as "ON ONLY <table>": run as is, that makes an invalid index on
+    # the parent alone and none on the partitions (the HNSW index was missing after every load until 2026-12-02)
+    return [definition.replace(" ON ONLY ", " ON ", 1) for _, definition in rows]
 
 
 def _bare_query(tenant_id, user_id, literal, model, exact: bool):
@@ -218,7 +221,7 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
 def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from django.conf import settings
 
-    from memory.services.embeddings import embed_texts
+    from memory.services.embeddings import embed_texts, recent_vectors_clear
     from memory.services.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
 
     out = {}
@@ -230,10 +233,12 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
         users = [pick() for _ in texts]
         embed_ms, recall_ms, bare_ms, empty = [], [], [], 0
         for i, (text, user) in enumerate(zip(texts, users, strict=True)):
+            recent_vectors_clear()  # every query is new to the embedder, as a user's question is
             ms, (model, vectors) = timed_ms(embed_texts, texts=[text], model=settings.LLM_EMBEDDING_MODEL)
             literal = _vector_literal(vectors[0])
             exact = active_note_count(tenant_id=store.tenant.pk, end_user_id=user.pk) <= EXACT_SCAN_MAX
             bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, exact)
+            recent_vectors_clear()  # recall embeds the query itself: its time includes the embedding
             rms, items = timed_ms(memory_recall, tenant=store.tenant, end_user=user, query=text, k=10, touch=False)
             empty += not items
             if i >= min(10, queries // 10):  # the first queries warm caches and connections
@@ -282,10 +287,17 @@ def run_recall_latency(
         (g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g),
         key=lambda g: g["recall_ms"]["p95"] or 0,
     )
+    typical = last.get(f"typical user ({TYPICAL_NOTES} notes)", {}).get("recall_ms", {})
     return {
         "steps": steps,
         "queries_per_step": queries,
+        "recall_includes_query_embedding": True,
         "targets": {
+            "typical user p95 <= 10 ms, query embedding included": {
+                "notes": last["notes"],
+                "p95": typical.get("p95"),
+                "met": (typical.get("p95") or 1e9) <= 10,
+            },
             "p95 <= 25 ms at largest size": {
                 "notes": last["notes"],
                 "p95": worst["recall_ms"]["p95"],

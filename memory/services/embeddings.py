@@ -225,6 +225,12 @@ def _sentence_vectors(texts: list[str]) -> list[list[float]]:
     return [found[k] for k in keys]
 
 
+def recent_vectors_clear() -> None:
+    """Forget the recent texts' vectors (the benchmark times recall with the query embedding included)."""
+    with _sentence_lock:
+        _recent.clear()
+
+
 def _encode(texts: list[str]) -> list[list[float]]:
     global _sentence_encoder
     if _sentence_encoder is None:
