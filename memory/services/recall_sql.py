@@ -42,15 +42,15 @@ _USER_NOTES = (
 )
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _HALF_DISTANCE = (
-    "CASE WHEN embedding_model = %(model)s AND embedding IS NOT NULL "
-    "THEN embedding_half <=> %(vector)s::halfvec({dims}) END"
+    "CASE WHEN embedding_model = %(model)s AND embedding IS NOT NULL THEN embedding_half <=> (SELECT half FROM q) END"
 )
 _KEYWORD_RANK = (
     "CASE WHEN search_tsv @@ to_tsquery('simple', %(tsquery)s) "
     "THEN ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) END"
 )
 _NOTES_SQL = (
-    "WITH mine AS MATERIALIZED (SELECT id, "
+    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
+    "mine AS MATERIALIZED (SELECT id, "
     + _HALF_DISTANCE
     + " AS d, {rank} AS r "
     + _USER_NOTES
@@ -59,9 +59,9 @@ _NOTES_SQL = (
     "near AS (SELECT id FROM mine WHERE d IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
     "ORDER BY d LIMIT %(rerank)s), "
     "exact AS (SELECT n.id FROM near JOIN memory_memorynote n ON n.id = near.id AND n.tenant_id = %(tenant)s "
-    "AND n.end_user_id = %(user)s ORDER BY n.embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "AND n.end_user_id = %(user)s ORDER BY n.embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
-    "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "kw AS (SELECT id FROM mine WHERE r IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
     "ORDER BY r DESC LIMIT %(limit)s), "
     "kw_index AS ({keyword}), "
@@ -71,7 +71,7 @@ _NOTES_SQL = (
     "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
     "coalesce(n.observed_at, n.updated_at), n.created_at, n.session_id, "
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
-    "THEN 1 - (n.embedding <=> %(vector)s::vector) END, "
+    "THEN 1 - (n.embedding <=> (SELECT vec FROM q)) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
     "AND s.tenant_id = %(tenant)s "
     "ORDER BY s.message_id), "
@@ -133,20 +133,21 @@ _MESSAGE_VECTORS = (
     "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
 )
 EPISODES_SQL = (
-    "WITH kw AS MATERIALIZED ({keyword}), "
+    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
+    "kw AS MATERIALIZED ({keyword}), "
     "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
     "vexact AS (SELECT message_id FROM (SELECT message_id, embedding "
     + _MESSAGE_VECTORS
     + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> %(vector)s::halfvec({dims})) + 0 "
-    "LIMIT %(rerank)s) near ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> (SELECT half FROM q)) + 0 "
+    "LIMIT %(rerank)s) near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s), "
+    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
     "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw) "
     "SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, kp.matched, "
     "kp.matched_terms, coalesce(kw.size, kp.size), coalesce(kw.matched_total, kp.matched_total), "
-    "(SELECT 1 - min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
+    "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
     "WHERE v.message_id = m.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
     "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s AND m.end_user_id = %(user)s "
     "AND m.role = 'user' AND m.session_id <> %(session)s LEFT JOIN kw ON kw.id = m.id "
