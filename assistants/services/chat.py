@@ -16,6 +16,7 @@ from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
+from assistants.services.recall_early import recall_early_start
 from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
@@ -192,6 +193,14 @@ def chat_turn_stream(
     interactive_work_seen()  # bulk jobs on this machine pause while the turn runs (core.priority)
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    # Recall reads nothing the steps below write: it runs beside them (assistants.services.recall_early)
+    early_recall = recall_early_start(
+        tenant=tenant,
+        session=session,
+        text=text,
+        policy=policy,
+        long_term=turn_uses_long_term_memory(session=session, end_user=session.end_user),
+    )
     # Whatever the hooks need from a remote model (routing a task, embeddings) is asked now, before any row is
     # locked: with the user's row locked, a slow model would hold up the user's other turns and an erasure.
     with embeddings_kept_for_turn():  # what prepare embedded is not sent to a remote model again under the locks
@@ -207,6 +216,7 @@ def chat_turn_stream(
         policy=policy,
         hook_results=hook_results,
         recall=long_term,
+        early_recall=early_recall,
     )
     yield "context", context
 
@@ -314,6 +324,7 @@ def _turn_context(
     policy,
     hook_results: list[dict],
     recall: bool,
+    early_recall=None,
 ) -> TurnContext:
     """The turn's context (assistants.services.context); a context bug must not lose the turn, so a failure
     is logged and the context falls back to the system prompt and the message."""
@@ -327,6 +338,7 @@ def _turn_context(
             policy=policy,
             hook_results=hook_results,
             recall=recall,
+            early_recall=early_recall,
         )
     except Exception:  # a context bug must not lose the turn: fall back to prompt + message
         logger.exception("context assembly failed for session %s", session.pk)

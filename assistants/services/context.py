@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+from concurrent.futures import Future
 from dataclasses import dataclass
 
 from django.db.models.fields.json import KT
@@ -27,6 +28,7 @@ from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
+from assistants.services.recall_early import MIN_BUDGET, recall_early_result
 from assistants.services.tokens import (
     MESSAGE_OVERHEAD,
     REPLY_PRIMING,
@@ -71,9 +73,14 @@ def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
     return lines
 
 
-def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy) -> list:
+def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy, early: Future | None = None) -> list:
     try:
         from memory.services.recall import memory_recall
+
+        if early is not None:  # started before the message was stored (assistants.services.recall_early)
+            found = recall_early_result(early, budget)
+            if found is not None:
+                return found
 
         # counted as recalled after the reply (chat_turn_stream), not while the user waits for it
         return list(
@@ -114,10 +121,12 @@ def context_build(
     policy: MemoryPolicy,
     hook_results: list[dict] | None = None,
     recall: bool = True,
+    early_recall: Future | None = None,
 ) -> TurnContext:
     """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
     chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
-    stay."""
+    stay. `early_recall`: the recall the turn started before storing the message (assistants.services.
+    recall_early), used instead of recalling here."""
     hook_results = hook_results or []
     chinese = mostly_chinese(user_message.content[:2000])
     total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens
@@ -161,6 +170,7 @@ def context_build(
         budget=min(policy.budget_memories_tokens, max(remaining, 0)),
         policy=policy,
         recall=recall,
+        early=early_recall,
     )
 
     messages = [system]
@@ -195,13 +205,13 @@ def _pinned_section(session: ChatSession, *, chinese: bool, budget: int) -> dict
 
 
 def _memories_section(
-    *, tenant, session: ChatSession, text: str, budget: int, policy: MemoryPolicy, recall: bool
+    *, tenant, session: ChatSession, text: str, budget: int, policy: MemoryPolicy, recall: bool, early: Future | None
 ) -> tuple[list, dict | None]:
     """(the recalled memories shown, their system message or None): recalled for `text` within `budget` tokens,
     only when `recall` is on and the budget leaves room for one (over 32 tokens); cut to the lines that fit."""
     memories = (
-        _recall(tenant=tenant, session=session, text=text, budget=budget, policy=policy)
-        if recall and budget > 32
+        _recall(tenant=tenant, session=session, text=text, budget=budget, policy=policy, early=early)
+        if recall and budget > MIN_BUDGET
         else []
     )
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], budget)

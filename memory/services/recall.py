@@ -157,14 +157,51 @@ def memory_recall(
     already resolved (the chat turn's, tenant + assistant); without it, the policy of `assistant` (or the
     tenant's) is resolved here. Its embedding model is the one the assistant's extraction writes with, so the
     notes it wrote are the ones the vector search compares against."""
-    if end_user.tenant_id != tenant.pk:
-        return []
-    weights = weights or WEIGHTS
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
-    k = k or policy.recall_top_k
     if for_context and budget_tokens is None:
         budget_tokens = policy.budget_memories_tokens
     now = timezone.now()
+    ranked = memory_recall_ranked(
+        tenant=tenant,
+        end_user=end_user,
+        query=query,
+        k=k,
+        include_messages=include_messages,
+        exclude_session_id=exclude_session_id,
+        for_context=for_context,
+        query_embedding=query_embedding,
+        weights=weights,
+        policy=policy,
+        now=now,
+    )
+    chosen = recall_within_budget(ranked, budget_tokens)
+    if touch:
+        memory_recall_touch(tenant=tenant, items=chosen, when=now)
+    return chosen
+
+
+def memory_recall_ranked(
+    *,
+    tenant,
+    end_user,
+    query: str,
+    policy: MemoryPolicy,
+    k: int | None = None,
+    include_messages: bool = True,
+    exclude_session_id: int | None = None,
+    for_context: bool = False,
+    query_embedding: list[float] | None = None,
+    weights: RecallWeights | None = None,
+    now: datetime | None = None,
+) -> list[RecalledItem]:
+    """memory_recall's ranked list before the token budget cuts it (recall_within_budget) and nothing touched: the
+    chat turn starts it before it stores the message (assistants.services.recall_early) and cuts it once the
+    context knows its budget. Reads only."""
+    if end_user.tenant_id != tenant.pk:
+        return []
+    weights = weights or WEIGHTS
+    k = k or policy.recall_top_k
+    now = now or timezone.now()
     slots = query_topics(query)
     expanded = " ".join([query] + [topic_words_for(s) for s in sorted(slots)])
     terms = search_terms(pii_redact(expanded)[0])
@@ -199,10 +236,7 @@ def memory_recall(
         )
         if moved is not None:
             ranked = _ranking(moved, **once)
-    chosen = _within_budget(ranked, budget_tokens)
-    if touch:
-        memory_recall_touch(tenant=tenant, items=chosen, when=now)
-    return chosen
+    return ranked
 
 
 def _ranking(
@@ -320,7 +354,7 @@ def _ranked(
     return [c.item for c in candidates[:k]]
 
 
-def _within_budget(ranked: list[RecalledItem], budget_tokens: int | None) -> list[RecalledItem]:
+def recall_within_budget(ranked: list[RecalledItem], budget_tokens: int | None) -> list[RecalledItem]:
     """The ranked items that fit `budget_tokens` (all when None), in order, skipping any that would overflow it.
     Past messages are redacted here, as shown: they may hold identifiers a note would not."""
     chosen, used = [], 0
