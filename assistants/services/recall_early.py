@@ -18,10 +18,13 @@ longer than recalling would. A failure is the context's as before: logged, and t
 from __future__ import annotations
 
 import contextvars
+import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from django.db import connection
+
+logger = logging.getLogger(__name__)
 
 EARLY_THREADS = 2  # per process: at most this many connections of the pool are taken by early recalls
 MIN_BUDGET = 32  # the context recalls nothing for a smaller memories budget (context._memories_section)
@@ -53,7 +56,11 @@ def recall_early_start(*, tenant, session, text: str, policy, long_term: bool) -
     # the query is embedded here: in the thread, the embedder's Python would contend for the interpreter lock with
     # the turn's own work (measured: 10.6 ms there against 4.4 here); the statements then wait on the database
     # while the turn stores the message
-    vector = embed_texts(texts=[query], model=policy.embedding_model)[1][0]
+    try:
+        vector = embed_texts(texts=[query], model=policy.embedding_model)[1][0]
+    except Exception:  # an embedding endpoint down: the context recalls inline and goes on without memories
+        logger.warning("embedding the query failed; the context recalls inline", exc_info=True)
+        return None
     arguments = dict(
         tenant=tenant,
         end_user=session.end_user,

@@ -102,3 +102,19 @@ def test_a_recall_still_queued_is_cancelled_and_the_caller_recalls_itself():
     queued: Future = Future()
     assert recall_early.recall_early_result(queued, budget=500) is None
     assert queued.cancelled()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_embedder_that_fails_loses_no_turn_the_context_goes_on_without_memories(pooled_connection, monkeypatch):
+    tenant, people = _people()
+    started = _spy(monkeypatch)
+
+    def down(**_kwargs):
+        raise RuntimeError("embedding endpoint unreachable")
+
+    monkeypatch.setattr("memory.services.embeddings.embed_texts", down)
+    monkeypatch.setattr("memory.services.recall.embed_texts", down)
+    session = chat_session_start(tenant=tenant, end_user=people["ada"])
+    result = chat_turn(tenant=tenant, session=session, text="What am I allergic to?")
+    assert started == [None]  # nothing started early: the context recalled inline, and that failed too
+    assert result.reply and result.user_message.pk and result.context.memories == []
