@@ -123,10 +123,8 @@ def context_build(
     recall: bool = True,
     early_recall: Future | None = None,
 ) -> TurnContext:
-    """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary
-    chat, memory switched off) leaves long-term memories out; the session's own pinned facts, summary and window
-    stay. `early_recall`: the recall the turn started before storing the message (assistants.services.
-    recall_early), used instead of recalling here."""
+    """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary chat,
+    memory off): no long-term memories. `early_recall`: the turn's recall, started early (services.recall_early)."""
     hook_results = hook_results or []
     chinese = mostly_chinese(user_message.content[:2000])
     total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens
