@@ -104,10 +104,18 @@ def vector_candidates(
 
 
 def _note_rows(
-    *, tenant_id: int, end_user_id: int, vector: list[float], model: str, tsquery: str, all_below: int, limit: int
+    *,
+    tenant_id: int,
+    end_user_id: int,
+    vector: list[float],
+    model: str,
+    tsquery: str,
+    all_below: int,
+    limit: int,
+    exclude_session_id: int | None,
 ) -> tuple[int, bool, list[tuple]]:
-    """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has any past user message,
-    candidate rows). See recall_sql._NOTES_SQL."""
+    """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has a past user message outside
+    `exclude_session_id`, candidate rows). See recall_sql._NOTES_SQL."""
     sql = notes_sql(keywords=bool(tsquery))
     params: dict[str, int | str] = {
         "tenant": tenant_id,
@@ -120,6 +128,7 @@ def _note_rows(
         "exact_max": EXACT_SCAN_MAX,
         "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
         "all_below": all_below,
+        "session": exclude_session_id or -1,
     }
     with connection.cursor() as cur:
         cur.execute(sql, params)
@@ -264,6 +273,7 @@ def _ranking(
         tsquery=tsquery_of(terms),
         all_below=policy.recall_all_below if for_context else 0,
         limit=limit,
+        exclude_session_id=exclude_session_id,
     )
     candidates = _note_candidates(rows, terms=terms, slots=slots, policy=policy, now=now, weights=weights)
     if include_messages and has_messages:

@@ -32,7 +32,8 @@ def vector_literal(vector: list[float]) -> str:
 # (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
 # search settings come with the connection (config/settings/base.py). Then every note when the user has only a
 # few, and each candidate with its cosine similarity and its source messages; the last column says whether the user
-# has any past message at all (a user known only through notes added by API: the messages statement is skipped).
+# has any past message outside the session left out (%(session)s, -1 for none): a user known only through notes
+# added by API, or in their first conversation, has none, and the messages statement is skipped.
 # Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
 # user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
 # tests/scaling/test_recall_one_pass.py).
@@ -76,7 +77,7 @@ _NOTES_SQL = (
     "AND s.tenant_id = %(tenant)s "
     "ORDER BY s.message_id), "
     "EXISTS (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
-    "AND role = 'user') "
+    "AND role = 'user' AND session_id <> %(session)s) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
@@ -92,7 +93,7 @@ NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 
 def notes_sql(*, keywords: bool) -> str:
     """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, exact_max,
-    count_limit, all_below), with the keyword ranking when the query has terms (`keywords`)."""
+    count_limit, all_below, session), with the keyword ranking when the query has terms (`keywords`)."""
     return (
         _NOTES_SQL.replace("{rank}", _KEYWORD_RANK if keywords else "NULL::real")
         .replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL)

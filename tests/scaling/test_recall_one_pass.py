@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from assistants.models import Message
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
@@ -57,6 +58,7 @@ def _params(person, vector, tsquery, model, limit):
         "exact_max": recall.EXACT_SCAN_MAX,
         "count_limit": recall.EXACT_SCAN_MAX + 1,
         "all_below": 0,
+        "session": -1,
     }
 
 
@@ -195,8 +197,9 @@ def _sorted_on_half_precision(plan: dict) -> bool:
 def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past_message_brings_the_second(
     make_person,
 ):
-    """Recall skips the messages statement for a user without any past message (notes added by API only), told by
-    the notes statement itself; another user's messages, of the same tenant or another, do not count as theirs."""
+    """Recall skips the messages statement for a user without any past message (notes added by API only) or whose
+    messages are all in the session it leaves out, told by the notes statement itself; another user's messages, of
+    the same tenant or another, do not count as theirs."""
     person = make_person(recall_all_below=0)
     neighbour, stranger = make_person(tenant=person.tenant), make_person()
     model = embed_texts(texts=["x"])[0]
@@ -205,10 +208,15 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
     for other in (neighbour, stranger):
         _vectors_of_messages(other, ["the bees on my roof swarmed last June"], model)
 
-    def statements(question):
+    def statements(question, exclude_session_id=None):
         with CaptureQueriesContext(connection) as seen:
             items = recall.memory_recall(
-                tenant=person.tenant, end_user=person.end_user, query=question, k=5, touch=False
+                tenant=person.tenant,
+                end_user=person.end_user,
+                query=question,
+                k=5,
+                touch=False,
+                exclude_session_id=exclude_session_id,
             )
         return seen.captured_queries, items
 
@@ -218,3 +226,7 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
     seen, items = statements("what do I keep on the roof?")
     assert len(seen) > 1
     assert {i.id for i in items if i.type == "message"} == own
+    # the user's only messages are in the session recall leaves out (a first conversation): one statement again
+    current = Message.objects.for_tenant(person.tenant).get(pk=next(iter(own))).session_id
+    seen, items = statements("what do I keep on the roof?", exclude_session_id=current)
+    assert len(seen) == 1 and [i.type for i in items] == ["note", "note"]
