@@ -24,7 +24,7 @@ Explicit recall (`k` given, `for_context` False) returns exactly k items wheneve
 first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
 user with at most `recall_all_below` active notes gets all of them (seed 000); then the token budget cuts the list.
 The notes side is one SQL statement and the messages side another (skipped for a user who has no past
-message, which the notes statement tells); a third fetches the user turns next to the
+message outside the session left out, which the notes statement tells); a third fetches the user turns next to the
 candidate messages, which get a share of each other's evidence, and explicit lists give their k slots to k
 different pieces of evidence first (memory.services.recall_context); an explicit list is then ranked once more with
 the query vector moved towards the past messages among its best few items (memory.services.recall_feedback).
