@@ -68,10 +68,6 @@ CANDIDATES = 50
 # 10,000 notes of one user in a 100,000-note store, 10-12 ms instead of 31-50 ms, recall@10 1.0 of the exact
 # ranking (docs/benchmarks.md, "Heavy users").
 EXACT_SCAN_MAX = 20_000
-# Up to this many active notes, the keyword matches come from the same pass over the user's notes; above it, from
-# the user's terms index (recall_sql.KEYWORD_SQL): matching a Chinese question's ~15 bigrams on every row of a
-# 10,000-note user took 6-9 ms of its 15 ms pass, the index 1.1-3.3 ms; at 100 notes both take about 0.4 ms.
-KEYWORD_PASS_MAX = 2_000
 
 
 def estimate_tokens(text: str) -> int:
@@ -130,7 +126,6 @@ def _note_rows(
         "limit": limit,
         "rerank": RERANK_FACTOR * limit,
         "exact_max": EXACT_SCAN_MAX,
-        "kw_pass_max": min(KEYWORD_PASS_MAX, EXACT_SCAN_MAX),  # the pass runs only up to EXACT_SCAN_MAX
         "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
         "all_below": all_below,
         "session": exclude_session_id or -1,

@@ -23,18 +23,17 @@ def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
 
 
-# The notes side of recall in one statement (one round trip). First the user's active note count (at most
-# count_limit), from the partial index on (tenant, user, expires_at): it reads the index, not the rows. Then, when the
-# count is at most EXACT_SCAN_MAX, one pass over the user's notes ("mine") gives each note's half-precision distance
-# to the query and, when the user has at most KEYWORD_PASS_MAX notes and the query has terms, its keyword rank; the
-# vector neighbours are the RERANK_FACTOR x nearest of that pass re-ranked on their full vectors, and the keyword
-# matches the best ranked of it. Above EXACT_SCAN_MAX the neighbours come through the HNSW index; above
-# KEYWORD_PASS_MAX the keyword matches come through the user's terms index (KEYWORD_SQL). The count gates each branch
-# with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW search settings come with the connection
-# (config/settings/base.py). Then every note when the user has only a few, and each candidate with its cosine
-# similarity and its source messages; the last column says whether the user has any past message outside the
-# session left out (%(session)s, -1 for none): a user known only through notes added by API, or in their first
-# conversation, has none, and the messages statement is skipped.
+# The notes side of recall in one statement (one round trip), reading the user's rows once: one pass over the user's
+# active notes (at most count_limit of them, "mine") gives their count, each note's half-precision distance to the
+# query and, when the query has terms, its keyword rank. When the count is at most EXACT_SCAN_MAX, the vector
+# neighbours are the RERANK_FACTOR x nearest of that pass re-ranked on their full vectors, and the keyword matches
+# the best ranked of it. Above it the pass served as the count only (its distances and ranks of count_limit rows
+# are spent), and the neighbours come through the HNSW index and the keyword matches through a scan of their own
+# (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
+# search settings come with the connection (config/settings/base.py). Then every note when the user has only a
+# few, and each candidate with its cosine similarity and its source messages; the last column says whether the user
+# has any past message outside the session left out (%(session)s, -1 for none): a user known only through notes
+# added by API, or in their first conversation, has none, and the messages statement is skipped.
 # Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
 # user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
 # tests/scaling/test_recall_one_pass.py).
@@ -47,23 +46,25 @@ _HALF_DISTANCE = (
     "CASE WHEN embedding_model = %(model)s AND embedding IS NOT NULL THEN embedding_half <=> (SELECT half FROM q) END"
 )
 _KEYWORD_RANK = (
-    "CASE WHEN (SELECT c FROM cnt) <= %(kw_pass_max)s AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "CASE WHEN search_tsv @@ to_tsquery('simple', %(tsquery)s) "
     "THEN ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) END"
 )
 _NOTES_SQL = (
     "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
-    "cnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _USER_NOTES + " LIMIT %(count_limit)s) few), "
     "mine AS MATERIALIZED (SELECT id, "
     + _HALF_DISTANCE
     + " AS d, {rank} AS r "
     + _USER_NOTES
-    + " AND (SELECT c FROM cnt) <= %(exact_max)s), "
-    "near AS (SELECT id FROM mine WHERE d IS NOT NULL ORDER BY d LIMIT %(rerank)s), "
+    + " LIMIT %(count_limit)s), "
+    "cnt AS MATERIALIZED (SELECT count(*) AS c FROM mine), "
+    "near AS (SELECT id FROM mine WHERE d IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY d LIMIT %(rerank)s), "
     "exact AS (SELECT n.id FROM near JOIN memory_memorynote n ON n.id = near.id AND n.tenant_id = %(tenant)s "
     "AND n.end_user_id = %(user)s ORDER BY n.embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "kw AS (SELECT id FROM mine WHERE r IS NOT NULL ORDER BY r DESC LIMIT %(limit)s), "
+    "kw AS (SELECT id FROM mine WHERE r IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY r DESC LIMIT %(limit)s), "
     "kw_index AS ({keyword}), "
     "everything AS (SELECT id FROM mine WHERE (SELECT c FROM cnt) <= %(all_below)s), "
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
@@ -80,18 +81,11 @@ _NOTES_SQL = (
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
-# The keyword matches of a user above KEYWORD_PASS_MAX, through the user's terms index (memory migration 0014: GIN
-# over the note's terms plus one lexeme for its user, "u<id>", which no term can be: terms are CJK, words of letters
-# or numbers). The query asks for the user's lexeme AND any of its terms, so the index walks that user's entries only,
-# whatever the tenant's size; `end_user_id + 0` keeps the user filter exact (isolation never rests on the lexeme)
-# without offering the planner the user's btree, with which it matched the terms row by row (13-16 ms for a
-# 10,000-note user, against 1.1-3.3 through this index; docs/benchmarks.md "Recall, sixth round").
-USER_TERMS = "(search_tsv || array_to_tsvector(ARRAY['u' || end_user_id::text]))"
+# The keyword matches of a user above EXACT_SCAN_MAX (the GIN index on search_tsv, or the user's index: the
+# planner's choice); below it they come from the pass.
 KEYWORD_SQL = (
-    "SELECT id FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id + 0 = %(user)s "
-    "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) "
-    "AND " + USER_TERMS + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
-    "AND (SELECT c FROM cnt) > %(kw_pass_max)s "
+    "SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
+    "AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
 )
 NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
@@ -99,7 +93,7 @@ NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 
 def notes_sql(*, keywords: bool) -> str:
     """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, exact_max,
-    kw_pass_max, count_limit, all_below, session), with the keyword ranking when the query has terms (`keywords`)."""
+    count_limit, all_below, session), with the keyword ranking when the query has terms (`keywords`)."""
     return (
         _NOTES_SQL.replace("{rank}", _KEYWORD_RANK if keywords else "NULL::real")
         .replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL)

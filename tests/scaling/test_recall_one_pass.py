@@ -56,7 +56,6 @@ def _params(person, vector, tsquery, model, limit):
         "limit": limit,
         "rerank": recall.RERANK_FACTOR * limit,
         "exact_max": recall.EXACT_SCAN_MAX,
-        "kw_pass_max": min(recall.KEYWORD_PASS_MAX, recall.EXACT_SCAN_MAX),
         "count_limit": recall.EXACT_SCAN_MAX + 1,
         "all_below": 0,
         "session": -1,
@@ -64,11 +63,8 @@ def _params(person, vector, tsquery, model, limit):
 
 
 def _user_passes_run(plan: dict) -> int:
-    """Scans of the notes table that read the user's active, unexpired notes (the expiry test is what tells them
-    apart from the look-ups of candidates by id) and ran: the gated branches that did not run have no loops. The
-    count (CTE cnt) is left out: on a real store it reads the partial index on (tenant, user, expires_at) only."""
-    if plan.get("Subplan Name") == "CTE cnt":
-        return 0
+    """Scans of the notes table that select the user's active, unexpired notes (the expiry test is what tells
+    them apart from the look-ups of candidates by id) and ran: the gated branches that did not run have no loops."""
     found = 0
     if (
         plan.get("Relation Name", "").startswith(("memory_memorynote_p", "memory_memorynote "))
@@ -128,27 +124,6 @@ def test_above_the_exact_scan_size_keyword_matches_still_come_through_their_inde
     assert best and found <= own
     assert found & {i for i, _ in best}, "no keyword match among the candidates above EXACT_SCAN_MAX"
     assert len(found) == 2  # one nearest (HNSW), one keyword match
-
-
-def test_above_the_keyword_pass_size_the_matches_come_from_the_users_terms_index_and_are_the_same(people, monkeypatch):
-    """Above KEYWORD_PASS_MAX the pass computes no keyword rank: the matches come through the user's terms index
-    (memory.0014; on a store this small the planner reads the tenant's rows instead, the bench measures the index),
-    the same notes the pass finds, never another user's (the other two users hold the same notes)."""
-    person, own, model = people
-    limit = 10
-    for question, vector in zip(QUESTIONS, embed_texts(texts=QUESTIONS, model=model)[1], strict=True):
-        tsquery = tsquery_of(search_terms(question))
-        params = _params(person, vector, tsquery, model, limit)
-        with connection.cursor() as cur:
-            cur.execute(notes_sql(keywords=True), {**params, "kw_pass_max": 2})
-            rows = cur.fetchall()
-        found = {row[1] for row in rows}
-        assert rows[0][0] == len(own) and found <= own
-        nearest = _exact_full_precision(person, recall.vector_literal(vector), model)[:limit]
-        assert set(nearest) <= found, question
-        best = _keyword_best(person, tsquery, limit)
-        cut = best[-1][1]  # every note ranked above the last place's rank is in; ties at it may go either way
-        assert {i for i, rank in best if rank > cut} <= found, question
 
 
 def _vectors_of_messages(person, texts, model):
