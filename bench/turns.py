@@ -22,20 +22,10 @@ from bench.corpus import chat_line
 def run_turn_overhead(ctx: BenchContext, *, store=None, turns: int = 60, seed: int = 11) -> dict:
     """The turns run in this process with a connection pool, as the web server has it (config/asgi.py): the turn
     starts its recall early only with one (assistants.services.recall_early)."""
-    from django.db import connection
+    from core.db import connection_pooled
 
-    options = connection.settings_dict["OPTIONS"]
-    had_pool = "pool" in options
-    if not had_pool:
-        connection.close()
-        options["pool"] = {"min_size": 2, "max_size": 8, "timeout": 10.0}
-    try:
+    with connection_pooled():
         return _turn_overhead(ctx, store=store, turns=turns, seed=seed)
-    finally:
-        if not had_pool:
-            connection.close()
-            connection.close_pool()  # type: ignore[attr-defined]  # the PostgreSQL backend's (Django >= 5.1)
-            del options["pool"]
 
 
 def _turn_overhead(ctx: BenchContext, *, store, turns: int, seed: int) -> dict:

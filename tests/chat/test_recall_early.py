@@ -3,10 +3,10 @@
 the turn falls back to recalling inline where the early start is not safe."""
 
 import pytest
-from django.db import connection
 
 from assistants.services import recall_early
 from assistants.services.chat import chat_session_start, chat_turn
+from core.db import connection_pooled
 from memory.services.recall import memory_recall
 from memory.services.remember import memory_fact_remember
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
@@ -20,15 +20,8 @@ FACTS = {
 @pytest.fixture
 def pooled_connection():
     """The test connection with a psycopg pool, as the web server has it (config/asgi.py)."""
-    options = connection.settings_dict["OPTIONS"]
-    connection.close()
-    options["pool"] = {"min_size": 1, "max_size": 4, "timeout": 10.0}
-    try:
+    with connection_pooled(max_size=4):
         yield
-    finally:
-        connection.close()
-        connection.close_pool()
-        del options["pool"]
 
 
 def _people():
