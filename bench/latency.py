@@ -212,7 +212,7 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
         cursor.execute(
             vector_statement(exact=exact),
             vector_statement_params(
-                tenant_id=tenant_id, end_user_id=user_id, literal=literal, model=model, limit=CANDIDATES, exact=exact
+                tenant_id=tenant_id, end_user_id=user_id, literal=literal, model=model, limit=CANDIDATES
             ),
         )
         return cursor.fetchall()

@@ -68,7 +68,8 @@ class MemoryNote(TenantOwnedModel):
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
     # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
-    # would return it and every read parse it (134 us a note). Migration memory.0008_i22_note_halfvec.
+    # would return it and every read parse it (134 us a note). Migration memory.0008_i22_note_halfvec. Likewise
+    # embedding_bit, bit(N) GENERATED ALWAYS AS (binary_quantize(embedding)::bit(N)) STORED (memory.0014).
     embedding_model = models.CharField(max_length=200, blank=True)
     search_text = models.TextField(blank=True, help_text="Terms for keyword recall (words and CJK bigrams).")
     observed_at = models.DateTimeField(null=True, blank=True, help_text="When the user said it (import keeps history).")
@@ -99,13 +100,8 @@ class MemoryNote(TenantOwnedModel):
         indexes = [
             models.Index(fields=["tenant", "end_user", "status"]),
             models.Index(fields=["tenant", "end_user", "kind", "key"]),
-            # recall counts a user's active notes to choose the exact or the HNSW search: an index-only count
-            # (10,000 notes: 0.8 ms, 2.5 ms through the heap)
-            models.Index(
-                fields=["tenant", "end_user", "expires_at"],
-                condition=models.Q(status="active"),
-                name="note_user_active_expiry",
-            ),
+            # note_user_active_bits (tenant, end_user, expires_at) INCLUDE (id, embedding_model, embedding_bit)
+            # WHERE status = 'active', and note_user_terms_gin: raw SQL in memory.0014 (embedding_bit is no field)
             HnswIndex(
                 name="note_embedding_hnsw",
                 fields=["embedding"],

@@ -49,6 +49,7 @@ from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import (
+    BIT_FACTOR,
     RERANK_FACTOR,
     notes_sql,
     tsquery_of,
@@ -97,7 +98,7 @@ def vector_candidates(
         cur.execute(
             vector_statement(exact=exact),
             vector_statement_params(
-                tenant_id=tenant_id, end_user_id=end_user_id, literal=literal, model=model, limit=limit, exact=exact
+                tenant_id=tenant_id, end_user_id=end_user_id, literal=literal, model=model, limit=limit
             ),
         )
         return {row[0]: float(row[1]) for row in cur.fetchall()}
@@ -125,6 +126,7 @@ def _note_rows(
         "tsquery": tsquery,
         "limit": limit,
         "rerank": RERANK_FACTOR * limit,
+        "coarse": BIT_FACTOR * RERANK_FACTOR * limit,
         "exact_max": EXACT_SCAN_MAX,
         "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
         "all_below": all_below,

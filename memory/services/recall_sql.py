@@ -23,52 +23,47 @@ def vector_literal(vector: list[float]) -> str:
     return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
 
 
-# The notes side of recall in one statement (one round trip), reading the user's rows once: one pass over the user's
-# active notes (at most count_limit of them, "mine") gives their count, each note's half-precision distance to the
-# query and, when the query has terms, its keyword rank. When the count is at most EXACT_SCAN_MAX, the vector
-# neighbours are the RERANK_FACTOR x nearest of that pass re-ranked on their full vectors, and the keyword matches
-# the best ranked of it. Above it the pass served as the count only (its distances and ranks of count_limit rows
-# are spent), and the neighbours come through the HNSW index and the keyword matches through a scan of their own
-# (KEYWORD_SQL). The count gates each branch with a pseudo-constant filter, so PostgreSQL runs only one; the HNSW
-# search settings come with the connection (config/settings/base.py). Then every note when the user has only a
-# few, and each candidate with its cosine similarity and its source messages; the last column says whether the user
-# has any past message outside the session left out (%(session)s, -1 for none): a user known only through notes
-# added by API, or in their first conversation, has none, and the messages statement is skipped.
-# Before, the count, the exact scan and the keyword ranking each read the user's rows: three passes over a heavy
-# user's pages where one does (docs/benchmarks.md, "Performance at scale (issue 22)"; the test
-# tests/scaling/test_recall_one_pass.py).
+# The best BIT_FACTOR x RERANK_FACTOR x candidates by Hamming distance on the binary-quantised vectors are re-ranked on
+# the half-precision ones (memory.services.recall.EXACT_SCAN_MAX says what it measured).
+BIT_FACTOR = 4
+
+# The notes side of recall in one statement (one round trip), reading a user's index entries, not their rows. One
+# pass over the user's active notes (at most count_limit of them, "mine") through the covering index
+# note_user_active_bits (memory.0014) gives their count and each note's Hamming distance to the query on its
+# binary-quantised vector (embedding_bit, 64 bytes in the index entry). When the count is at most EXACT_SCAN_MAX, the
+# BIT_FACTOR x rerank nearest of that pass are re-ranked on their half-precision vectors and the rerank best of those
+# on their full vectors (so only that many rows are read). Above it the pass served as the count only, and the
+# neighbours come through the HNSW index. The count gates each branch with a pseudo-constant filter, so PostgreSQL
+# runs only one; the HNSW search settings come with the connection (config/settings/base.py). The keyword matches
+# come through the user's terms index (KEYWORD_SQL). Then every note when the user has only a few, and each
+# candidate with its cosine similarity and its source messages; the last column says whether the user has any past
+# message outside the session left out (%(session)s, -1 for none): a user known only through notes added by API, or
+# in their first conversation, has none, and the messages statement is skipped.
+# Before: one pass over the user's rows (their half-precision vectors and keyword terms), and before that three
+# (docs/benchmarks.md, "Performance at scale (issue 22)", "Recall, seventh round"; tests/scaling/test_recall_one_pass.py).
 _USER_NOTES = (
     "FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
     "AND (expires_at IS NULL OR expires_at > now())"
 )
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
-_HALF_DISTANCE = (
-    "CASE WHEN embedding_model = %(model)s AND embedding IS NOT NULL THEN embedding_half <=> (SELECT half FROM q) END"
-)
-_KEYWORD_RANK = (
-    "CASE WHEN search_tsv @@ to_tsquery('simple', %(tsquery)s) "
-    "THEN ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) END"
-)
+_BIT_DISTANCE = "CASE WHEN embedding_model = %(model)s AND embedding_bit IS NOT NULL THEN embedding_bit <~> (SELECT bits FROM q) END"
 _NOTES_SQL = (
-    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
-    "mine AS MATERIALIZED (SELECT id, "
-    + _HALF_DISTANCE
-    + " AS d, {rank} AS r "
-    + _USER_NOTES
-    + " LIMIT %(count_limit)s), "
+    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half, "
+    "binary_quantize(%(vector)s::vector)::bit({dims}) AS bits), "
+    "mine AS MATERIALIZED (SELECT id, " + _BIT_DISTANCE + " AS h " + _USER_NOTES + " LIMIT %(count_limit)s), "
     "cnt AS MATERIALIZED (SELECT count(*) AS c FROM mine), "
-    "near AS (SELECT id FROM mine WHERE d IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
-    "ORDER BY d LIMIT %(rerank)s), "
-    "exact AS (SELECT n.id FROM near JOIN memory_memorynote n ON n.id = near.id AND n.tenant_id = %(tenant)s "
-    "AND n.end_user_id = %(user)s ORDER BY n.embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
+    "coarse AS (SELECT id FROM mine WHERE h IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
+    "ORDER BY h LIMIT %(coarse)s), "
+    "near AS (SELECT n.id, n.embedding FROM coarse JOIN memory_memorynote n ON n.id = coarse.id "
+    "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s "
+    "ORDER BY n.embedding_half <=> (SELECT half FROM q) LIMIT %(rerank)s), "
+    "exact AS (SELECT id FROM near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
     "ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "kw AS (SELECT id FROM mine WHERE r IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
-    "ORDER BY r DESC LIMIT %(limit)s), "
-    "kw_index AS ({keyword}), "
+    "kw AS ({keyword}), "
     "everything AS (SELECT id FROM mine WHERE (SELECT c FROM cnt) <= %(all_below)s), "
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
-    "UNION SELECT id FROM kw UNION SELECT id FROM kw_index UNION SELECT id FROM everything) cand) "
+    "UNION SELECT id FROM kw UNION SELECT id FROM everything) cand) "
     "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
     "coalesce(n.observed_at, n.updated_at), n.created_at, n.session_id, "
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
@@ -81,23 +76,26 @@ _NOTES_SQL = (
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
 )
-# The keyword matches of a user above EXACT_SCAN_MAX (the GIN index on search_tsv, or the user's index: the
-# planner's choice); below it they come from the pass.
+# The keyword matches, through the user's terms index (memory.0014: GIN over the note's terms plus one lexeme for its
+# user, "u<id>", which no term can be: terms are CJK, words of letters or numbers). The query asks for the user's
+# lexeme AND any of its terms, so the index walks that user's entries only, whatever the tenant's size;
+# `end_user_id + 0` keeps the user filter exact (isolation never rests on the lexeme) without offering the planner
+# the user's btree, with which it matched the terms row by row (14 ms for a Chinese question of a 10,000-note user).
+USER_TERMS = "(search_tsv || array_to_tsvector(ARRAY['u' || end_user_id::text]))"
 KEYWORD_SQL = (
-    "SELECT id " + _USER_NOTES + " AND search_tsv @@ to_tsquery('simple', %(tsquery)s) "
-    "AND (SELECT c FROM cnt) > %(exact_max)s "
+    "SELECT id FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id + 0 = %(user)s "
+    "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) "
+    "AND " + USER_TERMS + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
     "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
 )
 NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 
 
 def notes_sql(*, keywords: bool) -> str:
-    """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, exact_max,
-    count_limit, all_below, session), with the keyword ranking when the query has terms (`keywords`)."""
-    return (
-        _NOTES_SQL.replace("{rank}", _KEYWORD_RANK if keywords else "NULL::real")
-        .replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL)
-        .replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
+    """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, coarse, exact_max,
+    count_limit, all_below, session), with the keyword matches when the query has terms (`keywords`)."""
+    return _NOTES_SQL.replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL).replace(
+        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
     )
 
 
@@ -172,34 +170,41 @@ MESSAGE_KEYWORDS_SQL = _MESSAGES_SQL.replace(
 
 def vector_statement(*, exact: bool) -> str:
     """The pgvector statement recall rests on, alone: the nearest active notes of one user (parameters: vector,
-    tenant id, end user id, embedding model, vector, limit). `exact` ranks every note of the user ("+ 0" keeps the
-    planner off the HNSW index: at a few thousand vectors an exact sort costs milliseconds and misses nothing);
-    otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
+    tenant, user, model, limit, and for `exact` rerank and coarse). `exact` ranks every note of the user as
+    NOTES_SQL does: by Hamming distance on the binary-quantised copies in the covering index, the best `coarse`
+    re-ranked on half precision, the best `rerank` of those on the full vectors ("+ 0" keeps the planner off the
+    HNSW index); otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
     (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
-    where = (
-        "WHERE tenant_id = %s AND end_user_id = %s AND status = 'active' AND embedding_model = %s "
-        "AND embedding IS NOT NULL AND (expires_at IS NULL OR expires_at > now()) "
+    user = (
+        "tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' AND embedding_model = %(model)s "
+        "AND (expires_at IS NULL OR expires_at > now()) "
     )
     if not exact:
         return (
-            "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM memory_memorynote "
-            + where
-            + "ORDER BY embedding <=> %s::vector LIMIT %s"
+            "SELECT id, 1 - (embedding <=> %(vector)s::vector) AS sim FROM memory_memorynote WHERE "
+            + user
+            + "AND embedding IS NOT NULL ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s"
         )
-    # as in NOTES_SQL: exact on the half-precision copy, the best RERANK_FACTOR x re-ranked on the full vectors
     dims = int(settings.EMBEDDING_DIMENSIONS)
     return (
-        "SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM (SELECT id, embedding FROM memory_memorynote "
-        + where
-        + f"ORDER BY (embedding_half <=> %s::halfvec({dims})) + 0 LIMIT {RERANK_FACTOR} * %s) near "
-        "ORDER BY embedding <=> %s::vector LIMIT %s"
+        "SELECT id, 1 - (embedding <=> %(vector)s::vector) AS sim FROM (SELECT n.id, n.embedding FROM "
+        "(SELECT id FROM memory_memorynote WHERE "
+        + user
+        + f"AND embedding_bit IS NOT NULL ORDER BY (embedding_bit <~> binary_quantize(%(vector)s::vector)::bit({dims})) "
+        "+ 0 LIMIT %(coarse)s) coarse JOIN memory_memorynote n ON n.id = coarse.id AND n.tenant_id = %(tenant)s "
+        f"ORDER BY n.embedding_half <=> %(vector)s::halfvec({dims}) LIMIT %(rerank)s) near "
+        "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s"
     )
 
 
-def vector_statement_params(
-    *, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int, exact: bool
-) -> list:
-    """The parameters of vector_statement(exact=exact), in order."""
-    if exact:
-        return [literal, tenant_id, end_user_id, model, literal, limit, literal, limit]
-    return [literal, tenant_id, end_user_id, model, literal, limit]
+def vector_statement_params(*, tenant_id: int, end_user_id: int, literal: str, model: str, limit: int) -> dict:
+    """The parameters of vector_statement (either branch)."""
+    return {
+        "vector": literal,
+        "tenant": tenant_id,
+        "user": end_user_id,
+        "model": model,
+        "limit": limit,
+        "rerank": RERANK_FACTOR * limit,
+        "coarse": BIT_FACTOR * RERANK_FACTOR * limit,
+    }

@@ -1,6 +1,8 @@
-"""The notes side of recall reads a user's rows once (issue 22): the count, the half-precision scan and the keyword
-ranking come from one pass over the user's notes, where they were three (a heavy user's 10,000 rows read three
-times, docs/benchmarks.md "Performance at scale"), and the pass finds what each of them found."""
+"""The notes side of recall reads a user's index entries once, and rows only for candidates (issue 22): the count
+and the vector candidates come from one pass over the user's entries of a covering index (binary-quantised vectors,
+re-ranked on half and then full precision), the keyword matches from the user's terms index. It was three passes over
+a heavy user's 10,000 rows, then one (docs/benchmarks.md "Performance at scale", "Recall, seventh round"), and each
+time the candidates are what the exact searches find."""
 
 import pytest
 from django.conf import settings
@@ -55,6 +57,7 @@ def _params(person, vector, tsquery, model, limit):
         "tsquery": tsquery,
         "limit": limit,
         "rerank": recall.RERANK_FACTOR * limit,
+        "coarse": recall.BIT_FACTOR * recall.RERANK_FACTOR * limit,
         "exact_max": recall.EXACT_SCAN_MAX,
         "count_limit": recall.EXACT_SCAN_MAX + 1,
         "all_below": 0,
@@ -62,17 +65,26 @@ def _params(person, vector, tsquery, model, limit):
     }
 
 
-def _user_passes_run(plan: dict) -> int:
-    """Scans of the notes table that select the user's active, unexpired notes (the expiry test is what tells
-    them apart from the look-ups of candidates by id) and ran: the gated branches that did not run have no loops."""
-    found = 0
-    if (
-        plan.get("Relation Name", "").startswith(("memory_memorynote_p", "memory_memorynote "))
-        or plan.get("Relation Name") == "memory_memorynote"
-    ):
+def _user_scans_run(plan: dict) -> list[tuple[str, str]]:
+    """(node type, conditions) of each scan of the notes table that selects the user's active, unexpired notes (the
+    expiry test is what tells them apart from the look-ups of candidates by id) and ran: the gated branches that
+    did not run have no loops."""
+    found = []
+    if plan.get("Relation Name", "").startswith("memory_memorynote") and plan.get("Actual Loops", 0) > 0:
         conditions = " ".join(plan.get(k, "") for k in ("Index Cond", "Recheck Cond", "Filter"))
-        found += "expires_at" in conditions and plan.get("Actual Loops", 0) > 0
-    return found + sum(_user_passes_run(child) for child in plan.get("Plans", []))
+        if "expires_at" in conditions:
+            found.append((plan["Node Type"], conditions))
+    for child in plan.get("Plans", []):
+        found += _user_scans_run(child)
+    return found
+
+
+def _passes_and_keyword_scans(plan: dict) -> tuple[list[str], list[str]]:
+    """The node types of the user's scans that ran, split into the pass (count and vector candidates) and the
+    keyword match (the one through the user's terms index, recall_sql.USER_TERMS)."""
+    scans = _user_scans_run(plan)
+    keyword = [kind for kind, conditions in scans if "array_to_tsvector" in conditions]
+    return [kind for kind, conditions in scans if "array_to_tsvector" not in conditions], keyword
 
 
 @pytest.fixture
@@ -85,6 +97,8 @@ def people(make_person):
 def test_the_notes_statement_reads_the_users_rows_once_and_finds_the_nearest_and_the_keyword_matches(people):
     person, own, model = people
     limit = 10
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE memory_memorynote")  # as autovacuum would: the plan below is the one a live store gets
     for question, vector in zip(QUESTIONS, embed_texts(texts=QUESTIONS, model=model)[1], strict=True):
         tsquery = tsquery_of(search_terms(question))
         assert tsquery, question
@@ -103,7 +117,39 @@ def test_the_notes_statement_reads_the_users_rows_once_and_finds_the_nearest_and
         assert best, question
         cut = best[-1][1]  # every note ranked above the last place's rank is in; ties at it may go either way
         assert {i for i, rank in best if rank > cut} <= found, question
-        assert _user_passes_run(plan) == 1, question
+        passes, keyword = _passes_and_keyword_scans(plan)
+        assert len(passes) == 1 and keyword == ["Bitmap Heap Scan"], (question, passes, keyword)
+
+
+def test_the_pass_reads_only_the_covering_index_and_rows_for_the_nearest_by_hamming_distance_alone(
+    people, transactional_db
+):
+    """On a vacuumed store (pages all-visible, as autovacuum leaves most of a live one) the pass over the user's notes
+    is an index-only scan of note_user_active_bits (memory.0014: the count and each note's binary-quantised
+    vector), with no heap fetch. The rows read for their vectors are the BIT_FACTOR x rerank nearest by Hamming
+    distance only, and what comes back is still the exact full-precision nearest (the heavy user of the bench:
+    recall@10 1.000, docs/benchmarks.md)."""
+    person, own, model = people
+    limit = 5  # coarse 40 of the 150 notes: the Hamming stage really cuts
+    vector = embed_texts(texts=[QUESTIONS[1]], model=model)[1][0]
+    params = _params(person, vector, "", model, limit)
+    assert params["coarse"] < len(own)
+    with connection.cursor() as cur:
+        cur.execute("VACUUM ANALYZE memory_memorynote")
+        cur.execute("EXPLAIN (ANALYZE, FORMAT JSON) " + notes_sql(keywords=False), params)
+        plan = cur.fetchone()[0][0]["Plan"]
+        cur.execute(notes_sql(keywords=False), params)
+        found = {row[1] for row in cur.fetchall()}
+    passes, _ = _passes_and_keyword_scans(plan)
+    assert passes == ["Index Only Scan"]
+    assert _heap_fetches(plan) == 0
+    nearest = _exact_full_precision(person, recall.vector_literal(vector), model)[:limit]
+    assert found <= own and set(nearest) <= found
+
+
+def _heap_fetches(plan: dict) -> int:
+    own = plan.get("Heap Fetches", 0) if plan.get("Relation Name", "").startswith("memory_memorynote") else 0
+    return own + sum(_heap_fetches(child) for child in plan.get("Plans", []))
 
 
 def test_above_the_exact_scan_size_keyword_matches_still_come_through_their_index(people, monkeypatch):
