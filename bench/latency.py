@@ -184,13 +184,14 @@ def _vector_text(vec) -> str | None:
 
 
 def _drop_vector_indexes() -> list[str]:
-    """Drop the vector indexes of the notes table (bulk load is much faster without them); return their DDL."""
+    """Drop the vector and GIN indexes of the notes table (bulk load is much faster without them); return their
+    DDL."""
     from django.db import connection
 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memory_memorynote' "
-            "AND (indexdef ILIKE '%% USING hnsw%%' OR indexdef ILIKE '%% USING ivfflat%%')"
+            "AND (indexdef ILIKE '%% USING hnsw%%' OR indexdef ILIKE '%% USING ivfflat%%' OR indexdef ILIKE '%% USING gin%%')"
         )
         rows = cursor.fetchall()
         for name, _ in rows:
