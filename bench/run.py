@@ -30,7 +30,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000), "queries": 100},
         "turn_overhead": {"turns": 40},
-        "api_throughput": {"concurrency": (1, 8, 32), "seconds": 10.0},
+        "api_throughput": {"concurrency": (1, 8, 32, 64), "seconds": 10.0},
         "token_cost": {"turns": 300, "checkpoints": (20, 100, 300), "languages": ("zh",)},
         "write_quality": {},
         "locomo": {"conversations": 1},
@@ -40,7 +40,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
         "turn_overhead": {"turns": 200},
-        "api_throughput": {"concurrency": (1, 8, 32), "seconds": 30.0},
+        "api_throughput": {"concurrency": (1, 8, 32, 64), "seconds": 30.0},
         "token_cost": {"turns": 300, "checkpoints": (20, 100, 300), "languages": ("en", "zh")},
         "write_quality": {},
         "locomo": {"conversations": None},

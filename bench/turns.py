@@ -140,13 +140,13 @@ def run_api_throughput(ctx: BenchContext, *, concurrency=(1, 8, 32), seconds: fl
             levels[str(n)]["job_drain_seconds"] = round(ctx.wait_idle(timeout=300), 1)
         except TimeoutError:
             levels[str(n)]["job_drain_seconds"] = "over 300"
-    top = levels[str(max(concurrency))]
+    top = levels.get("32") or levels[str(max(concurrency))]  # the target's level; 64 shows what saturation does
     return {
         "levels": levels,
         "targets": {
             ">= 100 turns/s at 32 clients": {
                 "turns_per_s": top["turns_per_s"],
-                "met": top["turns_per_s"] >= 100 and max(concurrency) >= 32,
+                "met": top["turns_per_s"] >= 100 and top["clients"] >= 32,
             }
         },
     }
