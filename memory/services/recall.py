@@ -49,9 +49,8 @@ from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import (
-    BIT_FACTOR,
-    RERANK_FACTOR,
     notes_sql,
+    stage_limits,
     tsquery_of,
     vector_literal,
 )
@@ -128,8 +127,7 @@ def _note_rows(
         "vector": vector_literal(vector),
         "tsquery": tsquery,
         "limit": limit,
-        "rerank": RERANK_FACTOR * limit,
-        "coarse": BIT_FACTOR * RERANK_FACTOR * limit,
+        **stage_limits(limit),
         "exact_max": EXACT_SCAN_MAX,
         "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
         "all_below": all_below,

@@ -27,6 +27,14 @@ def vector_literal(vector: list[float]) -> str:
 # the half-precision ones (memory.services.recall.EXACT_SCAN_MAX says what it measured).
 BIT_FACTOR = 4
 
+
+def stage_limits(limit: int) -> dict[str, int]:
+    """How many candidates each stage of the exact search keeps for `limit` results: `coarse` by Hamming distance,
+    `rerank` of those by half-precision distance (then `limit` by the full vectors). The notes statement and the
+    bench's bare vector statement both take them from here."""
+    return {"rerank": RERANK_FACTOR * limit, "coarse": BIT_FACTOR * RERANK_FACTOR * limit}
+
+
 # The notes side of recall in one statement (one round trip), reading a user's index entries, not their rows. One
 # pass over the user's active notes (at most count_limit of them, "mine") through the covering index
 # note_user_active_bits (memory.0014) gives their count and each note's Hamming distance to the query on its
@@ -205,6 +213,5 @@ def vector_statement_params(*, tenant_id: int, end_user_id: int, literal: str, m
         "user": end_user_id,
         "model": model,
         "limit": limit,
-        "rerank": RERANK_FACTOR * limit,
-        "coarse": BIT_FACTOR * RERANK_FACTOR * limit,
+        **stage_limits(limit),
     }

@@ -13,7 +13,14 @@ from assistants.models import Message
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
-from memory.services.recall_sql import EPISODES_SQL, NO_MESSAGE_KEYWORDS_SQL, notes_sql, tsquery_of
+from memory.services.recall_sql import (
+    EPISODES_SQL,
+    NO_MESSAGE_KEYWORDS_SQL,
+    RERANK_FACTOR,
+    notes_sql,
+    stage_limits,
+    tsquery_of,
+)
 from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
 from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision, same_notes_for_three_users
 
@@ -56,8 +63,7 @@ def _params(person, vector, tsquery, model, limit):
         "vector": recall.vector_literal(vector),
         "tsquery": tsquery,
         "limit": limit,
-        "rerank": recall.RERANK_FACTOR * limit,
-        "coarse": recall.BIT_FACTOR * recall.RERANK_FACTOR * limit,
+        **stage_limits(limit),
         "exact_max": recall.EXACT_SCAN_MAX,
         "count_limit": recall.EXACT_SCAN_MAX + 1,
         "all_below": 0,
@@ -222,7 +228,7 @@ def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_preci
                     "model": model,
                     "vector": literal,
                     "limit": recall.CANDIDATES,
-                    "rerank": recall.RERANK_FACTOR * recall.CANDIDATES,
+                    "rerank": RERANK_FACTOR * recall.CANDIDATES,
                     "exact_max": MESSAGE_EXACT_SCAN_MAX,
                     "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
                 },
