@@ -117,11 +117,13 @@ def _note_rows(
     all_below: int,
     limit: int,
     exclude_session_id: int | None,
-) -> tuple[int, bool, list[tuple]]:
+    keyword_ids: list[int] | None = None,
+) -> tuple[int, bool, list[tuple], list[int]]:
     """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has a past user message outside
-    `exclude_session_id`, candidate rows). See recall_sql._NOTES_SQL."""
-    sql = notes_sql(keywords=bool(tsquery))
-    params: dict[str, int | str] = {
+    `exclude_session_id`, candidate rows, the ids of the keyword matches among them). See recall_sql._NOTES_SQL.
+    `keyword_ids`: the keyword matches of an earlier ranking of the same terms, read instead of matched again."""
+    sql = notes_sql(keywords=bool(tsquery), keywords_known=keyword_ids is not None)
+    params: dict[str, int | str | list[int]] = {
         "tenant": tenant_id,
         "user": end_user_id,
         "model": model,
@@ -133,11 +135,13 @@ def _note_rows(
         "count_limit": max(EXACT_SCAN_MAX, all_below) + 1,
         "all_below": all_below,
         "session": exclude_session_id or -1,
+        "keyword_ids": keyword_ids or [],
     }
     with connection.cursor() as cur:
         cur.execute(sql, params)
         rows = cur.fetchall()
-    return rows[0][0], rows[0][-1], [row[1:-1] for row in rows if row[1] is not None]
+    found = [row for row in rows if row[1] is not None]
+    return rows[0][0], rows[0][-1], [row[1:-2] for row in found], [row[1] for row in found if row[-2]]
 
 
 def memory_recall(
@@ -237,7 +241,7 @@ def memory_recall_ranked(
         now=now,
         weights=weights,
     )
-    ranked = _ranking(vector, **once)
+    ranked, keyword_ids = _ranking(vector, **once)
     if weights.feedback and not for_context and ranked:  # recall_feedback: why explicit lists only
         moved = feedback_vector(
             tenant_id=tenant.pk,
@@ -248,7 +252,7 @@ def memory_recall_ranked(
             share=weights.feedback,
         )
         if moved is not None:
-            ranked = _ranking(moved, **once)
+            ranked = _ranking(moved, keyword_ids=keyword_ids, **once)[0]
     return ranked
 
 
@@ -267,9 +271,11 @@ def _ranking(
     limit: int,
     now: datetime,
     weights: RecallWeights,
-) -> list[RecalledItem]:
-    """One ranking of the user's notes and past messages for the query's `terms` and `vector` (memory_recall)."""
-    count, has_messages, rows = _note_rows(
+    keyword_ids: list[int] | None = None,
+) -> tuple[list[RecalledItem], list[int]]:
+    """One ranking of the user's notes and past messages for the query's `terms` and `vector` (memory_recall), and
+    the ids of the notes that matched the terms (a second ranking of the same terms passes them as `keyword_ids`)."""
+    count, has_messages, rows, keyword_ids = _note_rows(
         tenant_id=tenant.pk,
         end_user_id=end_user.pk,
         vector=vector,
@@ -278,6 +284,7 @@ def _ranking(
         all_below=policy.recall_all_below if for_context else 0,
         limit=limit,
         exclude_session_id=exclude_session_id,
+        keyword_ids=keyword_ids,
     )
     candidates = _note_candidates(rows, terms=terms, slots=slots, policy=policy, now=now, weights=weights)
     if include_messages and has_messages:
@@ -294,7 +301,8 @@ def _ranking(
             weights=weights,
         )
     recall_all = for_context and count <= policy.recall_all_below
-    return _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
+    ranked = _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
+    return ranked, keyword_ids
 
 
 def _note_candidates(

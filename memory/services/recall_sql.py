@@ -71,6 +71,10 @@ _USER_NOTES = (
 )
 _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _BIT_DISTANCE = "CASE WHEN embedding_model = %(model)s AND embedding_bit IS NOT NULL THEN embedding_bit <~> (SELECT bits FROM q) END"
+# The coarse candidates' rows are read by primary key, `id = ANY(array)` as the final select does: written as a join,
+# PostgreSQL hashed the 400 ids and scanned all 10,004 rows of a heavy user for them in a 1M-note store (6 ms of the
+# statement's 18; docs/benchmarks.md "Recall, eighth round").
+_COARSE_IDS = "(SELECT array_agg(id) FROM coarse)::bigint[]"
 _NOTES_SQL = (
     "WITH q AS MATERIALIZED (SELECT v AS vec, v::halfvec({dims}) AS half, binary_quantize(v)::bit({dims}) AS bits "
     "FROM (SELECT %(vector)s::vector AS v) AS given), "
@@ -78,7 +82,7 @@ _NOTES_SQL = (
     "cnt AS MATERIALIZED (SELECT count(*) AS c FROM mine), "
     "coarse AS (SELECT id FROM mine WHERE h IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
     "ORDER BY h LIMIT %(coarse)s), "
-    "near AS (SELECT n.id, n.embedding FROM coarse JOIN memory_memorynote n ON n.id = coarse.id "
+    "near AS (SELECT n.id, n.embedding FROM memory_memorynote n WHERE n.id = ANY(" + _COARSE_IDS + ") "
     "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s "
     "ORDER BY n.embedding_half <=> (SELECT half FROM q) LIMIT %(rerank)s), "
     "exact AS (SELECT id FROM near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
@@ -98,6 +102,7 @@ _NOTES_SQL = (
     "ARRAY(SELECT s.message_id FROM memory_memorynote_source_messages s WHERE s.memorynote_id = n.id "
     "AND s.tenant_id = %(tenant)s "
     "ORDER BY s.message_id), "
+    "n.id IN (SELECT id FROM kw), "
     "EXISTS (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
     "AND role = 'user' AND session_id <> %(session)s) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
@@ -116,14 +121,19 @@ KEYWORD_SQL = (
     "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
 )
 NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
+# The keyword matches of an earlier ranking of the same question (parameter keyword_ids): the second ranking of an
+# explicit list (recall_feedback moves the vector, not the terms) reads them instead of matching the terms again,
+# which was half of a heavy user's statement (a Chinese question matching 900 of 10,000 notes at 1M: 20-30 ms).
+# The final select still filters every id by tenant, user and status.
+KNOWN_KEYWORDS_SQL = "SELECT unnest(%(keyword_ids)s::bigint[]) AS id"
 
 
-def notes_sql(*, keywords: bool) -> str:
+def notes_sql(*, keywords: bool, keywords_known: bool = False) -> str:
     """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, coarse, exact_max,
-    count_limit, all_below, session), with the keyword matches when the query has terms (`keywords`)."""
-    return _NOTES_SQL.replace("{keyword}", KEYWORD_SQL if keywords else NO_KEYWORD_SQL).replace(
-        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
-    )
+    count_limit, all_below, session), with the keyword matches when the query has terms (`keywords`), or those
+    found before (`keywords_known`: parameter keyword_ids). Each row says whether it is a keyword match."""
+    keyword = KNOWN_KEYWORDS_SQL if keywords_known else KEYWORD_SQL if keywords else NO_KEYWORD_SQL
+    return _NOTES_SQL.replace("{keyword}", keyword).replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
 
 
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
@@ -214,12 +224,12 @@ def vector_statement(*, exact: bool) -> str:
         )
     dims = int(settings.EMBEDDING_DIMENSIONS)
     return (
-        "SELECT id, 1 - (embedding <=> %(vector)s::vector) AS sim FROM (SELECT n.id, n.embedding FROM "
+        "SELECT id, 1 - (embedding <=> %(vector)s::vector) AS sim FROM (WITH coarse AS "
         "(SELECT id FROM memory_memorynote WHERE "
         + user
         + f"AND embedding_bit IS NOT NULL ORDER BY (embedding_bit <~> binary_quantize(%(vector)s::vector)::bit({dims})) "
-        "+ 0 LIMIT %(coarse)s) coarse JOIN memory_memorynote n ON n.id = coarse.id AND n.tenant_id = %(tenant)s "
-        f"ORDER BY n.embedding_half <=> %(vector)s::halfvec({dims}) LIMIT %(rerank)s) near "
+        "+ 0 LIMIT %(coarse)s) SELECT n.id, n.embedding FROM memory_memorynote n WHERE n.id = ANY(" + _COARSE_IDS + ") "
+        f"AND n.tenant_id = %(tenant)s ORDER BY n.embedding_half <=> %(vector)s::halfvec({dims}) LIMIT %(rerank)s) near "
         "ORDER BY embedding <=> %(vector)s::vector LIMIT %(limit)s"
     )
 

@@ -253,3 +253,43 @@ def test_a_recalled_notes_times_are_its_own_to_the_microsecond_and_decay_reads_w
     assert fresh.created_at == old.created_at == note.created_at
     assert old.created_at.utcoffset() == timedelta(0)
     assert note.observed_at == said and old.score < fresh.score
+
+
+def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_matching_again_gets(make_person):
+    """recall_feedback's second ranking moves the vector, not the terms: it passes the first ranking's keyword
+    matches instead of matching the terms again, and its candidates are exactly those of a full second match. Ids
+    of another user's notes passed that way never come back: the final select filters by tenant and user."""
+    from core.policy import memory_policy_for
+    from memory.models import MemoryNote
+    from memory.services.embeddings import embed_texts, search_terms
+    from memory.services.notes import memory_note_create
+    from memory.services.recall_sql import tsquery_of
+
+    person, other = make_person(recall_all_below=0), make_person(recall_all_below=0)
+    facts = ["用户在成都开了一家火锅店。", "用户的预算是四十万。", "用户每天坐地铁上班。", "用户喜欢喝美式咖啡。"]
+    facts += [f"用户的火锅店第{i}家分店在筹备中。" for i in range(2, 8)]
+    for who in (person, other):
+        for n, text in enumerate(facts):
+            memory_note_create(tenant=who.tenant, end_user=who.end_user, kind="profile", key=f"k{n}", content=text)
+    question = "我的火锅店开在哪里"
+    query, moved = embed_texts(texts=[question, "用户喜欢喝什么咖啡"])[1]
+    shared = dict(
+        tenant_id=person.tenant.pk,
+        end_user_id=person.end_user.pk,
+        model=memory_policy_for(tenant=person.tenant).embedding_model,
+        tsquery=tsquery_of(search_terms(question)),
+        all_below=0,
+        limit=3,
+        exclude_session_id=None,
+    )
+    first = recall._note_rows(vector=query, **shared)
+    assert first[3], "the question matched no note's words"
+    again = recall._note_rows(vector=moved, **shared)
+    carried = recall._note_rows(vector=moved, keyword_ids=first[3], **shared)
+    assert carried[:2] == again[:2] and sorted(carried[2]) == sorted(again[2]) and carried[3] == again[3]
+    theirs = list(
+        MemoryNote.objects.for_tenant(other.tenant).filter(end_user=other.end_user).values_list("pk", flat=True)
+    )
+    assert len(theirs) == len(facts)
+    mixed = recall._note_rows(vector=moved, keyword_ids=first[3] + theirs, **shared)
+    assert sorted(mixed[2]) == sorted(again[2]) and not set(mixed[3]) & set(theirs)
