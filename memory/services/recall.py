@@ -48,13 +48,7 @@ from memory.services.pii import pii_redact
 from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
-from memory.services.recall_sql import (
-    from_epoch_us,
-    notes_sql,
-    stage_limits,
-    tsquery_of,
-    vector_literal,
-)
+from memory.services.recall_sql import from_epoch_us, notes_sql, stage_limits, tsquery_of, vector_literal
 
 # `... as`: re-exported, callers (bench/, tests) import these from recall.
 from memory.services.recall_sql import vector_statement as vector_statement
@@ -120,8 +114,8 @@ def _note_rows(
     keyword_ids: list[int] | None = None,
 ) -> tuple[int, bool, list[tuple], list[int]]:
     """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has a past user message outside
-    `exclude_session_id`, candidate rows, the ids of the keyword matches among them). See recall_sql._NOTES_SQL.
-    `keyword_ids`: the keyword matches of an earlier ranking of the same terms, read instead of matched again."""
+    `exclude_session_id`, candidate rows, the keyword matches among them: `keyword_ids` of a second ranking of the
+    same terms, which reads them instead of matching again). See recall_sql._NOTES_SQL."""
     sql = notes_sql(keywords=bool(tsquery), keywords_known=keyword_ids is not None)
     params: dict[str, int | str | list[int]] = {
         "tenant": tenant_id,
@@ -273,8 +267,7 @@ def _ranking(
     weights: RecallWeights,
     keyword_ids: list[int] | None = None,
 ) -> tuple[list[RecalledItem], list[int]]:
-    """One ranking of the user's notes and past messages for the query's `terms` and `vector` (memory_recall), and
-    the ids of the notes that matched the terms (a second ranking of the same terms passes them as `keyword_ids`)."""
+    """One ranking of the user's notes and past messages for `terms` and `vector`, and the notes matching the terms."""
     count, has_messages, rows, keyword_ids = _note_rows(
         tenant_id=tenant.pk,
         end_user_id=end_user.pk,
