@@ -43,8 +43,9 @@ from django.utils import timezone
 from core.policy import MemoryPolicy, memory_policy_for
 from core.text import CJK as _CJK
 from memory.models import MemoryNote
-from memory.services.embeddings import embed_texts, search_terms
+from memory.services.embeddings import embed_texts
 from memory.services.pii import pii_redact
+from memory.services.query_terms import question_terms
 from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
@@ -57,14 +58,12 @@ from memory.services.recall_types import WEIGHTS, Candidate, RecalledItem, Recal
 from memory.services.topics import query_topics, topic_words_for
 
 CANDIDATES = 50
-# A user with more active notes than this is searched through the HNSW index. Up to it, the user's notes are
-# ranked from the covering index note_user_active_bits (migration memory.0014): Hamming distance on each note's
-# binary-quantised vector, read from the index alone; the BIT_FACTOR x RERANK_FACTOR x candidates nearest are
-# re-ranked on their half-precision copy (embedding_half, memory.0008: 1 KB in the row, where the full vector is
-# in TOAST) and the best RERANK_FACTOR x of those on the full vectors. A user of 10,000 notes in a 100,000-note
-# store: the notes statement 18.3 / 22.7 ms p50 / p95 against 26.4 / 34.4 reading every row's half-precision vector
-# (and 31-50 ms on the full vectors before that), recall@10 1.000 of the exact ranking (docs/benchmarks.md "Heavy
-# users", "Recall, seventh round").
+# A user with more active notes than this is searched through the HNSW index. Up to it, the user's notes are ranked
+# from the covering index note_user_active_bits (memory.0014): Hamming distance on each note's binary-quantised
+# vector, read from the index alone; the BIT_FACTOR x RERANK_FACTOR x candidates nearest re-ranked on their
+# half-precision copy (embedding_half, memory.0008: 1 KB in the row, the full vector is in TOAST), the best
+# RERANK_FACTOR x of those on the full vectors. A user of 10,000 notes in a 100,000-note store: 18.3 / 22.7 ms p50 /
+# p95 against 26.4 / 34.4 on every row's half vector, recall@10 1.000 of exact (docs/benchmarks.md "Heavy users").
 EXACT_SCAN_MAX = 20_000
 
 
@@ -215,7 +214,7 @@ def memory_recall_ranked(
     now = now or timezone.now()
     slots = query_topics(query)
     expanded = " ".join([query] + [topic_words_for(s) for s in sorted(slots)])
-    terms = search_terms(pii_redact(expanded)[0])
+    terms, term_count = question_terms(pii_redact(expanded)[0])
     vector = (
         query_embedding
         if query_embedding is not None
@@ -225,6 +224,7 @@ def memory_recall_ranked(
         tenant=tenant,
         end_user=end_user,
         terms=terms,
+        term_count=term_count,
         slots=slots,
         policy=policy,
         k=k,
@@ -256,6 +256,7 @@ def _ranking(
     tenant,
     end_user,
     terms: list[str],
+    term_count: int,
     slots: set[str],
     policy: MemoryPolicy,
     k: int,
@@ -279,7 +280,9 @@ def _ranking(
         exclude_session_id=exclude_session_id,
         keyword_ids=keyword_ids,
     )
-    candidates = _note_candidates(rows, terms=terms, slots=slots, policy=policy, now=now, weights=weights)
+    candidates = _note_candidates(
+        rows, terms=terms, size=term_count, slots=slots, policy=policy, now=now, weights=weights
+    )
     if include_messages and has_messages:
         message_candidates_add(
             candidates,
@@ -292,6 +295,7 @@ def _ranking(
             limit=limit,
             now=now,
             weights=weights,
+            term_count=term_count,
         )
     recall_all = for_context and count <= policy.recall_all_below
     ranked = _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
@@ -299,10 +303,10 @@ def _ranking(
 
 
 def _note_candidates(
-    rows: list[tuple], *, terms: list[str], slots: set[str], policy, now: datetime, weights: RecallWeights
+    rows: list[tuple], *, terms: list[str], size: int, slots: set[str], policy, now: datetime, weights: RecallWeights
 ) -> list[Candidate]:
     """The note rows of _note_rows scored: relevance (cosine + keyword share + topic) times time, confidence and
-    importance (the module docstring's formula)."""
+    importance (the module docstring's formula). The keyword share is of the question's `size` terms (query_terms)."""
     term_set = set(terms)
     candidates: list[Candidate] = []
     for (
@@ -321,7 +325,7 @@ def _note_candidates(
     ) in rows:
         observed_at, created_at = from_epoch_us(observed_us), from_epoch_us(created_us)
         note_terms = set((search_text or "").split())
-        kw = len(term_set & note_terms) / len(term_set) if term_set else 0.0
+        kw = len(term_set & note_terms) / max(size, len(term_set)) if term_set else 0.0
         topic = 1.0 if key.split(":")[-1] in slots else 0.0
         relevance = weights.vector * max(0.0, sim or 0.0) + weights.keyword * kw + weights.topic * topic
         score = (

@@ -57,10 +57,12 @@ def message_candidates(
     exclude_session_id: int | None,
     top: int,
     pool: int = MESSAGE_POOL,
+    term_count: int = 0,
 ) -> list[tuple]:
     """Past user messages of one user near the query by meaning or by words (see EPISODES_SQL): rows of
     (id, session id, content, created_at, keyword coverage 0..1, the previous user message's coverage 0..1,
-    best cosine or None)."""
+    best cosine or None). Coverage counts `term_count` terms in the question when it is given (those left out of
+    `terms` as unmatched: memory.services.query_terms), else the distinct `terms`."""
     query = tsquery_of(terms)
     sql = EPISODES_SQL.replace("{keyword}", MESSAGE_KEYWORDS_SQL if query else NO_MESSAGE_KEYWORDS_SQL).replace(
         "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
@@ -85,7 +87,7 @@ def message_candidates(
             },
         )
         rows = cur.fetchall()
-    n_terms = len(set(terms))
+    n_terms = max(term_count, len(set(terms)))
     return [
         (
             mid,
@@ -122,6 +124,7 @@ def episodes_near(
     exclude_session_id: int | None,
     top: int,
     weights: RecallWeights,
+    term_count: int = 0,
 ) -> dict[int, Episode]:
     """The candidate past messages with their relevance (cosine + keyword evidence), then credited with a share of
     the evidence of the user turns right next to them (memory.services.
@@ -135,6 +138,7 @@ def episodes_near(
         model=model,
         exclude_session_id=exclude_session_id,
         top=top,
+        term_count=term_count,
     ):
         words = max(coverage, weights.context * previous)
         episodes[mid] = Episode(
@@ -165,6 +169,7 @@ def message_candidates_add(
     limit: int,
     now: datetime,
     weights: RecallWeights,
+    term_count: int = 0,
 ) -> None:
     """Append the user's relevant past messages to `candidates` (in place). A message some note already cites is
     not added: it raises that note's score and relevance to its own when higher, so the evidence appears once, and
@@ -183,6 +188,7 @@ def message_candidates_add(
         exclude_session_id=exclude_session_id,
         top=limit + len(notes_by_message),
         weights=weights,
+        term_count=term_count,
     )
     for note in {id(c): c for cs in notes_by_message.values() for c in cs}.values():
         # a note restated in several turns shows first the turn that answers the question best, then the others
