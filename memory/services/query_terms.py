@@ -21,54 +21,26 @@ import rjieba
 
 from memory.services.embeddings import _CJK, _STOP_BIGRAMS, _TOKEN, search_terms
 
-# One-character words that carry no fact: pronouns, particles, the copula, prepositions, question words, measures.
+# One-character words that carry no fact: pronouns, particles, the copula, prepositions, question words, measures
+# (simplified, then the traditional forms that differ).
 _FUNCTION_CHARS = set(
     "我你您他她它咱的地得了着是在有和与及或也都就还又再才要会能可吗呢吧啊呀嘛哦么这那哪谁啥几之其此该"
     "把被给让对向从到于跟同比为以而但却并且个些只种次很太更最挺不没别请帮想问说讲叫去来做弄搞什怎"
+    "著與還會嗎麼這誰幾該讓對從於為個隻種沒別請幫問說講來"
 )
-# Words of two or more characters that only frame a question ("你还记得我之前说的…是怎么样的吗").
-_FUNCTION_WORDS = {
-    "怎么样",
-    "怎么办",
-    "为什么",
-    "是不是",
-    "有没有",
-    "能不能",
-    "可不可以",
-    "记得",
-    "还记得",
-    "告诉",
-    "知道",
-    "觉得",
-    "时候",
-    "的时候",
-    "那时",
-    "当时",
-    "现在",
-    "曾经",
-    "提过",
-    "提到",
-    "说过",
-    "讲过",
-    "聊过",
-    "问过",
-    "聊到",
-    "谈到",
-    "说到",
-    "讲到",
-    "来着",
-    "哪个",
-    "哪些",
-    "哪里",
-    "哪儿",
-    "多少",
-    "如何",
-    "怎样",
-    "是否",
-    "一般",
-    "通常",
-    "平常",
-}
+# Words of two or more characters that only frame a question ("你还记得我之前说的…是怎么样的吗"), simplified and
+# traditional. A word that starts with a question character keeps only what follows it (几年级 -> 年级; 几号 -> none).
+_FUNCTION_WORDS = set(
+    "什么 怎么 怎么样 怎么办 为什么 是不是 有没有 能不能 可不可以 记得 还记得 告诉 知道 觉得 时候 的时候 那时 当时 "
+    "现在 曾经 提过 提到 说过 讲过 聊过 问过 聊到 谈到 说到 讲到 来着 多少 如何 怎样 是否 一般 通常 平常 "
+    "什麼 怎麼 怎麼樣 怎麼辦 為什麼 有沒有 記得 還記得 時候 的時候 當時 現在 曾經 提過 說過 講過 聊過 問過 談到 說到 "
+    "講到 來著 如何 怎樣 是否".split()
+)
+_QUESTION_CHARS = "几哪幾"
+
+
+def _function_word(word: str) -> bool:
+    return word in _FUNCTION_WORDS or word[0] in _QUESTION_CHARS
 
 
 def _one_character_terms(word: str, before: str, after: str) -> list[str]:
@@ -77,9 +49,7 @@ def _one_character_terms(word: str, before: str, after: str) -> list[str]:
     one-character neighbours, function characters included ("的" + "车" + "和" -> "的车", "车和")."""
     sides = [(before[-1:] + word, before, before[-1:]), (word + after[:1], after, after[:1])]
     sides = [(pair, neighbour, char) for pair, neighbour, char in sides if neighbour]
-    reached = [
-        pair for pair, neighbour, char in sides if neighbour not in _FUNCTION_WORDS and char not in _FUNCTION_CHARS
-    ]
+    reached = [pair for pair, neighbour, char in sides if not _function_word(neighbour) and char not in _FUNCTION_CHARS]
     return reached or [pair for pair, neighbour, _ in sides if len(neighbour) == 1]
 
 
@@ -90,6 +60,8 @@ def _cjk_terms(run: str) -> list[str]:
     terms: list[str] = []
     for i, word in enumerate(words):
         if len(word) >= 2:
+            if word[0] in _QUESTION_CHARS:
+                word = word[1:]
             if word not in _FUNCTION_WORDS:
                 terms.extend(word[j : j + 2] for j in range(len(word) - 1))
         elif word not in _FUNCTION_CHARS:

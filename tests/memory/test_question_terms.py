@@ -19,6 +19,8 @@ QUESTIONS = [
     ("我不吃辣吗", {"吃辣"}, {"我不", "辣吗"}),  # a one-character word reaches into its neighbour
     ("我住在杭州西湖边", {"杭州", "西湖"}, {"在杭", "州西"}),
     ("张伟周末喜欢去哪里爬山", {"张伟", "周末", "爬山"}, {"伟周", "末喜", "哪里"}),
+    ("她现在读几年级了", {"年级"}, {"几年", "现在", "在读"}),  # the question character goes, what follows stays
+    ("我之前說的魔術表演是怎麼樣的", {"魔術", "表演"}, {"我之", "前說", "怎麼", "麼樣"}),  # traditional
 ]
 
 
