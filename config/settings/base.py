@@ -117,9 +117,18 @@ DATABASES["default"]["OPTIONS"]["options"] = " ".join(
         [
             DATABASES["default"]["OPTIONS"].get("options", ""),
             f"-c hnsw.ef_search={PGVECTOR_HNSW_EF_SEARCH} -c hnsw.iterative_scan=relaxed_order",
+            # read by prepared statements only, and only recall's notes statement is one (core.db.prepared_rows)
+            "-c plan_cache_mode=force_generic_plan",
         ],
     )
 )
+# Recall's notes statement as a server-side prepared statement (planned once per connection). Off for a
+# connection pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21). psycopg
+# prepares only what is asked (`prepare=True`): no other statement reaches its threshold, and Django's own
+# cursors bind on the client and never prepare.
+RECALL_PREPARED_STATEMENTS = env.bool("RECALL_PREPARED_STATEMENTS", default=True)
+if RECALL_PREPARED_STATEMENTS:
+    DATABASES["default"]["OPTIONS"].setdefault("prepare_threshold", 2**31 - 1)
 DATABASE_POOL_MAX_SIZE = env.int("DATABASE_POOL_MAX_SIZE", default=0)
 if DATABASE_POOL_MAX_SIZE > 0:
     DATABASES["default"]["CONN_MAX_AGE"] = 0  # Django refuses persistent connections with a pool

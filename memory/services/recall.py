@@ -49,7 +49,7 @@ from memory.services.query_terms import question_terms
 from memory.services.recall_context import distinct_first
 from memory.services.recall_feedback import feedback_vector
 from memory.services.recall_messages import message_candidates_add
-from memory.services.recall_sql import from_epoch_us, notes_sql, stage_limits, tsquery_of, vector_literal
+from memory.services.recall_sql import from_epoch_us, notes_rows, stage_limits, tsquery_of, vector_literal
 
 # `... as`: re-exported, callers (bench/, tests) import these from recall.
 from memory.services.recall_sql import vector_statement as vector_statement
@@ -115,7 +115,6 @@ def _note_rows(
     """(the user's active note count up to EXACT_SCAN_MAX + 1, whether the user has a past user message outside
     `exclude_session_id`, candidate rows, the keyword matches among them: `keyword_ids` of a second ranking of the
     same terms, which reads them instead of matching again). See recall_sql._NOTES_SQL."""
-    sql = notes_sql(keywords=bool(tsquery), keywords_known=keyword_ids is not None)
     params: dict[str, int | str | list[int]] = {
         "tenant": tenant_id,
         "user": end_user_id,
@@ -130,9 +129,7 @@ def _note_rows(
         "session": exclude_session_id or -1,
         "keyword_ids": keyword_ids or [],
     }
-    with connection.cursor() as cur:
-        cur.execute(sql, params)
-        rows = cur.fetchall()
+    rows = notes_rows(keywords=bool(tsquery), keywords_known=keyword_ids is not None, params=params)
     found = [row for row in rows if row[1] is not None]
     return rows[0][0], rows[0][-1], [row[1:-2] for row in found], [row[1] for row in found if row[-2]]
 

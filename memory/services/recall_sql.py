@@ -5,9 +5,14 @@ to them as parameters."""
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
+from django.db import connection
+
+from core.db import prepared_rows
 
 # The best RERANK_FACTOR x candidates of the exact scan on half-precision vectors are re-ranked on the full vectors
 # (memory.services.recall.EXACT_SCAN_MAX says when that scan is used and what it measured).
@@ -73,8 +78,14 @@ _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _BIT_DISTANCE = "CASE WHEN embedding_model = %(model)s AND embedding_bit IS NOT NULL THEN embedding_bit <~> (SELECT bits FROM q) END"
 # The coarse candidates' rows are read by primary key, `id = ANY(array)` as the final select does: written as a join,
 # PostgreSQL hashed the 400 ids and scanned all 10,004 rows of a heavy user for them in a 1M-note store (6 ms of the
-# statement's 18; docs/benchmarks.md "Recall, eighth round").
+# statement's 18; docs/benchmarks.md "Recall, eighth round"). Both say `end_user_id + 0`: the filter stays exact, but
+# the prepared statement's generic plan (which takes every user for an average one) cannot choose the user's btree
+# and filter all 10,004 rows by id (27 ms, "Recall, ninth round").
 _COARSE_IDS = "(SELECT array_agg(id) FROM coarse)::bigint[]"
+_HNSW_CTE = (
+    "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
+    "ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
+)
 _NOTES_SQL = (
     "WITH q AS MATERIALIZED (SELECT v AS vec, v::halfvec({dims}) AS half, binary_quantize(v)::bit({dims}) AS bits "
     "FROM (SELECT %(vector)s::vector AS v) AS given), "
@@ -83,12 +94,11 @@ _NOTES_SQL = (
     "coarse AS (SELECT id FROM mine WHERE h IS NOT NULL AND (SELECT c FROM cnt) <= %(exact_max)s "
     "ORDER BY h LIMIT %(coarse)s), "
     "near AS (SELECT n.id, n.embedding FROM memory_memorynote n WHERE n.id = ANY(" + _COARSE_IDS + ") "
-    "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s "
+    "AND n.tenant_id = %(tenant)s AND n.end_user_id + 0 = %(user)s "
     "ORDER BY n.embedding_half <=> (SELECT half FROM q) LIMIT %(rerank)s), "
     "exact AS (SELECT id FROM near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "hnsw AS (SELECT id " + _USER_NOTES + _VECTOR_FILTER + " AND (SELECT c FROM cnt) > %(exact_max)s "
-    "ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "kw AS ({keyword}), "
+    + _HNSW_CTE
+    + "kw AS ({keyword}), "
     "everything AS (SELECT id FROM mine WHERE (SELECT c FROM cnt) <= %(all_below)s), "
     "ids AS MATERIALIZED (SELECT array_agg(id) AS a FROM (SELECT id FROM exact UNION SELECT id FROM hnsw "
     "UNION SELECT id FROM kw UNION SELECT id FROM everything) cand) "
@@ -106,7 +116,7 @@ _NOTES_SQL = (
     "EXISTS (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
     "AND role = 'user' AND session_id <> %(session)s) "
     "FROM (SELECT 1) AS one LEFT JOIN memory_memorynote n ON n.id = ANY((SELECT a FROM ids)::bigint[]) "
-    "AND n.tenant_id = %(tenant)s AND n.end_user_id = %(user)s AND n.status = 'active'"
+    "AND n.tenant_id = %(tenant)s AND n.end_user_id + 0 = %(user)s AND n.status = 'active'"
 )
 # The keyword matches, through the user's terms index (memory.0014: GIN over the note's terms plus one lexeme for its
 # user, "u<id>", which no term can be: terms are CJK, words of letters or numbers). The query asks for the user's
@@ -114,11 +124,15 @@ _NOTES_SQL = (
 # `end_user_id + 0` keeps the user filter exact (isolation never rests on the lexeme) without offering the planner
 # the user's btree, with which it matched the terms row by row (14 ms for a Chinese question of a 10,000-note user).
 USER_TERMS = "(search_tsv || array_to_tsvector(ARRAY['u' || end_user_id::text]))"
+# The query's tsqueries are made once (kq): in the prepared statement's generic plan `to_tsquery(%(tsquery)s)` is not
+# folded into a constant, and was made again for every matching row (704 for a heavy user's Chinese question).
 KEYWORD_SQL = (
+    "WITH kq AS MATERIALIZED (SELECT to_tsquery('simple', %(tsquery)s) AS terms, "
+    "('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s) AS mine) "
     "SELECT id FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id + 0 = %(user)s "
     "AND status = 'active' AND (expires_at IS NULL OR expires_at > now()) "
-    "AND " + USER_TERMS + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
-    "ORDER BY ts_rank(search_tsv, to_tsquery('simple', %(tsquery)s)) DESC LIMIT %(limit)s"
+    "AND " + USER_TERMS + " @@ (SELECT mine FROM kq) "
+    "ORDER BY ts_rank(search_tsv, (SELECT terms FROM kq)) DESC LIMIT %(limit)s"
 )
 NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 # The keyword matches of an earlier ranking of the same question (parameter keyword_ids): the second ranking of an
@@ -128,12 +142,41 @@ NO_KEYWORD_SQL = "SELECT NULL::bigint AS id WHERE false"
 KNOWN_KEYWORDS_SQL = "SELECT unnest(%(keyword_ids)s::bigint[]) AS id"
 
 
-def notes_sql(*, keywords: bool, keywords_known: bool = False) -> str:
+def notes_sql(*, keywords: bool, keywords_known: bool = False, hnsw: bool = True) -> str:
     """The notes statement (parameters: tenant, user, model, vector, tsquery, limit, rerank, coarse, exact_max,
     count_limit, all_below, session), with the keyword matches when the query has terms (`keywords`), or those
-    found before (`keywords_known`: parameter keyword_ids). Each row says whether it is a keyword match."""
+    found before (`keywords_known`: parameter keyword_ids). Each row says whether it is a keyword match. Without
+    `hnsw` it has no branch for users above exact_max notes (notes_rows says why)."""
     keyword = KNOWN_KEYWORDS_SQL if keywords_known else KEYWORD_SQL if keywords else NO_KEYWORD_SQL
-    return _NOTES_SQL.replace("{keyword}", keyword).replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
+    sql = _NOTES_SQL if hnsw else _NOTES_SQL.replace(_HNSW_CTE, "hnsw AS (SELECT NULL::bigint AS id WHERE false), ")
+    return sql.replace("{keyword}", keyword).replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
+
+
+_ABOVE_EXACT: OrderedDict[tuple[int, int], None] = OrderedDict()
+ABOVE_EXACT_KEPT = 10_000  # users remembered as above exact_max, per process
+_above_lock = threading.Lock()
+
+
+def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tuple]:
+    """The notes statement's rows for `params`. A user with at most exact_max active notes (nearly every user) is
+    read through a prepared statement without the HNSW branch (core.db.prepared_rows: planned once per
+    connection, a generic plan). That plan cannot serve the HNSW branch: a generic plan estimates an average
+    user's rows and would sort all of a large user's instead of searching the index. So a user the count shows
+    above exact_max is asked again with the whole statement, sent as text and planned for its values, and is
+    remembered (the last ABOVE_EXACT_KEPT such users) to be asked that way first. RECALL_PREPARED_STATEMENTS off
+    (a pooler without prepared statements): always the whole statement as text."""
+    user = (params["tenant"], params["user"])
+    if settings.RECALL_PREPARED_STATEMENTS and user not in _ABOVE_EXACT:
+        rows = prepared_rows(notes_sql(keywords=keywords, keywords_known=keywords_known, hnsw=False), params)
+        if rows[0][0] <= params["exact_max"]:
+            return rows
+        with _above_lock:
+            _ABOVE_EXACT[user] = None
+            while len(_ABOVE_EXACT) > ABOVE_EXACT_KEPT:
+                _ABOVE_EXACT.popitem(last=False)
+    with connection.cursor() as cur:
+        cur.execute(notes_sql(keywords=keywords, keywords_known=keywords_known), params)
+        return cur.fetchall()
 
 
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
