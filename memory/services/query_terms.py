@@ -32,7 +32,7 @@ _FUNCTION_WORDS = set(
     "什么 怎么 怎么样 怎么办 为什么 是不是 有没有 能不能 可不可以 记得 还记得 告诉 知道 觉得 时候 的时候 那时 当时 "
     "现在 曾经 提过 提到 说过 讲过 聊过 问过 聊到 谈到 说到 讲到 来着 多少 如何 怎样 是否 一般 通常 平常 "
     "什麼 怎麼 怎麼樣 怎麼辦 為什麼 有沒有 記得 還記得 時候 的時候 當時 現在 曾經 提過 說過 講過 聊過 問過 談到 說到 "
-    "講到 來著 如何 怎樣 是否".split()
+    "講到 來著".split()
 )
 _QUESTION_CHARS = "几哪幾"
 
@@ -69,23 +69,26 @@ def _cjk_terms(run: str) -> list[str]:
     return [t for t in terms if t not in _STOP_BIGRAMS]
 
 
-def query_terms(text: str) -> list[str]:
-    """The keyword terms of a question (see the module docstring): always a subset of search_terms(text). Not
-    cached: about 20 us a question, and a cache would keep questions' text in the process."""
-    terms: list[str] = []
+def question_terms(text: str) -> tuple[list[str], int]:
+    """A question's terms to match (see the module docstring: always a subset of search_terms(text)) and its size:
+    how many distinct terms search_terms gives it. Recall's keyword evidence is a share of the size, so the bigrams
+    left out take their noise with them without making each remaining term weigh more than when the weights were
+    measured (docs/benchmarks.md "Recall, ninth round": the share of the kept terms alone lost 2 of 267 Chinese
+    queries' top 5). One pass over the text; not cached: about 15 us a question, and a cache would keep questions'
+    text in the process."""
+    kept: list[str] = []
+    every: list[str] = []
     rest: list[str] = []
     for token in _TOKEN.findall((text or "").lower()):
         if _CJK.match(token):
-            terms.extend(_cjk_terms(token))
+            kept.extend(_cjk_terms(token))
+            every.extend(search_terms(token))
         else:
             rest.append(token)
-    terms.extend(search_terms(" ".join(rest)))
-    return list(dict.fromkeys(terms))
+    words = search_terms(" ".join(rest))
+    return list(dict.fromkeys(kept + words)), len(set(every + words))
 
 
-def question_terms(text: str) -> tuple[list[str], int]:
-    """A question's terms to match (query_terms) and its size: how many distinct terms search_terms gives it. Recall's
-    keyword evidence is a share of the size, so the bigrams left out take their noise with them without making
-    each remaining term weigh more than when the weights were measured (docs/benchmarks.md "Recall, ninth round":
-    the share of the kept terms alone lost 2 of 267 Chinese queries' top 5)."""
-    return query_terms(text), len(set(search_terms(text or "")))
+def query_terms(text: str) -> list[str]:
+    """The terms question_terms matches."""
+    return question_terms(text)[0]
