@@ -117,12 +117,12 @@ DATABASES["default"]["OPTIONS"]["options"] = " ".join(
         [
             DATABASES["default"]["OPTIONS"].get("options", ""),
             f"-c hnsw.ef_search={PGVECTOR_HNSW_EF_SEARCH} -c hnsw.iterative_scan=relaxed_order",
-            # read by prepared statements only, and only recall's notes statement is one (core.db.prepared_rows)
+            # read by prepared statements only, and only recall's statements are (core.db.prepared_rows)
             "-c plan_cache_mode=force_generic_plan",
         ],
     )
 )
-# Recall's notes statement as a server-side prepared statement (planned once per connection). Off for a
+# Recall's statements as server-side prepared statements (planned once per connection). Off for a
 # connection pooler that cannot keep prepared statements (PgBouncer in transaction mode before 1.21). psycopg
 # prepares only what is asked (`prepare=True`): no other statement reaches its threshold, and Django's own
 # cursors bind on the client and never prepare.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import connection
+from core.db import prepared_rows
 
 # The messages right before and right after each candidate in its session, when they are user messages too (an
 # imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
@@ -32,7 +32,7 @@ _NEIGHBOURS_SQL = (
     "(SELECT p.id, p.session_id, p.content, p.created_at, p.role FROM assistants_message p "
     "WHERE p.tenant_id = %(tenant)s AND p.end_user_id = %(user)s AND p.session_id = c.session_id AND p.id > c.id "
     "ORDER BY p.id LIMIT 1)) nb "
-    "WHERE c.tenant_id = %(tenant)s AND c.end_user_id = %(user)s AND c.role = 'user' AND c.id = ANY(%(ids)s) "
+    "WHERE c.tenant_id = %(tenant)s AND c.end_user_id = %(user)s AND c.role = 'user' AND c.id = ANY(%(ids)s::bigint[]) "
     "AND c.session_id <> %(session)s AND nb.role = 'user'"
 )
 
@@ -52,22 +52,21 @@ def neighbour_rows(
     *, tenant_id: int, end_user_id: int, ids: list[int], vector_literal: str, model: str, exclude_session_id: int | None
 ) -> list[tuple]:
     """(candidate id, neighbour id, session id, content, created_at, neighbour's best cosine or None) for the user
-    messages next to `ids` in their sessions. One statement; see _NEIGHBOURS_SQL."""
+    messages next to `ids` in their sessions. One statement, prepared (core.db.prepared_rows: it has no plan that
+    depends on the user's size, and planning it cost more than running it); see _NEIGHBOURS_SQL."""
     if not ids:
         return []
-    with connection.cursor() as cur:
-        cur.execute(
-            _NEIGHBOURS_SQL,
-            {
-                "tenant": tenant_id,
-                "user": end_user_id,
-                "ids": ids,
-                "model": model,
-                "vector": vector_literal,
-                "session": exclude_session_id or -1,
-            },
-        )
-        return cur.fetchall()
+    return prepared_rows(
+        _NEIGHBOURS_SQL,
+        {
+            "tenant": tenant_id,
+            "user": end_user_id,
+            "ids": ids,
+            "model": model,
+            "vector": vector_literal,
+            "session": exclude_session_id or -1,
+        },
+    )
 
 
 def spread_to_neighbours(

@@ -7,19 +7,14 @@ from __future__ import annotations
 import math
 from datetime import datetime
 
-from django.conf import settings
-from django.db import connection
-
 from memory.services.recall_context import (
     Episode,
     neighbour_rows,
     spread_to_neighbours,
 )
 from memory.services.recall_sql import (
-    EPISODES_SQL,
-    MESSAGE_KEYWORDS_SQL,
-    NO_MESSAGE_KEYWORDS_SQL,
     RERANK_FACTOR,
+    episodes_rows,
     tsquery_of,
     vector_literal,
 )
@@ -32,6 +27,10 @@ from memory.services.recall_types import Candidate, RecalledItem, RecallWeights,
 # recall@10 1.0 each (docs/benchmarks.md, "Heavy users, second round"); 20,000 as for notes, extrapolated.
 MESSAGE_EXACT_SCAN_MAX = 20_000
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
+# A user with at most this many messages has their keyword pool matched on each of their messages by a prepared
+# statement (recall_sql._POOL_PREPARED: at most as many rows as a pool may hold); above it, the statement is
+# planned for the question's terms, which can take the user's entries of the terms index instead.
+MESSAGE_PREPARED_MAX = MESSAGE_POOL
 UNMATCHED_SHARE = 0.5
 
 
@@ -64,29 +63,25 @@ def message_candidates(
     best cosine or None). Coverage counts `term_count` terms in the question when it is given (those left out of
     `terms` as unmatched: memory.services.query_terms), else the distinct `terms`."""
     query = tsquery_of(terms)
-    sql = EPISODES_SQL.replace("{keyword}", MESSAGE_KEYWORDS_SQL if query else NO_MESSAGE_KEYWORDS_SQL).replace(
-        "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
+    rows = episodes_rows(
+        keywords=bool(query),
+        params={
+            "tenant": tenant_id,
+            "user": end_user_id,
+            "session": exclude_session_id or -1,
+            "tsquery": query,
+            "terms": terms,
+            "pool": pool,
+            "top": top,
+            "model": model,
+            "vector": vector_literal(vector),
+            "limit": top,
+            "rerank": RERANK_FACTOR * top,
+            "exact_max": MESSAGE_EXACT_SCAN_MAX,
+            "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+            "message_max": MESSAGE_PREPARED_MAX,
+        },
     )
-    with connection.cursor() as cur:
-        cur.execute(
-            sql,
-            {
-                "tenant": tenant_id,
-                "user": end_user_id,
-                "session": exclude_session_id or -1,
-                "tsquery": query,
-                "terms": terms,
-                "pool": pool,
-                "top": top,
-                "model": model,
-                "vector": vector_literal(vector),
-                "limit": top,
-                "rerank": RERANK_FACTOR * top,
-                "exact_max": MESSAGE_EXACT_SCAN_MAX,
-                "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
-            },
-        )
-        rows = cur.fetchall()
     n_terms = max(term_count, len(set(terms)))
     return [
         (
@@ -110,7 +105,7 @@ def message_candidates(
             size,
             total,
             sim,
-        ) in rows
+        ) in (row[2:] for row in rows if row[2] is not None)
     ]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -152,31 +153,61 @@ def notes_sql(*, keywords: bool, keywords_known: bool = False, hnsw: bool = True
     return sql.replace("{keyword}", keyword).replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
 
 
-_ABOVE_EXACT: OrderedDict[tuple[int, int], None] = OrderedDict()
-ABOVE_EXACT_KEPT = 10_000  # users remembered as above exact_max, per process
-_above_lock = threading.Lock()
+class _AboveExact:
+    """The users a count showed above an exact-scan size, the last `kept` of them (per process): (tenant id, user
+    id) pairs only."""
+
+    def __init__(self, kept: int):
+        self.kept = kept
+        self._users: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __contains__(self, user: tuple[int, int]) -> bool:
+        return user in self._users
+
+    def add(self, user: tuple[int, int]) -> None:
+        with self._lock:
+            self._users[user] = None
+            while len(self._users) > self.kept:
+                self._users.popitem(last=False)
+
+
+ABOVE_EXACT_KEPT = 10_000  # users remembered as above exact_max, per process and statement
+_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their notes
+_MESSAGES_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors
+
+
+def prepared_first(
+    *, prepared_sql: str, text_sql: str, params: dict, above: _AboveExact, fits: Callable[[tuple], bool]
+) -> list[tuple]:
+    """The rows of a recall statement whose first row tells the user's size (the notes statement: their note count;
+    the messages statement: their vector and message counts). A user the prepared plan `fits` (nearly every user)
+    is read through `prepared_sql`, the statement without its branches for large users, prepared
+    (core.db.prepared_rows: planned once per connection, a generic plan). A generic plan estimates an average
+    user's rows, so it cannot serve those branches: it would sort all of a large user's vectors instead of searching
+    the HNSW index, or read all of their messages. So a user who does not fit is asked again with `text_sql`, the
+    whole statement sent as text and planned for its values, and is remembered in `above` to be asked that way
+    first. RECALL_PREPARED_STATEMENTS off (a pooler without prepared statements): always text."""
+    user = (params["tenant"], params["user"])
+    if settings.RECALL_PREPARED_STATEMENTS and user not in above:
+        rows = prepared_rows(prepared_sql, params)
+        if fits(rows[0]):
+            return rows
+        above.add(user)
+    with connection.cursor() as cur:
+        cur.execute(text_sql, params)
+        return cur.fetchall()
 
 
 def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tuple]:
-    """The notes statement's rows for `params`. A user with at most exact_max active notes (nearly every user) is
-    read through a prepared statement without the HNSW branch (core.db.prepared_rows: planned once per
-    connection, a generic plan). That plan cannot serve the HNSW branch: a generic plan estimates an average
-    user's rows and would sort all of a large user's instead of searching the index. So a user the count shows
-    above exact_max is asked again with the whole statement, sent as text and planned for its values, and is
-    remembered (the last ABOVE_EXACT_KEPT such users) to be asked that way first. RECALL_PREPARED_STATEMENTS off
-    (a pooler without prepared statements): always the whole statement as text."""
-    user = (params["tenant"], params["user"])
-    if settings.RECALL_PREPARED_STATEMENTS and user not in _ABOVE_EXACT:
-        rows = prepared_rows(notes_sql(keywords=keywords, keywords_known=keywords_known, hnsw=False), params)
-        if rows[0][0] <= params["exact_max"]:
-            return rows
-        with _above_lock:
-            _ABOVE_EXACT[user] = None
-            while len(_ABOVE_EXACT) > ABOVE_EXACT_KEPT:
-                _ABOVE_EXACT.popitem(last=False)
-    with connection.cursor() as cur:
-        cur.execute(notes_sql(keywords=keywords, keywords_known=keywords_known), params)
-        return cur.fetchall()
+    """The notes statement's rows for `params` (see prepared_first)."""
+    return prepared_first(
+        prepared_sql=notes_sql(keywords=keywords, keywords_known=keywords_known, hnsw=False),
+        text_sql=notes_sql(keywords=keywords, keywords_known=keywords_known),
+        params=params,
+        above=_ABOVE_EXACT,
+        fits=lambda first: first[0] <= params["exact_max"],
+    )
 
 
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
@@ -184,11 +215,29 @@ def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tu
 # document frequency in that collection (BM25's idf), a message scores the weight of the terms it contains
 # (BM25 with term frequency 1, length-normalised), and `coverage` is the share of the question's total weight
 # it matches. Only the best `top` rows come back, with their content.
-_MESSAGES_SQL = (
+# The pool as text, planned for its values (a user with more than message_max messages, `ucnt` in EPISODES_SQL):
+# through the user's entries of message_user_terms_gin (assistants.0012) for rare terms, or the user's messages
+# newest first for common ones.
+_POOL_TEXT = (
     "WITH pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message "
     "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
-    "AND search_tsv @@ to_tsquery('simple', %(tsquery)s) ORDER BY created_at DESC LIMIT %(pool)s), "
-    "size AS MATERIALIZED (SELECT count(*) AS n, greatest(avg(cardinality(terms)), 1) AS avg_len FROM pool), "
+    "AND " + USER_TERMS + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
+    "ORDER BY created_at DESC, id DESC LIMIT %(pool)s), "
+)
+# The pool prepared (a generic plan, for a user with at most message_max messages): the user's messages through
+# their btree, the terms matched on each (the tsquery made once, `mq`). Ordered on an expression no index holds: a
+# generic plan walked the tenant's `created_at` index backwards across every user's messages instead (27-33 ms in
+# a 100,000-message tenant, docs/benchmarks.md "Recall, tenth round").
+_POOL_PREPARED = (
+    "WITH mq AS MATERIALIZED (SELECT to_tsquery('simple', %(tsquery)s) AS terms), "
+    "pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message "
+    "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
+    "AND (SELECT c FROM ucnt) <= %(message_max)s AND search_tsv @@ (SELECT terms FROM mq) "
+    "ORDER BY created_at + interval '0 s' DESC, id DESC LIMIT %(pool)s), "
+)
+_MESSAGES_SQL = (
+    _POOL_TEXT
+    + "size AS MATERIALIZED (SELECT count(*) AS n, greatest(avg(cardinality(terms)), 1) AS avg_len FROM pool), "
     "df AS (SELECT t, count(*) AS df FROM pool, unnest(terms) AS t WHERE t = ANY(%(terms)s) GROUP BY t), "
     "idf AS (SELECT t, ln(((SELECT n FROM size) - df + 0.5) / (df + 0.5) + 1) AS w FROM df), "
     "scored AS (SELECT p.id, sum(idf.w) AS matched, "
@@ -211,8 +260,14 @@ _MESSAGES_SQL = (
 _MESSAGE_VECTORS = (
     "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
 )
+_VHNSW_CTE = (
+    "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
+    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
+)
 EPISODES_SQL = (
     "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
+    "ucnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s "
+    "AND end_user_id = %(user)s AND role = 'user' LIMIT %(message_max)s + 1) few), "
     "kw AS MATERIALIZED ({keyword}), "
     "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
     "vexact AS (SELECT message_id FROM (SELECT message_id, embedding "
@@ -220,17 +275,17 @@ EPISODES_SQL = (
     + " AND session_id <> %(session)s "
     "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> (SELECT half FROM q)) + 0 "
     "LIMIT %(rerank)s) near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
+    + _VHNSW_CTE
+    + "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
     "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw) "
+    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), found.* FROM (SELECT 1) AS one LEFT JOIN ("
     "SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, kp.matched, "
     "kp.matched_terms, coalesce(kw.size, kp.size), coalesce(kw.matched_total, kp.matched_total), "
     "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
     "WHERE v.message_id = m.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
-    "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s AND m.end_user_id = %(user)s "
-    "AND m.role = 'user' AND m.session_id <> %(session)s LEFT JOIN kw ON kw.id = m.id "
-    "LEFT JOIN kw AS kp ON kp.next_id = m.id"
+    "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s "
+    "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s "
+    "LEFT JOIN kw ON kw.id = m.id LEFT JOIN kw AS kp ON kp.next_id = m.id) AS found ON true"
 )
 NO_MESSAGE_KEYWORDS_SQL = (
     "SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
@@ -246,6 +301,32 @@ MESSAGE_KEYWORDS_SQL = _MESSAGES_SQL.replace(
     "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
     "ORDER BY n.id LIMIT 1) AS next_id ",
 )
+
+
+def episodes_sql(*, keywords: bool, hnsw: bool = True) -> str:
+    """The messages statement (parameters: tenant, user, session, tsquery, terms, pool, top, model, vector, limit,
+    rerank, exact_max, count_limit, message_max), with the keyword ranking when the query has terms (`keywords`).
+    Without `hnsw` it is the statement to prepare: no branch for users above exact_max vectors, and the keyword
+    pool of a user with at most message_max messages (prepared_first says why). Its first two columns are the
+    user's vector count up to count_limit and user message count up to message_max + 1; a row without a message
+    (the rest NULL) when nothing was found."""
+    keyword = MESSAGE_KEYWORDS_SQL if keywords else NO_MESSAGE_KEYWORDS_SQL
+    sql = EPISODES_SQL.replace("{keyword}", keyword)
+    if not hnsw:
+        sql = sql.replace(_VHNSW_CTE, "vhnsw AS (SELECT NULL::bigint AS message_id WHERE false), ")
+        sql = sql.replace(_POOL_TEXT, _POOL_PREPARED)
+    return sql.replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
+
+
+def episodes_rows(*, keywords: bool, params: dict) -> list[tuple]:
+    """The messages statement's rows for `params` (see prepared_first)."""
+    return prepared_first(
+        prepared_sql=episodes_sql(keywords=keywords, hnsw=False),
+        text_sql=episodes_sql(keywords=keywords),
+        params=params,
+        above=_MESSAGES_ABOVE_EXACT,
+        fits=lambda first: first[0] <= params["exact_max"] and first[1] <= params["message_max"],
+    )
 
 
 def vector_statement(*, exact: bool) -> str:

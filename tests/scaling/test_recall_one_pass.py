@@ -5,18 +5,16 @@ a heavy user's 10,000 rows, then one (docs/benchmarks.md "Performance at scale",
 time the candidates are what the exact searches find."""
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from assistants.models import Message
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
-from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, message_candidates
+from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
 from memory.services.recall_sql import (
-    EPISODES_SQL,
-    NO_MESSAGE_KEYWORDS_SQL,
     RERANK_FACTOR,
+    episodes_sql,
     notes_sql,
     stage_limits,
     tsquery_of,
@@ -217,10 +215,7 @@ def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_preci
             )
             exact = {row[0] for row in cur.fetchall()}
             cur.execute(
-                "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) "
-                + EPISODES_SQL.replace("{keyword}", NO_MESSAGE_KEYWORDS_SQL).replace(
-                    "{dims}", str(int(settings.EMBEDDING_DIMENSIONS))
-                ),
+                "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) " + episodes_sql(keywords=False),
                 {
                     "tenant": person.tenant.pk,
                     "user": person.end_user.pk,
@@ -231,6 +226,7 @@ def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_preci
                     "rerank": RERANK_FACTOR * recall.CANDIDATES,
                     "exact_max": MESSAGE_EXACT_SCAN_MAX,
                     "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+                    "message_max": MESSAGE_PREPARED_MAX,
                 },
             )
             plan = cur.fetchone()[0][0]["Plan"]
