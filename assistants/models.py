@@ -206,7 +206,9 @@ class Message(TenantOwnedModel):
         ASSISTANT = "assistant"
         TOOL = "tool"
 
-    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages")
+    # no index of its own: the (session, id) index serves every lookup by session, and with both PostgreSQL read a
+    # long session whole through this one to find the turn next to a message (assistants.0013)
+    session = models.ForeignKey(ChatSession, on_delete=models.CASCADE, related_name="messages", db_index=False)
     end_user = models.ForeignKey(EndUser, on_delete=models.CASCADE, related_name="messages")
     role = models.CharField(max_length=10, choices=Role.choices)
     content = models.TextField()
