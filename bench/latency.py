@@ -22,6 +22,11 @@ from bench.corpus import note_text, query_text
 
 TYPICAL_NOTES = 100
 HEAVY_MAX = 10_000
+# Returning users: typical users who also have a past conversation (user turns with their keyword terms and
+# vectors, each answered), so recall runs its messages statement and the turns next to its candidates too, as it
+# does for anyone who has talked to the assistant before (issue 22's tenth round).
+RETURNING_USERS = 20
+RETURNING_TURNS = 60
 
 
 def _vector_literal(vec) -> str:
@@ -38,6 +43,7 @@ class NoteStore:
         self.tenant, _ = bench_tenant("bench-recall")
         self.heavy = end_user_get_or_create(tenant=self.tenant, external_id="heavy-user")
         self.typical: list = []  # EndUser
+        self.returning: list = []  # EndUser, typical users with a past conversation (add_history)
         self.total = 0
         self.heavy_count = 0
         self._fill = 0  # notes in the last typical user
@@ -94,6 +100,36 @@ class NoteStore:
                 # (an index-only scan, memory.0014) fetches every row from the heap
                 cursor.execute("VACUUM (ANALYZE) memory_memorynote")
         return time.monotonic() - start
+
+    def add_history(self, *, users: int = RETURNING_USERS, turns: int = RETURNING_TURNS) -> None:
+        """Give `users` typical users (not the first, whom the chat-turn workload uses) one past conversation of
+        `turns` user messages, each followed by a reply: stored, indexed and embedded as the extraction job does
+        (their keyword terms, their vectors)."""
+        from django.conf import settings
+
+        from assistants.models import Message
+        from assistants.services.chat import chat_session_start
+        from bench.corpus import chat_line
+        from memory.services.episodes import message_vectors_write
+        from memory.services.extraction import message_search_text
+
+        # at most half of the typical users, so that first-time users stay in the typical group at every size
+        candidates = self.typical[1 : 1 + len(self.typical) // 2]
+        chosen = [u for u in candidates if u not in self.returning][: max(0, users - len(self.returning))]
+        for end_user in chosen:
+            session = chat_session_start(tenant=self.tenant, end_user=end_user)
+            rows = []
+            for i in range(turns):
+                text = note_text(self.rng) if i % 3 == 0 else chat_line(self.rng, "zh" if i % 2 else "en")
+                common = {"tenant": self.tenant, "session": session, "end_user": end_user}
+                rows.append(
+                    Message(**common, role=Message.Role.USER, content=text, search_vector=message_search_text(text))
+                )
+                rows.append(Message(**common, role=Message.Role.ASSISTANT, content="Noted."))
+            Message.objects.for_tenant(self.tenant).bulk_create(rows)
+            mine = [m for m in rows if m.role == Message.Role.USER]
+            message_vectors_write(tenant=self.tenant, messages=mine, model=settings.LLM_EMBEDDING_MODEL)
+            self.returning.append(end_user)
 
     def _insert(self, users, made) -> None:
         from django.utils import timezone
@@ -229,9 +265,14 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from memory.services.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
 
     out = {}
-    groups = {"typical user (100 notes)": lambda: rng.choice(store.typical)}
+    first_time = [u for u in store.typical if u not in store.returning]
+    groups = {"typical user (100 notes)": lambda: rng.choice(first_time)}
     if store.heavy_count > TYPICAL_NOTES:
         groups[f"heavy user ({store.heavy_count} notes)"] = lambda: store.heavy
+    if store.returning:
+        groups[f"returning user ({TYPICAL_NOTES} notes, {RETURNING_TURNS} past turns)"] = lambda: rng.choice(
+            store.returning
+        )
     for label, pick in groups.items():
         texts = [query_text(rng) for _ in range(queries)]
         users = [pick() for _ in texts]
@@ -275,6 +316,7 @@ def run_recall_latency(
     for size in sizes:
         ctx.log(f"recall latency: growing the store to {size} notes")
         load_s = store.grow_to(size, ctx.log)
+        store.add_history()
         ctx.log(f"recall latency: measuring at {store.total} notes")
         steps.append(
             {
@@ -287,8 +329,8 @@ def run_recall_latency(
     if keep_store is not None:
         keep_store["store"] = store
     last = steps[-1]
-    worst = max(
-        (g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g),
+    worst = max(  # the target's users: a first-time typical user and the heavy user
+        (g for k, g in last.items() if isinstance(g, dict) and "recall_ms" in g and not k.startswith("returning")),
         key=lambda g: g["recall_ms"]["p95"] or 0,
     )
     typical = last.get(f"typical user ({TYPICAL_NOTES} notes)", {}).get("recall_ms", {})

@@ -92,6 +92,9 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
     assert [s["notes"] for s in steps] == [60, 300]
     typical = steps[-1]["typical user (100 notes)"]
     assert typical["bare_sql_ms"]["n"] > 0 and typical["bare_sql_ms"]["p95"] > 0
+    # a returning user (a past conversation, so the messages side runs too) is measured beside them
+    returning = [g for who, g in steps[-1].items() if who.startswith("returning user")]
+    assert len(returning) == 1 and returning[0]["recall_ms"]["n"] > 0 and returning[0]["empty_results"] == 0
     assert workloads["turn_overhead"]["heavy user"]["assembly_ms"]["n"] == 2
     assert workloads["api_throughput"] == {"skipped": "no API server in this run"}
     zh = workloads["token_cost"]["languages"]["zh"]["checkpoints"]
