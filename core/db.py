@@ -41,21 +41,27 @@ def connection_pooled(max_size: int = 8, alias: str = "default") -> Iterator[Non
         del options["pool"]
 
 
+def text_rows(sql: str, params: dict) -> list[tuple]:
+    """The rows of `sql` (pyformat parameters) through Django's cursor: bound on the client, planned for its values."""
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.fetchall()
+
+
 def prepared_rows(sql: str, params: dict) -> list[tuple]:
     """The rows of `sql` (pyformat parameters), run as a server-side prepared statement on this thread's connection;
-    sent as text through Django's cursor when RECALL_PREPARED_STATEMENTS is off (a pooler that cannot keep them).
+    as text_rows when RECALL_PREPARED_STATEMENTS is off (a pooler that cannot keep prepared statements).
 
     Django binds parameters on the client and sends every statement as text, so PostgreSQL plans each one again;
     for recall's notes statement planning took as long as running it (1.75 + 1.86 ms for a typical user,
     docs/benchmarks.md "Recall, ninth round"). Prepared, it is planned once per connection: the connections carry
     plan_cache_mode=force_generic_plan (config/settings/base.py), which only prepared statements read, and only
-    this function prepares any: recall's statements whose plan does not depend on the user's size (or, for the
-    notes and messages statements, without the branch that does: memory.services.recall_sql.prepared_first). Errors come out as Django's; when queries are logged (DEBUG, tests' query
-    capture) the statement is logged with its parameters bound, as Django logs its own."""
+    this function prepares any: recall's statements whose plan does not depend on the user's size (the notes and
+    messages statements without the branches that do: memory.services.recall_sql.prepared_first). Errors come out
+    as Django's; when queries are logged (DEBUG, tests' query capture) the statement is logged with its parameters
+    bound, as Django logs its own."""
     if not settings.RECALL_PREPARED_STATEMENTS:
-        with connection.cursor() as cur:
-            cur.execute(sql, params)
-            return cur.fetchall()
+        return text_rows(sql, params)
     connection.ensure_connection()
     raw = connection.connection
     start = time.monotonic()

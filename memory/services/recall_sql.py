@@ -11,9 +11,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import connection
 
-from core.db import prepared_rows
+from core.db import prepared_rows, text_rows
 
 # The best RERANK_FACTOR x candidates of the exact scan on half-precision vectors are re-ranked on the full vectors
 # (memory.services.recall.EXACT_SCAN_MAX says when that scan is used and what it measured).
@@ -154,8 +153,8 @@ def notes_sql(*, keywords: bool, keywords_known: bool = False, hnsw: bool = True
 
 
 class _AboveExact:
-    """The users a count showed above an exact-scan size, the last `kept` of them (per process): (tenant id, user
-    id) pairs only."""
+    """The users whose counts showed them too large for a prepared statement (prepared_first), the last `kept` of
+    them (per process): (tenant id, user id) pairs only."""
 
     def __init__(self, kept: int):
         self.kept = kept
@@ -172,9 +171,9 @@ class _AboveExact:
                 self._users.popitem(last=False)
 
 
-ABOVE_EXACT_KEPT = 10_000  # users remembered as above exact_max, per process and statement
+ABOVE_EXACT_KEPT = 10_000  # users remembered as too large for the prepared statement, per process and statement
 _ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their notes
-_MESSAGES_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors
+_MESSAGES_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors or messages
 
 
 def prepared_first(
@@ -194,9 +193,7 @@ def prepared_first(
         if fits(rows[0]):
             return rows
         above.add(user)
-    with connection.cursor() as cur:
-        cur.execute(text_sql, params)
-        return cur.fetchall()
+    return text_rows(text_sql, params)
 
 
 def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tuple]:
