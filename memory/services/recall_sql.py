@@ -253,7 +253,10 @@ _MESSAGES_SQL = (
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
 # to MESSAGE_EXACT_SCAN_MAX vectors: the RERANK_FACTOR x nearest on the half-precision copy, memory.0013, re-ranked
 # on the full vectors as for notes; through the HNSW index above, gated like the notes), then each candidate
-# message with its best chunk's cosine, its own keyword evidence and that of the message before it.
+# message with its best chunk's cosine, its own keyword evidence and that of the message before it. The cosines are
+# taken once the candidates are known (`found`, materialized): as a column of the outer-joined candidates, PostgreSQL
+# computed it while scanning the messages, for each of the user's messages the scan read (in a small tenant, where
+# the plan reads its messages whole: 1,020 cosines for 50 candidates, 8.5 ms of a 13.9 ms statement).
 _MESSAGE_VECTORS = (
     "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
 )
@@ -274,15 +277,18 @@ EPISODES_SQL = (
     "LIMIT %(rerank)s) near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
     + _VHNSW_CTE
     + "ids AS (SELECT id FROM kw UNION SELECT next_id FROM kw WHERE next_id IS NOT NULL "
-    "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw) "
-    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), found.* FROM (SELECT 1) AS one LEFT JOIN ("
-    "SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, kp.matched, "
-    "kp.matched_terms, coalesce(kw.size, kp.size), coalesce(kw.matched_total, kp.matched_total), "
-    "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
-    "WHERE v.message_id = m.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
+    "UNION SELECT message_id FROM vexact UNION SELECT message_id FROM vhnsw), "
+    "found AS MATERIALIZED (SELECT m.id, m.session_id, m.content, m.created_at, kw.matched, kw.matched_terms, "
+    "kp.matched AS prev_matched, kp.matched_terms AS prev_matched_terms, coalesce(kw.size, kp.size) AS size, "
+    "coalesce(kw.matched_total, kp.matched_total) AS matched_total "
     "FROM ids JOIN assistants_message m ON m.id = ids.id AND m.tenant_id = %(tenant)s "
     "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s "
-    "LEFT JOIN kw ON kw.id = m.id LEFT JOIN kw AS kp ON kp.next_id = m.id) AS found ON true"
+    "LEFT JOIN kw ON kw.id = m.id LEFT JOIN kw AS kp ON kp.next_id = m.id) "
+    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), f.id, f.session_id, f.content, f.created_at, f.matched, "
+    "f.matched_terms, f.prev_matched, f.prev_matched_terms, f.size, f.matched_total, "
+    "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
+    "WHERE v.message_id = f.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
+    "FROM (SELECT 1) AS one LEFT JOIN found f ON true"
 )
 NO_MESSAGE_KEYWORDS_SQL = (
     "SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "

@@ -236,6 +236,62 @@ def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_preci
         assert _sorted_on_half_precision(plan), "the exact branch did not rank on embedding_half"
 
 
+def test_a_past_message_cosine_is_taken_for_the_candidates_only(make_person):
+    """The messages statement takes each candidate's cosine once the candidates are known: as a column of the
+    outer-joined candidates it was computed for every message of the user a scan read (in a small tenant the plan
+    reads the user's messages whole, 1,020 cosines for 50 candidates). Counted from the plan's loops; the
+    candidates are the user's own, with a neighbour in the tenant holding the same messages."""
+    person = make_person(recall_all_below=0)
+    neighbour = make_person(tenant=person.tenant)
+    texts = [f"{verb} {thing}, {place}" for place in PLACES for verb, thing in THINGS][: 3 * recall.CANDIDATES]
+    model = embed_texts(texts=texts[:1])[0]
+    own = _vectors_of_messages(person, texts, model)
+    _vectors_of_messages(neighbour, texts, model)
+    vector = embed_texts(texts=["where do I play the cello"], model=model)[1][0]
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE assistants_message")
+        cur.execute(
+            "EXPLAIN (ANALYZE, FORMAT JSON) " + episodes_sql(keywords=False),
+            {
+                "tenant": person.tenant.pk,
+                "user": person.end_user.pk,
+                "session": -1,
+                "model": model,
+                "vector": recall.vector_literal(vector),
+                "limit": recall.CANDIDATES,
+                "rerank": RERANK_FACTOR * recall.CANDIDATES,
+                "exact_max": MESSAGE_EXACT_SCAN_MAX,
+                "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+                "message_max": MESSAGE_PREPARED_MAX,
+            },
+        )
+        plan = cur.fetchone()[0][0]["Plan"]
+    rows = message_candidates(
+        tenant_id=person.tenant.pk,
+        end_user_id=person.end_user.pk,
+        terms=[],
+        vector=vector,
+        model=model,
+        exclude_session_id=None,
+        top=recall.CANDIDATES,
+    )
+    assert len(rows) == recall.CANDIDATES and {row[0] for row in rows} <= own
+    cosine_loops = _loops_of_vector_lookups_by_message(plan)
+    assert cosine_loops, "no cosine lookup by message in the plan"
+    assert max(cosine_loops) <= recall.CANDIDATES, cosine_loops
+
+
+def _loops_of_vector_lookups_by_message(plan: dict) -> list[int]:
+    """The loops of each scan of memory_messagevector for one message (the candidates' cosines)."""
+    found = []
+    looked_up = plan.get("Index Cond", "") + " " + plan.get("Filter", "")
+    if str(plan.get("Relation Name", "")).startswith("memory_messagevector") and "message_id =" in looked_up:
+        found.append(plan.get("Actual Loops", 0))
+    for child in plan.get("Plans", []):
+        found += _loops_of_vector_lookups_by_message(child)
+    return found
+
+
 def _sorted_on_half_precision(plan: dict) -> bool:
     keys = " ".join(plan.get("Sort Key", []))
     ran = plan.get("Actual Loops", 0) > 0
@@ -278,3 +334,4 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
     current = Message.objects.for_tenant(person.tenant).get(pk=next(iter(own))).session_id
     seen, items = statements("what do I keep on the roof?", exclude_session_id=current)
     assert len(seen) == 1 and [i.type for i in items] == ["note", "note"]
+
