@@ -334,4 +334,3 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
     current = Message.objects.for_tenant(person.tenant).get(pk=next(iter(own))).session_id
     seen, items = statements("what do I keep on the roof?", exclude_session_id=current)
     assert len(seen) == 1 and [i.type for i in items] == ["note", "note"]
-
