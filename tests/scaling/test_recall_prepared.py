@@ -7,7 +7,9 @@ messages."""
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from core.policy import memory_policy_for
 from memory.services import recall, recall_messages, recall_sql
 from memory.services.embeddings import embed_texts
 from memory.services.query_terms import query_terms
@@ -36,8 +38,20 @@ def _people(make_person):
     return person, own
 
 
+NOW = timezone.now()
+
+
 def _ranked(person, question):
-    items = recall.memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, k=5, touch=False)
+    """The ranked list at one fixed time: scores decay with age, so two rankings a moment apart differ in the
+    sixth decimal, which made the comparison flaky."""
+    items = recall.memory_recall_ranked(
+        tenant=person.tenant,
+        end_user=person.end_user,
+        query=question,
+        k=5,
+        policy=memory_policy_for(tenant=person.tenant),
+        now=NOW,
+    )
     return [(i.type, i.id, round(i.score, 6)) for i in items]
 
 
