@@ -216,18 +216,7 @@ def test_past_messages_are_ranked_on_their_half_precision_copy_as_the_full_preci
             exact = {row[0] for row in cur.fetchall()}
             cur.execute(
                 "EXPLAIN (ANALYZE, VERBOSE, FORMAT JSON) " + episodes_sql(keywords=False),
-                {
-                    "tenant": person.tenant.pk,
-                    "user": person.end_user.pk,
-                    "session": -1,
-                    "model": model,
-                    "vector": literal,
-                    "limit": recall.CANDIDATES,
-                    "rerank": RERANK_FACTOR * recall.CANDIDATES,
-                    "exact_max": MESSAGE_EXACT_SCAN_MAX,
-                    "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
-                    "message_max": MESSAGE_PREPARED_MAX,
-                },
+                _vector_side_params(person, model, literal),
             )
             plan = cur.fetchone()[0][0]["Plan"]
         found = {row[0] for row in rows}
@@ -252,18 +241,7 @@ def test_a_past_message_cosine_is_taken_for_the_candidates_only(make_person):
         cur.execute("ANALYZE assistants_message")
         cur.execute(
             "EXPLAIN (ANALYZE, FORMAT JSON) " + episodes_sql(keywords=False),
-            {
-                "tenant": person.tenant.pk,
-                "user": person.end_user.pk,
-                "session": -1,
-                "model": model,
-                "vector": recall.vector_literal(vector),
-                "limit": recall.CANDIDATES,
-                "rerank": RERANK_FACTOR * recall.CANDIDATES,
-                "exact_max": MESSAGE_EXACT_SCAN_MAX,
-                "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
-                "message_max": MESSAGE_PREPARED_MAX,
-            },
+            _vector_side_params(person, model, recall.vector_literal(vector)),
         )
         plan = cur.fetchone()[0][0]["Plan"]
     rows = message_candidates(
@@ -290,6 +268,22 @@ def _loops_of_vector_lookups_by_message(plan: dict) -> list[int]:
     for child in plan.get("Plans", []):
         found += _loops_of_vector_lookups_by_message(child)
     return found
+
+
+def _vector_side_params(person, model, literal):
+    """The messages statement's parameters for its vector side alone (no keyword terms), for `person`."""
+    return {
+        "tenant": person.tenant.pk,
+        "user": person.end_user.pk,
+        "session": -1,
+        "model": model,
+        "vector": literal,
+        "limit": recall.CANDIDATES,
+        "rerank": RERANK_FACTOR * recall.CANDIDATES,
+        "exact_max": MESSAGE_EXACT_SCAN_MAX,
+        "count_limit": MESSAGE_EXACT_SCAN_MAX + 1,
+        "message_max": MESSAGE_PREPARED_MAX,
+    }
 
 
 def _sorted_on_half_precision(plan: dict) -> bool:
