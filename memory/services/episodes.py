@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import re
 
-from django.db import connection
-
+from core.db import prepared_rows
 from memory.models import MemoryNote, MessageVector
 from memory.services.embeddings import embed_texts
 
@@ -47,21 +46,30 @@ def message_chunks(text: str, *, size: int = CHUNK_CHARS) -> list[str]:
     return chunks
 
 
-def _previous_texts(*, tenant, message_ids: list[int]) -> dict[int, str]:
-    """For each message, the content of the message before it in its session (either role, but not a canned
-    offline reply), in one statement."""
+def _embedding_inputs(*, tenant, message_ids: list[int]) -> dict[int, tuple[list[str], bool, str | None]]:
+    """For each message, in one statement: the models it is embedded with, whether a note resting on it was
+    forgotten, and the content of the message before it in its session (either role, but not a canned offline
+    reply)."""
     if not message_ids:
         return {}
-    with connection.cursor() as cur:
-        cur.execute(
-            "SELECT m.id, p.content FROM assistants_message m CROSS JOIN LATERAL (SELECT content FROM "
-            "assistants_message q WHERE q.tenant_id = m.tenant_id AND q.session_id = m.session_id AND q.id < m.id "
-            # a canned reply of the offline model says nothing about the conversation: the context skips it
-            "AND NOT (q.role = 'assistant' AND coalesce(q.metadata->>'model', '') = 'offline') "
-            "ORDER BY q.id DESC LIMIT 1) p WHERE m.tenant_id = %s AND m.id = ANY(%s)",
-            [tenant.pk, message_ids],
-        )
-        return dict(cur.fetchall())
+    # Prepared (planned once per connection); the tenant is a parameter in every part, so each part prunes to
+    # the tenant's partitions when it runs.
+    rows = prepared_rows(
+        "SELECT m.id, "
+        "ARRAY(SELECT DISTINCT v.embedding_model FROM memory_messagevector v "
+        "WHERE v.tenant_id = %(tenant)s AND v.message_id = m.id), "
+        "EXISTS (SELECT 1 FROM memory_memorynote_source_messages s JOIN memory_memorynote n "
+        "ON n.tenant_id = %(tenant)s AND n.id = s.memorynote_id "
+        "WHERE s.tenant_id = %(tenant)s AND s.message_id = m.id AND n.status = %(forgotten)s), "
+        "(SELECT q.content FROM assistants_message q WHERE q.tenant_id = %(tenant)s "
+        "AND q.session_id = m.session_id AND q.id < m.id "
+        # a canned reply of the offline model says nothing about the conversation: the context skips it
+        "AND NOT (q.role = 'assistant' AND coalesce(q.metadata->>'model', '') = 'offline') "
+        "ORDER BY q.id DESC LIMIT 1) "
+        "FROM assistants_message m WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s::bigint[])",
+        {"tenant": tenant.pk, "ids": message_ids, "forgotten": str(MemoryNote.Status.FORGOTTEN)},
+    )
+    return {row[0]: (list(row[1]), row[2], row[3]) for row in rows}
 
 
 def message_vectors_write(*, tenant, messages, model: str) -> int:
@@ -71,21 +79,11 @@ def message_vectors_write(*, tenant, messages, model: str) -> int:
     messages = [m for m in messages if m.tenant_id == tenant.pk]
     if not messages:
         return 0
-    ids = [m.pk for m in messages]
-    done = set(
-        MessageVector.objects.for_tenant(tenant)
-        .filter(message_id__in=ids, embedding_model=model)
-        .values_list("message_id", flat=True)
-    )
-    done |= set(
-        MemoryNote.objects.for_tenant(tenant)
-        .filter(status=MemoryNote.Status.FORGOTTEN, source_messages__in=ids)
-        .values_list("source_messages", flat=True)
-    )
-    todo = [m for m in messages if m.pk not in done]
-    before = _previous_texts(tenant=tenant, message_ids=[m.pk for m in todo])
+    inputs = _embedding_inputs(tenant=tenant, message_ids=[m.pk for m in messages])
+    # skipped: a message already embedded with this model, or one whose note the user had forgotten
+    todo = [m for m in messages if m.pk in inputs and model not in inputs[m.pk][0] and not inputs[m.pk][1]]
     pieces = [
-        (m, i, f"{before[m.pk][-CONTEXT_CHARS:]}\n{chunk}" if i == 0 and before.get(m.pk) else chunk)
+        (m, i, f"{inputs[m.pk][2][-CONTEXT_CHARS:]}\n{chunk}" if i == 0 and inputs[m.pk][2] else chunk)
         for m in todo
         for i, chunk in enumerate(message_chunks(m.content))
     ]
@@ -107,9 +105,11 @@ def message_vectors_write(*, tenant, messages, model: str) -> int:
             for (m, i, _), vector in zip(batch, vectors, strict=True)
         ]
         # a message embedded with another model before keeps one row per chunk: the new model's replaces it
-        MessageVector.objects.for_tenant(tenant).filter(message_id__in={m.pk for m, _, _ in batch}).exclude(
-            embedding_model=used
-        ).delete()
+        replaced = {m.pk for m, _, _ in batch if any(name != used for name in inputs[m.pk][0])}
+        if replaced:
+            MessageVector.objects.for_tenant(tenant).filter(message_id__in=replaced).exclude(
+                embedding_model=used
+            ).delete()
         MessageVector.objects.for_tenant(tenant).bulk_create(rows, ignore_conflicts=True)
         written += len(rows)
     return written

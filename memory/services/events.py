@@ -81,16 +81,20 @@ def forget_event(*, forgotten: list[dict], places: list[str]) -> dict:
     }
 
 
-def memory_events_record(*, tenant, message: Message, events: list[dict], done: bool = False) -> None:
-    """Add `events` to the user message's memory events (and mark the turn's extraction done)."""
-    row = Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
+def memory_events_record(
+    *, tenant, message: Message, events: list[dict], done: bool = False, locked: Message | None = None, **columns
+) -> None:
+    """Add `events` to the user message's memory events (and mark the turn's extraction done). `locked`: the
+    message's row as the caller read it with select_for_update in this transaction (saves reading it again);
+    `columns`: other columns of the message set in the same UPDATE."""
+    row = locked or Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
     if row is None:
         return
     metadata = dict(row.metadata or {})
     metadata["memory_events"] = list(metadata.get("memory_events") or []) + list(events)
     if done:
         metadata["memory_done"] = timezone.now().isoformat()
-    Message.objects.for_tenant(tenant).filter(pk=row.pk).update(metadata=metadata)
+    Message.objects.for_tenant(tenant).filter(pk=row.pk).update(metadata=metadata, **columns)
     message.metadata = metadata
 
 

@@ -304,10 +304,6 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         return dict(result, skipped="already extracted")
     if is_memory_command(message.content):
         return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
-    if not message.search_vector:
-        Message.objects.for_tenant(tenant).filter(pk=message.pk).update(
-            search_vector=message_search_text(message.content)
-        )
     policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
     if embed_message:
         result["message_vectors"] = message_vectors_write(
@@ -335,8 +331,8 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         with transaction.atomic():
             # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
             # serialises them, and the second one finds the first one's notes.
-            Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
-            if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+            locked = Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
+            if locked is None or MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
                 return dict(result, skipped="already extracted")
             if pii:
                 pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
@@ -346,7 +342,9 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
                     tenant=tenant, message=message, candidate=candidate, policy=policy, events=events
                 )
                 result[outcome] = result.get(outcome, 0) + 1
-            memory_events_record(tenant=tenant, message=message, events=events, done=True)
+            # the message's keyword terms for episodic recall go in with the events, in the same UPDATE
+            terms = {} if locked.search_vector else {"search_vector": message_search_text(message.content)}
+            memory_events_record(tenant=tenant, message=message, events=events, done=True, locked=locked, **terms)
     return dict(result, events_recorded=True)
 
 

@@ -324,3 +324,42 @@ def test_older_facts_rank_lower_by_decay(make_person):
     MemoryNote.all_tenants.filter(pk=fresh.pk).update(observed_at=timezone.now())
     items = [i.id for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我喜欢看科幻")]
     assert items.index(fresh.pk) < items.index(old.pk)
+
+
+def test_one_extraction_job_reads_the_message_once_and_writes_its_terms_with_its_events(make_person):
+    """The job's work per message (issue 22): what it reads before embedding is one statement, the message's keyword
+    terms go in with its memory events, and nothing of it touches another user's message."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from assistants.models import Message
+    from memory.models import MessageVector
+    from memory.services.extraction import message_search_text
+
+    person = make_person(recall_all_below=0)
+    other = make_person(tenant=person.tenant, recall_all_below=0)
+    other.say("Our team lost the regional chess final last weekend")
+    person.say("What time does the harbour festival start on Saturday?", extract=False)
+    message = person.last.user_message
+    other_message = other.last.user_message
+    before = Message.objects.for_tenant(other.tenant).values("search_vector", "metadata").get(pk=other_message.pk)
+    with CaptureQueriesContext(connection) as captured:
+        result = memory_extract_for_message(tenant_id=person.tenant.pk, message_id=message.pk)
+    statements = [q["sql"] for q in captured.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+
+    assert result["message_vectors"] == 1
+    message.refresh_from_db()
+    assert message.search_vector == message_search_text(message.content) and "harbour" in message.search_vector.split()
+    assert message.metadata.get("memory_done")
+    [vector] = MessageVector.objects.for_tenant(person.tenant).filter(message=message)
+    assert vector.end_user_id == person.end_user.pk
+    assert sum("FROM assistants_message m" in s and "memory_messagevector v" in s for s in statements) == 1
+    assert sum(s.startswith("UPDATE") and "assistants_message" in s for s in statements) == 1
+    assert len(statements) <= 9, statements  # 14 before (issue 22): three reads before embedding, two UPDATEs
+    # the other user's message is as it was, and a second run changes nothing
+    assert (
+        Message.objects.for_tenant(other.tenant).values("search_vector", "metadata").get(pk=other_message.pk) == before
+    )
+    again = memory_extract_for_message(tenant_id=person.tenant.pk, message_id=message.pk)
+    assert again.get("message_vectors", 0) == 0
+    assert MessageVector.objects.for_tenant(person.tenant).filter(message=message).count() == 1
