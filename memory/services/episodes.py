@@ -72,6 +72,10 @@ def _embedding_inputs(*, tenant, message_ids: list[int]) -> dict[int, tuple[list
     return {row[0]: (list(row[1]), row[2], row[3]) for row in rows}
 
 
+def _with_context(chunk: str, before: str | None) -> str:
+    return f"{before[-CONTEXT_CHARS:]}\n{chunk}" if before else chunk
+
+
 def message_vectors_write(*, tenant, messages, model: str) -> int:
     """Embed `messages` (user messages of one tenant) with `model`; idempotent (a message already embedded with
     that model is skipped). A message whose note the user had forgotten stays out of episodic recall: it is never
@@ -83,7 +87,7 @@ def message_vectors_write(*, tenant, messages, model: str) -> int:
     # skipped: a message already embedded with this model, or one whose note the user had forgotten
     todo = [m for m in messages if m.pk in inputs and model not in inputs[m.pk][0] and not inputs[m.pk][1]]
     pieces = [
-        (m, i, f"{inputs[m.pk][2][-CONTEXT_CHARS:]}\n{chunk}" if i == 0 and inputs[m.pk][2] else chunk)
+        (m, i, _with_context(chunk, inputs[m.pk][2]) if i == 0 else chunk)
         for m in todo
         for i, chunk in enumerate(message_chunks(m.content))
     ]
