@@ -332,7 +332,9 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
             # The job (after commit) and a retry or a direct call can extract one message at once: the row lock
             # serialises them, and the second one finds the first one's notes.
             locked = Message.objects.for_tenant(tenant).select_for_update().filter(pk=message.pk).first()
-            if locked is None or MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
+            if locked is None:  # erased since it was read: nothing to write
+                return dict(result, skipped="message erased")
+            if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
                 return dict(result, skipped="already extracted")
             if pii:
                 pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
