@@ -27,15 +27,16 @@ pytest_plugins = ["tests.web.browser"]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: str = "condition"):
-    """Poll `predicate` until it returns a truthy value; fail the test with `message` after `timeout` s."""
+def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: str = "condition", details=None):
+    """Poll `predicate` until it returns a truthy value; fail the test with `message` after `timeout` s, and with
+    what `details()` returns then (the state a failure on a loaded CI machine needs to be understood)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         value = predicate()
         if value:
             return value
         time.sleep(interval)
-    pytest.fail(f"Timed out after {timeout}s waiting for {message}")
+    pytest.fail(f"Timed out after {timeout}s waiting for {message}" + (f"\n{details()}" if details else ""))
 
 
 @pytest.fixture(scope="session")
