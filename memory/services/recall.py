@@ -3,7 +3,7 @@
 
 One ranked list over one user's active notes and past user messages (episodic recall), from two signals:
 - meaning: pgvector cosine similarity with the query, over note vectors and message vectors (memory.MessageVector,
-  a vector per message or per chunk of a long one), same embedding model only;
+  a vector per message or chunk of a long one, and per sentence of one of several), same embedding model only;
 - words: keyword matching on CJK bigrams / stemmed words ('simple' tsvectors with GIN indexes): the share of the
   query's terms a note holds, and, for messages, the share of the query's term weight (BM25's idf over the user's
   matching messages) a message matches.

@@ -253,9 +253,10 @@ _MESSAGES_SQL = (
 # part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
 # to MESSAGE_EXACT_SCAN_MAX vectors: the RERANK_FACTOR x nearest on the half-precision copy, memory.0013, re-ranked
 # on the full vectors as for notes; through the HNSW index above, gated like the notes), then each candidate
-# message with its best chunk's cosine, its own keyword evidence and that of the message before it. The cosines are
-# taken once the candidates are known (`found`, materialized): as a column of the outer-joined candidates, PostgreSQL
-# computed it while scanning the messages, for each of the user's messages the scan read (in a small tenant, where
+# message with its best row's cosine (its chunks and sentences, memory.services.episodes), its own keyword
+# evidence and that of the message before it. The cosines are taken once the candidates are known (`found`,
+# materialized): as a column of the outer-joined candidates, PostgreSQL computed it while scanning the messages,
+# for each of the user's messages the scan read (in a small tenant, where
 # the plan reads its messages whole: 1,020 cosines for 50 candidates, 8.5 ms of a 13.9 ms statement). A candidate's
 # keyword evidence, and that of the match before it (the match whose next_id it is: one at most), come from one
 # grouping of the candidates (`evidence`), not from two joins with the keyword rows, which PostgreSQL ran as nested

@@ -297,3 +297,60 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     assert len(theirs) == 2 * len(facts)
     mixed = recall._note_rows(vector=moved, keyword_ids=first[3] + theirs, **shared)
     assert sorted(mixed[2]) == sorted(again[2]) and not set(mixed[3]) & set(theirs)
+
+
+# A remark of several sentences on different things: the question is about one of them, worded apart from it.
+REMARKS = [
+    (
+        "en",
+        "Ugh, the printer jammed again this morning and I lost half an hour. Anyway, my ceramics course at the "
+        "community centre finally begins next Thursday evening.",
+        ["The bakery on the corner sells great rye bread.", "My brother is visiting in March with his kids."],
+        "when does my pottery class start?",
+        "ceramics",
+    ),
+    (
+        "zh",
+        "今天早上地铁又晚点了，差点迟到。对了，我报名的陶艺课下周四晚上终于要开课了，在社区活动中心。",
+        ["楼下那家面包店的黑麦面包特别好吃。", "我哥哥三月份要带孩子来看我。"],
+        "我那个做陶器的课程哪天开始？",
+        "陶艺课",
+    ),
+]
+
+
+@pytest.mark.parametrize("language, remark, others, question, answer_word", REMARKS, ids=[r[0] for r in REMARKS])
+def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user(
+    make_person, language, remark, others, question, answer_word
+):
+    from memory.models import MessageVector
+    from memory.services.embeddings import embed_texts
+    from memory.services.episodes import chunk_sentences
+
+    person = make_person(recall_all_below=0)
+    neighbour = make_person(tenant=person.tenant, recall_all_below=0)
+    said = person.say(remark).user_message
+    for text in others:
+        person.say(text)
+        neighbour.say(text)
+    person.new_session()
+    neighbour.new_session()
+
+    sentences = chunk_sentences(remark)
+    assert len(sentences) == 2 and answer_word in sentences[1]
+    rows = MessageVector.objects.for_tenant(person.tenant).filter(message_id=said.pk).order_by("chunk")
+    assert [r.chunk for r in rows] == [0, 1, 2] and {r.end_user_id for r in rows} == {person.end_user.pk}
+    query = embed_texts(texts=[question])[1][0]
+    cosine = [sum(a * b for a, b in zip(query, r.embedding, strict=True)) for r in rows]
+    assert max(cosine) == cosine[2] > cosine[0]  # the sentence that answers is nearer than the whole remark
+
+    found = memory_recall(
+        tenant=person.tenant,
+        end_user=person.end_user,
+        query=question,
+        exclude_session_id=person.session.pk,
+        touch=False,
+    )
+    assert found and answer_word in found[0].content, [i.content for i in found]
+    theirs = memory_recall(tenant=person.tenant, end_user=neighbour.end_user, query=question, k=50, touch=False)
+    assert theirs and not any(answer_word in i.content for i in theirs)
