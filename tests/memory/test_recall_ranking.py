@@ -354,3 +354,12 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
     assert found and answer_word in found[0].content, [i.content for i in found]
     theirs = memory_recall(tenant=person.tenant, end_user=neighbour.end_user, query=question, k=50, touch=False)
     assert theirs and not any(answer_word in i.content for i in theirs)
+
+    # forgetting what was learnt from the remark takes every row of it, the sentences' too, out of recall
+    from memory.services.notes import memory_note_forget
+
+    learnt = [n for n in person.notes() if n.source_messages.filter(pk=said.pk).exists()]
+    assert learnt
+    for note in learnt:
+        memory_note_forget(tenant=person.tenant, note=note)
+    assert not MessageVector.objects.for_tenant(person.tenant).filter(message_id=said.pk).exists()
