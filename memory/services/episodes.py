@@ -26,12 +26,15 @@ from core.db import prepared_rows
 from core.text import CJK as _CJK
 from memory.models import MemoryNote, MessageVector
 from memory.services.embeddings import embed_texts
+from memory.services.pii import pii_redact
 
 CHUNK_CHARS = 600
 CONTEXT_CHARS = 200
 EMBED_BATCH = 256
 SENTENCES_MAX = 6  # sentence vectors of one chunk at most: the sentences after the sixth join it
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;.\n])\s*")
+# A sentence ends at CJK end punctuation, at ASCII end punctuation followed by white space (not inside "3.5",
+# "john.doe@example.com" or "138.1234.5678"), or at a line break.
+_SENTENCE_END = re.compile(r"(?<=[。！？；])\s*|(?<=[.!?;])\s+|\s*\n\s*")
 _WORD = re.compile(r"[^\W\d_]+|\d+")
 
 
@@ -125,7 +128,10 @@ def _with_context(chunk: str, before: str | None) -> str:
 def _pieces(content: str, before: str | None) -> list[tuple[int, str, int | None]]:
     """What one message is embedded as: (chunk number, text, the chunk a sentence belongs to). The chunks first,
     the first with the context; then each chunk's sentences when it has several (chunk_sentences)."""
-    chunks = message_chunks(content)
+    # redacted before anything is cut (chunks, sentences, the context's tail): an identifier cut in two is no
+    # longer recognised when embed_texts redacts each piece
+    chunks = message_chunks(pii_redact(content)[0])
+    before = pii_redact(before)[0] if before else before
     pieces: list[tuple[int, str, int | None]] = [
         (i, _with_context(chunk, before) if i == 0 else chunk, None) for i, chunk in enumerate(chunks)
     ]

@@ -363,3 +363,35 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
     for note in learnt:
         memory_note_forget(tenant=person.tenant, note=note)
     assert not MessageVector.objects.for_tenant(person.tenant).filter(message_id=said.pk).exists()
+
+
+def test_no_identifier_reaches_the_embedder_in_a_sentence_row_or_a_chunk(make_person, monkeypatch):
+    """A message is redacted before it is cut into chunks and sentences: cut first, "john.doe@example.com" or
+    "138.1234.5678" would split at its dots into pieces the redactor no longer recognises."""
+    from memory.services import episodes
+    from memory.services.pii import pii_redact
+
+    seen: list[str] = []
+    real = episodes.embed_texts
+
+    def recording(*, texts, model=None):
+        seen.extend(pii_redact(t)[0] for t in texts)  # what the encoder gets: embed_texts redacts each text
+        return real(texts=texts, model=model)
+
+    monkeypatch.setattr(episodes, "embed_texts", recording)
+    person = make_person(recall_all_below=0)
+    other = make_person(tenant=person.tenant, recall_all_below=0)
+    identifiers = ["mei.lin.work@example.com", "138.1234.5678", "13912345678", "110101199003071234"]
+    said = [
+        "Write to me at mei.lin.work@example.com any time. My new number is 138.1234.5678 since the move.",
+        "我的手机号是13912345678，晚上打。身份证号码110101199003071234，办签证要用。周末我们去爬山了。",
+    ]
+    for text in said:
+        person.say(text)
+    other.say("We went hiking at the weekend. The weather was lovely all day.")
+    assert len(seen) > 4  # the chunks and their sentences were embedded
+    for text in seen:
+        for identifier in identifiers:
+            assert identifier not in text
+            assert not any(part in text for part in identifier.split(".") if len(part) >= 4 and part.isdigit())
+        assert "1234" not in text and "5678" not in text and "0307" not in text
