@@ -10,8 +10,8 @@ first chunk. A chunk of several sentences also gets one row per sentence (chunk_
 next): the unit vector between the chunk's vector and the sentence's own, so that "..., anyway, I organised the
 seminar last week" is found by its second sentence while the row still carries what the turn is about. Recall
 takes a message's best row. On LoCoMo (all ten conversations) vector-only R@25 over messages rose from 59.9 to
-67.7, and the platform's R@5 / R@10 / R@25 from 63.7 / 72.9 / 81.7 to 64.6 / 73.7 / 82.4 (docs/benchmarks.md,
-"Sentence rows"); a sentence alone, without its chunk, ranked worse than the whole message (57.5). The text is
+67.7, and the platform's R@5 / R@10 / R@25 from 63.7 / 72.9 / 81.7 to 64.6 / 73.8 / 82.4 (docs/benchmarks.md,
+"Recall, thirteenth round"); a sentence alone, without its chunk, ranked worse than the whole message (57.5). The text is
 redacted of personal identifiers
 before it is embedded (embed_texts does it), and a vector row belongs to one tenant and one user like its message.
 """
