@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from stdnum import iban as stdnum_iban
 
+from memory.reading.secrets import secret_spans
 from memory.services.pii_digits import digit_runs
 from memory.services.pii_normalise import normalise
 
@@ -286,6 +287,8 @@ def pii_find(text: str) -> list[PiiMatch]:
         if _has_digit(m.group(1)):
             add("licence_plate", m.start(1), m.end(1))
     _handle_spans(norm, add)
+    for start, end in secret_spans(norm):  # a password, PIN or API key is kept out exactly like an identifier
+        add("secret", start, end)
     # Overlapping candidates are merged into one span (the earliest names the kind): skipping the second
     # could leave part of an identifier behind, e.g. "+1 000 000 0000 (130 0000 0000)".
     merged: list[PiiMatch] = []

@@ -1,0 +1,79 @@
+"""What a forget request names, with the request's own words taken out: "please wipe what you saved about my pet"
+-> "my pet", "我过敏那个就别记了" -> "我过敏". Also the topic of any sentence with cue words (memory.reading.intents
+explains the topic away when it compares a sentence with the labelled bank)."""
+
+from __future__ import annotations
+
+import re
+
+from memory.reading import cues
+
+_POLITE = re.compile(
+    r"^(?:(?:please|pls|hey|ok(?:ay)?|so|and|also|oh|actually|can you|could you|would you|will you|i want you to|"
+    r"i'd like you to|you can|you should|just|kindly)\s+)+|^(?:请你?|麻烦你?|帮我|你就?|就|那你|还是|算了|好吧|嗯)+",
+    re.IGNORECASE,
+)
+_REQUEST_WORDS = re.compile(
+    rf"(?:{cues.FORGET.pattern})|\b(?:what|whatever|everything|anything|all|the stuff|the things?|the info(?:rmation)?|"
+    r"the notes?|the memor(?:y|ies)|the records?|the details?|the bit|the part)\s+(?:you|that you)\s+(?:know|saved|"
+    r"stored|remember(?:ed)?|noted|wrote down|have|kept|learned|got)(?:\s+(?:on|of))?\b|\b(?:about|regarding|"
+    r"re|on|of|that|everything|anything|all|from your memory|from memory|for me|anymore|any more|now|please|thanks|thank you)\b|"
+    r"(?:你)?(?:记|存|保存|记住|记下)(?:的|着的|下的|住的)|关于|有关|那条|这条|那些|这些|那件事|这件事|那个事|这个事|"
+    r"那个|这个|的事情?|的内容|的信息|的记录|的记忆|的资料|记录|记忆|从记忆里|吧|了|啊|哈|呀|就|都|也",
+    re.IGNORECASE,
+)
+
+
+_WISH_WORDS = re.compile(
+    r"\b(?:i'?d (?:rather|prefer)(?: you)?(?: (?:didn'?t|not|to not))?|i would (?:rather|prefer)(?: you)?|"
+    r"i (?:don'?t|do not) (?:want|need)(?: you to)?|i'?m not comfortable with(?: you)?(?: keeping)?|would you mind|"
+    r"you (?:don'?t|do not) need to|(?:there'?s )?no need to|not needed|needn'?t|on record|on file|anywhere|"
+    r"the (?:note|thing|fact|bit|part|info|one|entry|memory)(?: (?:with|about|on|that|where))?|that one|this one|"
+    r"stuff|it|them|right now|pls|any ?more|saved|kept|stored|keep(?:ing)?|remember(?:ing)?|honestly|just|"
+    r"i told you|i said|i mentioned|you have|you know|you'?ve got|got)\b|"
+    r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
+    r"我不想让人知道|不需要你|不用你|你",
+    re.IGNORECASE,
+)
+_CLAUSES = re.compile(r"[，,;；:：—]|\s-\s|\b(?:but|so|and then)\b", re.IGNORECASE)
+
+
+def _strip(clause: str) -> str:
+    text = _POLITE.sub("", clause.strip().rstrip("。.!！?？~～ "))
+    text = _WISH_WORDS.sub(" ", text)
+    text = _REQUEST_WORDS.sub(" ", text)
+    text = re.sub(
+        r"(?<![\u4e00-\u9fff])[掉录除](?![\u4e00-\u9fff])|^[掉录除]|[掉录除]$", " ", text
+    )  # the tail of 删掉, 记录
+    text = _FILLER.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip(" ，,。.:：;；'\"")
+
+
+# words that are left around the named thing and name nothing: "what", "don't", "可以", "全部"
+_FILLER = re.compile(
+    r"\b(?:what|whatever|don'?t|do|not|note|notes|please|can|could|would|will|all|everything|anything|about)\b|"
+    r"可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全",
+    re.IGNORECASE,
+)
+
+
+DEICTIC = re.compile(
+    r"^(?:that|this|it|that one|this one|那个|这个|这条|那条|这|那|哎|唉|嗯|啊|actually|oh|well|\s)*$", re.I
+)
+
+
+def forget_phrase(sentence: str) -> str:
+    """What a forget request names, with the request's own words taken out ("my peanut thing", "我过敏"): the
+    clause that asks, or, when it only asks ("…，删了吧"), the clause before it."""
+    clauses = [c for c in _CLAUSES.split(sentence or "") if c and c.strip()]
+    asking = [i for i, c in enumerate(clauses) if cues.FORGET.search(c) or cues.FORGET_WISH.search(c)]
+    order = (
+        ([asking[0]] + [i for i in range(asking[0] - 1, -1, -1)] + list(range(asking[0] + 1, len(clauses))))
+        if asking
+        else list(range(len(clauses)))
+    )
+    for i in order:
+        text = _strip(clauses[i])
+        if len(re.sub(r"[\W_]", "", text)) >= 2 and not DEICTIC.match(text):
+            return text
+    return ""  # "actually, forget that": it names nothing but what was just said

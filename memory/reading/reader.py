@@ -1,0 +1,107 @@
+"""One reader of a user's message, offline: sentence by sentence, its intent (memory.reading.intents) and what may
+be kept of it.
+
+- a sentence with a secret's value (memory.reading.secrets) is a Secret act and is never read for facts;
+- a forget request is a Forget act (its phrase is what memory.reading.targets looks for in the user's notes);
+- an off-the-record marker takes its own sentence out, and when the marker stands alone ("Don't save this."), the
+  sentence it points at: the one before it at the end of a message, the one after it otherwise;
+- an attack on the assistant's rules makes the whole message unkeepable (a message that tries to change the rules
+  is no source of facts about its author); a style instruction is kept (the rules store it as a preference);
+- a hypothetical is a NoFact act.
+What is left (`Reading.keep`) is what memory.services.rules reads for facts; the connected model reads it too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+from core.text import split_sentences
+from memory.reading import cues
+from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading, Secret
+from memory.reading.intents import sentence_intent
+from memory.reading.phrases import forget_phrase
+from memory.reading.secrets import mentions_secret, secret_spans
+
+_MARKER_ONLY = 12  # a marker sentence with fewer content characters than this points at a neighbour
+
+
+def _marker_only(sentence: str) -> bool:
+    rest = cues.OFF_RECORD.sub("", sentence)
+    rest = re.sub(
+        r"\b(?:please|ok|okay|but|and|this|that|it|one|just|so|though|haha|lol)\b|[啊哈呀哦吧呢了的这个那个哈]",
+        "",
+        rest,
+        flags=re.I,
+    )
+    content = re.sub(r"[\W_]", "", rest)
+    return len(content) + len(re.findall(r"[\u4e00-\u9fff]", content)) < _MARKER_ONLY  # a Chinese character says more
+
+
+_CLAUSE = re.compile(r"(?<=[，,;；])|\s+(?=(?:and|but|so|plus|also)\s)", re.IGNORECASE)
+_POINTS_BACK = re.compile(
+    r"^(?:that|this|it)(?:'s| is| was)\b|^(?:这|那)(?:是|个是|就是)|\b(?:that|this|it)(?:'s| is)\b", re.I
+)
+
+
+def _without_secrets(sentence: str) -> str:
+    """The sentence without the clauses that carry a secret's label or value ("My wifi password is …, and I work
+    from home on Fridays" -> "and I work from home on Fridays")."""
+    kept = [c for c in _CLAUSE.split(sentence) if c.strip() and not (secret_spans(c) or mentions_secret(c))]
+    return " ".join(c.strip() for c in kept).strip(" ,，;；")
+
+
+def _about_now(sentence: str, sentences: list[str]) -> bool:
+    """A "don't write this down" beside what the message says is about this message, not about what is kept: "I'm
+    allergic to penicillin. The rest, about last night, don't save it." (An erase verb, "forget", is about what is
+    kept; a message that is only the request may point at the turn before.)"""
+    if len(sentences) < 2 or not cues.NOT_RECORDING.search(sentence) or cues.ERASING.search(sentence):
+        return False
+    return any(s is not sentence and not cues.cues_in(s) for s in sentences)
+
+
+@lru_cache(maxsize=512)
+def message_read(text: str) -> Reading:
+    """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
+    pinned facts and its extraction read the same message): treat the result as read-only."""
+    reading = Reading(text=text)
+    sentences = split_sentences(text)
+    dropped: set[int] = set()
+    partial: dict[int, str] = {}  # a sentence of which only some clauses may be kept
+    for i, sentence in enumerate(sentences):
+        if secret_spans(sentence):
+            reading.acts.append(Secret(sentence))
+            partial[i] = _without_secrets(sentence)
+            continue
+        if mentions_secret(sentence) and i > 0 and _POINTS_BACK.search(sentence):
+            # "My first car was a Fiesta. That's the answer to my security question.": the value came first
+            reading.acts.append(Secret(sentences[i - 1]))
+            dropped.update({i - 1, i})
+            continue
+        intent = sentence_intent(sentence)
+        if intent.label == "forget" and _about_now(sentence, sentences):
+            intent = replace(intent, label="off_record")
+        if intent.label == "forget":
+            phrase = forget_phrase(sentence)
+            reading.acts.append(Forget(phrase, sentence, topic_wide=bool(cues.TOPIC_WIDE.search(sentence))))
+            dropped.add(i)
+        elif intent.label == "off_record":
+            reading.acts.append(OffRecord(sentence))
+            dropped.add(i)
+            if _marker_only(sentence) and len(sentences) > 1:
+                neighbour = i - 1 if i == len(sentences) - 1 else i + 1
+                dropped.add(neighbour)
+                reading.acts.append(OffRecord(sentences[neighbour]))
+        elif intent.label == "attack":
+            reading.acts.append(Instruction("attack", sentence))
+        elif intent.label == "style":
+            reading.acts.append(Instruction("style", sentence))
+        elif intent.label == "hypothetical":
+            reading.acts.append(NoFact("hypothetical", sentence))
+            dropped.add(i)
+    if reading.attack:
+        return reading  # nothing of it is kept
+    kept = [partial.get(i, s) for i, s in enumerate(sentences) if i not in dropped]
+    reading.keep = " ".join(s for s in kept if s)
+    return reading

@@ -1,0 +1,77 @@
+"""Secrets said in a message: passwords, PINs, API keys, recovery and one-time codes, answers to security questions.
+
+A secret is kept out of memory the way an identifier is (memory.services.pii calls `secret_spans`): the value is
+redacted before anything is stored, embedded, summarised or logged, and the sentence that carries it is never read
+as a fact (memory.reading.reader). Only the value after a label is a span; the label itself ("my wifi password")
+says nothing secret.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What names a secret, in English and Chinese. "code" alone is too common ("dress code", "zip code"): only the
+# kinds of code that unlock something.
+SECRET_LABEL = re.compile(
+    r"(?:pass\s?(?:word|phrase|code)|\bpwd\b|\bpin(?:\s?(?:code|number))?\b|\bpasscode\b|"
+    r"\bapi[\s_-]?(?:key|token|secret)\b|\b(?:access|auth|bearer|secret|private)[\s_-]?(?:key|token)\b|\btoken\b|"
+    r"\b(?:recovery|backup|one[\s-]?time|verification|security|2fa|otp|mfa|unlock|door|gate|alarm|safe|locker)"
+    r"[\s-]?(?:code|key|phrase|pin)s?\b|\bseed phrase\b|\botp\b|"
+    r"\b(?:answer to (?:my|the) security question|security (?:question )?answer|mother'?s maiden name)\b|"
+    r"密码|口令|密钥|秘钥|私钥|验证码|校验码|动态码|恢复码|备用码|助记词|(?:PIN|pin)码|安全问题(?:的)?答案|密保(?:问题)?(?:的)?答案|"
+    r"门禁码|开门密码)",
+    re.IGNORECASE,
+)
+_MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+)"
+_VALUE = r"[\"'“‘「]?(?P<v>[^\s\"'”’」，,。；;！？、()（）]{2,80})"
+_ASIDE = r"(?:\s*[(（][^)）]{0,60}[)）])?"  # "the answer to my security question (name of first pet) is …"
+_SECRET_VALUE = re.compile(rf"(?:{SECRET_LABEL.pattern}){_ASIDE}{_MARK}{_VALUE}", re.IGNORECASE)
+# words that follow a label but are not its value ("my password is long", "密码是什么")
+_NOT_VALUES = {
+    "is",
+    "was",
+    "the",
+    "my",
+    "a",
+    "an",
+    "for",
+    "and",
+    "but",
+    "too",
+    "very",
+    "really",
+    "still",
+    "changed",
+    "reset",
+    "expired",
+    "long",
+    "short",
+    "strong",
+    "weak",
+    "hard",
+    "easy",
+    "什么",
+    "多少",
+    "啥",
+    "哪个",
+    "忘了",
+    "忘记了",
+}
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each secret value in `text` (the value after a secret's label)."""
+    spans = []
+    for m in _SECRET_VALUE.finditer(text or ""):
+        value = m.group("v").rstrip(".!")
+        if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少")):
+            continue
+        if not m.group("m").strip() and not re.search(r"[\d_\-!@#$%^&*+=]", value):
+            continue  # "I changed my password yesterday": a word after the label, not its value
+        spans.append((m.start("v"), m.start("v") + len(value)))
+    return spans
+
+
+def mentions_secret(text: str) -> bool:
+    """True when `text` names a kind of secret (a password, a PIN, an API key ...), with or without its value."""
+    return bool(SECRET_LABEL.search(text or ""))

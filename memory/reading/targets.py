@@ -1,0 +1,180 @@
+"""Which of a user's notes a forget request (or a correction) names: by meaning, not by shared words.
+
+The request's phrase ("my peanut thing", "我过敏那个") is compared with each of the user's forgettable notes by the
+shipped multilingual encoder, with the words they share as a feature. A note is named when its score clears a
+threshold; when the two best notes are about equally close and the request does not speak of a whole topic
+("everything about my dog"), the reader does not guess: the turn asks which one was meant.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from memory.reading import cues
+from memory.reading.intents import encode
+
+THRESHOLD = 0.45  # a note this close is what the request names
+LOW = 0.25  # … and one this close, when no other note comes within GAP of it
+GAP = 0.15
+MARGIN = 0.15  # two notes this close to each other and over the threshold: ask which, unless a topic is named
+ASK_FLOOR = 0.35  # a second note under this is not a rival worth asking about
+TOPIC_KEEP = 0.3  # with a topic-wide request, every note within this of the best (and over LOW) goes
+LEXICAL_WEIGHT = 0.15
+SLOT_WEIGHT = 0.35  # the note's slot is the one the phrase names ("my commute" -> commute)
+KIN_MISMATCH = 0.35  # the phrase names a relative the note does not ("my wife" against "my sister")
+MAX_NOTES = 400  # a user's most recent forgettable notes that are compared (a forget names a recent fact)
+
+
+@dataclass
+class Targeting:
+    """The notes a request names (`named`), or the two it could mean (`ask`), each as [(note, score)]."""
+
+    named: list = field(default_factory=list)
+    ask: list = field(default_factory=list)
+
+
+def _lexical(phrase: str, note) -> float:
+    """The share of the phrase's terms the note holds (its words, and the slot's terms kept for keyword recall)."""
+    from memory.services.embeddings import search_terms
+
+    terms = set(search_terms(phrase))
+    if not terms:
+        return 0.0
+    return len(terms & (set(search_terms(note.content)) | set((getattr(note, "search_text", "") or "").split()))) / len(
+        terms
+    )
+
+
+# Relatives and other people, each group with the words that name it in either language
+_KIN = {
+    "spouse": r"wife|husband|spouse|partner|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
+    "date": r"girlfriend|boyfriend|dating|男朋友|女朋友|对象",
+    "child": r"son|daughter|kids?|child(?:ren)?|baby|儿子|女儿|孩子|娃|宝宝|闺女",
+    "parent": r"mum|mom|mother|dad|father|parents?|folks|妈|爸|母亲|父亲|父母",
+    "sibling": r"brother|sister|sibling|哥|姐|弟|妹",
+    "grand": r"grandma|grandmother|nan|granny|grandpa|grandfather|奶奶|爷爷|外婆|姥姥|外公|姥爷",
+    "cousin": r"cousin|aunt|uncle|nephew|niece|表|堂|姑|姨|叔|舅|侄|甥",
+    "friend": r"friend|mate|buddy|朋友|闺蜜|哥们|兄弟",
+    "work": r"boss|colleague|coworker|manager|老板|同事|领导|上司",
+    "ex": r"\bex\b|ex-|前任|前男友|前女友|前妻|前夫",
+}
+_KIN_RX = {k: re.compile(rf"(?:{v})", re.I) for k, v in _KIN.items()}
+
+
+def _kin(text: str) -> set[str]:
+    return {k for k, rx in _KIN_RX.items() if rx.search(text or "")}
+
+
+def kin_mismatch(phrase: str, content: str) -> bool:
+    """The phrase names a relative and the note speaks of other relatives only ("my wife" / "the user's sister")."""
+    mine, theirs = _kin(phrase), _kin(content)
+    return bool(mine and theirs and not mine & theirs)
+
+
+def notes_scored(phrase: str, notes: list) -> list[tuple[object, float]]:
+    """(note, score) for each note, best first: cosine of the phrase and the note, plus the shared-words feature."""
+    if not notes:
+        return []
+    from memory.services.topics import query_topics
+
+    vectors = encode([phrase] + [n.content for n in notes])
+    sims = vectors[1:] @ vectors[0]
+    slots = set(query_topics(phrase))
+    scored = [
+        (
+            note,
+            float(sim)
+            + LEXICAL_WEIGHT * _lexical(phrase, note)
+            + (SLOT_WEIGHT if (getattr(note, "key", "") or "").split(":")[-1] in slots else 0.0)
+            - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0),
+        )
+        for note, sim in zip(notes, np.asarray(sims).tolist(), strict=True)
+    ]
+    return sorted(scored, key=lambda pair: pair[1], reverse=True)
+
+
+_AND = re.compile(r"\s+(?:and|&|as well as|plus)\s+(?:the\s+|my\s+)?|和|跟|以及|还有|、", re.IGNORECASE)
+
+
+def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
+    """Decide from the scores: the named notes, or the two to ask about, or nothing. A phrase that names two
+    things ("the diet and the weight-loss stuff", "公司和住址") is two requests."""
+    parts = [p.strip() for p in _AND.split(phrase) if len(p.strip()) >= 2]
+    if len(parts) > 1:
+        named: list = []
+        ask: list = []
+        for part in parts:
+            one = _targeted(part, notes, topic_wide=topic_wide)
+            named += [pair for pair in one.named if pair[0] not in [n for n, _ in named]]
+            ask = ask or one.ask
+        return Targeting(ask=ask) if ask and not named else Targeting(named=named)
+    return _targeted(phrase, notes, topic_wide=topic_wide)
+
+
+def _targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
+    scored = notes_scored(phrase, notes)
+    if not scored or scored[0][1] < LOW:
+        return Targeting()
+    best = scored[0][1]
+    second = scored[1][1] if len(scored) > 1 else -1.0
+    if topic_wide:
+        return Targeting(named=[(n, s) for n, s in scored if s >= LOW and s >= best - TOPIC_KEEP])
+    if best < THRESHOLD and best - second < GAP:
+        return Targeting()
+    both_hold_it = second >= LOW and _lexical(phrase, scored[0][0]) >= 0.99 and _lexical(phrase, scored[1][0]) >= 0.99
+    if (second >= ASK_FLOOR and second >= best - MARGIN) or both_hold_it:
+        return Targeting(ask=scored[:2])  # two notes it could mean ("my brother": Tom or Sam?)
+    return Targeting(named=scored[:1])
+
+
+def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") -> Targeting:
+    """The user's forgettable notes that `phrase` names (see notes_targeted)."""
+    from memory.models import MemoryNote
+    from memory.services.notes import FORGETTABLE
+
+    notes = list(
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(end_user=end_user, status__in=FORGETTABLE)
+        .order_by("-id")
+        .only(
+            "id",
+            "content",
+            "key",
+            "kind",
+            "value",
+            "status",
+            "search_text",
+            "end_user_id",
+            "tenant_id",
+            "supersedes_id",
+        )[:MAX_NOTES]
+    )
+    return notes_targeted(phrase, notes, topic_wide=bool(cues.TOPIC_WIDE.search(sentence or phrase)))
+
+
+_BOTH = re.compile(r"\b(?:both|all of them|either|the two)\b|两个都|两条都|都(?:忘|删|不要|别记)|全部|都行|都是", re.I)
+_FIRST = re.compile(r"\b(?:first|former|the 1st|number one|no\.? ?1)\b|第一|前一|前者|上面", re.I)
+_SECOND = re.compile(r"\b(?:second|latter|the 2nd|number two|no\.? ?2)\b|第二|后一|后者|下面", re.I)
+_NEITHER = re.compile(r"\b(?:neither|none|never ?mind|cancel|no)\b|都不|算了|不用了|不是", re.I)
+
+
+def ask_answered(answer: str, asked: list) -> list | None:
+    """The notes an answer to "Do you mean X or Y?" picks from `asked` (the two notes, in the order asked): both,
+    the first, the second, [] for neither, or None when the message is no answer to the question."""
+    text = (answer or "").strip()
+    if not text or len(text) > 120:
+        return None
+    if _BOTH.search(text):
+        return list(asked)
+    first, second = bool(_FIRST.search(text)), bool(_SECOND.search(text))
+    if first != second:
+        return [asked[0]] if first else [asked[1]]
+    scored = notes_scored(text, list(asked))
+    if scored and scored[0][1] >= THRESHOLD and (len(scored) < 2 or scored[0][1] - scored[1][1] >= MARGIN):
+        return [scored[0][0]]
+    if _NEITHER.search(text):
+        return []
+    return None
