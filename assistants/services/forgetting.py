@@ -21,10 +21,12 @@ from django.utils.translation import gettext, pgettext_lazy
 from assistants.models import ChatSession
 from core.i18n import user_language
 from core.text import has_chinese
+from memory.reading import message_read, user_notes_targeted
+from memory.reading.targets import ask_answered
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
 from memory.services.forget_requests import forget_target
-from memory.services.notes import memory_forget_matching
+from memory.services.notes import memory_forget_matching, memory_notes_forget
 from memory.services.topics import query_topics
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.
@@ -136,12 +138,18 @@ def _describe(forgotten: list[dict], places: set[str], target: str, chinese: boo
 
 
 @transaction.atomic
-def forget_everywhere(*, tenant, end_user, query: str, actor: str = "", session=None) -> dict:
-    """Forget what `query` names in every place it lives. Returns {"forgotten": [...], "places": [...]}."""
+def forget_everywhere(*, tenant, end_user, query: str, actor: str = "", session=None, notes=None) -> dict:
+    """Forget what `query` names in every place it lives. Returns {"forgotten": [...], "places": [...]}.
+    `notes`: the notes the reader named (memory.reading.targets); without them, the notes matching `query`."""
     from tasks.services.scratch import scratch_forget
     from tasks.services.working_memory import task_states_forget
 
-    forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor, with_values=True)
+    if notes is None:
+        forgotten = memory_forget_matching(tenant=tenant, end_user=end_user, query=query, actor=actor, with_values=True)
+    else:
+        forgotten = memory_notes_forget(
+            tenant=tenant, end_user=end_user, notes=notes, query=query, actor=actor, with_values=True
+        )
     needles = Needles(target=query, forgotten=forgotten)
     places = {"notes"} if forgotten else set()
     places |= _sessions_forget(tenant=tenant, end_user=end_user, needles=needles, current=session)
@@ -154,23 +162,95 @@ def forget_everywhere(*, tenant, end_user, query: str, actor: str = "", session=
     return {"forgotten": forgotten, "places": sorted(places)}
 
 
-def forget_turn_hook(*, tenant, session, message) -> dict | None:
-    """Pre-turn hook (assistants.services.hooks): a forget request is applied everywhere at once, and the reply
-    says what was forgotten and where."""
-    target = forget_target(message.content)
-    if not target:
+def _asked_before(*, tenant, session, message) -> list | None:
+    """The two notes the previous user message of this session asked about ("Do you mean X or Y?"), if it did."""
+    from assistants.models import Message
+    from memory.models import MemoryNote
+
+    previous = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=session, role=Message.Role.USER, id__lt=message.pk)
+        .order_by("-id")
+        .only("metadata")
+        .first()
+    )
+    ids = (previous.metadata or {}).get("forget_ask") if previous is not None else None
+    if not ids:
         return None
+    notes = {
+        n.pk: n
+        for n in MemoryNote.objects.for_tenant(tenant).filter(
+            pk__in=ids,
+            end_user=session.end_user,
+            status__in=[MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW],
+        )
+    }
+    return [notes[i] for i in ids if i in notes] or None
+
+
+def _said_before(*, tenant, session, message) -> str:
+    """The text a bare "forget that" points at: the last reply before the message, else the user's message before."""
     from assistants.models import Message
 
-    metadata = {**(message.metadata or {}), "memory_command": "forget"}
+    earlier = Message.objects.for_tenant(tenant).filter(session=session, id__lt=message.pk).order_by("-id")
+    reply = earlier.filter(role=Message.Role.ASSISTANT).values_list("content", flat=True).first()
+    said = earlier.filter(role=Message.Role.USER).values_list("content", flat=True).first()
+    return (reply or said or message.content)[:1000]
+
+
+def _mark(*, tenant, message, **fields) -> None:
+    from assistants.models import Message
+
+    metadata = {**(message.metadata or {}), **fields}
     Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)
     message.metadata = metadata
+
+
+def forget_turn_hook(*, tenant, session, message) -> dict | None:
+    """Pre-turn hook (assistants.services.hooks): a forget request is applied everywhere at once, and the reply
+    says what was forgotten and where. The notes it names are found by meaning (memory.reading.targets); when two
+    are about equally close the reply asks which one, and the next message's answer ("the first", "both", or
+    naming one) is applied."""
+    act = message_read(message.content).forget
+    chinese = has_chinese(message.content)
+    actor = f"user:{session.end_user.external_id}"
+    if act is None:
+        asked = _asked_before(tenant=tenant, session=session, message=message)
+        chosen = ask_answered(message.content, asked) if asked else None
+        if chosen is None:
+            return None
+        _mark(tenant=tenant, message=message, memory_command="forget")
+        target = "; ".join(n.content for n in chosen)
+        return _forget_reply(tenant=tenant, session=session, message=message, target=target, notes=chosen)
+    _mark(tenant=tenant, message=message, memory_command="forget")
+    # "actually, forget that" names what was just said: the reply before it (which repeats the fact) or the message
+    target = (forget_target(message.content) if act.phrase else "") or _said_before(
+        tenant=tenant, session=session, message=message
+    )
+    targeting = user_notes_targeted(tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence)
+    if targeting.ask:
+        notes = [n for n, _score in targeting.ask]
+        _mark(tenant=tenant, message=message, forget_ask=[n.pk for n in notes])
+        with user_language(chinese):
+            hint = gettext("Do you mean “%(first)s” or “%(second)s”? Tell me which one to forget, or say both.") % {
+                "first": notes[0].content.rstrip("。."),
+                "second": notes[1].content.rstrip("。."),
+            }
+        memory_events_record(tenant=tenant, message=message, events=[])
+        return {"section": "memory", "data": {"ask": [n.pk for n in notes]}, "reply_hint": hint}
+    named = [n for n, _score in targeting.named]
+    return _forget_reply(tenant=tenant, session=session, message=message, target=target, notes=named, actor=actor)
+
+
+def _forget_reply(*, tenant, session, message, target: str, notes: list, actor: str = "") -> dict:
+    """Forget `notes` and what `target` names everywhere; the hook's result with the reply's sentence."""
     outcome = forget_everywhere(
         tenant=tenant,
         end_user=session.end_user,
         query=target,
-        actor=f"user:{session.end_user.external_id}",
+        actor=actor or f"user:{session.end_user.external_id}",
         session=session,
+        notes=notes,
     )
     chinese = has_chinese(message.content)
     if outcome["places"]:

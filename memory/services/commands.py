@@ -19,8 +19,9 @@ from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
+from memory.reading import message_read, user_notes_targeted
 from memory.services.forget_requests import forget_target
-from memory.services.notes import memory_forget_matching, memory_note_update
+from memory.services.notes import memory_note_update, memory_notes_forget
 from memory.services.rules import injection_kind, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
 
@@ -138,11 +139,27 @@ def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
         return None  # applied everywhere by assistants.services.forgetting, which runs first in a turn
     target = forget_target(message.content)
     if target:
-        with transaction.atomic():
-            forgotten = memory_forget_matching(
-                tenant=tenant, end_user=session.end_user, query=target, actor=f"user:{session.end_user.external_id}"
-            )
+        act = message_read(message.content).forget
+        targeting = user_notes_targeted(
+            tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence if act else target
+        )
         chinese = has_chinese(message.content)
+        if targeting.ask:  # two notes about equally close: ask, never guess
+            first, second = (n.content.rstrip("。.") for n, _score in targeting.ask)
+            with user_language(chinese):
+                hint = _("Do you mean “%(first)s” or “%(second)s”? Tell me which one to forget, or say both.") % {
+                    "first": first,
+                    "second": second,
+                }
+            return {"section": "memory", "data": {"ask": [n.pk for n, _ in targeting.ask]}, "reply_hint": hint}
+        with transaction.atomic():
+            forgotten = memory_notes_forget(
+                tenant=tenant,
+                end_user=session.end_user,
+                notes=[n for n, _score in targeting.named],
+                query=target,
+                actor=f"user:{session.end_user.external_id}",
+            )
         if forgotten:
             items = (
                 "；".join(f["content"].rstrip("。") for f in forgotten)

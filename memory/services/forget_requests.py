@@ -1,12 +1,17 @@
-"""Recognising a memory command in a message: "忘掉我之前说的咖啡偏好", "forget that I drink coffee".
+"""Recognising a memory command in a message: "忘掉我之前说的咖啡偏好", "please wipe what you saved about my pet".
 
 Text only, no database: extraction, imports and re-reading skip these messages (a request to forget is not a
 fact to remember), and the pre-turn hooks act on them (memory.services.commands, assistants.services.forgetting).
+Whether a message is one is the reader's decision (memory.reading: the encoder against the labelled bank, with
+cue words as features); the imperative patterns below only cut the named thing out of the common direct forms
+("forget that I drink coffee" -> "I drink coffee"), and the reader's phrase is used for every other form.
 """
 
 from __future__ import annotations
 
 import re
+
+from memory.reading import message_read
 
 _ZH_SAID = r"(?:(?:我)?(?:之前|以前|刚才|上次|曾经)?(?:说的|说过的|提到的|提过的|讲的|告诉你的))"
 FORGET_PATTERNS = [
@@ -33,17 +38,24 @@ FORGET_PATTERNS = [
 ]
 
 
-def forget_target(text: str) -> str | None:
-    """What a forget request names ("咖啡偏好", "I drink coffee"), or None if the message is not one."""
-    text = (text or "").strip().rstrip("。.!！?？")
+def _direct_target(sentence: str) -> str | None:
+    sentence = (sentence or "").strip().rstrip("。.!！?？")
     for pattern in FORGET_PATTERNS:
-        m = pattern.search(text)
+        m = pattern.search(sentence)
         if m:
             target = m.group("t").strip(" ，,。.!！吧吗")
             return target or None
     return None
 
 
+def forget_target(text: str) -> str | None:
+    """What a forget request names ("咖啡偏好", "I drink coffee", "my pet"), or None if the message is not one."""
+    act = message_read(text or "").forget
+    if act is None:
+        return None
+    return _direct_target(act.sentence) or act.phrase or act.sentence  # "forget that": the whole request
+
+
 def is_memory_command(text: str) -> bool:
     """True when the message asks to forget something: no fact to remember, whatever else it says."""
-    return forget_target(text) is not None
+    return message_read(text or "").forget is not None

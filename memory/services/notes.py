@@ -308,8 +308,22 @@ def memory_forget_matching(*, tenant, end_user, query: str, actor: str = "", wit
     query = (query or "").strip()
     if not query:
         raise InvalidInput("Say what to forget, e.g. 'my coffee preference'.")
+    notes = memory_notes_matching(tenant=tenant, end_user=end_user, query=query)
+    return memory_notes_forget(
+        tenant=tenant, end_user=end_user, notes=notes, query=query, actor=actor, with_values=with_values
+    )
+
+
+@transaction.atomic
+def memory_notes_forget(
+    *, tenant, end_user, notes: list[MemoryNote], query: str, actor: str = "", with_values: bool = False
+) -> list[dict]:
+    """Forget `notes` (the user's own, as the reader named them: memory.reading.targets) and the versions they
+    superseded; `query`, what the request named, takes the user's past messages on it out of episodic recall."""
     forgotten = []
-    for note in memory_notes_matching(tenant=tenant, end_user=end_user, query=query):
+    for note in notes:
+        if note.end_user_id != end_user.pk or note.tenant_id != tenant.pk:
+            raise NotFound("That note does not exist.")
         item = {"id": note.pk, "kind": note.kind, "content": note.content}
         if with_values:  # for the caller that removes the same fact from other places (assistants.services.forgetting)
             item.update(key=note.key, value=note.value)
