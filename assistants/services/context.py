@@ -73,6 +73,18 @@ def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
     return lines
 
 
+def _early_still_true(early: Future | None, hook_results: list[dict]) -> Future | None:
+    """The recall started before the turn's hooks, unless a hook forgot, replaced or settled a note: that recall
+    would bring back what the turn just changed, so it is dropped and the memories are recalled again."""
+    for result in hook_results:
+        data = result.get("data") or {}
+        if result.get("section") == "memory" and (data.get("forgotten") or data.get("places") or "settled" in data):
+            if early is not None:
+                early.cancel()
+            return None
+    return early
+
+
 def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy, early: Future | None = None) -> list:
     try:
         from memory.services.recall import memory_recall
@@ -160,7 +172,7 @@ def context_build(
     summary_msgs = _summary_messages(session, overflow, min(policy.budget_summary_tokens, max(remaining, 0)))
     remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in summary_msgs)
 
-    # 3. Long-term memories, within what is left.
+    # 3. Long-term memories, within what is left, from the state this turn's hooks left.
     memories, memories_msg = _memories_section(
         tenant=tenant,
         session=session,
@@ -168,7 +180,7 @@ def context_build(
         budget=min(policy.budget_memories_tokens, max(remaining, 0)),
         policy=policy,
         recall=recall,
-        early=early_recall,
+        early=_early_still_true(early_recall, hook_results),
     )
 
     messages = [system]

@@ -20,6 +20,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from assistants.models import ChatSession
 from core.i18n import user_language
 from core.text import has_chinese
+from memory.reading import message_read
 from memory.services.pii import pii_redact_value
 
 # A pinned fact's label as the user and the model read it (translated in locale/zh_Hans).
@@ -313,7 +314,8 @@ def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:
     is locked so that two concurrent turns cannot lose each other's facts. `session` is brought up to date with
     the locked row: its pinned facts and its summary (compaction may have moved on since it was read)."""
     locked = ChatSession.objects.for_tenant(tenant).select_for_update().get(pk=session.pk)
-    facts = pinned_facts_apply(locked.pinned_facts, message.content, message_id=message.pk)
+    # only what the reader keeps: no secret, off-the-record span or attack on the rules is ever pinned
+    facts = pinned_facts_apply(locked.pinned_facts, message_read(message.content).keep, message_id=message.pk)
     facts, _found = pii_redact_value(facts)  # a pinned fact never holds an identifier
     if facts != locked.pinned_facts:
         ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(pinned_facts=facts)

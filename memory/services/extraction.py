@@ -27,6 +27,7 @@ from core.models import tenant_scope
 from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
+from memory.reading import OffRecord, message_read
 from memory.services.embeddings import embeddings_kept_for_turn, search_terms
 from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
@@ -280,7 +281,6 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
 
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     from memory.services.events import memory_events_record
-    from memory.services.forget_requests import is_memory_command
 
     message = (
         Message.objects.for_tenant(tenant)
@@ -302,8 +302,11 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         return dict(result, skipped="user erasure in progress")
     if MemoryNote.objects.for_tenant(tenant).filter(source_messages=message).exists():
         return dict(result, skipped="already extracted")
-    if is_memory_command(message.content):
+    reading = message_read(message.content)
+    if reading.forget is not None and not reading.keep:
         return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
+    if reading.forget is not None or reading.of(OffRecord):
+        embed_message = False  # what the user asked to forget or not to keep is not recalled from the message
     policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
     if embed_message:
         result["message_vectors"] = message_vectors_write(
@@ -316,10 +319,13 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         .first()
     )
     previous_reply = previous.content if previous else ""
-    if policy.chat_model == "offline":
-        candidates = read_message(message.content, previous_reply=previous_reply)
+    # facts are read only from what the reader kept: no secret, off-the-record span, attack or hypothetical
+    if not reading.keep:
+        candidates = []
+    elif policy.chat_model == "offline":
+        candidates = read_message(reading.keep, previous_reply=previous_reply)
     else:
-        candidates = extract_with_model(model=policy.chat_model, text=message.content, previous_reply=previous_reply)
+        candidates = extract_with_model(model=policy.chat_model, text=reading.keep, previous_reply=previous_reply)
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
     for match in pii_find(message.content):  # every identifier in the message was kept out of memory
         pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))

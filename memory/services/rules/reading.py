@@ -110,7 +110,11 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 out.append(candidate)
         out.extend(_limit_candidates(s))
         out.extend(_generic_candidates(s))
-    return out
+    # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
+    first: dict[str, Candidate] = {}
+    for c in out:
+        first.setdefault(c.content, c)
+    return list(first.values())
 
 
 def _statements(s: _Sentence) -> list[str]:

@@ -111,9 +111,47 @@ def third_person(text: str, chinese: bool) -> str:
     return out[0].upper() + out[1:] + "."
 
 
+# What a slot's template would lose: a plan or an intention ("planning to open", "will hire", "打算开"), a kind of
+# the slot's thing ("wedding budget", "婚礼预算"), people other than staff ("3 cooks", "两个厨师"), a place the user
+# does not live in ("born in", "老家"). With any of these the note keeps the user's own predicate and object.
+_INTENT = re.compile(
+    r"(?:plan(?:s|ning|ned)? to|going to|gonna|will|'ll|intend(?:s|ing)? to|hope to|want to|about to|"
+    r"thinking of|considering|aim to|would like to)|打算|准备|计划|想要|将要|预计|考虑|希望|想开|要开|要招|会招|明年|下个月|以后",
+    re.IGNORECASE,
+)
+_STAFF_WORDS = re.compile(r"employees?|staff|people|persons?|workers?|members?|员工|人|店员|伙计|名", re.IGNORECASE)
+_NOT_HOME = re.compile(r"\bborn\b|\bgrew up\b|\bhometown\b|\braised\b|\bfrom\b|出生|老家|长大|籍贯|祖籍", re.IGNORECASE)
+
+
+def template_keeps_meaning(slot: str, kind: str, quote: str) -> bool:
+    """Whether the slot's template says what the user said (else the note is the user's words)."""
+    quote = quote or ""
+    if not quote.strip() or kind in {"plan", "conclusion"} or _INTENT.search(quote):
+        return not quote.strip()
+    if slot == "budget":
+        m = re.search(r"(\S)(?:的)?预算", quote)
+        if m and m.group(1) not in "我们总的":
+            return False  # "婚礼预算", "装修预算"
+        return not re.search(
+            r"\b(?!my\b|our\b|the\b|a\b|total\b|overall\b|whole\b|entire\b|current\b|new\b|monthly\b)[a-z]+ budget\b",
+            quote,
+            re.I,
+        )
+    if slot == "staff":
+        words = re.sub(r"[\d\s,.，。]+", " ", quote)
+        return bool(_STAFF_WORDS.search(words)) and not re.search(
+            r"cooks?|chefs?|drivers?|nurses?|teachers?|厨师|司机|服务员|老师|护士|帮厨", quote, re.I
+        )
+    if slot == "location":
+        return not _NOT_HOME.search(quote)
+    return True
+
+
 def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) -> str:
-    """One sentence for the note, in the user's language: templated for structured slots, else the user's words
-    in the third person."""
+    """One sentence for the note, in the user's language: templated for structured slots when the template says
+    what the user said (template_keeps_meaning), else the user's words in the third person."""
+    if quote and not template_keeps_meaning(slot, kind, quote):
+        return third_person(quote, chinese)
     v = value or {}
     approx_zh = "约 " if v.get("approx") else ""
     approx_en = "about " if v.get("approx") else ""
