@@ -260,6 +260,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
         lines += ["### 6. Job throughput", "", f"Skipped: {jobs.get('skipped') or jobs.get('error')}", ""]
 
     lines += semantic_markdown(w.get("semantic_recall"))
+    lines += understanding_markdown(w.get("understanding"), w.get("understanding_test"))
 
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
@@ -278,6 +279,7 @@ _SECTION_WORKLOADS = {
     "### 5.": "write_quality",
     "### 6.": "job_throughput",
     "### 7.": "semantic_recall",
+    "### 8.": "understanding",
 }
 
 
@@ -294,6 +296,29 @@ def _with_carried_over_commits(lines: list[str], workloads: dict, run_commit: st
             continue
         out.append(line)
     return out
+
+
+def understanding_markdown(dev: dict | None, test: dict | None) -> list[str]:
+    """Section 8: the understanding set, both halves when both were scored (bench.understanding)."""
+    halves = [h for h in (dev, test) if h and "accuracy" in h]
+    if not halves:
+        return ["### 8. Understanding", "", f"Skipped: {(dev or {}).get('error') or 'not run'}", ""] if dev else []
+    categories = list(halves[0]["accuracy"])
+    lines = [
+        "### 8. Understanding (bench/data/understanding_*.jsonl, through the chat turn)",
+        "",
+        "| half | cases | " + " | ".join(categories) + " | secrets stored | notes over-forgotten | duplicates | "
+        "reader p95 |",
+        "|---|---:|" + "---:|" * (len(categories) + 4),
+    ]
+    for h in halves:
+        lines.append(
+            f"| {h['half']} | {h['cases']} | "
+            + " | ".join(_fmt(100 * h["accuracy"].get(c, 0), "%") for c in categories)
+            + f" | {h['secrets_stored']} | {h['over_forgotten_notes']} | {_fmt(100 * h['duplicate_rate'], '%')} | "
+            f"{_fmt(h['reader_ms']['p95'])} ms |"
+        )
+    return lines + [""]
 
 
 def write_markdown(results: dict, path: Path) -> None:

