@@ -28,6 +28,8 @@ from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.reading import OffRecord, message_read
+from memory.reading.changes import change_candidates, change_read, says_change
+from memory.reading.styles import style_candidates
 from memory.services.embeddings import embeddings_kept_for_turn, search_terms
 from memory.services.episodes import message_vectors_write
 from memory.services.notes import pii_reject
@@ -52,6 +54,7 @@ from memory.services.writing import candidate_apply, candidates_embed_ahead
 
 INFERRED_CONFIDENCE = 0.3
 HEDGED_CONFIDENCE = 0.6
+CHANGEABLE_NOTES = 100  # the most recent notes a stated change is compared with
 
 
 class ExtractionOutputInvalid(ValueError):
@@ -279,6 +282,17 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
         return result
 
 
+def _changeable_notes(*, tenant, message) -> list:
+    """The user's active notes a message may change (its own, from a retried job, excluded), most recent first."""
+    return list(
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(end_user=message.end_user, status=MemoryNote.Status.ACTIVE)
+        .exclude(source_messages=message)
+        .defer("embedding")
+        .order_by("-updated_at")[:CHANGEABLE_NOTES]
+    )
+
+
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     from memory.services.events import memory_events_record
 
@@ -326,6 +340,11 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         candidates = read_message(reading.keep, previous_reply=previous_reply)
     else:
         candidates = extract_with_model(model=policy.chat_model, text=reading.keep, previous_reply=previous_reply)
+    if reading.keep:
+        candidates += style_candidates(reading, candidates, chinese=has_chinese(message.content))
+    change = says_change(reading.keep) and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
+    if change:  # a stated change replaces the note it is about, whatever the rules made of it
+        candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
     for match in pii_find(message.content):  # every identifier in the message was kept out of memory
         pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))

@@ -208,6 +208,22 @@ def candidates_embed_ahead(candidates: list[Candidate], *, model: str) -> None:
         embed_texts(texts=sorted(texts), model=model)
 
 
+def _note_of(*, tenant, end_user, candidate: Candidate, policy, message) -> MemoryNote | None:
+    """The note the candidate is about: the one a stated change names (memory.reading.changes), else the same slot
+    or a near-identical statement (existing_note)."""
+    replaces = candidate.extra.get("replaces")
+    named = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(pk=replaces, end_user=end_user, status=MemoryNote.Status.ACTIVE)
+        .first()
+        if replaces
+        else None
+    )
+    return named or existing_note(
+        tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model, message=message
+    )
+
+
 def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None, events: list | None = None) -> str:
     """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
     the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result: written, refreshed,
@@ -222,9 +238,7 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
         status, reason = MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
     elif candidate.confidence < policy.review_confidence_threshold:
         status, reason = MemoryNote.Status.PENDING_REVIEW, "low_confidence"
-    old = existing_note(
-        tenant=tenant, end_user=end_user, candidate=candidate, embedding_model=policy.embedding_model, message=message
-    )
+    old = _note_of(tenant=tenant, end_user=end_user, candidate=candidate, policy=policy, message=message)
     if old is None and candidate.extra.get("needs_match"):
         return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
     if (
