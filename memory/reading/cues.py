@@ -104,6 +104,24 @@ ATTACK = re.compile(
     r"什么都(?:答应|照做|听我的)|必须(?:服从|听)我",
     re.IGNORECASE,
 )
+# what can only be an attack: the rest of ATTACK is weighed by the encoder against style and questions
+ATTACK_CERTAIN = re.compile(
+    r"\bignore (?:all |any )?(?:your |the )?(?:previous|prior|earlier|above) (?:instructions|rules|prompts?)\b|"
+    r"\b(?:jailbreak|jailbroken|uncensored|unfiltered|developer mode|god mode)\b|\byou are now DAN\b|"
+    r"\b(?:no|without) (?:any )?(?:safety|content) (?:guidelines|rules|filters?|restrictions|limits)\b|"
+    r"\b(?:other|all|every|another) (?:users?|customers?|people)'?s?'? (?:notes?|data|memor(?:y|ies)|messages?|history|"
+    r"chats?|records?)\b|\b(?:store|keep|remember) (?:everything|all)\b.{0,40}\bpasswords?\b|"
+    r"\bnever delete anything\b|\b(?:switch|turn) off (?:your |the )?(?:content |safety )?(?:rules|filters?)\b|"
+    r"无视(?:所有|一切)?(?:规则|限制|设定)|忽略(?:之前|以上|前面)?(?:所有|全部)?的?(?:设定|指令|规则)|越狱|开发者模式|"
+    r"没有(?:任何)?(?:审查|限制)的?(?:AI|助手|机器人)|(?:其他|别的|所有)用户的(?:记忆|笔记|数据|聊天记录|记录)|"
+    r"用户\s*(?:ID|id|编号)\s*\d+\s*的(?:聊天记录|记录|记忆|笔记|数据)|把这个设定记(?:到|进)",
+    re.IGNORECASE,
+)
+# a standing instruction ("always", "from now on", "以后"): a style, when it is about the answers
+STYLE_HABIT = re.compile(
+    r"\b(?:always|from now on|in future|going forward|every time|each time|whenever)\b|以后|今后|从现在起|每次|总是|一直",
+    re.IGNORECASE,
+)
 # a style preference the user may keep: how to be addressed, the language, the form of answers
 STYLE = re.compile(
     r"\bcall me\b|\brefer to me as\b|\bkeep (?:your |the )?(?:answers|replies|responses|it) (?:short|brief|simple)\b|"
@@ -111,7 +129,7 @@ STYLE = re.compile(
     r"\b(?:never|don'?t|do not) (?:use|give|show|send)\b.{0,20}\b(?:miles|pounds|emojis?|jargon|slang)\b|\brefer to me as\b|\baddress me as\b|\bmy name is\b|\b(?:answer|reply|respond|talk|write|speak)"
     r"(?: to me)? (?:in|with|using)\b|\b(?:always|from now on|in future|going forward)\b|\bkeep (?:it|answers|"
     r"replies) (?:short|brief|simple)\b|\bbullet points?\b|\bno emojis?\b|\bbe (?:brief|concise|formal|casual)\b|"
-    r"叫我|称呼我|喊我|以后(?:都)?(?:用|回答|回复|说)|用(?:中文|英文|英语|简体|繁体)(?:回答|回复|跟我说|和我说|交流)|"
+    r"叫我|称呼我|喊我|敬语|(?:跟|和|对)我说话|(?:用|说)(?:中文|英文|英语|粤语|方言)|以后(?:都)?(?:用|回答|回复|说)|用(?:中文|英文|英语|简体|繁体)(?:回答|回复|跟我说|和我说|交流)|"
     r"回答(?:我)?(?:简短|简单|详细)|(?:回答|回复)(?:我)?的时候|尽量用|先给|先说|用表格|(?:简短|简洁|详细)(?:一点|些)|别用表情|不要用表情|分点|列点",
     re.IGNORECASE,
 )
@@ -158,6 +176,8 @@ def cues_in(text: str) -> set[str]:
         ("off_record", OFF_RECORD),
         ("hypothetical", HYPOTHETICAL),
         ("attack", ATTACK),
+        ("attack", ATTACK_CERTAIN),
+        ("off_record", OFF_RECORD_CERTAIN),
         ("style", STYLE),
     ):
         if pattern.search(text or ""):

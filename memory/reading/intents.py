@@ -85,7 +85,7 @@ def _feature_bonus(label: str, sentence: str) -> float:
     if label == "attack" and cues.ATTACK.search(sentence):
         return 0.08
     if label == "style" and cues.STYLE.search(sentence) and not cues.ATTACK.search(sentence):
-        return 0.04
+        return 0.1 if cues.STYLE_HABIT.search(sentence) else 0.04  # "always give me the code first"
     if label == "off_record" and cues.OFF_RECORD.search(sentence):
         return 0.06
     if label == "hypothetical" and cues.HYPOTHETICAL.search(sentence):
@@ -98,6 +98,8 @@ def sentence_intent(sentence: str, vector: np.ndarray | None = None) -> Intent:
     found = cues.cues_in(sentence)
     if not found:
         return Intent("plain", 0.0, 0.0)
+    if cues.ATTACK_CERTAIN.search(sentence):
+        return Intent("attack", 1.0, 1.0)
     if cues.OFF_RECORD_CERTAIN.search(sentence) and not cues.ERASING.search(sentence):
         return Intent("off_record", 1.0, 1.0)
     bank = _bank_vectors()

@@ -1,0 +1,33 @@
+"""A style instruction ("please call me Sam", "回答我的时候尽量用表格") is a preference the user may keep: when the
+rules read no fact from its sentence, it is kept as a note in the user's own words. An attack on the assistant's
+rules never gets here (memory.reading.reader keeps nothing of a message that holds one)."""
+
+from __future__ import annotations
+
+from memory.reading.acts import Instruction, Reading
+
+
+def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> list:
+    """Preference candidates for the style instructions of `reading` no candidate already rests on."""
+    from memory.models import MemoryNote
+    from memory.services.rules import Candidate
+
+    out = []
+    for act in reading.of(Instruction):
+        said = act.span.strip()
+        if act.kind != "style" or any(c.quote and (c.quote in said or said in c.quote) for c in candidates):
+            continue
+        words = said.rstrip("。.!！~～ ")
+        content = f"用户对助手的要求：“{words}”。" if chinese else f"The user asked the assistant: “{words}”."
+        out.append(
+            Candidate(
+                kind=MemoryNote.Kind.PREFERENCE,
+                key="",
+                content=content,
+                value=None,
+                confidence=0.85,
+                source=MemoryNote.Source.USER_STATED,
+                quote=said,
+            )
+        )
+    return out
