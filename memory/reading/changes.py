@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from core.text import split_sentences
 from memory.reading.targets import notes_scored
@@ -43,7 +44,7 @@ _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
 class Change:
     """`sentence` (the user's words) says that `note` no longer holds."""
 
-    note: object
+    note: Any  # a MemoryNote
     sentence: str
     score: float
 
