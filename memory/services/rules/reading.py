@@ -36,7 +36,7 @@ from memory.services.rules.patterns import (
     generic_kind,
     kind_of,
 )
-from memory.services.rules.render import render, third_person
+from memory.services.rules.render import PAST, render, third_person
 from memory.services.rules.slots import (
     _BUSINESS_EN,
     _BUSINESS_ZH,
@@ -229,6 +229,8 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
         if loc and s.chinese:
             value = dict(value, place=loc.group(1))
     content = render(slot, kind, value, content_quote if slot not in NUMERIC_SLOTS else joined, s.chinese)
+    if PAST.search(joined) and not s.change:  # "I used to live in Toronto": a fact, never the slot's present value
+        return Candidate(kind=kind, key="", content=content, value=None, confidence=0.85, quote=quote)
     confidence = 0.9 if s.change else 0.85
     if hedged:
         confidence = 0.6

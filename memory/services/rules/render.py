@@ -111,7 +111,8 @@ def third_person(text: str, chinese: bool) -> str:
     return out[0].upper() + out[1:] + "."
 
 
-# What a slot's template would lose: a plan or an intention ("planning to open", "will hire", "打算开"), a kind of
+# What a slot's template would lose: a plan or an intention ("planning to open", "will hire", "打算开"), what used
+# to be so ("I used to live in Toronto", "以前在阿里"), a kind of
 # the slot's thing ("wedding budget", "婚礼预算"), people other than staff ("3 cooks", "两个厨师"), a place the user
 # does not live in ("born in", "老家"). With any of these the note keeps the user's own predicate and object.
 _INTENT = re.compile(
@@ -120,19 +121,21 @@ _INTENT = re.compile(
     re.IGNORECASE,
 )
 _STAFF_WORDS = re.compile(r"employees?|staff|people|persons?|workers?|members?|员工|人|店员|伙计|名", re.IGNORECASE)
+PAST = re.compile(r"\bused to\b|\bformerly\b|\bpreviously\b|\bback then\b|以前|曾经|过去|原来|之前", re.IGNORECASE)
 _NOT_HOME = re.compile(r"\bborn\b|\bgrew up\b|\bhometown\b|\braised\b|\bfrom\b|出生|老家|长大|籍贯|祖籍", re.IGNORECASE)
 
 
 def template_keeps_meaning(slot: str, kind: str, quote: str) -> bool:
     """Whether the slot's template says what the user said (else the note is the user's words)."""
     quote = quote or ""
-    if not quote.strip() or kind in {"plan", "conclusion"} or _INTENT.search(quote):
-        return not quote.strip()
+    if not quote.strip() or kind in {"plan", "conclusion"} or _INTENT.search(quote) or PAST.search(quote):
+        return not quote.strip()  # a plan or what used to be so is not the slot's present value
     if slot == "budget":
         m = re.search(r"(\S)(?:的)?预算", quote)
         if m and m.group(1) not in "我们总的":
             return False  # "婚礼预算", "装修预算"
         return not re.search(
+            r"\bbudget (?:for|on)\b|"  # "my budget for a new bike"
             r"\b(?!my\b|our\b|the\b|a\b|total\b|overall\b|whole\b|entire\b|current\b|new\b|monthly\b)[a-z]+ budget\b",
             quote,
             re.I,
