@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from pydantic import BaseModel, Field, field_validator
 
-from assistants.models import Message
+from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.models import tenant_scope
 from core.policy import memory_policy_for
 from core.text import has_chinese
@@ -304,6 +304,8 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         return dict(result, skipped="already extracted")
     if is_memory_command(message.content):
         return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
+    if MESSAGE_REPLACED_KEY in (message.metadata or {}):  # edited and resent since: never read again (issue 39)
+        return dict(result, skipped="earlier version")
     policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
     if embed_message:
         result["message_vectors"] = message_vectors_write(
@@ -312,6 +314,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     previous = (
         Message.objects.for_tenant(tenant)
         .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
         .order_by("-id")
         .first()
     )
