@@ -22,6 +22,7 @@ from assistants.services.chat import (
     chat_turn_stream,
     turn_uses_long_term_memory,
 )
+from assistants.services.earlier_versions import message_versions_retire
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
@@ -47,9 +48,14 @@ def _check_session(*, tenant, session: ChatSession) -> None:
 
 
 def _mark_replaced(tenant, messages, by) -> None:
+    """Mark `messages` as replaced by the message `by` ("pending" while it is being written: out of sight, but
+    restored if the new version is refused). Once replaced for good, what recall and experience memory hold of
+    them goes (assistants.services.earlier_versions)."""
     for message in messages:
         message.metadata = {**(message.metadata or {}), MESSAGE_REPLACED_KEY: by}
         Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=message.metadata)
+    if by != "pending":
+        message_versions_retire(tenant=tenant, message_ids=[m.pk for m in messages])
 
 
 def _regenerated_message(*, tenant: Tenant, session: ChatSession, reply: Message) -> Message:

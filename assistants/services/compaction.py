@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from assistants.llm import get_chat_model
 from assistants.llm.errors import ModelError
 from assistants.llm.offline import offline_summary_merge, summary_lines
-from assistants.models import ChatSession, Message
+from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.tokens import token_count, token_truncate
 from core.dispatch import enqueue_on_commit
 from core.models import tenant_scope
@@ -92,9 +92,10 @@ def summary_merge(*, model, old_summary: str, messages: list[Message], max_token
 def _pass_messages(*, session: ChatSession, keep: int) -> tuple[list[Message], bool]:
     """The oldest unsummarised messages that left the window, bounded by COMPACTION_PASS_MESSAGES and
     COMPACTION_PASS_TOKENS (at least one), and whether more than these have left it. Reads at most
-    limit + keep + 1 rows, however long the session."""
+    limit + keep + 1 rows, however long the session. An earlier version of a message (edited or regenerated since,
+    assistants.services.alternatives) is never summarised: the model is not sent it again."""
     limit = max(1, int(settings.COMPACTION_PASS_MESSAGES))
-    pending = Message.objects.filter(session_id=session.pk)
+    pending = Message.objects.filter(session_id=session.pk).exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
     if session.summary_through_id:
         pending = pending.filter(id__gt=session.summary_through_id)
     rows = list(pending.order_by("id")[: limit + keep + 1])

@@ -27,6 +27,7 @@ from core.text import CJK as _CJK
 from memory.models import MemoryNote, MessageVector
 from memory.services.embeddings import embed_texts
 from memory.services.pii import pii_redact
+from memory.services.recall_sql import current_version
 
 CHUNK_CHARS = 600
 CONTEXT_CHARS = 200
@@ -96,9 +97,9 @@ def chunk_sentences(chunk: str, *, most: int = SENTENCES_MAX) -> list[str]:
 
 
 def _embedding_inputs(*, tenant, message_ids: list[int]) -> dict[int, tuple[list[str], bool, str | None]]:
-    """For each message, in one statement: the models it is embedded with, whether a note resting on it was
-    forgotten, and the content of the message before it in its session (either role, but not a canned offline
-    reply)."""
+    """For each current message (an earlier version, edited or regenerated since, is left out), in one statement:
+    the models it is embedded with, whether a note resting on it was forgotten, and the content of the current
+    message before it in its session (either role, but not a canned offline reply)."""
     if not message_ids:
         return {}
     # Prepared (planned once per connection); the tenant is a parameter in every part, so each part prunes to
@@ -114,8 +115,10 @@ def _embedding_inputs(*, tenant, message_ids: list[int]) -> dict[int, tuple[list
         "AND q.session_id = m.session_id AND q.id < m.id "
         # a canned reply of the offline model says nothing about the conversation: the context skips it
         "AND NOT (q.role = 'assistant' AND coalesce(q.metadata->>'model', '') = 'offline') "
-        "ORDER BY q.id DESC LIMIT 1) "
-        "FROM assistants_message m WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s::bigint[])",
+        # an earlier version (the reply to the wording the user edited away) is never embedded again
+        "AND " + current_version("q") + " ORDER BY q.id DESC LIMIT 1) "
+        "FROM assistants_message m WHERE m.tenant_id = %(tenant)s AND m.id = ANY(%(ids)s::bigint[]) "
+        "AND " + current_version("m"),
         {"tenant": tenant.pk, "ids": message_ids, "forgotten": str(MemoryNote.Status.FORGOTTEN)},
     )
     return {row[0]: (list(row[1]), row[2], row[3]) for row in rows}
@@ -165,8 +168,9 @@ def _sentence_vector(chunk_vector, sentence_vector) -> list[float]:
 
 def message_vectors_write(*, tenant, messages, model: str) -> int:
     """Embed `messages` (user messages of one tenant) with `model`; idempotent (a message already embedded with
-    that model is skipped). A message whose note the user had forgotten stays out of episodic recall: it is never
-    embedded again. Returns the number of vectors written."""
+    that model is skipped). A message whose note the user had forgotten, and an earlier version of a message
+    (edited and resent since), stay out of episodic recall: they are never embedded again. Returns the number of
+    vectors written."""
     messages = [m for m in messages if m.tenant_id == tenant.pk]
     if not messages:
         return 0

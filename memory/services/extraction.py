@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 from pydantic import BaseModel, Field, field_validator
 
-from assistants.models import Message
+from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.models import tenant_scope
 from core.policy import memory_policy_for
 from core.text import has_chinese
@@ -319,6 +319,8 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     reading = message_read(message.content)
     if reading.forget is not None and not reading.keep:
         return dict(result, skipped="memory command")  # not a fact, and not an episode to recall either
+    if MESSAGE_REPLACED_KEY in (message.metadata or {}):  # edited and resent since: never read again
+        return dict(result, skipped="earlier version")
     if reading.forget is not None or reading.of(OffRecord):
         embed_message = False  # what the user asked to forget or not to keep is not recalled from the message
     policy = memory_policy_for(tenant=tenant, assistant=message.session.assistant)
@@ -329,6 +331,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     previous = (
         Message.objects.for_tenant(tenant)
         .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
         .order_by("-id")
         .first()
     )

@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.db import prepared_rows
+from memory.services.recall_sql import current_version
 
 # The messages right before and right after each candidate in its session, when they are user messages too (an
 # imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
 # cosine with the query. In a user/assistant chat the turn next to a user message is the assistant's reply, so
 # nothing is lent: the user's own next message, across the reply, was measured to be weaker evidence (it cost one
 # question of 19 on the English multi-session set, docs/benchmarks.md). Tenant and user are filtered for the
-# candidates AND the neighbours inside the SQL; the current session stays out like in the rest of episodic recall.
+# candidates AND the neighbours inside the SQL; the current session stays out like in the rest of episodic recall,
+# and so do earlier versions of messages (the turn next to a candidate is the nearest current one).
 # `end_user_id + 0` (the filter as exact) leaves the candidates to the primary key and the turns next to them to the
 # (session, id) index: a generic plan (the statement is prepared) took the user's btree for both and read every
 # message of the user for each candidate (166 ms for 20 candidates of a user with 10,000 messages, 0.7 ms now;
@@ -32,10 +34,10 @@ _NEIGHBOURS_SQL = (
     "FROM assistants_message c CROSS JOIN LATERAL ("
     "(SELECT p.id, p.session_id, p.content, p.created_at, p.role FROM assistants_message p "
     "WHERE p.tenant_id = %(tenant)s AND p.end_user_id + 0 = %(user)s AND p.session_id = c.session_id AND p.id < c.id "
-    "ORDER BY p.id DESC LIMIT 1) UNION ALL "
+    "AND " + current_version("p") + " ORDER BY p.id DESC LIMIT 1) UNION ALL "
     "(SELECT p.id, p.session_id, p.content, p.created_at, p.role FROM assistants_message p "
     "WHERE p.tenant_id = %(tenant)s AND p.end_user_id + 0 = %(user)s AND p.session_id = c.session_id AND p.id > c.id "
-    "ORDER BY p.id LIMIT 1)) nb "
+    "AND " + current_version("p") + " ORDER BY p.id LIMIT 1)) nb "
     "WHERE c.tenant_id = %(tenant)s AND c.end_user_id + 0 = %(user)s AND c.role = 'user' AND c.id = ANY(%(ids)s::bigint[]) "
     "AND c.session_id <> %(session)s AND nb.role = 'user'"
 )

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
+from assistants.models import MESSAGE_REPLACED_KEY
 from core.db import prepared_rows, text_rows
 
 # The best RERANK_FACTOR x candidates of the exact scan on half-precision vectors are re-ranked on the full vectors
@@ -207,6 +208,13 @@ def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tu
     )
 
 
+def current_version(alias: str) -> str:
+    """The SQL condition that message `alias` is a current version: an earlier one (a message edited and resent,
+    a reply regenerated: assistants.services.alternatives) is never recalled, counted as a neighbour or embedded
+    as context again (issue 39)."""
+    return f"NOT ({alias}.metadata ? '{MESSAGE_REPLACED_KEY}')"
+
+
 # Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
 # term with the question (at most `pool`) form the collection; each query term is weighted by its inverse
 # document frequency in that collection (BM25's idf), a message scores the weight of the terms it contains
@@ -216,9 +224,13 @@ def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tu
 # through the user's entries of message_user_terms_gin (assistants.0012) for rare terms, or the user's messages
 # newest first for common ones.
 _POOL_TEXT = (
-    "WITH pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message "
+    "WITH pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message p "
     "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
-    "AND " + USER_TERMS + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
+    "AND "
+    + current_version("p")
+    + " AND "
+    + USER_TERMS
+    + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
     "ORDER BY created_at DESC, id DESC LIMIT %(pool)s), "
 )
 # The pool prepared (a generic plan, for a user with at most message_max messages): the user's messages through
@@ -227,9 +239,11 @@ _POOL_TEXT = (
 # a 100,000-message tenant, docs/benchmarks.md "Recall, tenth round").
 _POOL_PREPARED = (
     "WITH mq AS MATERIALIZED (SELECT to_tsquery('simple', %(tsquery)s) AS terms), "
-    "pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message "
+    "pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message p "
     "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
-    "AND (SELECT c FROM ucnt) <= %(message_max)s AND search_tsv @@ (SELECT terms FROM mq) "
+    "AND "
+    + current_version("p")
+    + " AND (SELECT c FROM ucnt) <= %(message_max)s AND search_tsv @@ (SELECT terms FROM mq) "
     "ORDER BY created_at + interval '0 s' DESC, id DESC LIMIT %(pool)s), "
 )
 _MESSAGES_SQL = (
@@ -291,7 +305,8 @@ EPISODES_SQL = (
     "found AS MATERIALIZED (SELECT m.id, m.session_id, m.content, m.created_at, e.matched, e.matched_terms, "
     "e.prev_matched, e.prev_matched_terms, e.size, e.matched_total "
     "FROM evidence e JOIN assistants_message m ON m.id = e.id AND m.tenant_id = %(tenant)s "
-    "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s) "
+    "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s "
+    "AND " + current_version("m") + ") "
     "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), f.id, f.session_id, f.content, f.created_at, f.matched, "
     "f.matched_terms, f.prev_matched, f.prev_matched_terms, f.size, f.matched_total, "
     "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
@@ -310,7 +325,7 @@ MESSAGE_KEYWORDS_SQL = _MESSAGES_SQL.replace(
     "(SELECT n FROM size) AS size, (SELECT coalesce(sum(w), 0) FROM idf) AS matched_total, "
     "(SELECT count(*) FROM idf) AS matched_terms, (SELECT n.id FROM assistants_message n "
     "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
-    "ORDER BY n.id LIMIT 1) AS next_id ",
+    "AND " + current_version("n") + " ORDER BY n.id LIMIT 1) AS next_id ",
 )
 
 

@@ -45,6 +45,12 @@ from tasks.services.experience_generalise import (
 # `... as` below: experience_generalise_offline and is_positive_feedback are re-exported (feedback hook, tests).
 from tasks.services.experience_generalise import experience_generalise_offline as experience_generalise_offline
 from tasks.services.experience_privacy import clause_private_reason, private_terms_of
+from tasks.services.experience_sources import (
+    is_earlier_version,
+    liked_reply_question,
+    own_solution,
+    reply_was_about_memory,
+)
 from tasks.services.positive_feedback import is_positive_feedback as is_positive_feedback
 from tasks.services.scratch import scratch_get, scratch_put
 from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
@@ -72,21 +78,13 @@ _GENERALISE_SYSTEM = (
 )
 
 
-def _previous_user_message(message: Message) -> Message | None:
-    return (
-        Message.objects.for_tenant(message.tenant_id)
-        .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
-        .order_by("-id")
-        .first()
-    )
-
-
 def _refusal(reason: str) -> dict:
     return {"saved": False, "reason": reason}
 
 
-def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tuple[str, str, str, dict]:
-    """(summary, solution, source, dropped) of one liked reply; summary "" when nothing generic is left."""
+def _draft(*, reply: str, question_text: str, state, policy, terms, zh: bool) -> tuple[str, str, str, dict]:
+    """(summary, solution, source, dropped) of one liked reply (`reply`: its own text, experience_sources.
+    own_solution); summary "" when nothing generic is left."""
     if state is not None:  # the tenant's task type: its name, buckets of the values, its fields and prompt
         summary, solution = experience_task_generalised(state, zh)
         if clause_private_reason(summary, terms, own_words=False) or clause_private_reason(
@@ -101,23 +99,17 @@ def _draft(*, message, question_text: str, state, policy, terms, zh: bool) -> tu
                 model=policy.chat_model,
                 system=_GENERALISE_SYSTEM,
                 schema=ExperienceDraft,
-                user=f"Task: {question_text}\nSolution the user liked: {message.content}",
+                user=f"Task: {question_text}\nSolution the user liked: {reply}",
             )
             summary, solution, source = draft.task_summary.strip(), draft.solution, "model"
         except StructuredCallFailed as exc:
             logger.warning("experience generalisation by the model failed, using the rules: %s", exc)
     if source != "model" or clause_private_reason(summary, terms):
-        summary = experience_task_kind_summary(question_text or message.content[:200])
+        summary = experience_task_kind_summary(question_text or reply[:200])
         if source != "model":
-            solution = message.content
+            solution = reply
     steps, dropped = experience_steps(solution, terms=terms, zh=mostly_chinese(solution, latin_per_cjk=8))
     return (summary if steps else ""), steps, source, dropped
-
-
-def _reply_was_about_memory(metadata: dict) -> bool:
-    """A reply that said what the assistant remembers or forgot of this user is about them, never a procedure."""
-    context = metadata.get("context") or {}
-    return "memory" in (context.get("hint_sections") or []) or bool(context.get("memory_command"))
 
 
 def experience_learn(*, tenant_id: int, message_id: int) -> dict:
@@ -135,11 +127,14 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
         return found
     message, state = found
     tenant, end_user = message.tenant, message.end_user
-    question = _previous_user_message(message)
+    question = liked_reply_question(message)
     question_text = question.content if question is not None else ""
+    reply, quoted = own_solution(message) if state is None else (message.content, 0)
+    if state is None and quoted and not reply:
+        return _refusal("the reply only repeated an experience offered as a hint")
     assistant = message.session.assistant
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
-    zh = language_of(question_text + message.content) == "zh"
+    zh = language_of(question_text + reply) == "zh"
     # the user's words in this conversation (the request, and what they said around it) and all their notes
     said = list(
         Message.objects.for_tenant(tenant)
@@ -149,7 +144,7 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     )
     terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
     summary, solution, source, dropped = _draft(
-        message=message, question_text=question_text, state=state, policy=policy, terms=terms, zh=zh
+        reply=reply, question_text=question_text, state=state, policy=policy, terms=terms, zh=zh
     )
     fingerprint = experience_fingerprint(summary, solution) if summary and solution else ""
     vector = None
@@ -208,7 +203,9 @@ def _learnable(*, tenant_id: int, message_id: int, lock: bool) -> tuple[Message,
     metadata = message.metadata or {}
     if metadata.get("error") or not (message.content or "").strip():
         return _refusal("the reply was a failure")
-    if _reply_was_about_memory(metadata):
+    if is_earlier_version(message):
+        return _refusal("the reply was regenerated or edited away since: an earlier version is not learned")
+    if reply_was_about_memory(metadata):
         return _refusal("the reply was about what is remembered of the user, not a procedure")
     state = None
     task_data = (metadata.get("context") or {}).get("task") or {}

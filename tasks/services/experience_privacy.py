@@ -85,11 +85,11 @@ _OK_CAPITALISED = {
 }
 
 
-def _shingles_zh(text: str) -> set[str]:
+def shingles_zh(text: str) -> set[str]:
     return {run[i : i + 4] for run in _CJK_RUN.findall(text or "") for i in range(len(run) - 3)}
 
 
-def _shingles_en(text: str) -> set[str]:
+def shingles_en(text: str) -> set[str]:
     words = [w.lower() for w in _WORD.findall(text or "")]
     return {" ".join(words[i : i + 4]) for i in range(len(words) - 3)}
 
@@ -115,7 +115,7 @@ def _content_words(text: str) -> set[str]:
     }
 
 
-_GENERIC_ZH_SHINGLES = _shingles_zh(_GENERIC_ZH)
+GENERIC_ZH_SHINGLES = shingles_zh(_GENERIC_ZH)
 _GENERIC_ZH_BIGRAMS = {_GENERIC_ZH[i : i + 2] for i in range(len(_GENERIC_ZH) - 1)}
 
 
@@ -180,8 +180,8 @@ def private_terms_of(*, tenant, end_user, message_texts: list[str]) -> PrivateTe
     notes = MemoryNote.objects.for_tenant(tenant).filter(end_user=end_user).values_list("content", "quote")
     for text in [t for pair in notes for t in pair] + list(message_texts):
         terms.bigrams |= _content_bigrams(text)
-        terms.shingles_zh |= _shingles_zh(text) - _GENERIC_ZH_SHINGLES
-        terms.shingles_en |= _shingles_en(text)
+        terms.shingles_zh |= shingles_zh(text) - GENERIC_ZH_SHINGLES
+        terms.shingles_en |= shingles_en(text)
         terms.words |= _content_words(text)
     return terms
 
@@ -200,8 +200,8 @@ def clause_private_reason(
         return None
     if (
         _QUOTE_MARKS.search(clause)
-        or _shingles_zh(clause) & terms.shingles_zh
-        or _shingles_en(clause) & terms.shingles_en
+        or shingles_zh(clause) & terms.shingles_zh
+        or shingles_en(clause) & terms.shingles_en
     ):
         return "quote"
     if {w.lower() for w in _WORD.findall(clause)} & terms.words or any(
