@@ -48,6 +48,26 @@ def _message_terms(text: str) -> str:
     return message_search_text(text)
 
 
+def _check_imported_message(index: int, item: dict, previous: datetime | None) -> None:
+    """Refuse (InvalidInput, naming the message) a message that cannot be imported as it is."""
+    if item["role"] not in IMPORT_ROLES:
+        raise InvalidInput(f"messages[{index}]: the role must be 'user' or 'assistant'.")
+    if not (item.get("content") or "").strip():
+        raise InvalidInput(f"messages[{index}]: the content is empty.")
+    if previous is not None and item["created_at"] < previous:
+        raise InvalidInput(f"messages[{index}]: the messages must be in chronological order (oldest first).")
+    if item["created_at"] < IMPORT_EARLIEST:
+        raise InvalidInput(
+            f"messages[{index}]: created_at {item['created_at'].isoformat()} is before 1990; send the time "
+            "the message was written."
+        )
+    if item["created_at"] > timezone.now() + IMPORT_FUTURE_SLACK:
+        raise InvalidInput(
+            f"messages[{index}]: created_at {item['created_at'].isoformat()} is in the future; send the time "
+            "the message was written."
+        )
+
+
 @transaction.atomic
 def session_import(
     *,
@@ -69,22 +89,7 @@ def session_import(
         raise InvalidInput("There are no messages to import.")
     previous: datetime | None = None
     for index, item in enumerate(messages):
-        if item["role"] not in IMPORT_ROLES:
-            raise InvalidInput(f"messages[{index}]: the role must be 'user' or 'assistant'.")
-        if not (item.get("content") or "").strip():
-            raise InvalidInput(f"messages[{index}]: the content is empty.")
-        if previous is not None and item["created_at"] < previous:
-            raise InvalidInput(f"messages[{index}]: the messages must be in chronological order (oldest first).")
-        if item["created_at"] < IMPORT_EARLIEST:
-            raise InvalidInput(
-                f"messages[{index}]: created_at {item['created_at'].isoformat()} is before 1990; send the time "
-                "the message was written."
-            )
-        if item["created_at"] > timezone.now() + IMPORT_FUTURE_SLACK:
-            raise InvalidInput(
-                f"messages[{index}]: created_at {item['created_at'].isoformat()} is in the future; send the time "
-                "the message was written."
-            )
+        _check_imported_message(index, item, previous)
         previous = item["created_at"]
     if assistant is None:
         assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()
