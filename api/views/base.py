@@ -17,7 +17,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.authentication import ApiKeyAuthentication, ApiKeyRateThrottle, HasApiKey
+from api.authentication import API_LIMITS, ApiKeyAuthentication, HasApiKey, api_limits_check
 from api.fields import MAX_ID
 from api.pagination import ApiPagination
 from api.parsers import LimitedJSONParser
@@ -33,6 +33,7 @@ SEALED = (
     "get_authenticators",
     "get_permissions",
     "get_throttles",
+    "check_throttles",
     "authentication_classes",
     "permission_classes",
     "throttle_classes",
@@ -47,7 +48,7 @@ class UnicodeJSONRenderer(JSONRenderer):
 class TenantAPIView(APIView):
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasApiKey]
-    throttle_classes = [ApiKeyRateThrottle]
+    throttle_classes = list(API_LIMITS)  # per key and per tenant (api.authentication)
     parser_classes = [LimitedJSONParser]
     renderer_classes = [UnicodeJSONRenderer]
     pagination_class = ApiPagination
@@ -71,6 +72,10 @@ class TenantAPIView(APIView):
         self.tenant = request.auth.tenant
         self._scope = tenant_scope(self.tenant)
         self._scope.__enter__()
+
+    def check_throttles(self, request):
+        """DRF's check, with a 429 that names the limit reached (this key's, or the tenant's across its keys)."""
+        api_limits_check(request, self)
 
     def finalize_response(self, request, response, *args, **kwargs):
         scope = getattr(self, "_scope", None)
