@@ -401,6 +401,9 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Every log record is stripped of user content (external ids in paths, query-string values) as it is created, in
+# every process (core/log_redaction.py; docs/reliability.md "Logs").
+LOGGING_CONFIG = "core.log_redaction.configure_logging"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
