@@ -65,7 +65,8 @@ def api_exception_handler(exc, context):
         elif isinstance(exc, drf.Throttled):
             # drf-stubs do not declare Throttled.wait (DRF sets it in __init__): a stubs gap, not a missing attribute
             wait = int(exc.wait or 1) if exc.wait is not None else 1  # type: ignore[attr-defined]
-            message = f"Too many requests for this API key; retry in {wait} seconds."
+            sentence = getattr(exc, "sentence", "Too many requests for this API key")  # api.authentication
+            message = f"{sentence}; retry in {wait} seconds."
             details = {"retry_after_seconds": wait}
             headers["Retry-After"] = str(wait)
         elif isinstance(exc, drf.MethodNotAllowed):

@@ -29,6 +29,7 @@ from core.admin_scoping import (
 )
 from core.downloads import file_download
 from core.exceptions import ApplicationError
+from core.identifiers import external_id_shown
 from memory.models import MemoryNote
 from memory.services.health import memory_health_get
 
@@ -203,7 +204,7 @@ class ErasureFilter(admin.SimpleListFilter):
 
 @admin.register(EndUser)
 class EndUserAdmin(TenantScopedAdmin):
-    list_display = ("external_id", "display_name", "tenant", "memory_enabled", "erasure_requested_at", "created_at")
+    list_display = ("shown_id", "display_name", "tenant", "memory_enabled", "erasure_requested_at", "created_at")
     list_filter = (TENANT_FILTER, ErasureFilter, "memory_enabled")
     search_fields = ("external_id", "display_name")
     # memory_enabled is the person's own switch (web chat, API): staff see it but do not flip it for them.
@@ -214,8 +215,16 @@ class EndUserAdmin(TenantScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
         if obj is not None:
-            fields += ["tenant", "external_id"]
+            fields += ["tenant", "shown_id"]
         return fields + ["user"] if not request.user.is_superuser else fields
+
+    def get_exclude(self, request, obj=None):
+        # An existing id is shown escaped (shown_id), never as the raw text it may disguise itself with.
+        return ["external_id"] if obj is not None else super().get_exclude(request, obj)
+
+    @admin.display(description="external id", ordering="external_id")
+    def shown_id(self, obj):
+        return external_id_shown(obj.external_id)
 
     def has_delete_permission(self, request, obj=None):
         return False  # an end user leaves through "Erase all data of this user", which leaves a receipt

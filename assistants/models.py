@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from core.identifiers import external_id_shown
 from core.models import TenantOwnedModel, TimeStampedModel
 
 
@@ -142,7 +143,8 @@ class EndUser(TenantOwnedModel):
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]
 
     def __str__(self):
-        return self.display_name or self.external_id
+        # Escaped: an id stored before core.identifiers' rule must not disguise itself in the admin.
+        return external_id_shown(self.display_name or self.external_id)
 
 
 class Assistant(TenantOwnedModel):

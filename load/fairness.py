@@ -202,7 +202,7 @@ def main() -> int:
     interval, timeout = float(os.environ.get("FAIR_CHAT_INTERVAL", "3")), env_int("FAIR_TIMEOUT", 1800)
     base = f"http://127.0.0.1:{port}"
     RESULTS.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, PORT=str(port), API_THROTTLE_RATE="100000/min")
+    env = dict(os.environ, PORT=str(port), API_THROTTLE_RATE="100000/min", API_TENANT_THROTTLE_RATE="100000/min")
     platform = subprocess.Popen(
         [PY, "manage.py", "runplatform", "--port", str(port)],
         cwd=ROOT,

@@ -126,7 +126,8 @@ def main() -> int:
     platform = None
     if os.environ.get("LOAD_EXTERNAL") != "1":
         # A generous per-key throttle: the 50 simulated people share one integrator key.
-        penv = dict(os.environ, PORT=str(port), API_THROTTLE_RATE=os.environ.get("API_THROTTLE_RATE", "100000/min"))
+        rate = os.environ.get("API_THROTTLE_RATE", "100000/min")
+        penv = dict(os.environ, PORT=str(port), API_THROTTLE_RATE=rate, API_TENANT_THROTTLE_RATE=rate)
         platform = subprocess.Popen(
             [PY, "manage.py", "runplatform", "--port", str(port)],
             cwd=ROOT,

@@ -3,8 +3,8 @@
 `mcp_mount(django_app)` returns an ASGI app that sends `/mcp` and `/mcp/...` to the MCP SDK's session manager
 and everything else to Django. Before the SDK sees a request it is checked as the REST API checks one: the Host
 against ALLOWED_HOSTS, `Authorization: Bearer <API key>` through the REST API's own authentication class (a
-missing, unknown, revoked or expired key is a 401 with the API's error body), and the per-key throttle (429 with
-Retry-After). The key is passed to the tools in the ASGI scope's state, so every tool call is scoped to that
+missing, unknown, revoked or expired key is a 401 with the API's error body, and too many bad keys from one address
+a 429), and the per-key and per-tenant limits (429 with Retry-After). The key is passed to the tools in the ASGI scope's state, so every tool call is scoped to that
 key's tenant.
 
 The server is stateless (each POST carries one JSON-RPC message and gets a JSON answer): any web process of a
@@ -26,7 +26,7 @@ from django.http.request import split_domain_port, validate_host
 from mcp.server.transport_security import TransportSecuritySettings
 from rest_framework import exceptions
 
-from api.authentication import ApiKeyAuthentication, ApiKeyRateThrottle
+from api.authentication import ApiKeyAuthentication, LimitExceeded, api_limits_check
 from api.errors import error_body
 from mcp_api.server import build_mcp_server
 
@@ -39,17 +39,28 @@ def _tenant_of_request(ctx):
     return key.tenant, f"api-key:{key.name} ({key.prefix}) via MCP"
 
 
-def _check(headers: dict[str, str]):
-    """(api_key, None) for a request that may go on, or (None, (status, body, extra headers))."""
+def _check(headers: dict[str, str], client: str = ""):
+    """(api_key, None) for a request that may go on, or (None, (status, body, extra headers)). `client` is the
+    connection's address (the per-address limit on bad keys reads it as the REST API does)."""
     close_old_connections()
     try:
         host, _ = split_domain_port(headers.get("host", ""))
         if not host or not validate_host(host, settings.ALLOWED_HOSTS):
             return None, (400, error_body("bad_request", "That host is not served here.", {}), {})
         authorization = headers.get("authorization", "")
-        request = SimpleNamespace(headers={"authorization": authorization}, META={"HTTP_AUTHORIZATION": authorization})
+        meta = {"HTTP_AUTHORIZATION": authorization, "REMOTE_ADDR": client}
+        if "x-forwarded-for" in headers:
+            meta["HTTP_X_FORWARDED_FOR"] = headers["x-forwarded-for"]
+        request = SimpleNamespace(headers={"authorization": authorization}, META=meta)
         try:
             found = ApiKeyAuthentication().authenticate(request)
+            # The MCP endpoint has no DRF request or view: the limits read only `request.auth`.
+            if found is not None:
+                api_limits_check(SimpleNamespace(auth=found[1]))
+        except LimitExceeded as exc:
+            wait = max(1, int(exc.wait or 1))  # type: ignore[attr-defined]  # drf-stubs do not declare Throttled.wait
+            body = error_body("throttled", f"{exc.sentence}; retry in {wait} seconds.", {"retry_after_seconds": wait})
+            return None, (429, body, {"retry-after": str(wait)})
         except exceptions.AuthenticationFailed as exc:
             return None, (
                 401,
@@ -60,19 +71,6 @@ def _check(headers: dict[str, str]):
             message = "Send a valid API key as 'Authorization: Bearer <key>'."
             return None, (401, error_body("unauthenticated", message, {}), {"www-authenticate": 'Bearer realm="mcp"'})
         key = found[1]
-        throttle = ApiKeyRateThrottle()
-        # The MCP endpoint has no DRF request or view: the throttle reads only `request.auth` (get_cache_key).
-        if not throttle.allow_request(SimpleNamespace(auth=key), None):  # type: ignore[arg-type]
-            wait = max(1, int(throttle.wait() or 1))
-            return None, (
-                429,
-                error_body(
-                    "throttled",
-                    f"Too many requests for this API key; retry in {wait} seconds.",
-                    {"retry_after_seconds": wait},
-                ),
-                {"retry-after": str(wait)},
-            )
         return key, None
     finally:
         connections.close_all()
@@ -159,7 +157,8 @@ class McpMount:
 
     async def _mcp(self, scope, receive, send):
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        key, refusal = await sync_to_async(_check, thread_sensitive=False)(headers)
+        client = (scope.get("client") or ("",))[0] or ""
+        key, refusal = await sync_to_async(_check, thread_sensitive=False)(headers, client)
         if refusal is not None:
             await _answer(send, *refusal)
             return

@@ -22,6 +22,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.privacy import user_export_file
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
+from core.identifiers import external_id_addressable, external_id_problem
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall import memory_recall
@@ -29,20 +30,6 @@ from memory.services.remember import memory_fact_remember
 from tasks.models import TaskState
 
 MAX_PAGE = 100
-
-
-def _id_problem(external_id) -> str | None:
-    """Why `external_id` cannot be a user id, or None: the REST API's rule (1 to 200 characters, no control
-    characters, not '.' or '..', encodable)."""
-    if not isinstance(external_id, str) or not 0 < len(external_id) <= 200:
-        return "The user id must be 1 to 200 characters."
-    if any(ord(c) < 32 for c in external_id) or external_id in (".", ".."):
-        return "The user id cannot contain control characters or be '.' or '..'."
-    try:
-        external_id.encode("utf-8")
-    except UnicodeEncodeError:
-        return "The user id contains invalid characters."
-    return None
 
 
 def _text(value, *, what: str, limit: int) -> str:
@@ -66,15 +53,18 @@ def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
     writes create the user (call them inside the operation's transaction, so that a refused write leaves no new
     user behind); a user being erased accepts nothing new."""
     external_id = external_id.strip() if isinstance(external_id, str) else external_id
-    problem = _id_problem(external_id)
+    user = None
+    if external_id_addressable(external_id):  # an existing user keeps working whatever their id
+        user = EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
     if not create:
-        user = None if problem else EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
         if user is None:
             raise NotFound(f"There is no user '{str(external_id)[:200]}'.", code="user_not_found")
         return user
-    if problem:
-        raise InvalidInput(problem, details={"user": str(external_id)[:200]})
-    user = end_user_get_or_create(tenant=tenant, external_id=external_id)
+    if user is None:
+        problem = external_id_problem(external_id)  # only a new id must follow today's rule
+        if problem:
+            raise InvalidInput(problem, details={"user": str(external_id)[:200]})
+        user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     if user.erasure_requested_at is not None:
         raise Conflict(
             f"User '{external_id}' is being erased; nothing new is accepted for them.", code="user_being_erased"

@@ -17,13 +17,14 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.authentication import ApiKeyAuthentication, ApiKeyRateThrottle, HasApiKey
+from api.authentication import API_LIMITS, ApiKeyAuthentication, HasApiKey, api_limits_check
 from api.fields import MAX_ID
 from api.pagination import ApiPagination
 from api.parsers import LimitedJSONParser
 from assistants.models import EndUser
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
+from core.identifiers import external_id_addressable, external_id_problem
 from core.models import tenant_scope
 
 SEALED = (
@@ -32,38 +33,12 @@ SEALED = (
     "get_authenticators",
     "get_permissions",
     "get_throttles",
+    "check_throttles",
     "authentication_classes",
     "permission_classes",
     "throttle_classes",
     "finalize_response",
 )
-
-
-EXTERNAL_ID_RULE = (
-    "A user id is 1 to 200 characters of any script, without control characters, and not '.' "
-    "or '..'. In a URL, percent-encode it as one path segment ('/' as %2F, '%' as %25, '?' as "
-    "%3F, '#' as %23, a space as %20)."
-)
-
-
-def external_id_problem(external_id) -> str | None:
-    """Why `external_id` cannot be a user id (docs/api.md "User ids"), or None. Every id accepted here can be
-    addressed by every /users/<id>/ endpoint: '.' and '..' are refused because HTTP clients rewrite them away."""
-    if not isinstance(external_id, str) or not external_id or len(external_id) > 200:
-        return f"The user id must be 1 to 200 characters. {EXTERNAL_ID_RULE}"
-    if any(ord(c) < 32 for c in external_id):
-        return f"The user id contains a control character. {EXTERNAL_ID_RULE}"
-    if external_id in (".", ".."):
-        return f"The user id cannot be '.' or '..'. {EXTERNAL_ID_RULE}"
-    try:
-        external_id.encode("utf-8")
-    except UnicodeEncodeError:
-        return f"The user id contains invalid characters (unpaired surrogates). {EXTERNAL_ID_RULE}"
-    return None
-
-
-def external_id_is_valid(external_id) -> bool:
-    return external_id_problem(external_id) is None
 
 
 class UnicodeJSONRenderer(JSONRenderer):
@@ -73,7 +48,7 @@ class UnicodeJSONRenderer(JSONRenderer):
 class TenantAPIView(APIView):
     authentication_classes = [ApiKeyAuthentication]
     permission_classes = [HasApiKey]
-    throttle_classes = [ApiKeyRateThrottle]
+    throttle_classes = list(API_LIMITS)  # per key and per tenant (api.authentication)
     parser_classes = [LimitedJSONParser]
     renderer_classes = [UnicodeJSONRenderer]
     pagination_class = ApiPagination
@@ -97,6 +72,10 @@ class TenantAPIView(APIView):
         self.tenant = request.auth.tenant
         self._scope = tenant_scope(self.tenant)
         self._scope.__enter__()
+
+    def check_throttles(self, request):
+        """DRF's check, with a 429 that names the limit reached (this key's, or the tenant's across its keys)."""
+        api_limits_check(request, self)
 
     def finalize_response(self, request, response, *args, **kwargs):
         scope = getattr(self, "_scope", None)
@@ -139,17 +118,20 @@ class TenantAPIView(APIView):
         if not create:
             # With `missing`, the user only leads to another object: its 404 must look like that object's.
             code = "not_found" if missing else "user_not_found"
-            if not isinstance(external_id, str) or not 0 < len(external_id) <= 200:  # such a user cannot exist
+            if not external_id_addressable(external_id):  # such a user cannot exist
                 raise NotFound(missing or "There is no user with that id.", code=code)
             user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
             if user is None:
                 raise NotFound(missing or f"There is no user '{external_id}'.", code=code)
             return user
-        problem = external_id_problem(external_id)
-        if problem:
-            raise InvalidInput(problem, details={"user": str(external_id)[:200]})
-        user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
+        # An existing user keeps working whatever their id; only a new id must follow today's rule.
+        user = None
+        if external_id_addressable(external_id):
+            user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
         if user is None:
+            problem = external_id_problem(external_id)
+            if problem:
+                raise InvalidInput(problem, details={"user": str(external_id)[:200]})
             user = end_user_get_or_create(tenant=self.tenant, external_id=external_id)
         self.refuse_if_being_erased(user)
         return user
@@ -168,7 +150,7 @@ class TenantAPIView(APIView):
         if external_id is None:
             return None
         external_id = external_id.strip()
-        if not external_id_is_valid(external_id):
+        if not external_id_addressable(external_id):
             raise NotFound(self.not_found_message)
         user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
         if user is None:

@@ -12,7 +12,7 @@ the conversation when it happened), while its lifetime counts from when it was l
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.db import connection, transaction
@@ -29,6 +29,10 @@ from core.priority import bulk_job_yield
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
+# An imported message's time must fall in this range: a year-1 or far-future date is a client's bug (a zero date,
+# seconds read as milliseconds), and would sort the history and date the notes learnt from it wrongly.
+IMPORT_EARLIEST = datetime(1990, 1, 1, tzinfo=UTC)
+IMPORT_FUTURE_SLACK = timedelta(minutes=5)  # clocks disagree by seconds; stricter than the day issue 39 allows
 IMPORT_STEP_MESSAGES = (
     250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
 )
@@ -42,6 +46,26 @@ def _message_terms(text: str) -> str:
     from memory.services.extraction import message_search_text
 
     return message_search_text(text)
+
+
+def _check_imported_message(index: int, item: dict, previous: datetime | None) -> None:
+    """Refuse (InvalidInput, naming the message) a message that cannot be imported as it is."""
+    if item["role"] not in IMPORT_ROLES:
+        raise InvalidInput(f"messages[{index}]: the role must be 'user' or 'assistant'.")
+    if not (item.get("content") or "").strip():
+        raise InvalidInput(f"messages[{index}]: the content is empty.")
+    if previous is not None and item["created_at"] < previous:
+        raise InvalidInput(f"messages[{index}]: the messages must be in chronological order (oldest first).")
+    if item["created_at"] < IMPORT_EARLIEST:
+        raise InvalidInput(
+            f"messages[{index}]: created_at {item['created_at'].isoformat()} is before 1990; send the time "
+            "the message was written."
+        )
+    if item["created_at"] > timezone.now() + IMPORT_FUTURE_SLACK:
+        raise InvalidInput(
+            f"messages[{index}]: created_at {item['created_at'].isoformat()} is in the future; send the time "
+            "the message was written."
+        )
 
 
 @transaction.atomic
@@ -65,14 +89,7 @@ def session_import(
         raise InvalidInput("There are no messages to import.")
     previous: datetime | None = None
     for index, item in enumerate(messages):
-        if item["role"] not in IMPORT_ROLES:
-            raise InvalidInput(f"messages[{index}]: the role must be 'user' or 'assistant'.")
-        if not (item.get("content") or "").strip():
-            raise InvalidInput(f"messages[{index}]: the content is empty.")
-        if previous is not None and item["created_at"] < previous:
-            raise InvalidInput(f"messages[{index}]: the messages must be in chronological order (oldest first).")
-        if item["created_at"] > timezone.now() + timedelta(minutes=5):
-            raise InvalidInput(f"messages[{index}]: created_at is in the future.")
+        _check_imported_message(index, item, previous)
         previous = item["created_at"]
     if assistant is None:
         assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()

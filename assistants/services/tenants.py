@@ -11,6 +11,7 @@ from django.utils.text import slugify
 
 from assistants.models import ApiKey, Assistant, EndUser, Tenant
 from core.exceptions import Conflict, InvalidInput
+from core.identifiers import external_id_addressable, external_id_problem
 from tasks.services.task_types import task_types_install_examples
 
 API_KEY_PREFIX = "mk_"
@@ -54,13 +55,17 @@ def tenant_create(*, slug: str, name: str = "", assistant_name: str = "Assistant
 
 
 def end_user_get_or_create(*, tenant: Tenant, external_id: str) -> EndUser:
-    """The integrator addresses people by their own id; the first use creates the end user."""
+    """The integrator addresses people by their own id; the first use creates the end user. A new id must follow
+    core.identifiers' rule (no invisible characters); an existing user is found whatever their id."""
     external_id = (external_id or "").strip()
-    if not external_id or len(external_id) > 200:
+    if not external_id_addressable(external_id):
         raise InvalidInput("The user id must be a non-empty string of at most 200 characters.")
     user = EndUser.objects.for_tenant(tenant).filter(external_id=external_id).first()
     if user is not None:  # the usual case: one read, no transaction
         return user
+    problem = external_id_problem(external_id)
+    if problem:
+        raise InvalidInput(problem)
     try:
         with transaction.atomic():
             user, _ = EndUser.objects.for_tenant(tenant).get_or_create(tenant=tenant, external_id=external_id)

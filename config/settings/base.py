@@ -196,9 +196,15 @@ AXES_LOCKOUT_PARAMETERS = [
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "core.auth.login_locked_out"
 AXES_HTTP_RESPONSE_CODE = 429
-# The client address is the connection's: a client must not choose its own by sending X-Forwarded-For. Behind a
-# proxy, uvicorn puts the proxy's X-Forwarded-For into it (--forwarded-allow-ips, 127.0.0.1 by default).
-AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# Failed logins from one address across all usernames (password spraying) that lock the address out for
+# LOGIN_COOLOFF_MINUTES; higher than the per-username limit so that a shared office address is not locked by one
+# forgetful person (core/auth.py).
+LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+# Proxies whose X-Forwarded-For names the client: addresses or networks, comma-separated ("10.0.0.0/8,::1").
+# Empty (the default): no header is believed, the client is the connection's address, as uvicorn is then told too
+# (runplatform passes --no-proxy-headers, or --forwarded-allow-ips with this list). core/client_address.py.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: less personal data kept
 AXES_SENSITIVE_PARAMETERS = ["username", "password"]
 AXES_VERBOSE = False
@@ -356,6 +362,14 @@ API_MAX_REQUEST_BYTES = env.int("API_MAX_REQUEST_BYTES", default=5 * 1024 * 1024
 JSON_MAX_DEPTH = env.int("JSON_MAX_DEPTH", default=64)
 # Requests per API key (DRF rate syntax "n/second|minute|hour|day"); 429 with Retry-After above it.
 API_THROTTLE_RATE = env("API_THROTTLE_RATE", default="600/minute")
+# Requests per tenant across all its keys, so that creating keys does not multiply the per-key limit.
+API_TENANT_THROTTLE_RATE = env("API_TENANT_THROTTLE_RATE", default="1800/minute")
+# Requests with an unknown, revoked or expired key per client address (core/client_address.py); above it every
+# request with a key from that address is refused with 429 before the key is looked up, until the window passes.
+API_BAD_KEY_THROTTLE_RATE = env("API_BAD_KEY_THROTTLE_RATE", default="30/minute")
+# The throttle counters live in Django's cache: per process by default, shared by every web process when CACHE_URL
+# names a shared cache (redis://127.0.0.1:6379/1; django-environ's cache URL syntax).
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 # How long an Idempotency-Key on POST /api/v1/chat/ replays the first result.
 API_IDEMPOTENCY_TTL_HOURS = env.int("API_IDEMPOTENCY_TTL_HOURS", default=24)
 API_PAGE_SIZE = env.int("API_PAGE_SIZE", default=50)
@@ -387,6 +401,9 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Every log record is stripped of user content (external ids in paths, query-string values) as it is created, in
+# every process (core/log_redaction.py; docs/reliability.md "Logs").
+LOGGING_CONFIG = "core.log_redaction.configure_logging"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -27,6 +27,7 @@ def live_web(django_db_setup, openai_server):
             "DJANGO_SETTINGS_MODULE": "config.settings.local",
             "DJANGO_DEBUG": "true",
             "API_THROTTLE_RATE": "100000/minute",
+            "API_TENANT_THROTTLE_RATE": "100000/minute",
         }
     )
     web = WebProcess(free_port(), env, ROOT / "test-artifacts" / "web-integrations.log").start()

@@ -176,6 +176,7 @@ class WebProcess:
     def __init__(self, port: int, env: dict, log: Path):
         self.port, self.env, self.log = port, env, log
         self.proc: subprocess.Popen | None = None
+        self.extra_args: list[str] = []  # more uvicorn options (runplatform.uvicorn_proxy_options, ...)
 
     @property
     def base(self) -> str:
@@ -195,6 +196,7 @@ class WebProcess:
                 str(self.port),
                 "--log-level",
                 "warning",
+                *self.extra_args,
             ],
             cwd=ROOT,
             env=self.env,

@@ -20,6 +20,16 @@ def web_concurrency() -> str:
     return os.environ.get("WEB_CONCURRENCY") or "1"
 
 
+def uvicorn_proxy_options(trusted_proxies: list[str]) -> list[str]:
+    """uvicorn's forwarded-header options from TRUSTED_PROXIES: with none named, uvicorn believes no
+    X-Forwarded-For (its own default trusts 127.0.0.1, so anything on this machine could pick its address);
+    otherwise only the named proxies' headers count (core/client_address.py reads them the same way)."""
+    trusted = [entry.strip() for entry in trusted_proxies if entry.strip()]
+    if not trusted:
+        return ["--no-proxy-headers"]
+    return ["--proxy-headers", "--forwarded-allow-ips", ",".join(trusted)]
+
+
 def worker_commands(python: str) -> dict:
     """The Celery workers of `make run`: CELERY_CONCURRENCY slots (default 2) split so that interactive work never
     waits behind bulk work. One slot serves only the interactive queue (a turn's extraction, message vectors,
@@ -86,6 +96,7 @@ class Command(BaseCommand):
                 str(port),
                 "--workers",
                 web_concurrency(),
+                *uvicorn_proxy_options(settings.TRUSTED_PROXIES),
             ],
             **worker_commands(python),
             "beat": [
