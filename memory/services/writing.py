@@ -123,6 +123,28 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
     return None
 
 
+# Slots that hold many people or animals: "my wife is a nurse" and "my son is 9" are two notes of one slot
+PEOPLE_SLOTS = {"family", "pet"}
+_RELATION = re.compile(
+    r"\b(?:wife|husband|spouse|partner|son|daughter|kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|"
+    r"brother|sister|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|"
+    r"puppy|kitten|rabbit|hamster|parrot)s?\b|老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|哥哥|姐姐|"
+    r"弟弟|妹妹|爷爷|奶奶|外婆|外公|女朋友|男朋友|狗|猫|兔子|仓鼠|鹦鹉",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b")
+
+
+def same_one(note_text: str, candidate_text: str) -> bool:
+    """Whether two statements of a people slot are about the same person or animal: the same relation words, and
+    no two different names ("my brother Tom" / "my brother Sam" are two brothers)."""
+    relations = [{m.lower() for m in _RELATION.findall(t)} for t in (note_text, candidate_text)]
+    if relations[0] != relations[1]:
+        return False
+    names = [set(_NAME.findall(t)) - {"The", "User"} for t in (note_text, candidate_text)]
+    return not (names[0] and names[1] and not names[0] & names[1])
+
+
 def similar_note(
     *, tenant, end_user, kind: str, content: str, key: str, embedding_model: str, statuses=(MemoryNote.Status.ACTIVE,)
 ) -> MemoryNote | None:
@@ -147,7 +169,10 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
         end_user=end_user, kind=candidate.kind, status=MemoryNote.Status.ACTIVE
     )
     if candidate.key:
-        return qs.filter(key=candidate.key).order_by("-updated_at").first()
+        keyed = qs.filter(key=candidate.key).order_by("-updated_at")
+        if candidate.key.split(":")[-1] not in PEOPLE_SLOTS:
+            return keyed.first()
+        return next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
     return (
         negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
         or similar_note(

@@ -152,7 +152,7 @@ def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[T
         topics = topics_in(clause)
         if _RELATIVE_SUBJECT.search(clause):  # "my wife works as a nurse": her job, not the user's
             topics = [t for t in topics if t.slot == "family"] or [TOPIC_BY_SLOT["family"]]
-    if place_in(clause):
+    if place_in(clause) and not _RELATIVE_SUBJECT.search(clause):  # "my brother lives in Leeds": not the user
         topics.append(TOPIC_BY_SLOT["location"])
     if _SIZE.search(clause) and TOPIC_BY_SLOT["shop_size"] not in topics:
         topics.append(TOPIC_BY_SLOT["shop_size"])
