@@ -293,6 +293,32 @@ def _changeable_notes(*, tenant, message) -> list:
     )
 
 
+def _candidates_read(*, tenant, message, reading, policy) -> list[Candidate]:
+    """The message's candidate facts, read only from what the reader kept (no secret, off-the-record span, attack
+    or hypothetical): by the rules offline, else by the model; a style instruction as a preference, and a stated
+    change as the replacement of the note it is about."""
+    previous = (
+        Message.objects.for_tenant(tenant)
+        .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
+        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
+        .order_by("-id")
+        .first()
+    )
+    previous_reply = previous.content if previous else ""
+    if not reading.keep:
+        candidates = []
+    elif policy.chat_model == "offline":
+        candidates = read_message(reading.keep, previous_reply=previous_reply)
+    else:
+        candidates = extract_with_model(model=policy.chat_model, text=reading.keep, previous_reply=previous_reply)
+    if reading.keep:
+        candidates += style_candidates(reading, candidates, chinese=has_chinese(message.content))
+    change = says_change(reading.keep) and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
+    if change:  # a stated change replaces the note it is about, whatever the rules made of it
+        candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
+    return candidates
+
+
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
     from memory.services.events import memory_events_record
 
@@ -328,26 +354,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         result["message_vectors"] = message_vectors_write(
             tenant=tenant, messages=[message], model=policy.embedding_model
         )
-    previous = (
-        Message.objects.for_tenant(tenant)
-        .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
-        .exclude(metadata__has_key=MESSAGE_REPLACED_KEY)
-        .order_by("-id")
-        .first()
-    )
-    previous_reply = previous.content if previous else ""
-    # facts are read only from what the reader kept: no secret, off-the-record span, attack or hypothetical
-    if not reading.keep:
-        candidates = []
-    elif policy.chat_model == "offline":
-        candidates = read_message(reading.keep, previous_reply=previous_reply)
-    else:
-        candidates = extract_with_model(model=policy.chat_model, text=reading.keep, previous_reply=previous_reply)
-    if reading.keep:
-        candidates += style_candidates(reading, candidates, chinese=has_chinese(message.content))
-    change = says_change(reading.keep) and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
-    if change:  # a stated change replaces the note it is about, whatever the rules made of it
-        candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
+    candidates = _candidates_read(tenant=tenant, message=message, reading=reading, policy=policy)
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
     for match in pii_find(message.content):  # every identifier in the message was kept out of memory
         pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))

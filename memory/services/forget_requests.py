@@ -53,7 +53,10 @@ def forget_target(text: str) -> str | None:
     act = message_read(text or "").forget
     if act is None:
         return None
-    return _direct_target(act.sentence) or act.phrase or act.sentence  # "forget that": the whole request
+    direct = _direct_target(act.sentence)
+    if direct and act.phrase and act.phrase in direct:
+        return act.phrase  # "forget the thing about my brother": the reader's phrase is the tighter cut
+    return direct or act.phrase or act.sentence  # "forget that": the whole request
 
 
 def is_memory_command(text: str) -> bool:

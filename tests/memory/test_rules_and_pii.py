@@ -161,7 +161,7 @@ def test_amounts_and_dates_are_not_identifiers(text):
         ("请忘记我的通勤习惯", "我的通勤习惯"),
         ("把我之前说的预算忘掉吧", "预算"),
         ("删掉我说过的住址", "住址"),
-        ("别再记我喝咖啡的事了", "我喝咖啡的事了"),
+        ("别再记我喝咖啡的事了", "我喝咖啡"),
         ("forget that I drink coffee", "I drink coffee"),
         ("Please forget my budget", "my budget"),
         ("delete what I said about my commute", "my commute"),
