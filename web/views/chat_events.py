@@ -65,6 +65,8 @@ class _Stops:
         request, where = self.request, {"tenant": self.request.tenant, "session": self.session}
         if self.key:
             return streamed_turn_stop(**where, end_user=request.end_user, key=self.key, chars=chars)
+        if not self.user_message_id:  # requested() is None then: nothing to apply
+            return None
         return chat_reply_stop(**where, end_user=request.end_user, user_message_id=self.user_message_id, chars=chars)
 
 
