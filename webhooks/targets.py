@@ -98,10 +98,13 @@ def webhook_url_resolve(url: str) -> tuple[str, str | None]:
     refused = {a: why for a in addresses if (why := address_refusal(a, allow_private=allow_private))}
     if refused or not addresses:
         why = sorted(set(refused.values()))[0] if refused else "no address"
-        rule = "" if allow_private else "private, loopback, "
+        rule = (
+            "never to link-local, metadata or multicast addresses"
+            if allow_private
+            else "public addresses only, never to private, loopback or link-local ones (nor metadata or multicast)"
+        )
         raise InvalidInput(
-            f"'{parts.hostname}' resolves to {why}; webhooks never go to {rule}link-local, metadata or "
-            "multicast addresses.",
+            f"'{parts.hostname}' resolves to {why}; webhooks go to {rule}.",
             code="url_not_public",
             details={"addresses": sorted(refused)},
         )
