@@ -55,6 +55,11 @@ ERRORS = {
         "conflict",
         "User 'alice' is being erased; nothing new is accepted.",
     ),
+    412: _error(
+        "If-Match named a version the object no longer has: read it again (details.version is the current one).",
+        "version_mismatch",
+        "That note was changed since you read it; read it again and apply your change to the new version.",
+    ),
     413: _error(
         "The request body is larger than API_MAX_REQUEST_BYTES.",
         "request_too_large",

@@ -7,6 +7,9 @@ class NoteCorrectionForm(forms.Form):
     content = forms.CharField(
         label=_("Correct this note"), max_length=2000, strip=True, widget=forms.Textarea(attrs={"rows": 2})
     )
+    # The note's version when the page was drawn (memory.services.note_versions): a correction made from a stale
+    # page (another tab, another device changed the note since) is refused instead of overwriting that change.
+    version = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
 
 class LoginForm(AuthenticationForm):

@@ -11,9 +11,10 @@
   endpoint's secret, retried with exponential backoff. A delivery that fails every retry counts against the
   endpoint; WEBHOOK_DISABLE_AFTER of them in a row disable it, and its later events are held until staff
   re-enable it (then they are sent).
-- URLs: http(s) only; unless WEBHOOK_ALLOW_PRIVATE_ADDRESSES (local and test settings), every address the host
-  resolves to must be public, checked when registered and again before each delivery, and the delivery
-  connects to the address it checked (redirects are not followed).
+- URLs: http(s) only; every address the host resolves to must be allowed (webhooks.targets: never link-local,
+  metadata or multicast; loopback and private only with WEBHOOK_ALLOW_PRIVATE_ADDRESSES, the local and test
+  settings), checked when registered and again before each delivery, and the delivery connects to the address
+  it checked (redirects are not followed).
 """
 
 from __future__ import annotations

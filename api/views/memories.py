@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django.db import transaction
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
 from api.fields import Bool, Number, StrictSerializer, Text
+from api.preconditions import etag, if_match
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
@@ -15,7 +17,8 @@ from assistants.models import Message
 from assistants.services.forgetting import forget_everywhere
 from core.exceptions import Conflict
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_create, memory_note_forget, memory_note_history, memory_note_update
+from memory.services.note_versions import memory_note_forget_if_version, memory_note_update_if_version, note_version
+from memory.services.notes import memory_note_create, memory_note_history
 from memory.services.recall import memory_recall
 
 NOTE_EXAMPLE = {
@@ -42,7 +45,17 @@ NOTE_EXAMPLE = {
     "last_recalled_at": None,
     "recall_count": 0,
     "score": None,
+    "version": "5d41402abc4b2a76b972",
 }
+
+IF_MATCH = OpenApiParameter(
+    "If-Match",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description='Optional: the ETag a GET sent (e.g. "5d41402abc4b2a76b972"). The change is made only if the note '
+    "still has that version; else 412 and nothing changes.",
+)
 
 
 class NoteSerializer(serializers.ModelSerializer):
@@ -55,6 +68,9 @@ class NoteSerializer(serializers.ModelSerializer):
         many=True, read_only=True, help_text="Provenance: the messages it was learnt from."
     )
     score = serializers.SerializerMethodField(help_text="Recall score when listed with ?q=, else null.")
+    version = serializers.SerializerMethodField(
+        help_text="The note's version: its ETag without the quotes; send it back in If-Match to change it safely."
+    )
 
     class Meta:
         model = MemoryNote
@@ -82,11 +98,15 @@ class NoteSerializer(serializers.ModelSerializer):
             "last_recalled_at",
             "recall_count",
             "score",
+            "version",
         ]
 
     def get_score(self, note) -> float | None:
         score = (self.context.get("scores") or {}).get(note.pk)
         return round(score, 4) if score is not None else None
+
+    def get_version(self, note) -> str:
+        return note_version(note)
 
 
 class NoteQuery(serializers.Serializer):
@@ -253,42 +273,50 @@ class MemoryDetailView(TenantAPIView):
             notes = notes.filter(end_user=user)
         return self.get_object(pk, notes)
 
+    def _answer(self, note, status=200) -> Response:
+        return Response(NoteSerializer(note).data, status=status, headers={"ETag": etag(note_version(note))})
+
     @api_doc(
         summary="Get a note",
+        description="The `ETag` header holds the note's version (also its `version` field).",
         parameters=[USER_PARAM],
         responses={200: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("note", NOTE_EXAMPLE)])},
     )
     def get(self, request, pk):
-        return Response(NoteSerializer(self._note(request, pk)).data)
+        return self._answer(self._note(request, pk))
 
     @api_doc(
         summary="Correct a note",
-        description="Only the fields sent change; the content is re-embedded.",
+        description="Only the fields sent change; the content is re-embedded. With `If-Match`, only if the note "
+        "still has that version (412 if it changed since).",
         body=True,
-        errors=(409,),
+        errors=(409, 412),
         request=NoteUpdateRequest,
-        parameters=[USER_PARAM],
+        parameters=[USER_PARAM, IF_MATCH],
         responses={200: NoteSerializer},
         examples=[OpenApiExample("correct", {"content": "The user's budget is about 150k."}, request_only=True)],
     )
     def patch(self, request, pk):
         data = self.validated(NoteUpdateRequest)
+        expected = if_match(request)
         note = self._note(request, pk)
         if note.status == MemoryNote.Status.FORGOTTEN:
             raise Conflict("That note was forgotten; add a new note instead.", code="note_forgotten")
-        note = memory_note_update(tenant=self.tenant, note=note, actor=self.actor, **data)
-        return Response(NoteSerializer(self._note(request, note.pk)).data)
+        note = memory_note_update_if_version(tenant=self.tenant, note=note, expected=expected, actor=self.actor, **data)
+        return self._answer(self._note(request, note.pk))
 
     @api_doc(
         summary="Forget a note",
-        description="Status `forgotten`; its content and embedding are removed.",
-        parameters=[USER_PARAM],
+        description="Status `forgotten`; its content and embedding are removed. With `If-Match`, only if the note "
+        "still has that version (412 if it changed since).",
+        errors=(400, 412),
+        parameters=[USER_PARAM, IF_MATCH],
         responses={204: OpenApiResponse(description="Forgotten.")},
     )
     def delete(self, request, pk):
+        expected = if_match(request)
         note = self._note(request, pk)
-        if note.status != MemoryNote.Status.FORGOTTEN:
-            memory_note_forget(tenant=self.tenant, note=note, actor=self.actor)
+        memory_note_forget_if_version(tenant=self.tenant, note=note, expected=expected, actor=self.actor)
         return Response(status=204)
 
 

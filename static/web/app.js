@@ -69,6 +69,12 @@
     return pump();
   }
 
+  function newTurnKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+
   function setupChat() {
     var form = document.getElementById("composer");
     if (!form) return;
@@ -187,13 +193,18 @@
       busy(true);
 
       var started = false, finished = false, received = "", userMessageId = "";
+      // The reply's name, chosen here before the message is sent: Stop names this reply and no other, even when
+      // it reaches the server before the message does (web.services.streamed_turn_stop).
+      var turnKey = newTurnKey();
       controller = new AbortController();
       var body = new FormData();
       if (text !== null) body.append("text", text);
+      body.append("turn", turnKey);
       stopState = { send: function () {
         // Tell the server where the person stopped, so a reload shows the same stop (web.views.chat.chat_stop).
         var stop = new FormData();
-        stop.append("user_message_id", userMessageId);
+        stop.append("turn", turnKey);
+        if (userMessageId) stop.append("user_message_id", userMessageId);
         stop.append("chars", String(Array.from(received).length));
         fetch(form.dataset.stopUrl, { method: "POST", body: stop, credentials: "same-origin",
                                       headers: { "X-CSRFToken": csrfToken(form), "Accept": "application/json" } });

@@ -20,12 +20,12 @@ from assistants.services.alternatives import (
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from assistants.services.sessions import session_auto_title, session_delete, session_rename
-from core.exceptions import ApplicationError, NotFound
+from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
 from memory.services.event_undo import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.selectors import conversation_search
-from web.services import chat_reply_stop, chat_stop_clear
+from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, streamed_turn_stop
 from web.views.chat_events import turn_events
 from web.views.chat_rows import generic_failure, latest_task, message_rows, model_is_offline
 
@@ -156,6 +156,10 @@ def chat_stream(request, session_id: int):
     session = session_for(request, session_id)
     text = request.POST.get("text", "")
     language = translation.get_language()
+    try:
+        key = _turn_key(request)
+    except ApplicationError as exc:  # before anything is stored
+        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
     turn = chat_turn_stream(tenant=request.tenant, session=session, text=text)
     try:
         first = next(turn)  # validation and storing the user's message happen here: errors answer plainly
@@ -167,7 +171,7 @@ def chat_stream(request, session_id: int):
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": generic_failure()}, status=502)
     session_auto_title(tenant=request.tenant, session=session, text=text)
-    return sse_response(request, turn_events(request, session, turn, first, language))
+    return sse_response(request, turn_events(request, session, turn, first, language, key))
 
 
 @require_POST
@@ -208,22 +212,33 @@ def message_feedback(request, message_id: int):
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
 
+def _turn_key(request) -> str | None:
+    """The name the browser gave the reply it is about to stream (`turn`), or None; InvalidInput when malformed."""
+    key = request.POST.get("turn", "")
+    if key and not TURN_KEY.fullmatch(key):
+        raise InvalidInput(_("That reply is not named the way the chat names replies; reload the page."))
+    return key or None
+
+
 @require_POST
 @end_user_required
 def chat_stop(request, session_id: int):
-    """The Stop button: the reply ends where the person stopped reading it, on screen and after a reload."""
+    """The Stop button: the reply ends where the person stopped reading it, on screen and after a reload. The
+    Stop names its reply: `turn` (the browser's name for it, known before the message reaches the server) or
+    `user_message_id`; a Stop that names neither is refused, so it can never reach an earlier, finished reply."""
     session = session_for(request, session_id)
     raw_id, raw_chars = request.POST.get("user_message_id", ""), request.POST.get("chars", "0")
     if (raw_id and not raw_id.isdigit()) or not raw_chars.isdigit():
         return JsonResponse({"error": _("That stop request is not valid.")}, status=400)
+    where = {"tenant": request.tenant, "end_user": request.end_user, "session": session, "chars": int(raw_chars)}
     try:
-        reply = chat_reply_stop(
-            tenant=request.tenant,
-            end_user=request.end_user,
-            session=session,
-            user_message_id=int(raw_id) if raw_id else None,
-            chars=int(raw_chars),
-        )
+        key = _turn_key(request)
+        if key:
+            reply = streamed_turn_stop(**where, key=key)
+        elif raw_id:
+            reply = chat_reply_stop(**where, user_message_id=int(raw_id))
+        else:
+            raise InvalidInput(_("That stop request does not say which reply to stop; reload the page."))
     except ApplicationError as exc:
         return JsonResponse({"error": exc.message}, status=exc.status)
     return JsonResponse({"stopped": True, "reply_id": reply.pk if reply else None})
@@ -243,6 +258,10 @@ def chat_search(request):
 def _stream_turn(request, session, start):
     """Answer a turn started by `start()` (a chat_turn_stream-like generator) as the chat's event stream."""
     language = translation.get_language()
+    try:
+        key = _turn_key(request)
+    except ApplicationError as exc:  # before anything is stored
+        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
     turn = start()
     try:
         first = next(turn)
@@ -253,7 +272,7 @@ def _stream_turn(request, session, start):
     except Exception:
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": generic_failure()}, status=502)
-    return sse_response(request, turn_events(request, session, turn, first, language))
+    return sse_response(request, turn_events(request, session, turn, first, language, key))
 
 
 @require_POST

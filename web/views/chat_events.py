@@ -14,7 +14,13 @@ from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.exceptions import ApplicationError
 from core.sse import sse
 from web.rendering import markdown_render
-from web.services import chat_reply_stop, chat_stop_requested
+from web.services import (
+    chat_reply_stop,
+    chat_stop_requested,
+    streamed_turn_begin,
+    streamed_turn_stop,
+    streamed_turn_stop_requested,
+)
 from web.views.chat_rows import generic_failure, message_rows
 
 logger = logging.getLogger(__name__)
@@ -34,20 +40,55 @@ def _latest_user_message_id(request, session) -> int | None:
     )
 
 
-def turn_events(request, session, turn, first, language):
+class _Stops:
+    """Where this turn's Stop is read and applied: the turn's record when the browser named the reply (`key`),
+    else the user message (clients that name the message only, after they have seen its id)."""
+
+    def __init__(self, request, session, key: str | None, user_message_id: int | None):
+        self.request, self.session, self.key, self.user_message_id = request, session, key, user_message_id
+
+    def begin(self) -> bool:
+        """True when the person pressed Stop before the turn reached the server: it ends at once."""
+        if not self.key:
+            return False
+        return streamed_turn_begin(tenant=self.request.tenant, session=self.session, key=self.key) is not None
+
+    def requested(self) -> int | None:
+        tenant = self.request.tenant
+        if self.key:
+            return streamed_turn_stop_requested(tenant=tenant, session=self.session, key=self.key)
+        return (
+            chat_stop_requested(tenant=tenant, user_message_id=self.user_message_id) if self.user_message_id else None
+        )
+
+    def apply(self, chars: int):
+        request, where = self.request, {"tenant": self.request.tenant, "session": self.session}
+        if self.key:
+            return streamed_turn_stop(**where, end_user=request.end_user, key=self.key, chars=chars)
+        if not self.user_message_id:  # requested() is None then: nothing to apply
+            return None
+        return chat_reply_stop(**where, end_user=request.end_user, user_message_id=self.user_message_id, chars=chars)
+
+
+def turn_events(request, session, turn, first, language, key: str | None = None):
+    """The turn's events as server-sent events. `key` names the reply as the browser does (its Stop names it)."""
     event = first
     received, rendered_at, checked_at = [], 0.0, time.monotonic()
     user_message_id = _latest_user_message_id(request, session)  # stored by the turn before its first event
+    stops = _Stops(request, session, key, user_message_id)
     done = False
     try:
         while event is not None:
             name, payload = event
             if name == "context":
                 yield _context_event(session, payload, user_message_id)
+                if stops.begin():
+                    yield sse("stopped", {"user_message_id": user_message_id})
+                    return
             elif name == "delta":
-                if user_message_id and time.monotonic() - checked_at >= STOP_CHECK_SECONDS:
+                if time.monotonic() - checked_at >= STOP_CHECK_SECONDS:
                     checked_at = time.monotonic()
-                    if _stopped(request, session, turn, user_message_id):
+                    if _stopped(turn, stops):
                         yield sse("stopped", {"user_message_id": user_message_id})
                         return
                 received.append(str(payload))
@@ -58,7 +99,7 @@ def turn_events(request, session, turn, first, language):
                     rendered_at = now
                 yield sse("delta", data)
             elif name == "done":
-                _trim_if_stopped_while_stored(request, session, payload, user_message_id)
+                _trim_if_stopped_while_stored(payload, stops)
                 reply_id = payload.reply_message.pk if payload.reply_message else None
                 with translation.override(language):
                     yield sse("done", _done_payload(request, session, payload))
@@ -80,8 +121,7 @@ def turn_events(request, session, turn, first, language):
             yield sse("error", {"message": generic_failure()})
     finally:
         turn.close()  # the browser went away (Stop): the turn stores what it had, marked stopped
-        if user_message_id:
-            _trim_after_close(request, session, user_message_id)
+        _trim_after_close(stops)
 
 
 def _context_event(session, payload, user_message_id) -> bytes:
@@ -97,20 +137,14 @@ def _context_event(session, payload, user_message_id) -> bytes:
     )
 
 
-def _trim_if_stopped_while_stored(request, session, payload, user_message_id) -> None:
+def _trim_if_stopped_while_stored(payload, stops: _Stops) -> None:
     """Stop arrived as the reply was being stored: trim it to what the person saw (payload.reply_message is
     replaced by the trimmed reply)."""
-    if not user_message_id or payload.reply_message is None:
+    if payload.reply_message is None:
         return
-    seen = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)  # read once: it can change
+    seen = stops.requested()  # read once: it can change
     if seen is not None:
-        payload.reply_message = chat_reply_stop(
-            tenant=request.tenant,
-            end_user=request.end_user,
-            session=session,
-            user_message_id=user_message_id,
-            chars=seen,
-        )
+        payload.reply_message = stops.apply(seen) or payload.reply_message
 
 
 def _memory_line_event(request, payload, reply_id, language) -> bytes:
@@ -124,33 +158,25 @@ def _memory_line_event(request, payload, reply_id, language) -> bytes:
     return sse("memory", {"reply_id": reply_id, "html": html})
 
 
-def _trim_after_close(request, session, user_message_id) -> None:
+def _trim_after_close(stops: _Stops) -> None:
     """A Stop that arrived before the disconnect was noticed: trim the stored reply to what the person saw.
     Never raises: it runs as the stream closes."""
     try:
-        chars = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)
+        chars = stops.requested()
         if chars is not None:
-            chat_reply_stop(
-                tenant=request.tenant,
-                end_user=request.end_user,
-                session=session,
-                user_message_id=user_message_id,
-                chars=chars,
-            )
+            stops.apply(chars)
     except Exception:  # closing a stream must never raise into the server
         logger.exception("trimming a stopped reply failed")
 
 
-def _stopped(request, session, turn, user_message_id) -> bool:
-    """If the person pressed Stop (web.services.chat_reply_stop noted it), end the turn here: closing it stores
-    what the model had written, marked stopped, and that is trimmed to what the person saw."""
-    chars = chat_stop_requested(tenant=request.tenant, user_message_id=user_message_id)
+def _stopped(turn, stops: _Stops) -> bool:
+    """If the person pressed Stop (web.services noted it), end the turn here: closing it stores what the model
+    had written, marked stopped, and that is trimmed to what the person saw."""
+    chars = stops.requested()
     if chars is None:
         return False
     turn.close()
-    chat_reply_stop(
-        tenant=request.tenant, end_user=request.end_user, session=session, user_message_id=user_message_id, chars=chars
-    )
+    stops.apply(chars)
     return True
 
 

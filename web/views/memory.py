@@ -14,7 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from assistants.services.tenants import end_user_memory_set
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_forget, memory_note_history, memory_note_update
+from memory.services.note_versions import VersionMismatch, memory_note_update_if_version, note_version
+from memory.services.notes import memory_note_forget, memory_note_history
 from web.access import end_user_required, note_for
 from web.forms import NoteCorrectionForm
 
@@ -62,7 +63,9 @@ def _note_rows(request, notes):
                 "note": note,
                 "source_message": source_message,
                 "history": history,
-                "form": NoteCorrectionForm(initial={"content": note.content}, prefix=f"n{note.pk}"),
+                "form": NoteCorrectionForm(
+                    initial={"content": note.content, "version": note_version(note)}, prefix=f"n{note.pk}"
+                ),
             }
         )
     return rows
@@ -112,10 +115,24 @@ def memory_correct(request, note_id: int):
     if not form.is_valid():
         messages.error(request, _("The corrected note is empty: write what should be remembered instead."))
         return redirect("web:memory")
+    version = form.cleaned_data["version"]
     try:
-        memory_note_update(
-            tenant=request.tenant, note=note, actor=_actor(request), content=form.cleaned_data["content"]
+        memory_note_update_if_version(
+            tenant=request.tenant,
+            note=note,
+            expected={version} if version else None,
+            actor=_actor(request),
+            content=form.cleaned_data["content"],
         )
+    except VersionMismatch:
+        messages.error(
+            request,
+            _(
+                "That note was changed since this page was opened (in another tab or device); nothing was saved. "
+                "Here is its current wording: correct it again if it is still wrong."
+            ),
+        )
+        return redirect("web:memory")
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("web:memory")

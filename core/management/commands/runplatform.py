@@ -9,7 +9,11 @@ import urllib.request
 
 from django.conf import settings
 from django.core.management import call_command
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
+
+from core.platform_processes import die_with_parent, port_taken_sentence, record_remove, record_write
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill/systemd/containers, a closed terminal
 
 
 def web_concurrency() -> str:
@@ -79,6 +83,18 @@ class Command(BaseCommand):
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
 
     def handle(self, *args, port, host, **options):
+        taken = port_taken_sentence(host, port, settings.RUN_DIR)
+        if taken:
+            raise CommandError(taken)
+        stopping = False
+
+        def stop(*_):
+            nonlocal stopping
+            stopping = True
+
+        # Before any child starts: a stop signal from here on is always seen, and ends every process started.
+        for number in STOP_SIGNALS:
+            signal.signal(number, stop)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("seed_demo")
@@ -111,34 +127,41 @@ class Command(BaseCommand):
                 str(settings.RUN_DIR / "celerybeat-schedule"),
             ],
         }
-        procs = {
-            name: subprocess.Popen(cmd, start_new_session=True, env=process_environment(name))
-            for name, cmd in commands.items()
-        }
-        stopping = False
-
-        def stop(*_):
-            nonlocal stopping
-            stopping = True
-
-        signal.signal(signal.SIGINT, stop)
-        signal.signal(signal.SIGTERM, stop)
-        base = f"http://{host}:{port}"
-        self._wait_healthy(base, procs, lambda: stopping)
-        if not stopping:
-            self.stdout.write(
-                self.style.SUCCESS(
-                    f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
-                    f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
+        if stopping:
+            return
+        procs: dict[str, subprocess.Popen] = {}
+        try:
+            for name, cmd in commands.items():
+                procs[name] = subprocess.Popen(
+                    cmd, start_new_session=True, env=process_environment(name), preexec_fn=die_with_parent
                 )
-            )
-        while not stopping:
-            for name, proc in procs.items():
-                if proc.poll() is not None:
-                    self.stderr.write(f"{name} exited with code {proc.returncode}; stopping everything.")
-                    stopping = True
-            time.sleep(0.5)
-        self._shutdown(procs)
+            record_write(settings.RUN_DIR, port, {"platform": os.getpid(), **{n: p.pid for n, p in procs.items()}})
+            base = f"http://{host}:{port}"
+            self._wait_healthy(base, procs, lambda: stopping)
+            if not stopping:
+                self._say(
+                    self.style.SUCCESS(
+                        f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
+                        f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
+                    )
+                )
+            while not stopping:
+                for name, proc in procs.items():
+                    if proc.poll() is not None:
+                        self._say(f"{name} exited with code {proc.returncode}; stopping everything.", error=True)
+                        stopping = True
+                time.sleep(0.5)
+        finally:  # whatever ended the loop (a signal, an exception, output that can no longer be written)
+            self._shutdown(procs)
+            record_remove(settings.RUN_DIR, port)
+
+    def _say(self, text: str, *, error: bool = False) -> None:
+        """Write a line if the output is still there: a closed pipe (the terminal or `| tee` gone) must never
+        stop the platform from stopping its processes."""
+        try:
+            (self.stderr if error else self.stdout).write(text)
+        except (OSError, ValueError):
+            pass
 
     def _wait_healthy(self, base, procs, stopping, timeout=90):
         deadline = time.time() + timeout
@@ -154,16 +177,17 @@ class Command(BaseCommand):
             time.sleep(1)
 
     def _shutdown(self, procs):
-        self.stdout.write("Stopping web, worker and beat ...")
+        self._say("Stopping web, worker and beat ...")
         for proc in procs.values():
             if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
+                _signal_group(proc, signal.SIGTERM)
         deadline = time.time() + 20
         for proc in procs.values():
             try:
                 proc.wait(max(0.1, deadline - time.time()))
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+                _signal_group(proc, signal.SIGKILL)
+                proc.wait(5)
         if settings.USING_EMBEDDED_DB:
             from django.db import connections
 
@@ -171,4 +195,13 @@ class Command(BaseCommand):
             from config.embedded_db import stop_embedded_server
 
             stop_embedded_server(settings.EMBEDDED_DB_DIR)
-        self.stdout.write("Stopped.")
+        self._say("Stopped.")
+
+
+def _signal_group(proc: subprocess.Popen, number: int) -> None:
+    """Signal the child's process group (its own pool processes and uvicorn workers too); one already gone is
+    fine."""
+    try:
+        os.killpg(proc.pid, number)
+    except ProcessLookupError:
+        pass

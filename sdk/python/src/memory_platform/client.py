@@ -43,6 +43,14 @@ def _u(external_id: str) -> str:
     return quote(str(external_id), safe="")
 
 
+def _if_match(version: str | None) -> dict:
+    """The If-Match header for a note's `version` (or an ETag as the server sent it, quotes included)."""
+    if version is None:
+        return {}
+    version = str(version)
+    return {"If-Match": version if version.startswith(('"', "W/")) or version == "*" else f'"{version}"'}
+
+
 def _job_id(body) -> int:
     return body["job"]
 
@@ -207,13 +215,25 @@ class _Operations:
         return self._call(Request("GET", f"/api/v1/memories/{int(note)}/", params={"user": user}))
 
     @operation("memories_partial_update")
-    def update_memory(self, note: int, *, user: str | None = None, **changes) -> dict:
-        """Correct a note: content, kind, key, confidence, expires_at, pinned."""
-        return self._call(Request("PATCH", f"/api/v1/memories/{int(note)}/", params={"user": user}, json=changes))
+    def update_memory(self, note: int, *, user: str | None = None, if_version: str | None = None, **changes) -> dict:
+        """Correct a note: content, kind, key, confidence, expires_at, pinned. With `if_version` (the note's
+        `version`, or its ETag), only if nobody changed it since: else VersionMismatch and nothing changes."""
+        return self._call(
+            Request(
+                "PATCH",
+                f"/api/v1/memories/{int(note)}/",
+                params={"user": user},
+                json=changes,
+                headers=_if_match(if_version),
+            )
+        )
 
     @operation("memories_destroy")
-    def forget_memory(self, note: int, *, user: str | None = None) -> None:
-        return self._call(Request("DELETE", f"/api/v1/memories/{int(note)}/", params={"user": user}))
+    def forget_memory(self, note: int, *, user: str | None = None, if_version: str | None = None) -> None:
+        """Forget a note. With `if_version`, only if nobody changed it since (else VersionMismatch)."""
+        return self._call(
+            Request("DELETE", f"/api/v1/memories/{int(note)}/", params={"user": user}, headers=_if_match(if_version))
+        )
 
     @operation("memories_history_retrieve")
     def memory_history(self, note: int, *, user: str | None = None) -> list[dict]:

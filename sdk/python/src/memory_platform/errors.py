@@ -70,6 +70,13 @@ class Conflict(ApiError):
     code, status = "conflict", 409
 
 
+class VersionMismatch(ApiError):
+    """If-Match named a version the object no longer has (someone changed it since): read it again;
+    `details["version"]` is the current one."""
+
+    code, status = "version_mismatch", 412
+
+
 class RequestTooLarge(ApiError):
     code, status = "request_too_large", 413
 
@@ -218,6 +225,7 @@ BY_STATUS: dict[int, type[ApiError]] = {
         MethodNotAllowed,
         NotAcceptable,
         Conflict,
+        VersionMismatch,
         RequestTooLarge,
         UnsupportedMediaType,
         Throttled,
