@@ -20,7 +20,6 @@ import re
 from typing import Any
 
 from django.db import transaction
-from pydantic import BaseModel, Field, field_validator
 
 from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.models import tenant_scope
@@ -29,6 +28,12 @@ from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.reading import OffRecord, message_read
 from memory.reading.changes import change_candidates, change_read, says_change
+from memory.reading.model_engine import (  # noqa: F401  (the model's side, re-exported for its callers)
+    ExtractionOutputInvalid,
+    extract_with_model,
+    model_acts_checked,
+    nearest_notes,
+)
 from memory.reading.styles import style_candidates
 from memory.services.embeddings import embeddings_kept_for_turn, search_terms
 from memory.services.episodes import message_vectors_write
@@ -57,88 +62,8 @@ HEDGED_CONFIDENCE = 0.6
 CHANGEABLE_NOTES = 100  # the most recent notes a stated change is compared with
 
 
-class ExtractionOutputInvalid(ValueError):
-    """The model's answer was not the JSON we asked for. Nothing is stored; the job is retried."""
-
-
-class ModelCandidate(BaseModel):
-    kind: str
-    key: str = ""
-    content: str = Field(min_length=2, max_length=400)
-    value: dict | None = None
-    confidence: float = Field(ge=0.0, le=1.0)
-    source: str = "user_stated"
-    quote: str = Field(default="", max_length=1000)
-    durable: bool = True
-
-    @field_validator("kind")
-    @classmethod
-    def known_kind(cls, v: str) -> str:
-        v = v.strip().lower()
-        if v not in MemoryNote.Kind.values:
-            raise ValueError(f"unknown kind {v!r}")
-        return v
-
-
-class ModelAnswer(BaseModel):
-    # Required: an answer without "candidates" ({"notes": [...]}) is garbage to retry, not "nothing to note".
-    candidates: list[ModelCandidate] = Field(max_length=20)
-
-
-EXTRACTION_PROMPT = """You extract long-term memory notes about the USER from their latest message.
-Return JSON only: {"candidates": [{"kind": one of profile|preference|plan|business_status|constraint|conclusion,
-"key": a short snake_case slot (budget, city, commute, drink, shop_size, revenue ...), "content": ONE sentence about
-the user in the user's language, "value": structured value or null (e.g. {"amount": 100000, "approx": true}),
-"confidence": 0..1, "source": "user_stated" or "agent_inferred", "quote": the user's exact words it rests on,
-"durable": false for passing whims}]}.
-Rules: only what the user explicitly said; facts still useful in six months; never phone numbers, ID, bank card,
-e-mail or passport numbers; keep hedges ("about", "大概") as approx with lower confidence; no candidates -> [].
-"""
-
-
 def _compact(text: str) -> str:
     return re.sub(r"[\s，,。.!！?？、；;：:\"'“”‘’]+", "", (text or "").lower())
-
-
-def extract_with_model(*, model: str, text: str, previous_reply: str = "") -> list[Candidate]:
-    """Ask the chat model for candidates; validate strictly. Raises ExtractionOutputInvalid on garbage and lets
-    HTTP errors propagate (the job ledger retries both with backoff)."""
-    from core import llm
-
-    messages = [{"role": "system", "content": EXTRACTION_PROMPT}]
-    if previous_reply:
-        messages.append({"role": "assistant", "content": previous_reply[:2000]})
-    messages.append({"role": "user", "content": text})
-    # max_retries=0: a failed call fails the job, and the job ledger retries it with backoff.
-    try:
-        answer = llm.chat_json(
-            model=model,
-            messages=messages,
-            schema=ModelAnswer,
-            temperature=0,
-            response_format={"type": "json_object"},
-            max_retries=0,
-        )
-    except llm.ModelAnswerInvalid as exc:
-        raise ExtractionOutputInvalid(
-            f"The model's extraction was not valid JSON candidates: {str(exc)[:300]}"
-        ) from exc
-    out = []
-    for c in answer.candidates:
-        out.append(
-            Candidate(
-                kind=c.kind,
-                key=re.sub(r"[^a-z0-9_:]+", "_", c.key.strip().lower())[:100],
-                content=c.content.strip(),
-                value=c.value,
-                confidence=c.confidence,
-                source="agent_inferred" if c.source.strip().lower() != "user_stated" else "user_stated",
-                quote=c.quote.strip(),
-                whim=not c.durable,
-                extra={"from_model": True},
-            )
-        )
-    return out
 
 
 def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple[list[Candidate], dict, dict]:
@@ -293,10 +218,12 @@ def _changeable_notes(*, tenant, message) -> list:
     )
 
 
-def _candidates_read(*, tenant, message, reading, policy) -> list[Candidate]:
-    """The message's candidate facts, read only from what the reader kept (no secret, off-the-record span, attack
-    or hypothetical): by the rules offline, else by the model; a style instruction as a preference, and a stated
-    change as the replacement of the note it is about."""
+def _candidates_read(*, tenant, message, reading, policy) -> tuple[list[Candidate], list]:
+    """The message's candidate facts and the notes it asks to forget, read only from what the reader kept (no
+    secret, off-the-record span, attack or hypothetical): by the rules offline, else by the model shown the
+    user's nearest notes (memory.reading.model_engine); a style instruction as a preference, and a stated change
+    as the replacement of the note it is about."""
+    deletes: list = []
     previous = (
         Message.objects.for_tenant(tenant)
         .filter(session=message.session, id__lt=message.pk, role=Message.Role.ASSISTANT)
@@ -310,13 +237,29 @@ def _candidates_read(*, tenant, message, reading, policy) -> list[Candidate]:
     elif policy.chat_model == "offline":
         candidates = read_message(reading.keep, previous_reply=previous_reply)
     else:
-        candidates = extract_with_model(model=policy.chat_model, text=reading.keep, previous_reply=previous_reply)
+        shown = nearest_notes(reading.keep, _changeable_notes(tenant=tenant, message=message))
+        candidates = extract_with_model(
+            model=policy.chat_model, text=reading.keep, previous_reply=previous_reply, notes=shown
+        )
+        candidates, deletes = model_acts_checked(candidates, shown, forget_asked=reading.forget is not None)
     if reading.keep:
         candidates += style_candidates(reading, candidates, chinese=has_chinese(message.content))
     change = says_change(reading.keep) and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
     if change:  # a stated change replaces the note it is about, whatever the rules made of it
         candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
-    return candidates
+    return candidates, deletes
+
+
+def _model_deletes_applied(*, tenant, message, notes: list) -> list[dict]:
+    """Forget the notes the model named for a forget request the reader also read; their memory events."""
+    from memory.services.events import forget_event
+    from memory.services.notes import memory_notes_forget
+
+    if not notes:
+        return []
+    actor = f"user:{message.end_user.external_id}"
+    forgotten = memory_notes_forget(tenant=tenant, end_user=message.end_user, notes=notes, query="", actor=actor)
+    return [forget_event(forgotten=forgotten, places=["notes"])] if forgotten else []
 
 
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
@@ -354,7 +297,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         result["message_vectors"] = message_vectors_write(
             tenant=tenant, messages=[message], model=policy.embedding_model
         )
-    candidates = _candidates_read(tenant=tenant, message=message, reading=reading, policy=policy)
+    candidates, deletes = _candidates_read(tenant=tenant, message=message, reading=reading, policy=policy)
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
     for match in pii_find(message.content):  # every identifier in the message was kept out of memory
         pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))
@@ -373,7 +316,7 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
                 return dict(result, skipped="already extracted")
             if pii:
                 pii_reject(tenant=tenant, end_user=message.end_user, counts=pii, stage="extraction")
-            events: list[dict] = []
+            events = _model_deletes_applied(tenant=tenant, message=message, notes=deletes)
             for candidate in kept:
                 outcome = candidate_apply(
                     tenant=tenant, message=message, candidate=candidate, policy=policy, events=events
