@@ -51,6 +51,13 @@ BENCH_ARGS ?=
 bench: install-test
 	$(PY) -m bench $(BENCH_ARGS)
 
+# The understanding set (bench/data/understanding_*.jsonl) through your own model: OPENAI_BASE_URL, OPENAI_API_KEY
+# and LLM_CHAT_MODEL as for `make run`; skipped when no endpoint is set. Figures: "understanding_model".
+.PHONY: eval-model
+eval-model: install-test
+	@if [ -z "$$OPENAI_BASE_URL" ]; then echo "eval-model: OPENAI_BASE_URL is not set, nothing to measure (skipped)"; \
+	else $(PY) -m bench --endpoint --only understanding --no-docs $(BENCH_ARGS); fi
+
 .PHONY: load
 # Load test (docs/reliability.md): starts `make run`'s platform on LOAD_PORT (8097), 50 users chat for 60 s.
 $(VENV)/.installed-load: $(VENV)/.installed requirements-load.txt

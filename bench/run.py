@@ -193,8 +193,10 @@ def main(argv=None) -> int:
             outcome["seconds"] = round(time.monotonic() - t0, 1)
             outcome["commit"] = results["git"]["short"]
             # the test half is kept beside the development half, not over it
-            held_out = name == "understanding" and args.understanding_half == "test"
-            results["workloads"]["understanding_test" if held_out else name] = outcome
+            key = name
+            if name == "understanding":  # the model's figures beside the offline engine's, not over them
+                key += ("_model" if args.endpoint else "") + ("_test" if args.understanding_half == "test" else "")
+            results["workloads"][key] = outcome
             log(f"--- {name} done in {outcome['seconds']} s")
         results["notes"] = args.note + ctx.notes
     finally:
