@@ -224,10 +224,41 @@ def _memories_section(
         if recall and budget > MIN_BUDGET
         else []
     )
+    memories = _not_changed_now(text, memories)
     memory_lines = _fit_lines(sections.MEMORIES, [m.content for m in memories], budget)
     memories = memories[: len(memory_lines)]
     memories_msg = {"role": "system", "content": _section(sections.MEMORIES, memory_lines)} if memory_lines else None
     return memories, memories_msg
+
+
+def _not_changed_now(text: str, memories: list) -> list:
+    """The recalled memories without the note this very message changes ("I moved to Berlin" against "The user
+    lives in Paris": memory.reading.changes): the reply answers from the new state, and extraction replaces the
+    note after the turn."""
+    from memory.reading.changes import change_read, says_change
+
+    notes = [m for m in memories if m.type == "note"]
+    if not notes or not says_change(text):
+        return memories
+    change = change_read(text, [_AsNote(m) for m in notes])
+    return [m for m in memories if change is None or m is not change.note.item]
+
+
+@dataclass
+class _AsNote:
+    """A recalled note as memory.reading.changes compares notes (content, slot key, id)."""
+
+    item: object
+
+    @property
+    def content(self) -> str:
+        return self.item.content  # type: ignore[attr-defined]
+
+    @property
+    def pk(self) -> int:
+        return self.item.id  # type: ignore[attr-defined]
+
+    key = ""
 
 
 @dataclass

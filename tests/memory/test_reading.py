@@ -152,3 +152,18 @@ def test_a_mention_of_a_topic_replaces_nothing(make_person, fact, mention):
     before = {(n.pk, n.content) for n in alice.notes()}
     alice.say(mention)
     assert {(n.pk, n.content) for n in alice.notes()} == before
+
+
+@pytest.mark.parametrize(
+    ("fact", "change", "old"),
+    [("I live in Paris.", "I moved to Berlin last month", "Paris"), ("我住在郑州。", "我已经搬去西安了", "郑州")],
+)
+def test_the_turn_that_states_a_change_does_not_recall_the_old_value(make_person, fact, change, old):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say(fact)
+    turn = alice.say(change)
+    assert not any(old in m.content for m in turn.context.memories if m.type == "note"), turn.context.memories
+    assert not any(old in n.content for n in alice.notes())  # and after the turn, the note is replaced
+    assert any(old in m.content for m in bob.say("where do I live?").context.memories)
