@@ -51,7 +51,7 @@ OFF_RECORD = re.compile(
     r"\b(?:not|nothing) (?:for|to be) (?:the )?(?:record|saved|remembered|stored)\b|\bjust venting\b|"
     r"\bkeep (?:this|that|it) (?:to yourself|private|between us)\b|\bconfidential(?:ly)?\b|\bfor your ears only\b|"
     r"\bjust so you know,? (?:don'?t|do not)\b|\b(?:don'?t|do not|never|please don'?t) (?:put|add|include|write|note|"
-    r"jot) (?:this|that|it)(?: down)?\b|\bkeep (?:this|that|it) (?:out of|off)\b|\bnot for (?:saving|the notes|"
+    r"jot) (?:this|that|it)(?: down)?\b|\bkeep (?:this|that|it) (?:out of|off) (?:my |your |the )?(?:notes?|memory|memories|records?|files?)\b|\bnot for (?:saving|the notes|"
     r"memory|your notes|the memory)\b|\b(?:you )?shouldn'?t (?:remember|save|keep|store|note)\b|\bthinking out loud\b|"
     r"\b(?:don'?t|do not) (?:save|store|remember|keep|record) the next (?:thing|part|bit)\b|\bforget i said\b|"
     r"别记|不要记|不用记|不必记|别记下|不要记下|不用记下|别存|不要存|不用存|别保存|不要保存|不用保存|别录|"
@@ -72,7 +72,7 @@ OFF_RECORD_CERTAIN = re.compile(
 NOT_RECORDING = re.compile(
     r"\b(?:don'?t|do not|no need to|never|please don'?t|shouldn'?t|not) (?:save|store|record|note|keep|write|put|"
     r"log|jot|add|include)\b|\bnot (?:for|to be) (?:saving|saved|stored|recorded|the record|the notes)\b|"
-    r"\bkeep (?:this|that|it) (?:out of|off)\b|"
+    r"\bkeep (?:this|that|it) (?:out of|off) (?:my |your |the )?(?:notes?|memory|memories|records?|files?)\b|"
     r"别记|不要记|不用记|不必记|甭记|别存|不要存|不用存|别保存|不要保存|不用保存|别记录|不要记录|不用记录|别录|别写进|不要写进",
     re.IGNORECASE,
 )

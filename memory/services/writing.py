@@ -136,13 +136,14 @@ _NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b")
 
 
 def same_one(note_text: str, candidate_text: str) -> bool:
-    """Whether two statements of a people slot are about the same person or animal: the same relation words, and
-    no two different names ("my brother Tom" / "my brother Sam" are two brothers)."""
-    relations = [{m.lower() for m in _RELATION.findall(t)} for t in (note_text, candidate_text)]
-    if relations[0] != relations[1]:
-        return False
+    """Whether two statements of a people slot are about the same person or animal: the same name when both
+    name one ("my brother Tom" / "my brother Sam" are two brothers; "a golden retriever named Max" / "my dog Max"
+    are one dog), else the same relation words when both have some ("my wife" / "my son" are two people)."""
     names = [set(_NAME.findall(t)) - {"The", "User"} for t in (note_text, candidate_text)]
-    return not (names[0] and names[1] and not names[0] & names[1])
+    if names[0] and names[1]:
+        return bool(names[0] & names[1])
+    relations = [{m.lower() for m in _RELATION.findall(t)} for t in (note_text, candidate_text)]
+    return not (relations[0] and relations[1] and relations[0] != relations[1])
 
 
 def similar_note(
