@@ -47,7 +47,7 @@ from memory.services.embeddings import embed_texts
 from memory.services.pii import pii_redact
 from memory.services.query_terms import question_terms
 from memory.services.recall_context import distinct_first
-from memory.services.recall_feedback import feedback_vector
+from memory.services.recall_feedback import FirstReading, feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import from_epoch_us, notes_rows, stage_limits, tsquery_of, vector_literal
 
@@ -232,8 +232,8 @@ def memory_recall_ranked(
         now=now,
         weights=weights,
     )
-    ranked, keyword_ids = _ranking(vector, **once)
-    if weights.feedback and not for_context and ranked:  # recall_feedback: why explicit lists only
+    ranked, reading = _ranking(vector, **once)
+    if weights.feedback and not for_context and ranked:  # recall_feedback: why explicit lists only, and how
         moved = feedback_vector(
             tenant_id=tenant.pk,
             end_user_id=end_user.pk,
@@ -243,7 +243,10 @@ def memory_recall_ranked(
             share=weights.feedback,
         )
         if moved is not None:
-            ranked = _ranking(moved, keyword_ids=keyword_ids, **once)[0]
+            again = reading.remeasured(
+                tenant_id=tenant.pk, end_user_id=end_user.pk, vector=moved, model=policy.embedding_model
+            )
+            ranked = _ranking(moved, reading=again, **once)[0]
     return ranked
 
 
@@ -263,25 +266,27 @@ def _ranking(
     limit: int,
     now: datetime,
     weights: RecallWeights,
-    keyword_ids: list[int] | None = None,
-) -> tuple[list[RecalledItem], list[int]]:
-    """One ranking of the user's notes and past messages for `terms` and `vector`, and the notes matching the terms."""
-    count, has_messages, rows, keyword_ids = _note_rows(
-        tenant_id=tenant.pk,
-        end_user_id=end_user.pk,
-        vector=vector,
-        model=policy.embedding_model,
-        tsquery=tsquery_of(terms),
-        all_below=policy.recall_all_below if for_context else 0,
-        limit=limit,
-        exclude_session_id=exclude_session_id,
-        keyword_ids=keyword_ids,
-    )
+    reading: FirstReading | None = None,
+) -> tuple[list[RecalledItem], FirstReading]:
+    """One ranking of the user's notes and past messages for `terms` and `vector`, and what it read; from `reading`
+    (the candidates of an earlier ranking of the same question, re-measured) when given."""
+    if reading is None:
+        count, has_messages, rows, _ = _note_rows(
+            tenant_id=tenant.pk,
+            end_user_id=end_user.pk,
+            vector=vector,
+            model=policy.embedding_model,
+            tsquery=tsquery_of(terms),
+            all_below=policy.recall_all_below if for_context else 0,
+            limit=limit,
+            exclude_session_id=exclude_session_id,
+        )
+        reading = FirstReading(count=count, has_messages=has_messages, note_rows=rows)
     candidates = _note_candidates(
-        rows, terms=terms, size=term_count, slots=slots, policy=policy, now=now, weights=weights
+        reading.note_rows, terms=terms, size=term_count, slots=slots, policy=policy, now=now, weights=weights
     )
-    if include_messages and has_messages:
-        message_candidates_add(
+    if include_messages and reading.has_messages:
+        reading.messages = message_candidates_add(
             candidates,
             tenant_id=tenant.pk,
             end_user_id=end_user.pk,
@@ -293,10 +298,11 @@ def _ranking(
             now=now,
             weights=weights,
             term_count=term_count,
+            evidence=reading.messages,
         )
-    recall_all = for_context and count <= policy.recall_all_below
+    recall_all = for_context and reading.count <= policy.recall_all_below
     ranked = _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
-    return ranked, keyword_ids
+    return ranked, reading
 
 
 def _note_candidates(

@@ -5,6 +5,7 @@ to it (memory.services.recall_context)."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from datetime import datetime
 
 from memory.services.recall_context import (
@@ -109,7 +110,27 @@ def message_candidates(
     ]
 
 
-def episodes_near(
+@dataclass
+class MessageEvidence:
+    """What the messages side of one ranking read: the candidate messages (message_candidates' rows) and the user
+    turns next to them (recall_context.neighbour_rows). A second ranking of the same question with another vector
+    (recall_feedback) re-measures only their cosines (with_cosines) instead of reading them again."""
+
+    rows: list[tuple]
+    neighbours: list[tuple]
+
+    def message_ids(self) -> list[int]:
+        return sorted({row[0] for row in self.rows} | {row[1] for row in self.neighbours})
+
+    def with_cosines(self, cosines: dict[int, float]) -> MessageEvidence:
+        """The same evidence with each message's cosine replaced by `cosines` (None where it has no vector)."""
+        return MessageEvidence(
+            rows=[(*row[:6], cosines.get(row[0])) for row in self.rows],
+            neighbours=[(*row[:5], cosines.get(row[1])) for row in self.neighbours],
+        )
+
+
+def message_evidence(
     *,
     tenant_id: int,
     end_user_id: int,
@@ -118,14 +139,16 @@ def episodes_near(
     model: str,
     exclude_session_id: int | None,
     top: int,
+    spread: int,
     weights: RecallWeights,
     term_count: int = 0,
-) -> dict[int, Episode]:
-    """The candidate past messages with their relevance (cosine + keyword evidence), then credited with a share of
-    the evidence of the user turns right next to them (memory.services.
-    recall_context): a transcript's answer is often the turn after the one that matches the question."""
-    episodes = {}
-    for mid, session_id, content, created_at, coverage, previous, sim in message_candidates(
+) -> MessageEvidence:
+    """The `top` candidate past messages of the question (by meaning and by words) and, when weights.neighbour, the
+    user turns next to the `spread` best of them by their own evidence. Only those: a weak candidate next to a
+    strong one is found from the strong one's side, and two weak turns next to each other do not reach a list (a
+    LoCoMo user of 629 turns, k = 25: R@25 the same with the 30 best as with all 223 candidates, 3.3 points lower
+    with 15; reading the turns next to all of them took 9.4 ms of a 30 ms ranking)."""
+    rows = message_candidates(
         tenant_id=tenant_id,
         end_user_id=end_user_id,
         terms=terms,
@@ -134,21 +157,36 @@ def episodes_near(
         exclude_session_id=exclude_session_id,
         top=top,
         term_count=term_count,
-    ):
-        words = max(coverage, weights.context * previous)
-        episodes[mid] = Episode(
-            mid, session_id, content, created_at, weights.vector * max(0.0, sim or 0.0) + weights.keyword * words
-        )
-    if weights.neighbour and episodes:
-        rows = neighbour_rows(
+    )
+    neighbours = []
+    if weights.neighbour and rows:
+        best = sorted(rows, key=lambda row: -_own_relevance(row, weights))[:spread]
+        neighbours = neighbour_rows(
             tenant_id=tenant_id,
             end_user_id=end_user_id,
-            ids=list(episodes),
+            ids=[row[0] for row in best],
             vector_literal=vector_literal(vector),
             model=model,
             exclude_session_id=exclude_session_id,
         )
-        episodes = spread_to_neighbours(episodes, rows, share=weights.neighbour, vector_weight=weights.vector)
+    return MessageEvidence(rows=rows, neighbours=neighbours)
+
+
+def _own_relevance(row: tuple, weights: RecallWeights) -> float:
+    """A message_candidates row's own evidence: cosine and keyword coverage (its own or, in part, the one before)."""
+    _, _, _, _, coverage, previous, sim = row
+    return weights.vector * max(0.0, sim or 0.0) + weights.keyword * max(coverage, weights.context * previous)
+
+
+def episodes_of(evidence: MessageEvidence, *, weights: RecallWeights) -> dict[int, Episode]:
+    """The candidate messages with their relevance (cosine + keyword evidence), then credited with a share of the
+    evidence of the user turns right next to them (memory.services.recall_context): a transcript's answer is often
+    the turn after the one that matches the question."""
+    episodes = {row[0]: Episode(row[0], row[1], row[2], row[3], _own_relevance(row, weights)) for row in evidence.rows}
+    if weights.neighbour and episodes:
+        episodes = spread_to_neighbours(
+            episodes, evidence.neighbours, share=weights.neighbour, vector_weight=weights.vector
+        )
     return episodes
 
 
@@ -165,8 +203,10 @@ def message_candidates_add(
     now: datetime,
     weights: RecallWeights,
     term_count: int = 0,
-) -> None:
-    """Append the user's relevant past messages to `candidates` (in place). A message some note already cites is
+    evidence: MessageEvidence | None = None,
+) -> MessageEvidence:
+    """Append the user's relevant past messages to `candidates` (in place), from `evidence` when a first ranking of
+    the question read it already (else read here); returns the evidence. A message some note already cites is
     not added: it raises that note's score and relevance to its own when higher, so the evidence appears once, and
     the note's `message_ids` are ordered by their messages' relevance (the most relevant first; the others after
     them, by id)."""
@@ -174,17 +214,20 @@ def message_candidates_add(
     for c in candidates:
         for m in c.item.message_ids:
             notes_by_message.setdefault(m, []).append(c)
-    episodes = episodes_near(
-        tenant_id=tenant_id,
-        end_user_id=end_user_id,
-        terms=terms,
-        vector=vector,
-        model=policy.embedding_model,
-        exclude_session_id=exclude_session_id,
-        top=limit + len(notes_by_message),
-        weights=weights,
-        term_count=term_count,
-    )
+    if evidence is None:
+        evidence = message_evidence(
+            tenant_id=tenant_id,
+            end_user_id=end_user_id,
+            terms=terms,
+            vector=vector,
+            model=policy.embedding_model,
+            exclude_session_id=exclude_session_id,
+            top=limit + len(notes_by_message),
+            spread=limit,
+            weights=weights,
+            term_count=term_count,
+        )
+    episodes = episodes_of(evidence, weights=weights)
     for note in {id(c): c for cs in notes_by_message.values() for c in cs}.values():
         # a note restated in several turns shows first the turn that answers the question best, then the others
         note.item.message_ids.sort(key=lambda m: (-episodes[m].relevance if m in episodes else 1.0, m))
@@ -215,3 +258,4 @@ def message_candidates_add(
                 relevance,
             )
         )
+    return evidence

