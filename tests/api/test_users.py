@@ -142,3 +142,48 @@ def test_erasure_is_a_job_with_a_receipt(acme, globex, celery_worker):
     assert not EndUser.objects.for_tenant(acme.tenant).filter(external_id="alice").exists()
     assert EndUser.objects.for_tenant(globex.tenant).filter(external_id="alice").exists()
     assert JobRecord.objects.filter(pk=job_id).exists()
+
+
+def test_recall_says_how_relevant_each_item_is_and_when_nothing_is(acme):
+    """Each recalled item carries a calibrated `relevance` (0..1); a question about something the user never
+    mentioned answers `nothing_relevant`, one about what they said does not; `min_relevance` leaves weak matches
+    out. Another user holding the same note changes nothing for alice, and bob's own recall finds only his."""
+    from memory.services.notes import memory_note_create
+
+    for name in ("alice", "bob"):
+        user = acme.user(name)
+        memory_note_create(
+            tenant=acme.tenant,
+            end_user=user,
+            kind="profile",
+            key="allergy",
+            content=f"The user is allergic to peanuts ({name}).",
+            source="user_stated",
+            confidence=0.9,
+            actor="test",
+        )
+        memory_note_create(
+            tenant=acme.tenant,
+            end_user=user,
+            kind="profile",
+            key="city",
+            content=f"The user lives in Hangzhou ({name}).",
+            source="user_stated",
+            confidence=0.9,
+            actor="test",
+        )
+    asked = acme.api.get("/api/v1/users/alice/recall/", {"q": "Am I allergic to peanuts?", "k": 5}).json()
+    assert not asked["nothing_relevant"]
+    best = asked["results"][0]
+    assert "peanuts (alice)" in best["content"] and 0.1 <= best["relevance"] <= 1.0
+    assert all(0.0 <= item["relevance"] <= best["relevance"] for item in asked["results"])
+    unrelated = acme.api.get("/api/v1/users/alice/recall/", {"q": "量子计算机的历史", "k": 5}).json()
+    assert unrelated["nothing_relevant"] and all(item["relevance"] < 0.1 for item in unrelated["results"])
+    strict = acme.api.get(
+        "/api/v1/users/alice/recall/",
+        {"q": "Am I allergic to peanuts?", "k": 5, "min_relevance": best["relevance"] - 0.001},
+    ).json()
+    assert [item["id"] for item in strict["results"]] == [best["id"]]
+    assert acme.api.get("/api/v1/users/alice/recall/", {"q": "x", "min_relevance": 2}).status_code == 400
+    bob = acme.api.get("/api/v1/users/bob/recall/", {"q": "Am I allergic to peanuts?", "k": 5}).json()
+    assert bob["results"] and all("(bob)" in item["content"] for item in bob["results"])
