@@ -261,6 +261,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
 
     lines += semantic_markdown(w.get("semantic_recall"))
     lines += understanding_markdown(w.get("understanding"), w.get("understanding_test"))
+    lines += longmemeval_markdown(w.get("longmemeval"))
 
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
@@ -280,6 +281,7 @@ _SECTION_WORKLOADS = {
     "### 6.": "job_throughput",
     "### 7.": "semantic_recall",
     "### 8.": "understanding",
+    "### 9.": "longmemeval",
 }
 
 
@@ -318,6 +320,64 @@ def understanding_markdown(dev: dict | None, test: dict | None) -> list[str]:
             + f" | {h['secrets_stored']} | {h['over_forgotten_notes']} | {_fmt(100 * h['duplicate_rate'], '%')} | "
             f"{_fmt(h['reader_ms']['p95'])} ms |"
         )
+    return lines + [""]
+
+
+LONGMEMEVAL_METRICS = ("any@5", "all@5", "any@10", "all@10", "ndcg@10")
+
+
+def longmemeval_markdown(lme: dict | None) -> list[str]:
+    """Section 9: LongMemEval_S through the REST API, the platform beside BM25 over the same user turns, at session
+    and at turn level, overall and per question type (bench.longmemeval)."""
+    if not lme:
+        return []
+    if "systems" not in lme:
+        return ["### 9. LongMemEval_S", "", f"Skipped: {lme.get('skipped') or lme.get('error')}", ""]
+    census, ret, lat = lme["census"], lme["returned"], lme["recall_latency_ms"]
+    limit = lme.get("per_type_limit")
+    chosen = f"the first {limit} evaluable of each type in file order" if limit else "every evaluable question"
+    lines = [
+        "### 9. Retrieval on LongMemEval_S (user turns, through the REST API)",
+        "",
+        f"{lme['questions']} questions ({chosen}; {census['evaluable']} of the file's {census['questions']} are "
+        f"evaluable: {census['abstention']} abstention questions and {census['no_user_evidence']} with evidence in "
+        f"assistant turns only left out), one new user each: {lme['sessions']:,} sessions, {lme['turns']:,} user "
+        f"turns imported through {', '.join(lme['import_path'])} in {lme['import_seconds']} s, jobs done after "
+        f"{lme['processing_seconds']} s more; {_fmt(lme['seconds_per_question'])} s per question in all. "
+        f"`…/recall/?k={lme['recall_k']}` p50/p95 {_fmt(lat['p50'])}/{_fmt(lat['p95'])} ms, on average "
+        f"{ret['mean_items']} items, {ret['mean_turns']} turns, {ret['mean_sessions']} sessions "
+        f"({ret['fewer_than_10_sessions']} lists with fewer than 10 sessions); items of another user: "
+        f"{lme['foreign_items']}. Percent; nDCG with LongMemEval's DCG.",
+        "",
+        "| level | system | questions | any@5 | all@5 | any@10 | all@10 | nDCG@10 |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for level in ("session", "turn"):
+        for system, levels in lme["systems"].items():
+            o = levels[level]["overall"] or {}
+            lines.append(
+                f"| {level} | {system} | {o.get('n', 0)} | "
+                + " | ".join(_pct(o.get(m)) for m in LONGMEMEVAL_METRICS)
+                + " |"
+            )
+    for level in ("session", "turn"):
+        lines += [
+            "",
+            f"Per question type, {level} level:",
+            "",
+            "| type | questions | system | any@5 | all@5 | any@10 | all@10 | nDCG@10 |",
+            "|---|---:|---|---:|---:|---:|---:|---:|",
+        ]
+        types = next(iter(lme["systems"].values()))[level]["per_type"]
+        for qtype in types:
+            for system, levels in lme["systems"].items():
+                row = levels[level]["per_type"].get(qtype)
+                if row:
+                    lines.append(
+                        f"| {qtype} | {row['n']} | {system} | "
+                        + " | ".join(_pct(row.get(m)) for m in LONGMEMEVAL_METRICS)
+                        + " |"
+                    )
     return lines + [""]
 
 
@@ -461,6 +521,10 @@ def semantic_markdown(sem: dict | None) -> list[str]:
     ]
     lines.append("")
     return lines
+
+
+def _pct(value) -> str:
+    return "–" if value is None else f"{value:.1f}"
 
 
 def _fmt3(value) -> str:

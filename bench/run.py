@@ -1,4 +1,4 @@
-"""`python -m bench [--profile quick|full|tiny] [--only NAME ...] [--locomo PATH] [--endpoint]`
+"""`python -m bench [--profile quick|full|tiny] [--only NAME ...] [--locomo PATH] [--longmemeval PATH] [--endpoint]`
 
 Starts its own database (`bench`, dropped and recreated), a Celery worker and a uvicorn server on 127.0.0.1,
 runs the workloads in order, writes bench/results/<time>-<commit>.json and bench/results/latest.json, and
@@ -37,6 +37,9 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "job_throughput": {"extraction_messages": 200, "compaction_sessions": 20, "import_messages": 1_000},
         "semantic_recall": {},
         "understanding": {},
+        # LongMemEval_S: the first 11 evaluable questions of each type in file order (single-session-assistant
+        # has only 5), 60 in all; each question imports ~48 sessions, ~245 user turns
+        "longmemeval": {"per_type": 11},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -48,6 +51,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "job_throughput": {"extraction_messages": 2_000, "compaction_sessions": 200, "import_messages": 10_000},
         "semantic_recall": {},
         "understanding": {},
+        "longmemeval": {"per_type": None},  # all 418 evaluable questions
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -61,6 +65,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         # the first user of each set, six notes each: the harness runs, the figures mean nothing
         "semantic_recall": {"users_per_set": 1, "notes_per_user": 6},
         "understanding": {"limit_per_category": 1},
+        "longmemeval": {"per_type": 1},
     },
 }
 ORDER = [
@@ -73,6 +78,7 @@ ORDER = [
     "job_throughput",
     "semantic_recall",
     "understanding",
+    "longmemeval",
 ]
 
 
@@ -85,6 +91,10 @@ def parse_args(argv=None):
     parser.add_argument("--skip", nargs="+", choices=ORDER, default=[], help="leave these workloads out")
     parser.add_argument("--locomo", help="path to locomo10.json (default: ../shared/evals/locomo/locomo10.json)")
     parser.add_argument("--locomo-conversations", type=int, help="only the first N LoCoMo conversations")
+    parser.add_argument(
+        "--longmemeval",
+        help="path to longmemeval_s.json(.xz) (default: ../shared/evals/longmemeval/longmemeval_s.json.xz)",
+    )
     parser.add_argument("--no-minilm", action="store_true", help="leave out the dense MiniLM baseline")
     parser.add_argument(
         "--endpoint",
@@ -163,7 +173,7 @@ def main(argv=None) -> int:
     try:
         procs.start_worker()
         log("worker up")
-        if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput", "semantic_recall")):
+        if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput", "semantic_recall", "longmemeval")):
             log(f"web server up at {procs.start_server()}")
         ctx = BenchContext(queue=os.environ["CELERY_QUEUE"], base_url=procs.base_url, log=log)
         shared: dict = {}
@@ -183,6 +193,8 @@ def main(argv=None) -> int:
                     params["conversations"] = args.locomo_conversations
                 if args.no_minilm:
                     params["baselines"] = ("bm25",)
+            if name == "longmemeval":
+                params["path"] = args.longmemeval
             log(f"--- {name}")
             t0 = time.monotonic()
             try:
@@ -208,7 +220,7 @@ def main(argv=None) -> int:
 
 
 def run_workload(name: str, ctx, params: dict) -> dict:
-    from bench import latency, locomo, semantic, throughput, tokens, turns, understanding, write_quality
+    from bench import latency, locomo, longmemeval, semantic, throughput, tokens, turns, understanding, write_quality
 
     runners: dict[str, Callable[..., dict]] = {
         "recall_latency": latency.run_recall_latency,
@@ -220,6 +232,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         "job_throughput": throughput.run_job_throughput,
         "semantic_recall": semantic.run_semantic_recall,
         "understanding": understanding.run_understanding,
+        "longmemeval": longmemeval.run_longmemeval,
     }
     return runners[name](ctx, **params)
 
