@@ -262,6 +262,8 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     lines += semantic_markdown(w.get("semantic_recall"))
     lines += understanding_markdown(w.get("understanding"), w.get("understanding_test"))
     lines += longmemeval_markdown(w.get("longmemeval"))
+    lines += long_history_markdown(w.get("long_history"))
+    lines += heldout_markdown(w.get("heldout_recall"), w.get("heldout_recall_test"))
 
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
@@ -282,6 +284,8 @@ _SECTION_WORKLOADS = {
     "### 7.": "semantic_recall",
     "### 8.": "understanding",
     "### 9.": "longmemeval",
+    "### 10.": "long_history",
+    "### 11.": "heldout_recall",
 }
 
 
@@ -378,6 +382,56 @@ def longmemeval_markdown(lme: dict | None) -> list[str]:
                         + " | ".join(_pct(row.get(m)) for m in LONGMEMEVAL_METRICS)
                         + " |"
                     )
+    return lines + [""]
+
+
+def long_history_markdown(hist: dict | None) -> list[str]:
+    """Section 10: returning users with a long imported history (bench.history)."""
+    if not hist:
+        return []
+    if "users" not in hist:
+        return ["### 10. Long histories", "", f"Skipped: {hist.get('skipped') or hist.get('error')}", ""]
+    lines = [
+        f"### 10. Returning users with a long history (LoCoMo turns imported through the REST API, k={hist['k']})",
+        "",
+        "| user | sessions | import s | jobs done s | recall over HTTP p50 / p95 | HTTP floor p50 / p95 | "
+        "recall in process p50 / p95 | context assembly p50 / p95 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for label, u in hist["users"].items():
+        cells = [u[m] for m in ("recall_http_ms", "http_floor_ms", "recall_in_process_ms", "assembly_ms")]
+        lines.append(
+            f"| {label} | {u['sessions']} | {u['import_seconds']} | {u['processing_seconds']} | "
+            + " | ".join(f"{_fmt(c['p50'])} / {_fmt(c['p95'])} ms" for c in cells)
+            + " |"
+        )
+    for name, t in hist.get("targets", {}).items():
+        lines += ["", f"Target {name}: {_fmt(t['p95'])} ms → {'met' if t['met'] else 'missed'}."]
+    return lines + [""]
+
+
+def heldout_markdown(dev: dict | None, test: dict | None) -> list[str]:
+    """Section 11: the held-out recall set, both halves when both were scored (bench.heldout)."""
+    halves = [h for h in (dev, test) if h and "platform" in h]
+    if not halves:
+        return (
+            ["### 11. Held-out recall set", "", f"Skipped: {(dev or {}).get('error') or 'not run'}", ""] if dev else []
+        )
+    groups = sorted(halves[0]["platform"], key=lambda g: (g != "overall", not g.startswith("lang:"), g))
+    lines = [
+        "### 11. Held-out recall set (bench/data/recall_heldout_*.jsonl, through the REST API; R@5 / R@10, %)",
+        "",
+        "| half | system | questions | " + " | ".join(g.split(":")[-1] for g in groups) + " |",
+        "|---|---|---:|" + "---:|" * len(groups),
+    ]
+    for h in halves:
+        for system in ("platform", "bm25"):
+            if system in h:
+                lines.append(
+                    f"| {h['half']} | {system} | {h['n']} | "
+                    + " | ".join(f"{_fmt(h[system][g]['R@5'])} / {_fmt(h[system][g]['R@10'])}" for g in groups)
+                    + " |"
+                )
     return lines + [""]
 
 

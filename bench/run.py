@@ -40,6 +40,8 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         # LongMemEval_S: the first 11 evaluable questions of each type in file order (single-session-assistant
         # has only 5), 60 in all; each question imports ~48 sessions, ~245 user turns
         "longmemeval": {"per_type": 11},
+        "long_history": {"sizes": (600,), "queries": 100},
+        "heldout_recall": {},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -52,6 +54,8 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "semantic_recall": {},
         "understanding": {},
         "longmemeval": {"per_type": None},  # all 418 evaluable questions
+        "long_history": {"sizes": (600, 6_000), "queries": 200},
+        "heldout_recall": {},
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -66,6 +70,8 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "semantic_recall": {"users_per_set": 1, "notes_per_user": 6},
         "understanding": {"limit_per_category": 1},
         "longmemeval": {"per_type": 1},
+        "long_history": {"sizes": (60,), "queries": 20, "assembly_turns": 4},
+        "heldout_recall": {"limit_users": 2},
     },
 }
 ORDER = [
@@ -79,6 +85,8 @@ ORDER = [
     "semantic_recall",
     "understanding",
     "longmemeval",
+    "long_history",
+    "heldout_recall",
 ]
 
 
@@ -107,6 +115,12 @@ def parse_args(argv=None):
         choices=("dev", "test"),
         default="dev",
         help="which half of bench/data/understanding_*.jsonl to score (the test half: once per round)",
+    )
+    parser.add_argument(
+        "--heldout-half",
+        choices=("dev", "test"),
+        default="dev",
+        help="which half of bench/data/recall_heldout_*.jsonl to score (the test half: once per round)",
     )
     parser.add_argument("--no-docs", action="store_true", help="write the JSON only (no markdown, no plots)")
     parser.add_argument("--db-name", default="bench", help="the database to (re)create for the run")
@@ -173,7 +187,18 @@ def main(argv=None) -> int:
     try:
         procs.start_worker()
         log("worker up")
-        if any(w in chosen for w in ("api_throughput", "locomo", "job_throughput", "semantic_recall", "longmemeval")):
+        if any(
+            w in chosen
+            for w in (
+                "api_throughput",
+                "locomo",
+                "job_throughput",
+                "semantic_recall",
+                "longmemeval",
+                "long_history",
+                "heldout_recall",
+            )
+        ):
             log(f"web server up at {procs.start_server()}")
         ctx = BenchContext(queue=os.environ["CELERY_QUEUE"], base_url=procs.base_url, log=log)
         shared: dict = {}
@@ -195,6 +220,8 @@ def main(argv=None) -> int:
                     params["baselines"] = ("bm25",)
             if name == "longmemeval":
                 params["path"] = args.longmemeval
+            if name == "heldout_recall":
+                params["half"] = args.heldout_half
             log(f"--- {name}")
             t0 = time.monotonic()
             try:
@@ -208,6 +235,8 @@ def main(argv=None) -> int:
             key = name
             if name == "understanding":  # the model's figures beside the offline engine's, not over them
                 key += ("_model" if args.endpoint else "") + ("_test" if args.understanding_half == "test" else "")
+            if name == "heldout_recall" and args.heldout_half == "test":
+                key += "_test"
             results["workloads"][key] = outcome
             log(f"--- {name} done in {outcome['seconds']} s")
         results["notes"] = args.note + ctx.notes
@@ -220,7 +249,19 @@ def main(argv=None) -> int:
 
 
 def run_workload(name: str, ctx, params: dict) -> dict:
-    from bench import latency, locomo, longmemeval, semantic, throughput, tokens, turns, understanding, write_quality
+    from bench import (
+        heldout,
+        history,
+        latency,
+        locomo,
+        longmemeval,
+        semantic,
+        throughput,
+        tokens,
+        turns,
+        understanding,
+        write_quality,
+    )
 
     runners: dict[str, Callable[..., dict]] = {
         "recall_latency": latency.run_recall_latency,
@@ -233,6 +274,8 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         "semantic_recall": semantic.run_semantic_recall,
         "understanding": understanding.run_understanding,
         "longmemeval": longmemeval.run_longmemeval,
+        "long_history": history.run_long_history,
+        "heldout_recall": heldout.run_heldout_recall,
     }
     return runners[name](ctx, **params)
 
