@@ -26,7 +26,6 @@ from core.identifiers import external_id_addressable, external_id_problem
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall import memory_recall
-from memory.services.recall_types import recall_listing
 from memory.services.remember import memory_fact_remember
 from tasks.models import TaskState
 
@@ -92,7 +91,7 @@ def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dic
         raise InvalidInput("k must be between 1 and 100.")
     end_user = _end_user(tenant=tenant, external_id=user)
     items = memory_recall(tenant=tenant, end_user=end_user, query=query, k=k, touch=False)
-    return recall_listing(query, items, k=k)
+    return {"query": query, "results": [item.as_dict() for item in items][:k]}
 
 
 def mcp_list_memories(

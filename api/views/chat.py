@@ -67,9 +67,6 @@ class RecalledItemSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="The note's kind; empty for messages.")
     content = serializers.CharField(allow_blank=True)
     score = serializers.FloatField(help_text="Recall score: relevance x confidence x freshness.")
-    relevance = serializers.FloatField(
-        help_text="How likely it is to answer the query, 0..1 (calibrated; below 0.1 a weak match)."
-    )
     session = serializers.IntegerField(allow_null=True, help_text="Provenance: the session it comes from.")
     message_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Provenance: source messages.")
     created_at = serializers.DateTimeField(allow_null=True)

@@ -24,7 +24,6 @@ from core.exceptions import ApplicationError
 from core.models import JobRecord
 from memory.models import Experience
 from memory.services.recall import memory_recall
-from memory.services.recall_types import recall_listing
 from tasks.models import TaskState
 
 
@@ -36,20 +35,11 @@ class NotImplementedYet(ApplicationError):
 class RecallQuery(serializers.Serializer):
     q = Text(max_length=2000, help_text="The text to recall for, as if the user had said it.")
     k = serializers.IntegerField(required=False, min_value=1, max_value=100, default=10)
-    min_relevance = serializers.FloatField(
-        required=False,
-        min_value=0.0,
-        max_value=1.0,
-        help_text="Leave out items less relevant than this (each item's `relevance`, 0..1).",
-    )
 
 
 class RecallResponse(serializers.Serializer):
     query = serializers.CharField()
     results = RecalledItemSerializer(many=True, help_text="Best first: notes and past messages with provenance.")
-    nothing_relevant = serializers.BooleanField(
-        help_text="True when no item is at least `min_relevance` relevant (0.1 when not given): only weak matches."
-    )
 
 
 class TaskStateSerializer(serializers.ModelSerializer):
@@ -203,7 +193,7 @@ class RecallView(TenantAPIView):
         params = self.query(RecallQuery)
         end_user = self.end_user(external_id)
         items = memory_recall(tenant=self.tenant, end_user=end_user, query=params["q"], k=params["k"], touch=False)
-        return Response(recall_listing(params["q"], items, k=params["k"], min_relevance=params.get("min_relevance")))
+        return Response({"query": params["q"], "results": [item.as_dict() for item in items][: params["k"]]})
 
 
 class UserTasksView(TenantAPIView):

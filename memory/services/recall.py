@@ -54,14 +54,7 @@ from memory.services.recall_sql import from_epoch_us, notes_rows, stage_limits, 
 # `... as`: re-exported, callers (bench/, tests) import these from recall.
 from memory.services.recall_sql import vector_statement as vector_statement
 from memory.services.recall_sql import vector_statement_params as vector_statement_params
-from memory.services.recall_types import (
-    WEIGHTS,
-    Candidate,
-    RecalledItem,
-    RecallWeights,
-    calibrated_relevance,
-    time_factor,
-)
+from memory.services.recall_types import WEIGHTS, Candidate, RecalledItem, RecallWeights, time_factor
 from memory.services.topics import query_topics, topic_words_for
 
 CANDIDATES = 50
@@ -370,8 +363,6 @@ def _ranked(
     says: for the context, the relevant ones (every note under recall_all) up to k unless recall_all; otherwise
     k items, different evidence first when weights.distinct."""
     candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
-    for c in candidates:
-        c.item.relevance = calibrated_relevance(c.item.type, c.relevance)
     if for_context:
         ranked = [
             c.item

@@ -198,17 +198,13 @@ class _Operations:
         )
 
     @operation("users_recall_retrieve")
-    def recall(self, user: str, q: str, *, k: int = 10, min_relevance: float | None = None) -> list[dict]:
-        """What the chat turn would recall for `q`: notes and past messages with scores, `relevance` (0..1) and
-        provenance; with `min_relevance`, only the items at least that relevant."""
-        params: dict = {"q": q, "k": k}
-        if min_relevance is not None:
-            params["min_relevance"] = min_relevance
+    def recall(self, user: str, q: str, *, k: int = 10) -> list[dict]:
+        """What the chat turn would recall for `q`: notes and past messages with scores and provenance."""
         return self._call(
             Request(
                 "GET",
                 f"/api/v1/users/{_u(user)}/recall/",
-                params=params,
+                params={"q": q, "k": k},
                 transform=lambda body: body["results"],
             )
         )
