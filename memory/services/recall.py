@@ -46,7 +46,7 @@ from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts
 from memory.services.pii import pii_redact
 from memory.services.query_terms import question_terms
-from memory.services.recall_context import distinct_first
+from memory.services.recall_context import ranked_cut
 from memory.services.recall_feedback import FirstReading, feedback_vector
 from memory.services.recall_messages import message_candidates_add
 from memory.services.recall_sql import from_epoch_us, notes_rows, stage_limits, tsquery_of, vector_literal
@@ -301,7 +301,7 @@ def _ranking(
             evidence=reading.messages,
         )
     recall_all = for_context and reading.count <= policy.recall_all_below
-    ranked = _ranked(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
+    ranked = ranked_cut(candidates, k=k, for_context=for_context, recall_all=recall_all, policy=policy, weights=weights)
     return ranked, reading
 
 
@@ -354,27 +354,6 @@ def _note_candidates(
             )
         )
     return candidates
-
-
-def _ranked(
-    candidates: list[Candidate], *, k: int, for_context: bool, recall_all: bool, policy, weights: RecallWeights
-) -> list[RecalledItem]:
-    """The candidates best first (ties: notes before messages, newest id first), cut as memory_recall's docstring
-    says: for the context, the relevant ones (every note under recall_all) up to k unless recall_all; otherwise
-    k items, different evidence first when weights.distinct."""
-    candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
-    if for_context:
-        ranked = [
-            c.item
-            for c in candidates
-            if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")
-        ]
-        if not recall_all:
-            ranked = ranked[:k]
-        return ranked
-    if weights.distinct:
-        return distinct_first([c.item for c in candidates], k)
-    return [c.item for c in candidates[:k]]
 
 
 def recall_within_budget(ranked: list[RecalledItem], budget_tokens: int | None) -> list[RecalledItem]:

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from core.db import prepared_rows
 from memory.services.recall_sql import current_version
+from memory.services.recall_types import Candidate, RecalledItem, RecallWeights
 
 # The messages right before and right after each candidate in its session, when they are user messages too (an
 # imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
@@ -115,3 +116,24 @@ def distinct_first(items: list, k: int) -> list:
         if len(chosen) == k:
             return chosen
     return (chosen + later)[:k]
+
+
+def ranked_cut(
+    candidates: list[Candidate], *, k: int, for_context: bool, recall_all: bool, policy, weights: RecallWeights
+) -> list[RecalledItem]:
+    """The candidates best first (ties: notes before messages, newest id first), cut as memory.services.recall.memory_recall's docstring
+    says: for the context, the relevant ones (every note under recall_all) up to k unless recall_all; otherwise
+    k items, different evidence first when weights.distinct."""
+    candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
+    if for_context:
+        ranked = [
+            c.item
+            for c in candidates
+            if c.relevance >= policy.recall_min_relevance or (recall_all and c.item.type == "note")
+        ]
+        if not recall_all:
+            ranked = ranked[:k]
+        return ranked
+    if weights.distinct:
+        return distinct_first([c.item for c in candidates], k)
+    return [c.item for c in candidates[:k]]
