@@ -17,7 +17,8 @@ FORGET = re.compile(
     r"(?:remember|keep|store|save|hold on to|record|retain|track|log|note)\b|\bno longer (?:remember|keep|store)\b|"
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
     r"忘|删|清除|清掉|清空|抹掉|抹去|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
-    r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉",
+    r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
+    r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b",
     re.IGNORECASE,
 )
 # "I'd rather you didn't keep …", "I don't want my … on record", "you don't need to remember …": a wish about what
@@ -28,6 +29,14 @@ FORGET_WISH = re.compile(
     r"would you mind|could you|can you|you can|you should|you may)\b.{0,60}\b(?:forget(?:ting)?|remember(?:ing)?|"
     r"keep(?:ing)?|kept|stor(?:e|ing|ed)|sav(?:e|ing|ed)|record(?:ed|ing)?|on record|on file|delete|remove|erase)\b|"
     r"(?:不需要|不用|不必|没必要|甭|别|不要|不想让?你)(?:你)?(?:再)?(?:记|存|留|保存|记录|记住|记得|知道)",
+    re.IGNORECASE,
+)
+# a wish that something not be kept, said as a statement ("I don't want you remembering …", "I'd prefer you not hold
+# on to …", "I'm not comfortable with you storing that"): a cue, where FORGET_WISH also holds "can you keep …"
+FORGET_UNWANTED = re.compile(
+    r"\b(?:i (?:don'?t|do not) want|i'?d (?:rather|prefer)|i would (?:rather|prefer)|i'?m not (?:comfortable|happy|ok(?:ay)?) "
+    r"with)\b.{0,25}\b(?:not |didn'?t |to not )?(?:remember(?:ing|ed)?|keep(?:ing)?|kept|hold(?:ing)? on to|"
+    r"stor(?:e|ing|ed)|sav(?:e|ing|ed)|record(?:ing|ed)?|track(?:ing)?)\b",
     re.IGNORECASE,
 )
 # a request that names what is already known: "X那个别记了", "这些都别记了", "民族那条删一下", "先别记"
@@ -173,6 +182,7 @@ def cues_in(text: str) -> set[str]:
     found = set()
     for name, pattern in (
         ("forget", FORGET),
+        ("forget", FORGET_UNWANTED),
         ("off_record", OFF_RECORD),
         ("hypothetical", HYPOTHETICAL),
         ("attack", ATTACK),

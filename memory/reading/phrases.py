@@ -29,10 +29,15 @@ _WISH_WORDS = re.compile(
     r"i (?:don'?t|do not) (?:want|need)(?: you to)?|i'?m not comfortable with(?: you)?(?: keeping)?|would you mind|"
     r"you (?:don'?t|do not) need to|(?:there'?s )?no need to|not needed|needn'?t|on record|on file|anywhere|"
     r"the (?:note|thing|fact|bit|part|info|one|entry|memory)(?: (?:with|about|on|that|where))?|that one|this one|"
-    r"stuff|it|them|right now|pls|any ?more|saved|kept|stored|keep(?:ing)?|remember(?:ing)?|honestly|just|"
+    r"stuff|it|them|right now|pls|any ?more|saved|kept|stor(?:ed|ing)|keep(?:ing)?|remember(?:ing)?|honestly|just|"
     r"i told you|i said|i mentioned|you have|you know|you'?ve got|got)\b|"
     r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
-    r"我不想让人知道|不需要你|不用你|你",
+    r"我不想让人知道|不需要你|不用你|你|"
+    # what points back at the turn before ("刚才那个", "what you just saved"): it names nothing by itself
+    r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|"
+    r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|"
+    r"\b(?:just now|just|what you (?:just )?(?:saved|noted|stored|wrote down|added)|nah|hmm+|um+|uh+|never ?mind|"
+    r"on second thought|undo)\b",
     re.IGNORECASE,
 )
 _CLAUSES = re.compile(r"[，,;；:：—]|\s-\s|\b(?:but|so|and then)\b", re.IGNORECASE)
@@ -62,6 +67,11 @@ DEICTIC = re.compile(
 )
 
 
+_REFERS_BACK = re.compile(
+    r"刚才|刚刚|你刚|上面|上一条|前面那|\b(?:just now|just (?:saved|said|noted|stored|added)|that last|undo)\b", re.I
+)
+
+
 def forget_phrase(sentence: str) -> str:
     """What a forget request names, with the request's own words taken out ("my peanut thing", "我过敏"): the
     clause that asks, or, when it only asks ("…，删了吧"), the clause before it."""
@@ -72,8 +82,17 @@ def forget_phrase(sentence: str) -> str:
         if asking
         else list(range(len(clauses)))
     )
+    if asking and _REFERS_BACK.search(clauses[asking[0]]) and not _strip(clauses[asking[0]]):
+        return ""  # "上面那条别存了", "forget what you just saved": the turn before, whatever came before it
     for i in order:
         text = _strip(clauses[i])
         if len(re.sub(r"[\W_]", "", text)) >= 2 and not DEICTIC.match(text):
             return text
     return ""  # "actually, forget that": it names nothing but what was just said
+
+
+def forget_gist(sentence: str) -> str:
+    """The whole request without its request words, when its clause-by-clause phrase names nothing the user has
+    ("我家里那摊子破事儿（婚姻那块），你就别记了行不" -> "我家里那摊子破事儿 婚姻")."""
+    text = _strip(re.sub(r"[（）()【】\[\]…]+", " ", sentence or ""))
+    return text if len(re.sub(r"[\W_]", "", text)) >= 2 and not DEICTIC.match(text) else ""

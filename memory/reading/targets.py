@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memory.reading import cues
+from memory.reading.domains import area_shares, first_person, names_an_area
 from memory.reading.intents import encode
+from memory.reading.phrases import forget_gist
 
 THRESHOLD = 0.45  # a note this close is what the request names
 LOW = 0.25  # … and one this close, when no other note comes within GAP of it
@@ -24,6 +26,7 @@ ASK_FLOOR = 0.35  # a second note under this is not a rival worth asking about
 TOPIC_KEEP = 0.3  # with a topic-wide request, every note within this of the best (and over LOW) goes
 LEXICAL_WEIGHT = 0.15
 SLOT_WEIGHT = 0.35  # the note's slot is the one the phrase names ("my commute" -> commute)
+AREA_WEIGHT = 0.5  # the phrase and the note are about one area of life ("my health" / "takes amlodipine daily")
 KIN_MISMATCH = 0.35  # the phrase names a relative the note does not ("my wife" against "my sister")
 MAX_NOTES = 400  # a user's most recent forgettable notes that are compared (a forget names a recent fact)
 
@@ -74,26 +77,63 @@ def kin_mismatch(phrase: str, content: str) -> bool:
     return bool(mine and theirs and not mine & theirs)
 
 
-def notes_scored(phrase: str, notes: list) -> list[tuple[object, float]]:
-    """(note, score) for each note, best first: cosine of the phrase and the note, plus the shared-words feature."""
+def _slots(note) -> set[str]:
+    """The note's slot and every slot its words are on ("用户的狗叫旺财" is on the pet slot, keyed or not)."""
+    from memory.services.topics import topics_in
+
+    key = (getattr(note, "key", "") or "").split(":")[-1]
+    return ({key} if key else set()) | {t.slot for t in topics_in(note.content)}
+
+
+def notes_scored(phrase: str, notes: list, *, areas: bool = False) -> list[tuple[object, float]]:
+    """(note, score) for each note, best first: cosine of the phrase and the note, plus the features: the area of
+    life both are about (memory.reading.domains: for a request that may name an area, `areas`), shared words, the
+    slot the phrase names, a relative it does not."""
     if not notes:
         return []
     from memory.services.topics import query_topics
 
     vectors = encode([phrase] + [n.content for n in notes])
     sims = vectors[1:] @ vectors[0]
+    shares = area_shares(encode([phrase] + [first_person(n.content) for n in notes])) if areas else np.zeros((1, 1))
+    same_area = shares[1:] @ shares[0] if areas else np.zeros(len(notes))
     slots = set(query_topics(phrase))
     scored = [
         (
             note,
             float(sim)
+            + AREA_WEIGHT * float(area)
             + LEXICAL_WEIGHT * _lexical(phrase, note)
-            + (SLOT_WEIGHT if (getattr(note, "key", "") or "").split(":")[-1] in slots else 0.0)
+            + (SLOT_WEIGHT if _slots(note) & slots else 0.0)
             - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0),
         )
-        for note, sim in zip(notes, np.asarray(sims).tolist(), strict=True)
+        for note, sim, area in zip(notes, np.asarray(sims).tolist(), same_area.tolist(), strict=True)
     ]
     return sorted(scored, key=lambda pair: pair[1], reverse=True)
+
+
+# a name given to a pet, a person or a thing ("a corgi called Doudou", "养了一只狗叫黑豹", "my brother Sam")
+_NAMED = re.compile(
+    r"(?:\b(?:named|called)\s+|叫(?:做)?|名叫|名字(?:是|叫))([A-Z][\w'-]+|[\u4e00-\u9fff]{2,3}?)(?=的|[，。,.!！\s]|$)"
+)
+_CAPITAL = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]{2,}\b")
+
+
+def names_in(text: str) -> set[str]:
+    """The names a note gives ("Doudou", "豆豆"): what ties its other notes to it."""
+    return set(_NAMED.findall(text or "")) | (set(_CAPITAL.findall(text or "")) - {"The", "User"})
+
+
+def _whole_topic(phrase: str, scored: list) -> list:
+    """Every note a topic-wide request names: those within TOPIC_KEEP of the best, those holding every word of the
+    phrase ("书法的事都忘掉": each note on calligraphy), and those naming what a named note names (the dog's
+    walks go with the dog)."""
+    best = scored[0][1]
+    named = [(n, s) for n, s in scored if s >= LOW and (s >= best - TOPIC_KEEP or _lexical(phrase, n) >= 0.99)]
+    names = set().union(*(names_in(n.content) for n, _ in named)) if named else set()
+    kept = {id(n) for n, _ in named}
+    named += [(n, s) for n, s in scored if id(n) not in kept and any(name in n.content for name in names)]
+    return named
 
 
 _AND = re.compile(r"\s+(?:and|&|as well as|plus)\s+(?:the\s+|my\s+)?|和|跟|以及|还有|、", re.IGNORECASE)
@@ -115,13 +155,22 @@ def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
 
 
 def _targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
-    scored = notes_scored(phrase, notes)
+    """The notes themselves first; when none stands out, or the phrase names a whole area of life ("my health
+    stuff"), the areas the notes are about decide ("my medication" names "takes metformin for type 2 diabetes")."""
+    wide = topic_wide or names_an_area(phrase)
+    found = _decided(phrase, notes_scored(phrase, notes), wide=wide)
+    if found.named or found.ask:
+        return found
+    return _decided(phrase, notes_scored(phrase, notes, areas=True), wide=wide)
+
+
+def _decided(phrase: str, scored: list, *, wide: bool) -> Targeting:
     if not scored or scored[0][1] < LOW:
         return Targeting()
     best = scored[0][1]
     second = scored[1][1] if len(scored) > 1 else -1.0
-    if topic_wide:
-        return Targeting(named=[(n, s) for n, s in scored if s >= LOW and s >= best - TOPIC_KEEP])
+    if wide:
+        return Targeting(named=_whole_topic(phrase, scored))
     if best < THRESHOLD and best - second < GAP:
         return Targeting()
     both_hold_it = second >= LOW and _lexical(phrase, scored[0][0]) >= 0.99 and _lexical(phrase, scored[1][0]) >= 0.99
@@ -152,7 +201,10 @@ def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") ->
             "supersedes_id",
         )[:MAX_NOTES]
     )
-    return notes_targeted(phrase, notes, topic_wide=bool(cues.TOPIC_WIDE.search(sentence or phrase)))
+    wide = bool(cues.TOPIC_WIDE.search(sentence or phrase))
+    found = notes_targeted(phrase, notes, topic_wide=wide)
+    gist = forget_gist(sentence) if sentence and not (found.named or found.ask) else ""
+    return notes_targeted(gist, notes, topic_wide=wide) if gist and gist != phrase else found
 
 
 _BOTH = re.compile(r"\b(?:both|all of them|either|the two)\b|两个都|两条都|都(?:忘|删|不要|别记)|全部|都行|都是", re.I)

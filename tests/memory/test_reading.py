@@ -45,6 +45,57 @@ def test_a_paraphrased_forget_removes_the_note_it_names_and_nothing_else(make_pe
     assert not any(word in (m.content or "") for m in alice.last.context.memories)
 
 
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["I have asthma.", "I use a salbutamol inhaler twice a day.", "I love sailing."],
+            "I'd rather you didn't hold on to my medical stuff",
+            ("asthma", "salbutamol"),
+            "sailing",
+        ),
+        (
+            ["我有痛风。", "我每天吃非布司他。", "我喜欢钓鱼。"],
+            "我身体方面的情况你都别记了",
+            ("痛风", "非布司他"),
+            "钓鱼",
+        ),
+        (
+            ["I drive a red Mazda.", "I'm a carpenter."],
+            "whatever I drive is none of your business, drop it",
+            ("Mazda",),
+            "carpenter",
+        ),
+    ],
+)
+def test_a_forget_that_names_an_area_of_life_removes_the_notes_in_it(make_person, facts, request_text, gone, kept):
+    """A request for "my medical stuff" shares no word with "salbutamol inhaler": the area both are about decides."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    assert all(any(w in n.content for n in alice.notes()) for w in gone), [n.content for n in alice.notes()]
+    alice.say(request_text)
+    left = " ".join(n.content for n in alice.notes())
+    assert not any(w in left for w in gone), left
+    assert kept in left, left  # another area is untouched
+    assert all(any(w in n.content for n in bob.notes()) for w in gone)  # the same words of another user stay
+
+
+def test_everything_about_a_pet_takes_the_notes_that_use_its_name(make_person):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say("我养了一只叫球球的泰迪。")
+        person.say("我每周带球球去洗澡。")
+        person.say("我在学吉他。")
+    alice.say("跟我家那只狗有关的全都删掉")
+    left = " ".join(n.content for n in alice.notes())
+    assert "球球" not in left and "吉他" in left, left
+    assert "球球" in " ".join(n.content for n in bob.notes())
+
+
 def test_two_notes_that_fit_a_forget_equally_are_asked_about_and_the_answer_is_applied(make_person):
     alice = make_person()
     alice.say("My brother Tom lives in Leeds.")
@@ -167,3 +218,25 @@ def test_the_turn_that_states_a_change_does_not_recall_the_old_value(make_person
     assert not any(old in m.content for m in turn.context.memories if m.type == "note"), turn.context.memories
     assert not any(old in n.content for n in alice.notes())  # and after the turn, the note is replaced
     assert any(old in m.content for m in bob.say("where do I live?").context.memories)
+
+
+@pytest.mark.parametrize(
+    ("lasting", "passing"),
+    [
+        ("I'm a glazier.", "I'm knackered."),
+        ("I have psoriasis.", "I have a quick question."),
+    ],
+)
+def test_a_lasting_fact_in_one_word_is_kept_and_a_passing_state_is_not(make_person, lasting, passing):
+    """One content word after "I'm" / "I have" is too little for the rules: the encoder tells a trade or a
+    condition from how the user is right now."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    alice.say(lasting)
+    alice.say(passing)
+    bob.say("What do you know about me?")
+    word = lasting.split()[-1].rstrip(".")
+    texts = [n.content for n in alice.notes()]
+    assert any(word in t for t in texts), texts
+    assert not any(passing.split()[-1].rstrip(".") in t for t in texts), texts
+    assert not any(word in n.content for n in bob.notes())

@@ -170,6 +170,33 @@ def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[T
     return topics
 
 
+# "I'm …", "I have …" with little after it: a trade or a condition ("I'm a carpenter", "I have asthma"), or how the
+# user is right now ("I'm knackered", "I have a quick question")
+_SHORT_STATE = re.compile(r"^(?:I'm|I am|I have|I've got|I've)\b", re.IGNORECASE)
+
+
+def _short_state(clause: str) -> bool:
+    """ "I'm knackered", "I have a quick question": "I'm / I have" and at most two words more, no number, no place
+    and no plan ("I'm moving to Berlin in September" is a plan, "I'm around 5'10"" a height)."""
+    return bool(
+        _SHORT_STATE.match(clause)
+        and len(_content_terms(clause)) <= 2
+        and not re.search(r"\d", clause)
+        and not place_in(clause)
+        and kind_of(clause) in (None, "profile")
+    )
+
+
+def _lasting(s: _Sentence, clause: str) -> bool:
+    """Whether a short "I'm / I have" statement is a lasting fact about the user: the rules cannot tell a trade
+    from a mood by one or two words, the encoder can (memory.reading.durable)."""
+    from memory.reading.durable import is_lasting
+
+    if s.chinese or len(_content_terms(clause)) > 3 or not _SUBJECT_EN.search(clause) or s.whim:
+        return False
+    return is_lasting(clause)
+
+
 def _sort_plain(s: _Sentence, clause: str) -> None:
     """A clause with no slot: a fact in the user's words when it is about the user, else nothing."""
     kind = kind_of(clause)
@@ -180,7 +207,8 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
         or (_TO_THE_LISTENER.search(clause) and clause not in s.standing)
         or REASON.search(clause)
         or _OTHER_PEOPLE.search(clause)
-        or len(_content_terms(clause)) < (1 if s.chinese else 2)
+        or (len(_content_terms(clause)) < (1 if s.chinese else 2) and not _lasting(s, clause))
+        or (_short_state(clause) and not _lasting(s, clause))
     ):
         return
     elif clause in s.standing:
