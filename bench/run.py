@@ -112,9 +112,10 @@ def parse_args(argv=None):
     )
     parser.add_argument(
         "--understanding-half",
-        choices=("dev", "test"),
+        choices=("dev", "dev2", "test"),
         default="dev",
-        help="which half of bench/data/understanding_*.jsonl to score (the test half: once per round)",
+        help="which half of bench/data/understanding_*.jsonl to score (the test half: once per round; dev2: a second "
+        "development set written apart from the first)",
     )
     parser.add_argument(
         "--heldout-half",
@@ -234,7 +235,8 @@ def main(argv=None) -> int:
             # the test half is kept beside the development half, not over it
             key = name
             if name == "understanding":  # the model's figures beside the offline engine's, not over them
-                key += ("_model" if args.endpoint else "") + ("_test" if args.understanding_half == "test" else "")
+                half = args.understanding_half
+                key += ("_model" if args.endpoint else "") + (f"_{half}" if half != "dev" else "")
             if name == "heldout_recall" and args.heldout_half == "test":
                 key += "_test"
             results["workloads"][key] = outcome
