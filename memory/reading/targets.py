@@ -114,7 +114,7 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False) -> list[tuple
 
 # a name given to a pet, a person or a thing ("a corgi called Doudou", "养了一只狗叫黑豹", "my brother Sam")
 _NAMED = re.compile(
-    r"(?:\b(?:named|called)\s+|叫(?:做)?|名叫|名字(?:是|叫))([A-Z][\w'-]+|[\u4e00-\u9fff]{2,3}?)(?=的|[，。,.!！\s]|$)"
+    r"(?:\b(?:named|called)\s+|叫(?:做)?|名叫|名字(?:是|叫))([A-Z][\w'-]+|[\u4e00-\u9fff]{2,3}?)(?=的|[哦啊呀哈呢吧了啦]|[，。,.!！~～\s]|$)"
 )
 _CAPITAL = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]{2,}\b")
 

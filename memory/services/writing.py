@@ -59,6 +59,8 @@ def _statement(note_or_candidate) -> str:
 
 
 def same_fact(note: MemoryNote, candidate: Candidate) -> bool:
+    if candidate.extra.get("restates") == note.pk:
+        return True  # said again in other words (memory.services.restating)
     if note.key and not candidate.key and not candidate.value and not candidate.change:
         return True  # a free-form restatement of a slot's fact ("我吃不了辣" after "我不吃辣") adds nothing
     if note.value or candidate.value:
@@ -125,13 +127,6 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
 
 # Slots that hold many people or animals: "my wife is a nurse" and "my son is 9" are two notes of one slot
 PEOPLE_SLOTS = {"family", "pet"}
-_RELATION = re.compile(
-    r"\b(?:wife|husband|spouse|partner|son|daughter|kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|"
-    r"brother|sister|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|"
-    r"puppy|kitten|rabbit|hamster|parrot)s?\b|老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|哥哥|姐姐|"
-    r"弟弟|妹妹|爷爷|奶奶|外婆|外公|女朋友|男朋友|狗|猫|兔子|仓鼠|鹦鹉",
-    re.IGNORECASE,
-)
 _NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b")
 
 
@@ -139,10 +134,13 @@ def same_one(note_text: str, candidate_text: str) -> bool:
     """Whether two statements of a people slot are about the same person or animal: the same name when both
     name one ("my brother Tom" / "my brother Sam" are two brothers; "a golden retriever named Max" / "my dog Max"
     are one dog), else the same relation words when both have some ("my wife" / "my son" are two people)."""
-    names = [set(_NAME.findall(t)) - {"The", "User"} for t in (note_text, candidate_text)]
+    from memory.reading.targets import names_in
+    from memory.services.restating import relations_in
+
+    names = [(set(_NAME.findall(t)) | names_in(t)) - {"The", "User"} for t in (note_text, candidate_text)]
     if names[0] and names[1]:
         return bool(names[0] & names[1])
-    relations = [{m.lower() for m in _RELATION.findall(t)} for t in (note_text, candidate_text)]
+    relations = [relations_in(t) for t in (note_text, candidate_text)]
     return not (relations[0] and relations[1] and relations[0] != relations[1])
 
 
@@ -166,15 +164,22 @@ def similar_note(
 
 
 def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: str, message=None) -> MemoryNote | None:
+    """The note the candidate is about: the same slot, else a near-identical or overlapping statement, else one
+    it says again in other words (memory.services.restating; a keyless candidate found that way refreshes it, a
+    slot's candidate replaces it)."""
     qs = MemoryNote.objects.for_tenant(tenant).filter(
         end_user=end_user, kind=candidate.kind, status=MemoryNote.Status.ACTIVE
     )
     if candidate.key:
         keyed = qs.filter(key=candidate.key).order_by("-updated_at")
         if candidate.key.split(":")[-1] not in PEOPLE_SLOTS:
-            return keyed.first()
-        return next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
-    return (
+            found = keyed.first()
+        else:
+            found = next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
+        return found or _restated(
+            tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message
+        )
+    found = (
         negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
         or similar_note(
             tenant=tenant,
@@ -185,6 +190,22 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
             embedding_model=embedding_model,
         )
         or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
+    )
+    if found is None and not candidate.change and not candidate.value:
+        found = _restated(tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message)
+        if found is not None:
+            candidate.extra = {**candidate.extra, "restates": found.pk}
+    return found
+
+
+def _restated(*, tenant, end_user, candidate: Candidate, model: str, message=None) -> MemoryNote | None:
+    """A note of an earlier message that the candidate says again (two clauses of one message are two facts)."""
+    from memory.services.restating import restated_note
+
+    if candidate.change or candidate.whim:
+        return None
+    return restated_note(
+        tenant=tenant, end_user=end_user, content=candidate.content, embedding_model=model, message=message
     )
 
 

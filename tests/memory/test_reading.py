@@ -240,3 +240,54 @@ def test_a_lasting_fact_in_one_word_is_kept_and_a_passing_state_is_not(make_pers
     assert any(word in t for t in texts), texts
     assert not any(passing.split()[-1].rstrip(".") in t for t in texts), texts
     assert not any(word in n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "about"),
+    [
+        ("I live in Norwich.", "Norwich-based, by the way", "Norwich"),
+        ("I'm learning the cello.", "Been practising my cello a lot lately", "cello"),
+        ("我不吃香菇。", "香菇这东西我是真的碰都不碰", "香菇"),
+        ("我在学法语。", "最近一直在练法语", "法语"),
+    ],
+)
+def test_a_fact_said_again_in_other_words_stays_one_note(make_person, first, again, about):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    bob.say(first)
+    alice.say(first)
+    alice.say(again)
+    notes = [n.content for n in alice.notes() if about in n.content]
+    assert len(notes) == 1, notes
+    assert len([n for n in bob.notes() if about in n.content]) == 1  # the other user's note is their own
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("I have a dog named Biscuit.", "I have a dog named Pickle."),
+        ("My brother is a dentist.", "My sister is a dentist."),
+        ("我养了一只猫叫年糕。", "我还养了一只猫叫汤圆。"),
+    ],
+)
+def test_two_facts_of_one_shape_are_two_notes(make_person, first, second):
+    """Another name or another relative tells two facts apart, however alike the sentences are."""
+    alice = make_person()
+    alice.say(first)
+    alice.say(second)
+    assert len(alice.notes()) == 2, [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My flatmate's uncle apparently owns three restaurants in Lisbon.",
+        "我同事的舅舅据说在新加坡开了三家餐馆。",
+        "I think the trains here are always late these days.",
+        "我觉得现在的手机越做越大了。",
+    ],
+)
+def test_what_others_did_or_how_the_world_is_is_not_a_fact_about_the_user(make_person, text):
+    alice = make_person()
+    alice.say(text)
+    assert alice.notes() == [] or not list(alice.notes()), [n.content for n in alice.notes()]

@@ -129,6 +129,8 @@ def _statements(s: _Sentence) -> list[str]:
 
 def _sort_clause(s: _Sentence, clause: str, previous_reply: str) -> None:
     """Into a share limit, the slots it fills, or a plain fact (or nothing)."""
+    if _about_others(clause):
+        return  # "my flatmate's uncle owns three restaurants in Lisbon": not the user's restaurants, nor city
     limit = share_limit(clause) if not s.whim else None
     if limit:
         s.limits.append((*limit, clause))
@@ -173,6 +175,14 @@ def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[T
 # "I'm …", "I have …" with little after it: a trade or a condition ("I'm a carpenter", "I have asthma"), or how the
 # user is right now ("I'm knackered", "I have a quick question")
 _SHORT_STATE = re.compile(r"^(?:I'm|I am|I have|I've got|I've)\b", re.IGNORECASE)
+
+
+def _about_others(clause: str) -> bool:
+    """ "我同事的表哥据说在迪拜买了套房", "I think young people have it hard": about someone else or the world
+    (memory.reading.about: cue words let the encoder be asked)."""
+    from memory.reading.about import about_others
+
+    return about_others(clause)
 
 
 def _short_state(clause: str) -> bool:

@@ -1,0 +1,104 @@
+"""Whom a first-person sentence is about: the user (their life, their family), or someone else and the world ("my
+colleague's cousin bought a flat in Dubai", "I think young people are under too much pressure").
+
+A sentence that names another person or gives an opinion (the cue words below) is compared with examples of both
+sides (written for the sides, not copied from any evaluation set); it is about others when it is closer to their
+examples by MARGIN. A sentence with no cue is about the user, as before: the cue only lets the encoder be asked.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+
+import numpy as np
+
+CUE = re.compile(
+    r"\b(?:colleague|co-?worker|friend|neighbou?r|boss|classmate|room-?mate|flat-?mate|guy|bloke|someone|somebody|"
+    r"a (?:man|woman|lady)|apparently|reportedly|said|says|told me|heard|used to say|i think|i feel like|"
+    r"i reckon|i believe|in my opinion|imo)\b|"
+    r"同事|朋友|邻居|同学|室友|老板|领导|有人|网友|据说|听说|说过|常说|我觉得|我认为|我感觉|我看|我总觉得|在我看来",
+    re.IGNORECASE,
+)
+SELF = [
+    "I'm a nurse at the children's hospital.",
+    "My wife is a teacher.",
+    "My son is nine.",
+    "I live in Leeds with my partner.",
+    "I run every morning before work.",
+    "My friend and I run a bakery together.",
+    "I work with my brother at his company.",
+    "I think I'm allergic to cats.",
+    "My boss lets me work from home on Fridays.",
+    "I share a flat with two friends.",
+    "我是护士。",
+    "我老婆是老师。",
+    "我儿子九岁了。",
+    "我和朋友合伙开了一家面包店。",
+    "我每天早上跑步。",
+    "我跟两个同学合租。",
+    "老板让我每周五在家办公。",
+    "我觉得我对猫过敏。",
+    "I think my favourite colour is green.",
+    "我觉得我更喜欢夏天。",
+]
+OTHERS = [
+    "My colleague's brother just bought a house in Spain.",
+    "Some guy at work said his uncle won the lottery.",
+    "My neighbour got a new car, apparently.",
+    "My friend's dog is huge.",
+    "I think young people have it hard these days.",
+    "I feel like movies are getting worse every year.",
+    "My grandma used to say that early birds catch the worm.",
+    "I heard the new mall is opening next month.",
+    "People say the city is getting too expensive.",
+    "I think the weather has been awful lately.",
+    "I reckon prices here are always going up.",
+    "I feel like the service at restaurants is getting worse these days.",
+    "My classmate's sister is a famous singer.",
+    "我同事的哥哥在西班牙买了房。",
+    "听说有个人中了两次彩票。",
+    "我邻居换了辆新车。",
+    "我朋友家的狗特别大。",
+    "我觉得现在的年轻人压力太大了。",
+    "我感觉电影越来越难看了。",
+    "我奶奶常说早起的鸟儿有虫吃。",
+    "据说新商场下个月开业。",
+    "大家都说这个城市越来越贵。",
+    "我觉得最近的天气太糟糕了。",
+    "我感觉这里的东西总是越来越贵。",
+    "我同学的姐姐是个明星。",
+    "我朋友的儿子去年上了大学。",
+    "A friend of mine just had twins.",
+]
+# an opinion about oneself ("I think I'm allergic", "我觉得我更适合…") is about the user: no encoder is asked
+_OPINION_OF_SELF = re.compile(
+    r"\b(?:i think|i feel like|i reckon|i believe)\s+(?:i|i'm|i've|my|me)\b|(?:我觉得|我认为|我感觉|我总觉得)(?:我|自己)",
+    re.I,
+)
+MARGIN = 0.0
+TOP = 2
+_banks: tuple[np.ndarray, np.ndarray] | None = None
+_lock = threading.Lock()
+
+
+def _vectors() -> tuple[np.ndarray, np.ndarray]:
+    global _banks
+    from memory.reading.intents import encode
+
+    with _lock:
+        if _banks is None:
+            _banks = (encode(SELF), encode(OTHERS))
+        return _banks
+
+
+def about_others(sentence: str) -> bool:
+    """Whether a sentence with a cue word is about someone else or the world rather than the user."""
+    if not CUE.search(sentence or "") or _OPINION_OF_SELF.search(sentence):
+        return False
+    from memory.reading.intents import encode
+
+    mine, theirs = _vectors()
+    v = encode([sentence])[0]
+    near = [float(np.sort(bank @ v)[-TOP:].mean()) for bank in (mine, theirs)]
+    return near[1] - near[0] >= MARGIN
