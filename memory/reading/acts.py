@@ -44,7 +44,8 @@ class Instruction:
 
 @dataclass(frozen=True)
 class NoFact:
-    """A question, hypothetical or request: nothing to keep. `kind`: "hypothetical" (others are read by the rules)."""
+    """A question, hypothetical or request: nothing to keep. `kind`: "hypothetical", or "request" (a text to write,
+    translate or correct: what it holds is not the user's; other questions are read by the rules)."""
 
     kind: str
     span: str

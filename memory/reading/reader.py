@@ -49,7 +49,9 @@ def _without_secrets(sentence: str) -> str:
     """The sentence without the clauses that carry a secret's label or value ("My wifi password is …, and I work
     from home on Fridays" -> "and I work from home on Fridays")."""
     kept = [c for c in _CLAUSE.split(sentence) if c.strip() and not (secret_spans(c) or mentions_secret(c))]
-    return " ".join(c.strip() for c in kept).strip(" ,，;；")
+    text = " ".join(c.strip() for c in kept).strip(" ,，;；")
+    end = "。" if re.search(r"[\u4e00-\u9fff]", text) else "."
+    return text + (end if text and not re.search(r"[.!?。！？]$", text) else "")  # a sentence of its own
 
 
 def _about_now(sentence: str, sentences: list[str]) -> bool:
@@ -61,12 +63,28 @@ def _about_now(sentence: str, sentences: list[str]) -> bool:
     return any(s is not sentence and not cues.cues_in(s) for s in sentences)
 
 
+# a request for a text to be written, translated or corrected: what it holds is the text's, not the user's
+_TASK = re.compile(
+    r"^(?:(?:please|pls|hey|ok(?:ay)?|can you|could you|would you|will you|help me)[\s,]+)*(?:translate|"
+    r"write(?! (?:it |that |this )?down)|draft|compose|rewrite|proofread|polish|paraphrase|fix (?:the |my )?"
+    r"(?:grammar|spelling|wording)|turn (?:this|that|it) into)\b|"
+    r"^(?:请|麻烦|帮忙|你)?(?:帮我|给我)?(?:写|翻译|译成|润色|校对|起草|改写|编一?[个段首篇]|把这[句段篇](?:话)?(?:翻译|译|改|润色))",
+    re.IGNORECASE,
+)
+# a quoted phrase ("'My name is Anna, I'm 32 …'", “我叫李明，今年25岁”): someone's text, not the user's statement
+_QUOTED = re.compile(
+    r"(?<![A-Za-z])'(?=[^']*\s)[^']{8,}'(?![A-Za-z])|\"(?=[^\"]*\s)[^\"]{8,}\"|“[^”]{4,}”|‘[^’]{4,}’|「[^」]{4,}」|『[^』]{4,}』|"
+    r"'[^'\sA-Za-z]{4,}'"
+)
+_ASKS = re.compile(r"[?？]|\b(?:what|how|which|should|would)\b|什么|怎么|哪|吗|呢|该不该|还是", re.IGNORECASE)
+
+
 @lru_cache(maxsize=512)
 def message_read(text: str) -> Reading:
     """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
     pinned facts and its extraction read the same message): treat the result as read-only."""
     reading = Reading(text=text)
-    sentences = split_sentences(text)
+    sentences = split_sentences(_QUOTED.sub(" ", text))
     dropped: set[int] = set()
     partial: dict[int, str] = {}  # a sentence of which only some clauses may be kept
     for i, sentence in enumerate(sentences):
@@ -79,7 +97,13 @@ def message_read(text: str) -> Reading:
             reading.acts.append(Secret(sentences[i - 1]))
             dropped.update({i - 1, i})
             continue
+        if _TASK.search(sentence.strip()):
+            reading.acts.append(NoFact("request", sentence))
+            dropped.update(range(i, len(sentences)) if re.search(r"[:：]", sentence) else {i})
+            continue
         intent = sentence_intent(sentence)
+        if intent.label == "plain" and "hypothetical" in cues.cues_in(sentence) and _ASKS.search(sentence):
+            intent = replace(intent, label="hypothetical")  # "如果我中了五百万，你觉得该先买房吗？": a premise
         if intent.label == "forget" and _about_now(sentence, sentences):
             intent = replace(intent, label="off_record")
         if intent.label == "forget":

@@ -13,10 +13,11 @@ import re
 # What names a secret, in English and Chinese. "code" alone is too common ("dress code", "zip code"): only the
 # kinds of code that unlock something.
 SECRET_LABEL = re.compile(
-    r"(?:pass\s?(?:word|phrase|code)|\bpwd\b|\bpin(?:\s?(?:code|number))?\b|\bpasscode\b|"
+    r"(?:pass\s?(?:word|phrase|code)|\bpwd\b|(?<![A-Za-z])pin(?:\s?(?:code|number))?(?![A-Za-z])|\bpasscode\b|"
     r"\bapi[\s_-]?(?:key|token|secret)\b|\b(?:access|auth|bearer|secret|private)[\s_-]?(?:key|token)\b|\btoken\b|"
     r"\b(?:recovery|backup|one[\s-]?time|verification|security|2fa|otp|mfa|unlock|door|gate|alarm|safe|locker)"
-    r"[\s-]?(?:code|key|phrase|pin)s?\b|\bseed phrase\b|\botp\b|"
+    r"[\s-]?(?:code|key|phrase|pin|combination|combo)s?\b|\b(?:padlock|lock) (?:code|combination|combo)\b|"
+    r"\bseed phrase\b|\botp\b|"
     r"\b(?:answer to (?:my|the) security question|security (?:question )?answer|mother'?s maiden name)\b|"
     r"密码|口令|密钥|秘钥|私钥|验证码|校验码|动态码|恢复码|备用码|助记词|(?:PIN|pin)码|安全问题(?:的)?答案|密保(?:问题)?(?:的)?答案|"
     r"门禁码|开门密码)",
@@ -24,7 +25,10 @@ SECRET_LABEL = re.compile(
 )
 _MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+)"
 _VALUE = r"[\"'“‘「]?(?P<v>[^\s\"'”’」，,。；;！？、()（）]{2,80})"
-_ASIDE = r"(?:\s*[(（][^)）]{0,60}[)）])?"  # "the answer to my security question (name of first pet) is …"
+_ASIDE = (
+    r"(?:\s*[(（][^)）]{0,60}[)）])?"  # "the answer to my security question (name of first pet) is …"
+    r"(?:\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[A-Za-z][\w' -]{0,24}?(?=\s+(?:is|was|=|:)))?"
+)  # "the door code for the building is …", "security answer for my bank is …"
 _SECRET_VALUE = re.compile(rf"(?:{SECRET_LABEL.pattern}){_ASIDE}{_MARK}{_VALUE}", re.IGNORECASE)
 # words that follow a label but are not its value ("my password is long", "密码是什么")
 _NOT_VALUES = {

@@ -291,3 +291,37 @@ def test_what_others_did_or_how_the_world_is_is_not_a_fact_about_the_user(make_p
     alice = make_person()
     alice.say(text)
     assert alice.notes() == [] or not list(alice.notes()), [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Could you translate this into German: 'I am a vet and I live in Bergen with my husband.'",
+        "帮我润色一下这段自我介绍：我是一名律师，在西安工作了八年。",
+        "Imagine I were a pilot, what would my schedule look like?",
+        "要是我搬去大理住，你觉得一个月要花多少钱？",
+    ],
+)
+def test_a_text_to_translate_or_a_hypothetical_question_is_no_fact(make_person, text):
+    alice = make_person()
+    alice.say(text)
+    assert not list(alice.notes()), [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kept"),
+    [
+        ("Just moved to Dundee! The gate code for our block is 4471#.", "4471", "Dundee"),
+        ("我刚换了新手机，锁屏的PIN是8093", "8093", None),
+        ("I have a shellfish allergy. Also my bike lock combination is 12-40-7.", "12-40-7", "shellfish"),
+    ],
+)
+def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, secret, kept):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    alice.say(text)
+    bob.say("What do you know about me?")
+    assert secret not in _texts(alice) + _pinned(alice)
+    if kept:
+        assert any(kept in n.content for n in alice.notes()), [n.content for n in alice.notes()]
+    assert secret not in _texts(bob)

@@ -36,7 +36,8 @@ WHIM = re.compile(
     r"\bat the moment\b|\bin the mood\b|\bfeel(?:ing)? like\b|\bkinda want\b|\bobsessed\b|"
     r"\b(?:lol|haha|ha|hah)\b|\bjust for fun\b|\brandom thought\b|\bi wonder\b|\bbriefly\b|"
     r"\bnot sure\b|\bone day\b|\bat some point\b|\bwho knows\b|\bgive it a go\b|\bcould go for\b|"
-    r"我想想|\blet me think\b|\b(?:got|get|getting) (?:distracted|confused|lost|sidetracked|bored)\b|走神|\bjust (?:\w+ed|saw|read|heard|got|had|ate)\b",
+    r"我想想|\blet me think\b|\b(?:got|get|getting) (?:distracted|confused|lost|sidetracked|bored)\b|走神|\bjust (?!(?:moved|relocated|got (?:married|engaged|divorced|promoted)|married|retired|graduated|started|"
+    r"joined|bought|adopted|had (?:a|our|my) (?:baby|son|daughter))\b)(?:\w+ed|saw|read|heard|got|had|ate)\b",
     re.IGNORECASE,
 )
 QUESTION = re.compile(
