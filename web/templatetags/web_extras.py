@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from web.memory_labels import fact_label, fact_value, pinned_fact_label, places_text
+
 register = template.Library()
 
 KIND_LABELS = {
@@ -30,6 +32,34 @@ def kind_label(kind):
 @register.filter
 def source_label(source):
     return SOURCE_LABELS.get(source, source or "")
+
+
+@register.filter
+def event_label(event):
+    """What a memory event of a turn is about, in the page's language ("预算 约 40 万元")."""
+    return fact_label(event.get("key", ""), event.get("label", ""))
+
+
+@register.filter
+def event_before(event):
+    """The version a superseding event replaced, in the page's language."""
+    return fact_label(event.get("key", ""), (event.get("before") or {}).get("label", ""))
+
+
+@register.filter
+def event_value(event):
+    """The new value alone of a superseding event ("30 万元")."""
+    return fact_value(event.get("key", ""), event.get("value", ""))
+
+
+@register.filter
+def places(names):
+    return places_text(names)
+
+
+@register.filter
+def pinned_label(key):
+    return pinned_fact_label(key)
 
 
 @register.filter
