@@ -9,11 +9,19 @@ every page shows it in the reader's language.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from assistants.services.forgetting import PLACE_NAMES
 from assistants.services.pinned import LABELS as PINNED_LABELS
 from assistants.services.pinned import LIMIT_PREFIX
+
+# Who a note came from (MemoryNote.source), as its owner reads it.
+SOURCE_LABELS = {
+    "user_stated": gettext_lazy("You said it"),
+    "agent_inferred": gettext_lazy("Inferred by the assistant"),
+    "tool_result": gettext_lazy("From a tool"),
+    "admin": gettext_lazy("Added by staff"),
+}
 
 # The slots of memory.services.topic_lexicon, as a person calls them.
 SLOT_LABELS = {

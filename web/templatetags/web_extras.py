@@ -3,7 +3,7 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
-from web.memory_labels import fact_label, fact_value, pinned_fact_label, places_text
+from web.memory_labels import SOURCE_LABELS, fact_label, fact_value, pinned_fact_label, places_text
 
 register = template.Library()
 
@@ -14,13 +14,6 @@ KIND_LABELS = {
     "business_status": _("Business status"),
     "constraint": _("Constraint"),
     "conclusion": _("Conclusion"),
-}
-
-SOURCE_LABELS = {
-    "user_stated": _("You said it"),
-    "agent_inferred": _("Inferred by the assistant"),
-    "tool_result": _("From a tool"),
-    "admin": _("Added by an administrator"),
 }
 
 

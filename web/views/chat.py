@@ -19,6 +19,7 @@ from assistants.services.alternatives import (
 )
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
+from assistants.services.pinned_sync import session_pinned_after_undo
 from assistants.services.sessions import session_auto_title, session_delete, session_rename
 from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
@@ -180,13 +181,14 @@ def memory_undo(request, message_id: int, note_id: int):
     """Undo one memory change of a turn (the line under the reply): the previous version is restored."""
     message = message_for(request, message_id)
     try:
-        memory_event_undo(
+        event = memory_event_undo(
             tenant=request.tenant,
             end_user=request.end_user,
             message_id=message.pk,
             note_id=note_id,
             actor=f"user:{request.end_user.external_id}",
         )
+        session_pinned_after_undo(tenant=request.tenant, end_user=request.end_user, event=event)
     except ApplicationError as exc:
         return render(
             request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
