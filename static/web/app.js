@@ -431,6 +431,52 @@
     if (system && system.addEventListener) system.addEventListener("change", show);
   }
 
+  /* Forget on a note's card: the card folds into "Forgotten. Undo" for a few seconds and the forget is sent when
+     they end (or when the page is left, by sendBeacon), so Undo only has to unfold the card. Without JavaScript
+     the form posts at once. */
+  function setupForgetUndo() {
+    var page = document.querySelector(".memory-page[data-forget-undo-seconds]");
+    if (!page) return;
+    var seconds = parseInt(page.dataset.forgetUndoSeconds, 10) || 8, pending = [];
+    function send(item, beacon) {
+      pending = pending.filter(function (p) { return p !== item; });
+      clearTimeout(item.timer);
+      var body = new FormData(item.form);
+      body.append("quiet", "1"); // the card has said "Forgotten" already: no message for the next page
+      if (beacon && navigator.sendBeacon) { navigator.sendBeacon(item.form.action, body); return; }
+      fetch(item.form.action, { method: "POST", body: body, credentials: "same-origin",
+        headers: { "X-CSRFToken": csrfToken(item.form) } }).then(function () { item.card.remove(); });
+    }
+    page.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.classList.contains("note-forget")) return;
+      event.preventDefault();
+      var card = form.closest(".note"), item = { form: form, card: card };
+      var notice = el("p", "note-forgotten", page.dataset.forgotten + " ");
+      notice.setAttribute("role", "status");
+      var undo = el("button", "btn btn-quiet btn-small note-undo", page.dataset.undo);
+      undo.type = "button";
+      notice.appendChild(undo);
+      Array.from(card.children).forEach(function (child) { child.hidden = true; });
+      card.appendChild(notice);
+      card.classList.add("forgetting");
+      undo.focus();
+      undo.addEventListener("click", function () {
+        clearTimeout(item.timer);
+        pending = pending.filter(function (p) { return p !== item; });
+        notice.remove();
+        card.classList.remove("forgetting");
+        Array.from(card.children).forEach(function (child) { child.hidden = false; });
+        form.querySelector("button").focus();
+      });
+      item.timer = setTimeout(function () { send(item, false); }, seconds * 1000);
+      pending.push(item);
+    });
+    window.addEventListener("pagehide", function () {
+      pending.slice().forEach(function (item) { send(item, true); });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     autosubmitLanguage();
     collapseSessionsOnPhone();
@@ -440,5 +486,6 @@
     localiseTimes(document);
     setupChat();
     setupFeedback();
+    setupForgetUndo();
   });
 })();

@@ -59,6 +59,9 @@ def memory_page(request):
             "rows": note_cards(tenant=request.tenant, end_user=request.end_user, notes=list(page)),
             "page": page,
             "memory_enabled": request.end_user.memory_enabled,
+            # a card's Forget is sent by static/web/app.js when this window ends (or the page is left): Undo
+            # only unfolds the card, since nothing was forgotten yet
+            "forget_undo_seconds": settings.WEB_FORGET_UNDO_SECONDS,
         },
     )
 
@@ -128,7 +131,8 @@ def memory_forget(request, note_id: int):
     note = note_for(request, note_id)
     if note.status != MemoryNote.Status.FORGOTTEN:
         memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
-    messages.success(request, _("Forgotten. The assistant will not use it again."))
+    if request.POST.get("quiet") != "1":  # the card already said so (static/web/app.js)
+        messages.success(request, _("Forgotten. The assistant will not use it again."))
     return redirect("web:memory")
 
 
