@@ -75,6 +75,18 @@
     return Array.from(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
+  /* The home page's box: Enter starts the conversation with what was typed (Shift+Enter: a new line). */
+  function setupStart() {
+    var box = document.getElementById("start-box");
+    if (!box) return;
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing && box.value.trim()) {
+        event.preventDefault();
+        box.form.requestSubmit();
+      }
+    });
+  }
+
   function setupChat() {
     var form = document.getElementById("composer");
     if (!form) return;
@@ -91,6 +103,10 @@
 
     scrollToEnd(conversation);
     autosize(box);
+    if (box.dataset.autosend && canStream && box.value.trim()) {
+      // typed on the home page, which started this conversation: send it now, streamed
+      setTimeout(function () { form.requestSubmit(); }, 0);
+    }
     box.addEventListener("input", function () { autosize(box); });
     box.addEventListener("keydown", function (event) {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -114,7 +130,8 @@
     function showTitle(text) {
       var title = document.getElementById("conv-title");
       if (title) title.textContent = text;
-      var current = document.querySelector(".session-link.current .session-title");
+      // the text only: a temporary chat's "Temporary" tag beside it stays
+      var current = document.querySelector(".session-link.current .session-title-text");
       if (current) current.textContent = text;
     }
 
@@ -213,10 +230,10 @@
       function restore() { turn.replace.forEach(function (node) { node.classList.remove("being-replaced"); }); }
 
       function fail(message) {
+        // Said once, above the box: a reply that never started goes; what had arrived stays, marked unfinished.
         finished = true;
         reply.classList.remove("streaming");
-        reply.classList.add("msg-error");
-        bubble.textContent = message;
+        if (started) reply.classList.add("msg-error"); else reply.remove();
         showError(message);
         if (text !== null && !box.value) { box.value = text; autosize(box); } // the user's text is never lost
       }
@@ -484,6 +501,7 @@
     setupMenus();
     setupCopy();
     localiseTimes(document);
+    setupStart();
     setupChat();
     setupFeedback();
     setupForgetUndo();
