@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.http import Http404
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
@@ -252,9 +253,11 @@ class EndUserAdmin(TenantScopedAdmin):
                 self.message_user(
                     request,
                     format_html(
-                        'Erasure queued for {} user(s): job(s) {}. Progress is in the <a href="{}">job ledger</a>; '
+                        'Erasure queued for {} user{}: job{} {}. Progress is in the <a href="{}">job ledger</a>; '
                         "each finished erasure leaves an erasure receipt.",
                         len(jobs),
+                        pluralize(len(jobs)),
+                        pluralize(len(jobs)),
                         ", ".join(str(j.pk) for j in jobs),
                         ledger,
                     ),
@@ -346,4 +349,6 @@ class ApiKeyAdmin(TenantScopedAdmin):
         keys = list(queryset.select_related("tenant"))
         for key in keys:
             api_key_revoke(tenant=key.tenant, key=key)
-        self.message_user(request, f"Revoked {len(keys)} key(s); they no longer authenticate.", messages.SUCCESS)
+        self.message_user(
+            request, f"Revoked {len(keys)} key{pluralize(len(keys))}; they no longer authenticate.", messages.SUCCESS
+        )
