@@ -1,0 +1,62 @@
+"""The admin as a support agent and a privacy officer read it (issue 42): the platform's own title, plurals
+that are words, receipts titled by their hashed id and date with one requester label, and the review inbox
+showing the note a candidate would replace beside it, to that tenant's staff only."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from memory.models import MemoryNote
+from tests.factories import MemoryNoteFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_index_speaks_the_platforms_words_with_real_plurals(admin_client_root, world):
+    page = admin_client_root.get(reverse("admin:index")).content.decode()
+    assert "Django administration" not in page and "Memory platform" in page
+    assert "Webhook deliveries" in page and "Session scratch entries" in page
+    assert not re.search(r"deliverys|scratchs|\b1 notes\b", page, re.I)
+
+
+def test_a_receipt_is_titled_by_its_hash_and_date_with_one_requester_label(admin_client_root, world):
+    receipt = world["acme"]["receipt"]
+    listing = admin_client_root.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
+    page = admin_client_root.get(reverse("admin:assistants_erasurereceipt_change", args=[receipt.pk])).content.decode()
+    assert "ErasureReceipt object" not in listing + page
+    assert f"Erasure of {'0' * 12}… on {receipt.created_at:%Y-%m-%d}" in page
+    assert "staff: x" in listing and "staff: x" in page
+    assert "admin:x" not in listing and "admin:x" not in page
+
+
+def test_the_review_inbox_shows_the_note_a_candidate_would_replace(admin_client_root, client, world):
+    acme = world["acme"]
+    current = next(n for n in acme["person"]["notes"] if n.status == "active" and n.key == "budget")
+    candidate = MemoryNoteFactory(
+        tenant=acme["tenant"],
+        end_user=current.end_user,
+        kind=current.kind,
+        key="budget",
+        content="面馆预算 55 万",
+        quote="预算提到 55 万吧",
+        supersedes=current,
+        status=MemoryNote.Status.PENDING_REVIEW,
+        review_reason="conflict",
+    )
+    inbox = admin_client_root.get(reverse("admin:memory_reviewinboxnote_changelist")).content.decode()
+    row = inbox[inbox.index(f'value="{candidate.pk}"') :]
+    row = row[: row.index("</tr>")]
+    assert current.content in row
+    assert f"would supersede note {current.pk}" not in inbox
+    page = admin_client_root.get(reverse("admin:memory_reviewinboxnote_change", args=[candidate.pk])).content.decode()
+    table = page[page.index('class="side-by-side"') :]
+    table = table[: table.index("</table>")]
+    assert "Remembered now" in table and current.content in table and "面馆预算 55 万" in table
+    assert table.index(current.content) < table.index("面馆预算 55 万")  # now on the left, the candidate right
+
+    client.force_login(world["globex"]["staff"])  # another tenant's staff: not their inbox, not their note
+    other = client.get(reverse("admin:memory_reviewinboxnote_changelist")).content.decode()
+    assert "面馆预算 55 万" not in other and current.content not in other
+    assert client.get(reverse("admin:memory_reviewinboxnote_change", args=[candidate.pk])).status_code in (302, 404)
+
