@@ -14,6 +14,7 @@ from django.utils.html import format_html
 
 # Importing it registers the read-only history (sessions, messages, feedback, erasure receipts).
 from assistants.admin_conversations import TENANT_FILTER
+from assistants.admin_user_links import EndUserLinksMixin
 from assistants.models import (
     ApiKey,
     Assistant,
@@ -204,12 +205,12 @@ class ErasureFilter(admin.SimpleListFilter):
 
 
 @admin.register(EndUser)
-class EndUserAdmin(TenantScopedAdmin):
+class EndUserAdmin(EndUserLinksMixin, TenantScopedAdmin):
     list_display = ("shown_id", "display_name", "tenant", "memory_enabled", "erasure_requested_at", "created_at")
     list_filter = (TENANT_FILTER, ErasureFilter, "memory_enabled")
     search_fields = ("external_id", "display_name")
     # memory_enabled is the person's own switch (web chat, API): staff see it but do not flip it for them.
-    readonly_fields = ("erasure_requested_at", "memory_enabled", "created_at", "updated_at")
+    readonly_fields = ("data_links", "erasure_requested_at", "memory_enabled", "created_at", "updated_at")
     raw_id_fields = ("user",)
     actions = ("erase_users", "export_user")
 

@@ -60,3 +60,29 @@ def test_the_review_inbox_shows_the_note_a_candidate_would_replace(admin_client_
     assert "面馆预算 55 万" not in other and current.content not in other
     assert client.get(reverse("admin:memory_reviewinboxnote_change", args=[candidate.pk])).status_code in (302, 404)
 
+
+def test_an_end_users_page_links_to_their_notes_conversations_export_and_erasure(staff_client_a, world):
+    person = world["acme"]["person"]["user"]
+    page = staff_client_a.get(reverse("admin:assistants_enduser_change", args=[person.pk])).content.decode()
+    links = dict((text, href) for href, text in re.findall(r'<a href="([^"]+)">([^<]+)</a>', page))
+    notes_link = next(href for text, href in links.items() if re.fullmatch(r"\d+ notes?", text))
+    sessions_link = next(href for text, href in links.items() if re.fullmatch(r"\d+ conversations?", text))
+    notes = staff_client_a.get(notes_link.replace("&amp;", "&"))
+    assert {n.end_user_id for n in notes.context["cl"].result_list} == {person.pk}
+    sessions = staff_client_a.get(sessions_link.replace("&amp;", "&"))
+    assert [s.end_user_id for s in sessions.context["cl"].result_list] == [person.pk]
+
+    export = staff_client_a.get(links["Export all their data (JSON)"])
+    body = b"".join(export.streaming_content) if export.streaming else export.content
+    assert export.status_code == 200 and person.external_id.encode() in body
+    assert world["acme"]["bystander"]["user"].external_id.encode() not in body
+    erase = staff_client_a.get(links["Erase all their data…"])
+    assert erase.status_code == 200 and "Erase all data of these users?" in erase.content.decode()
+
+    # another tenant's staff reach none of it
+    other = world["globex"]["person"]["user"]
+    for name in ("export", "erase"):
+        assert staff_client_a.get(reverse(f"admin:assistants_enduser_{name}", args=[other.pk])).status_code in (
+            302,
+            404,
+        )
