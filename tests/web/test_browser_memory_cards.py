@@ -34,7 +34,9 @@ def test_forget_on_a_card_has_undo_and_is_sent_when_the_window_ends(site, new_pa
         memory_note_create(tenant=tenant, end_user=people["gail"], kind="preference", content=text)
         for text in ("The user likes jasmine tea.", "用户养了一只猫。", "The user works night shifts.")
     )
-    hugos = memory_note_create(tenant=tenant, end_user=people["hugo"], kind="preference", content="The user likes jasmine tea.")
+    hugos = memory_note_create(
+        tenant=tenant, end_user=people["hugo"], kind="preference", content="The user likes jasmine tea."
+    )
 
     page = new_page()
     log_in(page, site.url, "gail", PASSWORD)

@@ -14,7 +14,9 @@ from tests.web.test_memory_line import send
 
 def _card(page: str, note_id: int) -> str:
     start = page.index(f'id="note-{note_id}"')
-    return re.sub(r"\s+", " ", page[start : page.index("</li>\n    \n", start) if "</li>\n    \n" in page[start:] else None])
+    return re.sub(
+        r"\s+", " ", page[start : page.index("</li>\n    \n", start) if "</li>\n    \n" in page[start:] else None]
+    )
 
 
 def _history(card: str) -> list[str]:

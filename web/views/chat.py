@@ -25,7 +25,7 @@ from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
 from memory.services.event_undo import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
-from web.selectors import conversation_search
+from web.selectors import conversation_search_grouped
 from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, session_retitle_after_edit, streamed_turn_stop
 from web.views.chat_events import turn_events
 from web.views.chat_rows import generic_failure, latest_task, message_rows, model_is_offline
@@ -260,9 +260,9 @@ def chat_stop(request, session_id: int):
 def chat_search(request):
     """Search across the person's own conversations: titles and messages (?q=)."""
     query = request.GET.get("q", "")
-    hits = conversation_search(tenant=request.tenant, end_user=request.end_user, query=query)
+    groups = conversation_search_grouped(tenant=request.tenant, end_user=request.end_user, query=query)
     context = _chat_context(request, None)
-    context.update({"query": query.strip(), "hits": hits, "searching": True})
+    context.update({"query": query.strip(), "groups": groups, "searching": True})
     return render(request, "web/search.html", context)
 
 
