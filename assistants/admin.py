@@ -14,6 +14,7 @@ from django.utils.html import format_html
 
 # Importing it registers the read-only history (sessions, messages, feedback, erasure receipts).
 from assistants.admin_conversations import TENANT_FILTER
+from assistants.admin_policy import TTL_FIELDS, TenantPolicyFormMixin
 from assistants.admin_user_links import EndUserLinksMixin
 from assistants.models import (
     ApiKey,
@@ -43,7 +44,7 @@ def actor_of(request) -> str:
 # --- Tenants ------------------------------------------------------------------------------------------------
 
 
-class TenantForm(TenantConsistentForm):
+class TenantForm(TenantPolicyFormMixin, TenantConsistentForm):
     class Meta:
         model = Tenant
         fields = "__all__"
@@ -102,10 +103,10 @@ class TenantAdmin(TenantScopedAdmin):
             },
         ),
         (
-            "Long-term memory: TTL per kind, review, recall",
+            "Long-term memory: how long each kind of note is kept, review, recall",
             {
                 "fields": (
-                    "ttl_days_by_kind",
+                    *TTL_FIELDS,
                     "review_confidence_threshold",
                     "inferred_policy",
                     "recall_all_below",
@@ -131,6 +132,7 @@ class TenantAdmin(TenantScopedAdmin):
         ("Models", {"fields": ("chat_model", "embedding_model")}),
         ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
         ("Background work", {"fields": ("bulk_jobs_max",)}),
+        ("Advanced: note lifetimes as JSON", {"classes": ("collapse",), "fields": ("ttl_days_by_kind",)}),
         ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
     )
 

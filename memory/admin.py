@@ -79,7 +79,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     # delete happens only in a user's erasure, which leaves a receipt).
     actions: tuple[str, ...] = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
     change_fields = ("kind", "key", "content", "confidence", "expires_at")
-    info_fields = (
+    info_fields: tuple[str, ...] = (  # the review inbox puts the side-by-side view first
         "tenant",
         "end_user",
         "status",

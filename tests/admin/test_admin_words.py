@@ -2,6 +2,7 @@
 that are words, receipts titled by their hashed id and date with one requester label, and the review inbox
 showing the note a candidate would replace beside it, to that tenant's staff only."""
 
+import json
 import re
 
 import pytest
@@ -86,3 +87,30 @@ def test_an_end_users_page_links_to_their_notes_conversations_export_and_erasure
             302,
             404,
         )
+
+
+def test_the_memory_policy_is_a_form_in_plain_words_with_json_only_in_advanced(admin_client_root, world):
+    from assistants.admin_policy import TTL_KINDS
+    from assistants.models import Tenant
+
+    assert set(TTL_KINDS) == set(MemoryNote.Kind.values) | {"whim"}  # every kind has its field
+    tenant = world["acme"]["tenant"]
+    change = reverse("admin:assistants_tenant_change", args=[tenant.pk])
+    response = admin_client_root.get(change)
+    page = response.content.decode()
+    assert "seed 00" not in page and "LLM_CHAT_MODEL" not in page and "BULK_JOBS_PER_TENANT" not in page
+    assert "Plans" in page and "days; blank: kept until changed or forgotten" in page
+    assert "Send notes to review below this confidence" in page
+    advanced = page[page.index("Advanced: note lifetimes as JSON") - 300 :]
+    assert "collapse" in advanced[:400] and 'name="ttl_days_by_kind"' in advanced
+
+    form = response.context["adminform"].form
+    assert form.initial["ttl_plan"] == tenant.ttl_days_by_kind["plan"]
+    data = {k: v for k, v in form.initial.items() if v is not None}
+    data.update({"ttl_plan": "14", "staff-TOTAL_FORMS": "0", "staff-INITIAL_FORMS": "0"})
+    data["ttl_days_by_kind"] = json.dumps(tenant.ttl_days_by_kind)  # as the page's text box holds it
+    posted = admin_client_root.post(change, data)
+    assert posted.status_code == 302, posted.context["adminform"].form.errors
+    tenant = Tenant.objects.get(pk=tenant.pk)
+    assert tenant.ttl_days_by_kind["plan"] == 14 and tenant.ttl_days_by_kind["profile"] == 365
+    assert Tenant.objects.get(pk=world["globex"]["tenant"].pk).ttl_days_by_kind["plan"] == 30  # the other tenant
