@@ -6,7 +6,6 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.template.defaultfilters import pluralize
@@ -21,7 +20,14 @@ from core.admin_scoping import (
 )
 from core.exceptions import ApplicationError
 from memory import admin_records  # noqa: F401 - imported for its admin.register calls (experiences, audit log)
-from memory.admin_filters import TENANT_FILTER, ConfidenceRangeFilter, ExpiresSoonFilter, RecallFilter, actor_of
+from memory.admin_filters import (
+    TENANT_FILTER,
+    ConfidenceRangeFilter,
+    EndUserSearchFilter,
+    ExpiresSoonFilter,
+    RecallFilter,
+    actor_of,
+)
 from memory.models import MemoryNote
 from memory.services import moderation
 from memory.services.notes import memory_note_forget, memory_note_history
@@ -63,7 +69,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     list_per_page = 50
     list_filter: ClassVar[tuple[Any, ...]] = (
         TENANT_FILTER,
-        ("end_user", RelatedOnlyFieldListFilter),
+        EndUserSearchFilter,
         "kind",
         "source",
         "status",

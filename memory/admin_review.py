@@ -4,7 +4,6 @@ waiting as pending_review, each beside the note it would replace, so a moderator
 from __future__ import annotations
 
 from django.contrib import admin
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -12,7 +11,7 @@ from django.utils.text import Truncator
 
 from core.admin_scoping import staff_tenant_ids
 from memory.admin import MemoryNoteAdmin
-from memory.admin_filters import TENANT_FILTER, ConfidenceRangeFilter
+from memory.admin_filters import TENANT_FILTER, ConfidenceRangeFilter, EndUserSearchFilter
 from memory.models import MemoryNote, ReviewInboxNote
 from memory.services.health import pii_rejection_summary
 
@@ -40,7 +39,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
         "tenant",
         "created_at",
     )
-    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", ConfidenceRangeFilter)
+    list_filter = (TENANT_FILTER, EndUserSearchFilter, "kind", "source", ConfidenceRangeFilter)
     actions = ("approve", "reject", "edit", "pin")
 
     info_fields = ("side_by_side", *MemoryNoteAdmin.info_fields)

@@ -114,3 +114,20 @@ def test_the_memory_policy_is_a_form_in_plain_words_with_json_only_in_advanced(a
     tenant = Tenant.objects.get(pk=tenant.pk)
     assert tenant.ttl_days_by_kind["plan"] == 14 and tenant.ttl_days_by_kind["profile"] == 365
     assert Tenant.objects.get(pk=world["globex"]["tenant"].pk).ttl_days_by_kind["plan"] == 30  # the other tenant
+
+
+def test_the_end_user_filter_is_a_box_and_stays_within_the_tenant(admin_client_root, client, world):
+    page = admin_client_root.get(reverse("admin:memory_memorynote_changelist")).content.decode()
+    sidebar = page[page.index('id="changelist-filter"') :]
+    assert 'name="end_user_is"' in sidebar and "Person u-1" not in sidebar  # no list of every user
+    both = admin_client_root.get(reverse("admin:memory_memorynote_changelist"), {"end_user_is": "u-1", "kind": "plan"})
+    assert {n.end_user.external_id for n in both.context["cl"].result_list} == {"u-1"}
+    assert {n.tenant_id for n in both.context["cl"].result_list} == {
+        world["acme"]["tenant"].pk,
+        world["globex"]["tenant"].pk,
+    }
+    assert 'name="kind" value="plan"' in both.content.decode()  # the other filters are kept
+
+    client.force_login(world["globex"]["staff"])  # the same id in another tenant: only their own person
+    mine = client.get(reverse("admin:memory_reviewinboxnote_changelist"), {"end_user_is": "u-1"})
+    assert {n.tenant_id for n in mine.context["cl"].result_list} == {world["globex"]["tenant"].pk}
