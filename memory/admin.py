@@ -38,6 +38,14 @@ class NoteForm(TenantConsistentForm):
         model = MemoryNote
         fields = ("tenant", "end_user", "kind", "key", "content", "confidence", "expires_at", "pinned")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        expires = self.fields.get("expires_at")
+        for widget, name in zip(
+            getattr(expires.widget, "widgets", ()) if expires else (), ("date", "time"), strict=False
+        ):
+            widget.attrs.setdefault("aria-label", f"Expires at ({name})")  # one label per box (axe-core)
+
     def clean_content(self):
         content = (self.cleaned_data.get("content") or "").strip()
         if not content:
