@@ -7,12 +7,15 @@ from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.http import Http404
+from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
 # Importing it registers the read-only history (sessions, messages, feedback, erasure receipts).
 from assistants.admin_conversations import TENANT_FILTER
+from assistants.admin_policy import TTL_FIELDS, TenantPolicyFormMixin
+from assistants.admin_user_links import EndUserLinksMixin
 from assistants.models import (
     ApiKey,
     Assistant,
@@ -41,7 +44,7 @@ def actor_of(request) -> str:
 # --- Tenants ------------------------------------------------------------------------------------------------
 
 
-class TenantForm(TenantConsistentForm):
+class TenantForm(TenantPolicyFormMixin, TenantConsistentForm):
     class Meta:
         model = Tenant
         fields = "__all__"
@@ -100,10 +103,10 @@ class TenantAdmin(TenantScopedAdmin):
             },
         ),
         (
-            "Long-term memory: TTL per kind, review, recall",
+            "Long-term memory: how long each kind of note is kept, review, recall",
             {
                 "fields": (
-                    "ttl_days_by_kind",
+                    *TTL_FIELDS,
                     "review_confidence_threshold",
                     "inferred_policy",
                     "recall_all_below",
@@ -129,6 +132,7 @@ class TenantAdmin(TenantScopedAdmin):
         ("Models", {"fields": ("chat_model", "embedding_model")}),
         ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
         ("Background work", {"fields": ("bulk_jobs_max",)}),
+        ("Advanced: note lifetimes as JSON", {"classes": ("collapse",), "fields": ("ttl_days_by_kind",)}),
         ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
     )
 
@@ -203,12 +207,12 @@ class ErasureFilter(admin.SimpleListFilter):
 
 
 @admin.register(EndUser)
-class EndUserAdmin(TenantScopedAdmin):
+class EndUserAdmin(EndUserLinksMixin, TenantScopedAdmin):
     list_display = ("shown_id", "display_name", "tenant", "memory_enabled", "erasure_requested_at", "created_at")
     list_filter = (TENANT_FILTER, ErasureFilter, "memory_enabled")
     search_fields = ("external_id", "display_name")
     # memory_enabled is the person's own switch (web chat, API): staff see it but do not flip it for them.
-    readonly_fields = ("erasure_requested_at", "memory_enabled", "created_at", "updated_at")
+    readonly_fields = ("data_links", "erasure_requested_at", "memory_enabled", "created_at", "updated_at")
     raw_id_fields = ("user",)
     actions = ("erase_users", "export_user")
 
@@ -252,9 +256,11 @@ class EndUserAdmin(TenantScopedAdmin):
                 self.message_user(
                     request,
                     format_html(
-                        'Erasure queued for {} user(s): job(s) {}. Progress is in the <a href="{}">job ledger</a>; '
+                        'Erasure queued for {} user{}: job{} {}. Progress is in the <a href="{}">job ledger</a>; '
                         "each finished erasure leaves an erasure receipt.",
                         len(jobs),
+                        pluralize(len(jobs)),
+                        pluralize(len(jobs)),
                         ", ".join(str(j.pk) for j in jobs),
                         ledger,
                     ),
@@ -346,4 +352,6 @@ class ApiKeyAdmin(TenantScopedAdmin):
         keys = list(queryset.select_related("tenant"))
         for key in keys:
             api_key_revoke(tenant=key.tenant, key=key)
-        self.message_user(request, f"Revoked {len(keys)} key(s); they no longer authenticate.", messages.SUCCESS)
+        self.message_user(
+            request, f"Revoked {len(keys)} key{pluralize(len(keys))}; they no longer authenticate.", messages.SUCCESS
+        )

@@ -120,10 +120,20 @@ class ErasureLookupForm(forms.Form):
 
 @admin.register(ErasureReceipt)
 class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
-    list_display = ("id", "tenant", "user_id_hash", "requested_by_label", "reason", "job", "completed_at")
+    list_display = ("__str__", "tenant", "user_id_hash", "requested_by_label", "reason", "job", "completed_at")
     list_filter = (TENANT_FILTER, ("completed_at", admin.DateFieldListFilter))
     search_fields = ("user_id_hash", "requested_by", "reason")
-    fields = ("tenant", "user_id_hash", "requested_by", "reason", "counts_display", "job", "created_at", "completed_at")
+    # one label for the requester everywhere (list, receipt, lookup): "staff: support1", never the stored "admin:…"
+    fields = (
+        "tenant",
+        "user_id_hash",
+        "requested_by_label",
+        "reason",
+        "counts_display",
+        "job",
+        "created_at",
+        "completed_at",
+    )
     readonly_fields = fields
     change_list_template = "admin/assistants/erasurereceipt/change_list.html"
 

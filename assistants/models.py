@@ -251,6 +251,15 @@ class ErasureReceipt(TenantOwnedModel):
     job = models.ForeignKey("core.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)
 
+    def __str__(self) -> str:
+        """The receipt as the admin titles it: the hashed id it proves erased, and when."""
+        when = self.completed_at or self.created_at
+        return (
+            f"Erasure of {self.user_id_hash[:12]}… on {when:%Y-%m-%d}"
+            if when
+            else f"Erasure of {self.user_id_hash[:12]}…"
+        )
+
 
 class TenantStaff(TimeStampedModel):
     """Links a Django staff account to the tenant whose data it may see and change in the admin.

@@ -13,6 +13,11 @@ from core.models import JobRecord, WorkerHeartbeat
 
 TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
 
+# The admin in the platform's words (for support staff and privacy officers), not "Django administration".
+admin.site.site_header = "Memory platform: support and privacy"
+admin.site.site_title = "Memory platform admin"
+admin.site.index_title = "Tenants, end users, their memory and the jobs that keep it"
+
 
 def pretty(value):
     return format_html("<pre>{}</pre>", json.dumps(value, ensure_ascii=False, indent=2, default=str))

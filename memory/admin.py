@@ -6,9 +6,9 @@ from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
+from django.template.defaultfilters import pluralize
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -17,14 +17,19 @@ from django.utils.text import Truncator
 from core.admin_scoping import (
     TenantConsistentForm,
     TenantScopedAdmin,
-    staff_tenant_ids,
 )
 from core.exceptions import ApplicationError
 from memory import admin_records  # noqa: F401 - imported for its admin.register calls (experiences, audit log)
-from memory.admin_filters import TENANT_FILTER, ConfidenceRangeFilter, ExpiresSoonFilter, RecallFilter, actor_of
-from memory.models import MemoryNote, ReviewInboxNote
+from memory.admin_filters import (
+    TENANT_FILTER,
+    ConfidenceRangeFilter,
+    EndUserSearchFilter,
+    ExpiresSoonFilter,
+    RecallFilter,
+    actor_of,
+)
+from memory.models import MemoryNote
 from memory.services import moderation
-from memory.services.health import pii_rejection_summary
 from memory.services.notes import memory_note_forget, memory_note_history
 
 
@@ -32,6 +37,14 @@ class NoteForm(TenantConsistentForm):
     class Meta:
         model = MemoryNote
         fields = ("tenant", "end_user", "kind", "key", "content", "confidence", "expires_at", "pinned")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        expires = self.fields.get("expires_at")
+        for widget, name in zip(
+            getattr(expires.widget, "widgets", ()) if expires else (), ("date", "time"), strict=False
+        ):
+            widget.attrs.setdefault("aria-label", f"Expires at ({name})")  # one label per box (axe-core)
 
     def clean_content(self):
         content = (self.cleaned_data.get("content") or "").strip()
@@ -64,7 +77,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     list_per_page = 50
     list_filter: ClassVar[tuple[Any, ...]] = (
         TENANT_FILTER,
-        ("end_user", RelatedOnlyFieldListFilter),
+        EndUserSearchFilter,
         "kind",
         "source",
         "status",
@@ -80,7 +93,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     # delete happens only in a user's erasure, which leaves a receipt).
     actions: tuple[str, ...] = ("approve", "reject", "edit", "expire_now", "pin", "unpin", "forget")
     change_fields = ("kind", "key", "content", "confidence", "expires_at")
-    info_fields = (
+    info_fields: tuple[str, ...] = (  # the review inbox puts the side-by-side view first
         "tenant",
         "end_user",
         "status",
@@ -282,7 +295,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             except ApplicationError as exc:
                 refused.append(exc.message)
         if done:
-            self.message_user(request, f"{verb} {done} note(s).", messages.SUCCESS)
+            self.message_user(request, f"{verb} {done} note{pluralize(done)}.", messages.SUCCESS)
         for reason in refused[:10]:
             self.message_user(request, reason, messages.WARNING)
 
@@ -319,54 +332,3 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     def forget(self, request, queryset):
         notes = queryset.exclude(status=MemoryNote.Status.FORGOTTEN)
         self._moderate(request, notes, memory_note_forget, "Forgot")
-
-
-@admin.register(ReviewInboxNote)
-class ReviewInboxAdmin(MemoryNoteAdmin):
-    """Notes waiting as pending_review; PII rejections are listed above them as counts and kinds only."""
-
-    list_display = (
-        "id",
-        "short_content",
-        "why_waiting",
-        "kind",
-        "source",
-        "confidence",
-        "end_user",
-        "tenant",
-        "created_at",
-    )
-    list_filter = (TENANT_FILTER, ("end_user", RelatedOnlyFieldListFilter), "kind", "source", ConfidenceRangeFilter)
-    actions = ("approve", "reject", "edit", "pin")
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).filter(status=MemoryNote.Status.PENDING_REVIEW)
-
-    def has_add_permission(self, request):
-        return False
-
-    @admin.display(description="why it waits")
-    def why_waiting(self, obj):
-        labels = {
-            "agent_inferred": "inferred by the assistant",
-            "low_confidence": f"confidence below {obj.tenant.review_confidence_threshold}",
-            "conflict": f"would supersede note {obj.supersedes_id or '?'}",
-        }
-        found = []
-        stored = getattr(obj, "review_reason", "")  # set by extraction where the field exists
-        if stored:
-            found.append(stored)
-        if obj.source == MemoryNote.Source.AGENT_INFERRED:
-            found.append("agent_inferred")
-        if obj.confidence < obj.tenant.review_confidence_threshold:
-            found.append("low_confidence")
-        if obj.supersedes_id:
-            found.append("conflict")
-        return "; ".join(dict.fromkeys(labels.get(r, r.replace("_", " ")) for r in found)) or "-"
-
-    def changelist_view(self, request, extra_context=None):
-        extra_context = {
-            **(extra_context or {}),
-            "pii_rejections": pii_rejection_summary(tenant_ids=staff_tenant_ids(request)),
-        }
-        return super().changelist_view(request, extra_context)

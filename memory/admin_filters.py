@@ -68,3 +68,24 @@ class RecallFilter(admin.SimpleListFilter):
         if self.value() == "yes":
             return queryset.exclude(never)
         return queryset
+
+
+class EndUserSearchFilter(admin.SimpleListFilter):
+    """The end user as a box to type their external id into, not a list of every user of every tenant (a real
+    tenant has thousands). Exact match, within the tenants the staff member may see (the queryset is scoped)."""
+
+    title = "end user"
+    parameter_name = "end_user_is"
+    template = "admin/memory/end_user_filter.html"
+
+    def lookups(self, request, model_admin):
+        return (("", ""),)  # one entry, so the filter shows; the template draws the box instead
+
+    def queryset(self, request, queryset):
+        value = (self.value() or "").strip()
+        return queryset.filter(end_user__external_id=value) if value else queryset
+
+    def choices(self, changelist):
+        kept = {k: v for k, v in changelist.get_filters_params().items() if k != self.parameter_name}
+        hidden = [(k, v[-1] if isinstance(v, list) else v) for k, v in kept.items()]
+        yield {"hidden": hidden, "value": self.value() or "", "selected": bool(self.value())}

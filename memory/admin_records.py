@@ -7,6 +7,7 @@ import json
 
 from django.contrib import admin, messages
 from django.db.models import Count, Q
+from django.template.defaultfilters import pluralize
 from django.utils.html import format_html
 
 from core.admin_scoping import (
@@ -77,7 +78,9 @@ class ExperienceAdmin(TenantScopedAdmin):
             except ApplicationError as exc:
                 self.message_user(request, f"Experience {experience.pk}: {exc.message}", level=messages.ERROR)
         if done:
-            self.message_user(request, f"{done} experience(s) {'approved' if approved else 'no longer approved'}.")
+            self.message_user(
+                request, f"{done} experience{pluralize(done)} {'approved' if approved else 'no longer approved'}."
+            )
 
 
 @admin.register(PiiRejection)

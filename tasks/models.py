@@ -65,3 +65,5 @@ class SessionScratch(TenantOwnedModel):
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["session", "key"], name="uniq_scratch_key")]
+        verbose_name = "session scratch entry"
+        verbose_name_plural = "session scratch entries"

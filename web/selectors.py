@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.utils import timezone
 
@@ -61,8 +61,41 @@ def conversation_search(*, tenant, end_user, query: str, limit: int = SEARCH_LIM
             role__in=[Message.Role.USER, Message.Role.ASSISTANT],
         )
         .select_related("session")
-        .order_by("-created_at", "-id")[:limit]
+        .order_by("-role", "-created_at", "-id")[:limit]  # "user" before "assistant": what the person said first
     )
     for message in messages:
         hits.append(SearchHit(message.session, message, *_snippet(message.content, query)))
     return hits[:limit]
+
+
+SEARCH_HITS_PER_CONVERSATION = 3
+
+
+@dataclass
+class SearchGroup:
+    """One conversation's matches: its title (when it matched) and its messages, the person's own first."""
+
+    session: ChatSession
+    title: SearchHit | None = None
+    hits: list[SearchHit] = field(default_factory=list)
+    more: int = 0  # matching messages not shown (the conversation opens at the first one shown)
+
+
+def conversation_search_grouped(
+    *, tenant, end_user, query: str, per_conversation: int = SEARCH_HITS_PER_CONVERSATION
+) -> list[SearchGroup]:
+    """conversation_search, one entry per conversation (the one with the newest match first): what the person
+    said comes before the assistant's replies, which often only repeat it ("vegetarian" in nine replies)."""
+    groups: dict[int, SearchGroup] = {}
+    for hit in conversation_search(tenant=tenant, end_user=end_user, query=query):
+        group = groups.setdefault(hit.session.pk, SearchGroup(hit.session))
+        if hit.message is None:
+            group.title = hit
+        else:
+            group.hits.append(hit)
+    for group in groups.values():
+        mine = [h for h in group.hits if h.message and h.message.role == Message.Role.USER]
+        replies = [h for h in group.hits if h.message and h.message.role != Message.Role.USER]
+        ordered = mine + replies
+        group.hits, group.more = ordered[:per_conversation], max(0, len(ordered) - per_conversation)
+    return list(groups.values())

@@ -11,11 +11,26 @@ from django.utils import timezone
 
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.privacy import user_erase_request
+from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from core.exceptions import InvalidInput
 from web.models import StreamedTurn
 
 SELF_SERVICE_ERASURE = "user:self (web chat)"
+
+
+@transaction.atomic
+def session_retitle_after_edit(*, tenant, session: ChatSession, message: Message, text: str) -> None:
+    """Edit and resend of the conversation's first message: a title made from the old wording is made from the
+    new one (a name the person gave it is kept; editing a later message changes nothing)."""
+    if not text.strip() or session.title != session_title(message.content, from_message=True):
+        return
+    others = Message.objects.for_tenant(tenant).filter(session=session, role=Message.Role.USER).exclude(pk=message.pk)
+    if others.exclude(metadata__has_key=MESSAGE_REPLACED_KEY).exists():  # not the first message, or not the latest
+        return
+    title = session_title(text, from_message=True)
+    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk, title=session.title).update(title=title)
+    session.title = title
 
 
 @transaction.atomic

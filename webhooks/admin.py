@@ -7,6 +7,7 @@ import secrets
 
 from django import forms
 from django.contrib import admin, messages
+from django.template.defaultfilters import pluralize
 from django.utils.html import format_html_join
 
 from core.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
@@ -59,11 +60,13 @@ class WebhookEndpointAdmin(TenantScopedAdmin):
 
     @admin.action(description="Re-enable and send the held events")
     def re_enable(self, request, queryset):
-        sent = 0
+        sent, enabled = 0, queryset.count()
         for endpoint in queryset:
             sent += webhook_endpoint_enable(tenant=endpoint.tenant, endpoint=endpoint)
         self.message_user(
-            request, f"Re-enabled {queryset.count()} endpoint(s); {sent} held event(s) queued.", messages.SUCCESS
+            request,
+            f"Re-enabled {enabled} endpoint{pluralize(enabled)}; {sent} held event{pluralize(sent)} queued.",
+            messages.SUCCESS,
         )
 
 
@@ -119,7 +122,9 @@ class WebhookDeliveryAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         for delivery in queryset.exclude(status=WebhookDelivery.Status.SUCCEEDED):
             webhook_delivery_resend(tenant=delivery.tenant, delivery=delivery)
             count += 1
-        self.message_user(request, f"{count} delivery(ies) queued again.", messages.SUCCESS)
+        self.message_user(
+            request, f"{count} {'delivery' if count == 1 else 'deliveries'} queued again.", messages.SUCCESS
+        )
 
     def has_change_permission(self, request, obj=None):
         return False

@@ -74,3 +74,4 @@ class WebhookDelivery(TenantOwnedModel):
     class Meta:
         indexes = [models.Index(fields=["status", "next_attempt_at"])]
         ordering = ["-id"]
+        verbose_name_plural = "webhook deliveries"

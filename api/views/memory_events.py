@@ -3,6 +3,7 @@ updated, superseded or forgot in the user's memory, and undoing one change."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -11,6 +12,7 @@ from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import USER_PARAM
 from assistants.models import Message
+from assistants.services.pinned_sync import session_pinned_after_undo
 from core.exceptions import NotFound
 from memory.services.event_undo import memory_event_undo
 from memory.services.events import memory_events_for_message
@@ -118,8 +120,9 @@ class MemoryEventUndoView(_TurnMessageView):
         message = self._message(request, pk)
         if not isinstance(note_id, int) or note_id < 1:
             raise NotFound("That memory change does not exist in this turn.")
-        return Response(
-            memory_event_undo(
+        with transaction.atomic():
+            event = memory_event_undo(
                 tenant=self.tenant, end_user=message.end_user, message_id=message.pk, note_id=note_id, actor=self.actor
             )
-        )
+            session_pinned_after_undo(tenant=self.tenant, end_user=message.end_user, event=event)
+        return Response(event)

@@ -376,6 +376,8 @@ API_PAGE_SIZE = env.int("API_PAGE_SIZE", default=50)
 # The web chat lists this many conversations, and "What I remember" this many notes, per page.
 WEB_SESSIONS_PER_PAGE = env.int("WEB_SESSIONS_PER_PAGE", default=50)
 WEB_NOTES_PER_PAGE = env.int("WEB_NOTES_PER_PAGE", default=50)
+# How long "Forget" on a note's card can be taken back before it is sent (docs/web.md).
+WEB_FORGET_UNDO_SECONDS = env.int("WEB_FORGET_UNDO_SECONDS", default=8)
 # Most messages one history import may carry (POST /api/v1/users/<id>/sessions/).
 API_IMPORT_MAX_MESSAGES = env.int("API_IMPORT_MAX_MESSAGES", default=10_000)
 SPECTACULAR_SETTINGS = {

@@ -75,6 +75,18 @@
     return Array.from(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
+  /* The home page's box: Enter starts the conversation with what was typed (Shift+Enter: a new line). */
+  function setupStart() {
+    var box = document.getElementById("start-box");
+    if (!box) return;
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing && box.value.trim()) {
+        event.preventDefault();
+        box.form.requestSubmit();
+      }
+    });
+  }
+
   function setupChat() {
     var form = document.getElementById("composer");
     if (!form) return;
@@ -91,6 +103,10 @@
 
     scrollToEnd(conversation);
     autosize(box);
+    if (box.dataset.autosend && canStream && box.value.trim()) {
+      // typed on the home page, which started this conversation: send it now, streamed
+      setTimeout(function () { form.requestSubmit(); }, 0);
+    }
     box.addEventListener("input", function () { autosize(box); });
     box.addEventListener("keydown", function (event) {
       if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
@@ -114,7 +130,8 @@
     function showTitle(text) {
       var title = document.getElementById("conv-title");
       if (title) title.textContent = text;
-      var current = document.querySelector(".session-link.current .session-title");
+      // the text only: a temporary chat's "Temporary" tag beside it stays
+      var current = document.querySelector(".session-link.current .session-title-text");
       if (current) current.textContent = text;
     }
 
@@ -213,10 +230,10 @@
       function restore() { turn.replace.forEach(function (node) { node.classList.remove("being-replaced"); }); }
 
       function fail(message) {
+        // Said once, above the box: a reply that never started goes; what had arrived stays, marked unfinished.
         finished = true;
         reply.classList.remove("streaming");
-        reply.classList.add("msg-error");
-        bubble.textContent = message;
+        if (started) reply.classList.add("msg-error"); else reply.remove();
         showError(message);
         if (text !== null && !box.value) { box.value = text; autosize(box); } // the user's text is never lost
       }
@@ -431,6 +448,52 @@
     if (system && system.addEventListener) system.addEventListener("change", show);
   }
 
+  /* Forget on a note's card: the card folds into "Forgotten. Undo" for a few seconds and the forget is sent when
+     they end (or when the page is left, by sendBeacon), so Undo only has to unfold the card. Without JavaScript
+     the form posts at once. */
+  function setupForgetUndo() {
+    var page = document.querySelector(".memory-page[data-forget-undo-seconds]");
+    if (!page) return;
+    var seconds = parseInt(page.dataset.forgetUndoSeconds, 10) || 8, pending = [];
+    function send(item, beacon) {
+      pending = pending.filter(function (p) { return p !== item; });
+      clearTimeout(item.timer);
+      var body = new FormData(item.form);
+      body.append("quiet", "1"); // the card has said "Forgotten" already: no message for the next page
+      if (beacon && navigator.sendBeacon) { navigator.sendBeacon(item.form.action, body); return; }
+      fetch(item.form.action, { method: "POST", body: body, credentials: "same-origin",
+        headers: { "X-CSRFToken": csrfToken(item.form) } }).then(function () { item.card.remove(); });
+    }
+    page.addEventListener("submit", function (event) {
+      var form = event.target;
+      if (!form.classList.contains("note-forget")) return;
+      event.preventDefault();
+      var card = form.closest(".note"), item = { form: form, card: card };
+      var notice = el("p", "note-forgotten", page.dataset.forgotten + " ");
+      notice.setAttribute("role", "status");
+      var undo = el("button", "btn btn-quiet btn-small note-undo", page.dataset.undo);
+      undo.type = "button";
+      notice.appendChild(undo);
+      Array.from(card.children).forEach(function (child) { child.hidden = true; });
+      card.appendChild(notice);
+      card.classList.add("forgetting");
+      undo.focus();
+      undo.addEventListener("click", function () {
+        clearTimeout(item.timer);
+        pending = pending.filter(function (p) { return p !== item; });
+        notice.remove();
+        card.classList.remove("forgetting");
+        Array.from(card.children).forEach(function (child) { child.hidden = false; });
+        form.querySelector("button").focus();
+      });
+      item.timer = setTimeout(function () { send(item, false); }, seconds * 1000);
+      pending.push(item);
+    });
+    window.addEventListener("pagehide", function () {
+      pending.slice().forEach(function (item) { send(item, true); });
+    });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     autosubmitLanguage();
     collapseSessionsOnPhone();
@@ -438,7 +501,9 @@
     setupMenus();
     setupCopy();
     localiseTimes(document);
+    setupStart();
     setupChat();
     setupFeedback();
+    setupForgetUndo();
   });
 })();

@@ -40,7 +40,7 @@ def test_bulk_delete_is_gone_and_bulk_forget_is_audited(admin_client_root, world
     response = admin_client_root.post(
         url, {"action": "forget", "_selected_action": [n.pk for n in chosen]}, follow=True
     )
-    assert "Forgot 2 note(s)." in response.content.decode()
+    assert "Forgot 2 notes." in response.content.decode()
     for note in chosen:
         note.refresh_from_db()
         assert note.status == "forgotten" and note.content == ""

@@ -100,7 +100,13 @@ def test_session_page_shows_messages_read_only(admin_client_root, world):
 def test_tenant_policy_is_grouped_and_validated(admin_client_root, world):
     tenant = world["acme"]["tenant"]
     page = admin_client_root.get(url(Tenant, "change", tenant.pk)).content.decode()
-    for heading in ("window and token budgets", "TTL per kind", "Personal identifiers", "Decay", "Models"):
+    for heading in (
+        "window and token budgets",
+        "how long each kind of note is kept",
+        "Personal identifiers",
+        "Decay",
+        "Models",
+    ):
         assert heading in page
     form = admin_client_root.get(url(Tenant, "change", tenant.pk)).context["adminform"].form
     data = {k: v for k, v in form.initial.items() if v is not None}

@@ -46,6 +46,9 @@ def test_a_turn_lists_what_it_wrote_and_superseded_and_undo_restores_the_old_ver
     active = MemoryNote.objects.for_tenant(acme.tenant).filter(end_user__external_id="alice", status="active")
     assert [n.value["amount"] for n in active] == [200000]
     assert acme.api.get(events_url(second["message_id"])).json()["events"][0]["undone"] is True
+    # the conversation's pinned facts follow the Undo (issue 42): they said 30 万 after the notes said 20 万
+    pinned = ChatSession.objects.for_tenant(acme.tenant).get(pk=first["session"]).pinned_facts
+    assert pinned["budget"]["value"].startswith("20 万")
 
 
 def test_a_forget_is_an_event_without_the_forgotten_text(acme):

@@ -61,7 +61,7 @@ def test_superuser_re_enables_and_reads_the_log(client, tenant_a, hooks):
         {"action": "re_enable", "_selected_action": [endpoint.pk]},
         follow=True,
     )
-    assert response.status_code == 200 and "1 held event(s) queued" in response.content.decode()
+    assert response.status_code == 200 and "1 held event queued" in response.content.decode()
     endpoint.refresh_from_db()
     delivery.refresh_from_db()
     assert endpoint.disabled_at is None and endpoint.consecutive_failures == 0 and delivery.status == "pending"
@@ -107,7 +107,7 @@ def test_send_again_requeues_a_failed_delivery_with_fresh_retries(client, tenant
         {"action": "resend", "_selected_action": [delivery.pk]},
         follow=True,
     )
-    assert "1 delivery(ies) queued again" in response.content.decode()
+    assert "1 delivery queued again" in response.content.decode()
     delivery.refresh_from_db()
     # Retries start again from none (a worker of the test session may already have made one new attempt).
     assert delivery.status == "pending" and delivery.attempts < 12

@@ -1,5 +1,5 @@
 """axe-core (the copy bundled in axe-playwright-python, run in Chromium) finds no serious or critical issue on the
-login page, the chat and "What I remember", in English and Chinese, light and dark, at desktop and phone width.
+login page, the chat, "What I remember" (also with a card's Forget waiting for Undo) and search, in English and Chinese, light and dark, at desktop and phone width.
 Each state is saved to test-artifacts/screenshots/a11y-*.png."""
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def blocking_issues(page) -> list[str]:
 @pytest.mark.parametrize(
     "locale,scheme", [("en-US", "light"), ("en-US", "dark"), ("zh-CN", "light"), ("zh-CN", "dark")]
 )
-def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, scheme):
+def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, scheme, settings):
+    settings.WEB_FORGET_UNDO_SECONDS = 600  # the undo state is checked, never sent
     zh = locale.startswith("zh")
     tenant, _ = tenant_create(slug=f"a11y-{locale.lower()}-{scheme}", name="A11y Co")
     username = f"ally{'zh' if zh else 'en'}{scheme}"
@@ -74,5 +75,13 @@ def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, sch
         page.goto(f"{site.url}/memory/")
         found[f"memory-{label}"] = blocking_issues(page)
         shot(page, f"a11y-{tag}-{label}-memory")
+        page.locator(".note-forget button").first.click()  # the card folded, with its Undo (issue 42)
+        page.locator(".note-forgotten").wait_for()
+        found[f"memory-undo-{label}"] = blocking_issues(page)
+        shot(page, f"a11y-{tag}-{label}-memory-undo")
+        page.locator(".note-undo").click()
+        page.goto(f"{site.url}/chat/search/?q={'预算' if zh else 'Budget'}")  # grouped search (issue 42)
+        found[f"search-{label}"] = blocking_issues(page)
+        shot(page, f"a11y-{tag}-{label}-search")
         page.context.close()
     assert {where: issues for where, issues in found.items() if issues} == {}

@@ -35,7 +35,8 @@ def active_notes(end_user):
 @needs_chat_layer
 @needs_long_term_memory
 @pytest.mark.worker
-def test_remember_forget_and_use_in_a_new_conversation(site, celery_worker, new_page):
+def test_remember_forget_and_use_in_a_new_conversation(site, celery_worker, new_page, settings):
+    settings.WEB_FORGET_UNDO_SECONDS = 1
     end_user = person("browser-en", "maya")
     page = new_page()
     page.goto(f"{site.url}/login/")
@@ -63,9 +64,11 @@ def test_remember_forget_and_use_in_a_new_conversation(site, celery_worker, new_
 
     assert note_card("Hangzhou").count() >= 1
     assert note_card("green tea").count() >= 1
-    while note_card("green tea").count():
-        with page.expect_navigation():
-            note_card("green tea").first.locator("button", has_text="Forget").click()
+    while note_card("green tea").count():  # Forget folds the card and is sent when its Undo window ends
+        card = note_card("green tea").first
+        card_id = card.get_attribute("id")
+        card.locator("button", has_text="Forget").click()
+        page.locator(f"#{card_id}").wait_for(state="detached")
     shot(page, "05-memory-after-forget")
     assert note_card("Hangzhou").count() >= 1
 

@@ -3,6 +3,8 @@
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from web.memory_labels import SOURCE_LABELS, fact_label, fact_value, pinned_fact_label, places_text
+
 register = template.Library()
 
 KIND_LABELS = {
@@ -14,13 +16,6 @@ KIND_LABELS = {
     "conclusion": _("Conclusion"),
 }
 
-SOURCE_LABELS = {
-    "user_stated": _("You said it"),
-    "agent_inferred": _("Inferred by the assistant"),
-    "tool_result": _("From a tool"),
-    "admin": _("Added by an administrator"),
-}
-
 
 @register.filter
 def kind_label(kind):
@@ -30,6 +25,34 @@ def kind_label(kind):
 @register.filter
 def source_label(source):
     return SOURCE_LABELS.get(source, source or "")
+
+
+@register.filter
+def event_label(event):
+    """What a memory event of a turn is about, in the page's language ("预算 约 40 万元")."""
+    return fact_label(event.get("key", ""), event.get("label", ""))
+
+
+@register.filter
+def event_before(event):
+    """The version a superseding event replaced, in the page's language."""
+    return fact_label(event.get("key", ""), (event.get("before") or {}).get("label", ""))
+
+
+@register.filter
+def event_value(event):
+    """The new value alone of a superseding event ("30 万元")."""
+    return fact_value(event.get("key", ""), event.get("value", ""))
+
+
+@register.filter
+def places(names):
+    return places_text(names)
+
+
+@register.filter
+def pinned_label(key):
+    return pinned_fact_label(key)
 
 
 @register.filter

@@ -19,19 +19,21 @@ from assistants.services.alternatives import (
 )
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
+from assistants.services.pinned_sync import session_pinned_after_undo
 from assistants.services.sessions import session_auto_title, session_delete, session_rename
 from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
 from memory.services.event_undo import memory_event_undo
 from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
-from web.selectors import conversation_search
-from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, streamed_turn_stop
+from web.selectors import conversation_search_grouped
+from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, session_retitle_after_edit, streamed_turn_stop
 from web.views.chat_events import turn_events
 from web.views.chat_rows import generic_failure, latest_task, message_rows, model_is_offline
 
 logger = logging.getLogger(__name__)
 
 ASSISTANT_KEY = "web_assistant_id"
+FIRST_MESSAGE_KEY = "web_first_message"  # the message typed on the home page, until its new conversation opens
 
 
 def _sessions_page(request):
@@ -87,6 +89,9 @@ def chat_new(request):
     except ApplicationError as exc:
         return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
     request.session[ASSISTANT_KEY] = session.assistant_id
+    text = request.POST.get("text", "")
+    if text.strip():  # typed on the home page: the new conversation's page sends it (static/web/app.js)
+        request.session[FIRST_MESSAGE_KEY] = {"session": session.pk, "text": text[: settings.MAX_MESSAGE_CHARS]}
     return redirect("web:chat", session_id=session.pk)
 
 
@@ -94,7 +99,12 @@ def chat_new(request):
 @end_user_required
 def chat_page(request, session_id: int):
     session = session_for(request, session_id)
-    return render(request, "web/chat.html", _chat_context(request, session))
+    first = request.session.get(FIRST_MESSAGE_KEY) or {}
+    if first.get("session") != session.pk:
+        return render(request, "web/chat.html", _chat_context(request, session))
+    del request.session[FIRST_MESSAGE_KEY]  # once: a reload does not send it again
+    context = _chat_context(request, session, draft=first.get("text", ""))
+    return render(request, "web/chat.html", {**context, "autosend": True})
 
 
 @require_POST
@@ -180,13 +190,14 @@ def memory_undo(request, message_id: int, note_id: int):
     """Undo one memory change of a turn (the line under the reply): the previous version is restored."""
     message = message_for(request, message_id)
     try:
-        memory_event_undo(
+        event = memory_event_undo(
             tenant=request.tenant,
             end_user=request.end_user,
             message_id=message.pk,
             note_id=note_id,
             actor=f"user:{request.end_user.external_id}",
         )
+        session_pinned_after_undo(tenant=request.tenant, end_user=request.end_user, event=event)
     except ApplicationError as exc:
         return render(
             request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
@@ -249,9 +260,9 @@ def chat_stop(request, session_id: int):
 def chat_search(request):
     """Search across the person's own conversations: titles and messages (?q=)."""
     query = request.GET.get("q", "")
-    hits = conversation_search(tenant=request.tenant, end_user=request.end_user, query=query)
+    groups = conversation_search_grouped(tenant=request.tenant, end_user=request.end_user, query=query)
     context = _chat_context(request, None)
-    context.update({"query": query.strip(), "hits": hits, "searching": True})
+    context.update({"query": query.strip(), "groups": groups, "searching": True})
     return render(request, "web/search.html", context)
 
 
@@ -294,6 +305,7 @@ def message_edit(request, message_id: int):
     message = message_for(request, message_id)
     session = session_for(request, message.session_id)
     text = request.POST.get("text", "")
+    session_retitle_after_edit(tenant=request.tenant, session=session, message=message, text=text)
     return _stream_turn(
         request,
         session,

@@ -191,7 +191,7 @@ def _done_payload(request, session, result) -> dict:
     rows = message_rows(request, session, only=(message.pk, result.user_message.pk))
     for row in rows:
         key = "html" if row["message"].pk == message.pk else "user_html"
-        payload[key] = render_to_string("web/_message.html", {"row": row}, request=request)
+        payload[key] = render_to_string("web/_message.html", {"row": row, "session": session}, request=request)
     payload["task_html"] = render_to_string("web/_task_strip.html", {"task": row["ctx"]["task"]}, request=request)
     payload["reply_id"] = message.pk
     return payload

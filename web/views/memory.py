@@ -5,19 +5,20 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import prefetch_related_objects
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from assistants.services.pinned_sync import session_pinned_follow_notes
 from assistants.services.tenants import end_user_memory_set
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
-from memory.services.note_versions import VersionMismatch, memory_note_update_if_version, note_version
-from memory.services.notes import memory_note_forget, memory_note_history
+from memory.services.note_versions import VersionMismatch, memory_note_update_if_version
+from memory.services.notes import memory_note_forget
 from web.access import end_user_required, note_for
 from web.forms import NoteCorrectionForm
+from web.note_cards import note_cards
 
 # Everything but notes already forgotten or rejected: "forget everything" must also clear superseded history.
 FORGETTABLE = [
@@ -47,30 +48,6 @@ def _notes_page(request):
     return Paginator(notes, settings.WEB_NOTES_PER_PAGE).get_page(request.GET.get("page"))
 
 
-def _note_rows(request, notes):
-    prefetch_related_objects(notes, "source_messages")
-    rows = []
-    for note in notes:
-        sources = sorted(note.source_messages.all(), key=lambda m: m.pk)
-        source_message = sources[0] if sources else None
-        history = [
-            old
-            for old in memory_note_history(tenant=request.tenant, note=note)
-            if old.pk != note.pk and old.content and old.end_user_id == request.end_user.pk
-        ]
-        rows.append(
-            {
-                "note": note,
-                "source_message": source_message,
-                "history": history,
-                "form": NoteCorrectionForm(
-                    initial={"content": note.content, "version": note_version(note)}, prefix=f"n{note.pk}"
-                ),
-            }
-        )
-    return rows
-
-
 @require_GET
 @end_user_required
 def memory_page(request):
@@ -78,7 +55,14 @@ def memory_page(request):
     return render(
         request,
         "web/memory.html",
-        {"rows": _note_rows(request, list(page)), "page": page, "memory_enabled": request.end_user.memory_enabled},
+        {
+            "rows": note_cards(tenant=request.tenant, end_user=request.end_user, notes=list(page)),
+            "page": page,
+            "memory_enabled": request.end_user.memory_enabled,
+            # a card's Forget is sent by static/web/app.js when this window ends (or the page is left): Undo
+            # only unfolds the card, since nothing was forgotten yet
+            "forget_undo_seconds": settings.WEB_FORGET_UNDO_SECONDS,
+        },
     )
 
 
@@ -117,7 +101,7 @@ def memory_correct(request, note_id: int):
         return redirect("web:memory")
     version = form.cleaned_data["version"]
     try:
-        memory_note_update_if_version(
+        note = memory_note_update_if_version(
             tenant=request.tenant,
             note=note,
             expected={version} if version else None,
@@ -136,6 +120,7 @@ def memory_correct(request, note_id: int):
     except ApplicationError as exc:
         messages.error(request, exc.message)
         return redirect("web:memory")
+    session_pinned_follow_notes(tenant=request.tenant, end_user=request.end_user, current=note)
     messages.success(request, _("Corrected. The assistant will use the new wording from now on."))
     return redirect("web:memory")
 
@@ -146,7 +131,8 @@ def memory_forget(request, note_id: int):
     note = note_for(request, note_id)
     if note.status != MemoryNote.Status.FORGOTTEN:
         memory_note_forget(tenant=request.tenant, note=note, actor=_actor(request))
-    messages.success(request, _("Forgotten. The assistant will not use it again."))
+    if request.POST.get("quiet") != "1":  # the card already said so (static/web/app.js)
+        messages.success(request, _("Forgotten. The assistant will not use it again."))
     return redirect("web:memory")
 
 
