@@ -52,6 +52,8 @@ class UsageQuery(serializers.Serializer):
     def validate(self, attrs):
         today = datetime.now(UTC).date()
         attrs["to"] = attrs.get("to") or today
+        if not 2000 <= attrs["to"].year <= 9000 or not 2000 <= (attrs.get("from") or attrs["to"]).year <= 9000:
+            raise serializers.ValidationError("Give days between the years 2000 and 9000.")
         attrs["from"] = attrs.get("from") or attrs["to"] - timedelta(days=29)
         if attrs["from"] > attrs["to"]:
             raise serializers.ValidationError("'from' is after 'to': give the earlier day first.")
@@ -66,7 +68,7 @@ UsageQuery._declared_fields["from"] = serializers.DateField(
 
 
 class UsageRowSerializer(serializers.Serializer):
-    group = serializers.CharField(allow_null=True, help_text="The day, assistant id, your user id or the model.")
+    group = serializers.JSONField(help_text="The day, the assistant's id, your user id (null: erased) or the model.")
     label = serializers.CharField(allow_null=True, help_text="The assistant's name; null for an erased user.")
     total_tokens = serializers.IntegerField()
     prompt_tokens = serializers.IntegerField()
