@@ -139,10 +139,16 @@ def usage_buffer_take() -> list[UsageEvent]:
     return taken
 
 
-def usage_buffer_return(events: list[UsageEvent]) -> None:
-    """Put back events a flush could not write (a database blip): the next flush writes them."""
+MAX_BUFFERED = 100_000  # events kept while the database cannot take them (about 30 MB); older ones are dropped
+
+
+def usage_buffer_return(events: list[UsageEvent]) -> int:
+    """Put back events a flush could not write (a database blip): the next flush writes them. Returns how many
+    were dropped because the buffer would pass MAX_BUFFERED (the database has been away for long)."""
     with _lock:
-        _buffer[:0] = events
+        room = max(0, MAX_BUFFERED - len(_buffer))
+        _buffer[:0] = events[-room:] if room else []
+        return len(events) - min(room, len(events))
 
 
 def usage_buffer_size() -> int:

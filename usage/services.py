@@ -56,7 +56,8 @@ def _subjects_resolved(events: list[UsageEvent]) -> dict[tuple[str, int], tuple[
 
 def _rows(events: list[UsageEvent]) -> dict[tuple, dict[str, int]]:
     """The events summed per hourly key. An end user who is gone or being erased is written as 0 (no user), so
-    a flush that races an erasure leaves nothing that points at the person."""
+    a flush that races an erasure leaves nothing that points at the person; a deleted tenant's events are dropped
+    (its usage went with it)."""
     subjects = _subjects_resolved(events)
     rows: dict[tuple, dict[str, int]] = defaultdict(lambda: dict.fromkeys(COUNTERS, 0))
     keyed = []
@@ -66,6 +67,8 @@ def _rows(events: list[UsageEvent]) -> dict[tuple, dict[str, int]]:
         if who.subject is not None and who.end_user_id is None:
             assistant_id, end_user_id = subjects.get(who.subject, (assistant_id, 0))
         keyed.append((event, assistant_id, end_user_id))
+    tenants = set(Tenant.objects.filter(pk__in={e.attribution.tenant_id for e in events}).values_list("pk", flat=True))
+    keyed = [item for item in keyed if item[0].attribution.tenant_id in tenants]  # a tenant deleted meanwhile
     users = {end_user_id for _e, _a, end_user_id in keyed if end_user_id}
     alive = set(
         EndUser.objects.unscoped().filter(pk__in=users, erasure_requested_at__isnull=True).values_list("pk", flat=True)
@@ -123,8 +126,8 @@ def usage_flush() -> int:
             rows = _rows(events)
             _upsert(rows)
     except Exception as exc:  # noqa: BLE001 - metering must never fail the request or job it follows
-        usage_buffer_return(events)
-        logger.warning("usage: %d events not written yet (%s)", len(events), type(exc).__name__)
+        dropped = usage_buffer_return(events)
+        logger.warning("usage: %d events not written yet, %d dropped (%s)", len(events), dropped, type(exc).__name__)
         return 0
     try:
         usage_thresholds_check(subjects={(k[0], k[2], k[3]) for k in rows})

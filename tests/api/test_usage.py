@@ -212,3 +212,16 @@ def test_model_jobs_of_a_tenant_over_its_hard_limit_wait_and_others_do_not(acme,
     assert usage_job_held(job, [acme.tenant.pk, 1]) == settings.USAGE_JOB_WAIT_SECONDS > 0
     assert usage_job_held("assistants.jobs.user_erase", [acme.tenant.pk, 1, "x", 1]) is None
     assert usage_job_held(job, [globex.tenant.pk, 1]) is None
+
+
+def test_a_flush_drops_a_deleted_tenants_events_and_writes_the_rest(acme, globex):
+    from core.metering import Attribution, UsageEvent, usage_event_record
+
+    gone = globex.tenant.pk
+    for tenant_id in (acme.tenant.pk, gone):
+        usage_event_record(
+            UsageEvent(attribution=Attribution(tenant_id=tenant_id), kind="chat", model="m", prompt_tokens=5)
+        )
+    globex.tenant.delete()
+    assert usage_flush() == 2 and usage_buffer_size() == 0  # nothing left behind to fail every later flush
+    assert by_group(usage(acme, group_by="model"))["m"]["prompt_tokens"] == 5
