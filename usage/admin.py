@@ -10,7 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.template.loader import render_to_string
 
-from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantScopedAdmin
+from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
 from usage.models import ModelPrice, TenantUsage, UsageNotice
 from usage.quotas import period_bounds, usage_quotas_clean
@@ -19,7 +19,7 @@ from usage.selectors import usage_notices, usage_report, usage_top
 CHART_WIDTH, CHART_HEIGHT = 600, 120
 
 
-class TenantUsageForm(forms.ModelForm):
+class TenantUsageForm(TenantConsistentForm):
     usage_quotas = forms.JSONField(
         required=False,
         help_text='e.g. {"tenant": {"tokens_per_month": 2000000}, "user": {"turns_per_day": 200}}. Limits per UTC '

@@ -109,7 +109,8 @@ def usage_used(*, tenant_id: int, assistant_id: int, end_user_id: int, now: date
     """{(scope, metric, period): used} for the tenant, this assistant and this end user, in one statement."""
     day_start, _ = period_bounds("day", now)
     month_start, _ = period_bounds("month", now)
-    columns, params = [], []
+    columns: list[str] = []
+    params: list[int | datetime] = []
     for scope, condition in (("tenant", "TRUE"), ("assistant", "assistant_id = %s"), ("user", "end_user_id = %s")):
         for expression in ("prompt_tokens + completion_tokens", "turns"):  # METRICS, in order
             for period in ("day", "month"):

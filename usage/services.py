@@ -202,7 +202,7 @@ def usage_jobs_held(tenant_id: int) -> bool:
     """JOB_USAGE_HOLD (core.dispatch): True while the tenant is over a tenant-wide hard limit, so its model jobs
     wait and are sent again later instead of spending past the limit or failing."""
     quotas = Tenant.objects.filter(pk=tenant_id).values_list("usage_quotas", flat=True).first()
-    return bool(quotas) and tenant_over_hard_limit(tenant_id=tenant_id, quotas=quotas)
+    return bool(quotas) and tenant_over_hard_limit(tenant_id=tenant_id, quotas=quotas or {})
 
 
 def usage_job_held(name: str, args: list) -> float | None:

@@ -69,13 +69,14 @@ UsageQuery._declared_fields["from"] = serializers.DateField(
 
 class UsageRowSerializer(serializers.Serializer):
     group = serializers.JSONField(help_text="The day, the assistant's id, your user id (null: erased) or the model.")
-    label = serializers.CharField(allow_null=True, help_text="The assistant's name; null for an erased user.")
+    # `label`, `errors`: output keys named like a Field/Serializer attribute; drf-stubs type them as that attribute
+    label = serializers.CharField(allow_null=True, help_text="The assistant's name; null for an erased user.")  # type: ignore[assignment]
     total_tokens = serializers.IntegerField()
     prompt_tokens = serializers.IntegerField()
     completion_tokens = serializers.IntegerField()
     counted_tokens = serializers.IntegerField(help_text="Tokens counted here because the provider reported none.")
     calls = serializers.IntegerField(help_text="Model calls.")
-    errors = serializers.IntegerField(help_text="Model calls that failed.")
+    errors = serializers.IntegerField(help_text="Model calls that failed.")  # type: ignore[assignment]
     turns = serializers.IntegerField()
     tool_calls = serializers.IntegerField()
     duration_ms = serializers.IntegerField(help_text="Time in model calls.")
@@ -111,7 +112,8 @@ class UsageView(TenantAPIView):
             disposition = f'attachment; filename="usage-{query["group_by"]}-{day}.csv"'
             return Response(rows, headers={"Content-Disposition": disposition})
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(rows, request, view=self)
+        # a list pages like a queryset (Django's Paginator takes any sequence); drf-stubs ask for a QuerySet
+        page = paginator.paginate_queryset(rows, request, view=self)  # type: ignore[arg-type,var-annotated]
         return paginator.get_paginated_response(page)
 
 
