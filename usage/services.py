@@ -223,3 +223,13 @@ def usage_quotas_set(*, tenant, quotas) -> Tenant:
     tenant.usage_quotas = usage_quotas_clean(quotas)
     Tenant.objects.filter(pk=tenant.pk).update(usage_quotas=tenant.usage_quotas, updated_at=timezone.now())
     return tenant
+
+
+def usage_tool_call_record(*, tenant_id: int, tool: str) -> None:
+    """An agent's tool call (the MCP endpoint), metered for the tenant like a model call: into the buffer, written
+    by the periodic flush (usage.flusher: the MCP endpoint is not a Django request, so no request_finished follows)."""
+    from core.metering import Attribution, UsageEvent, usage_event_record
+
+    usage_event_record(
+        UsageEvent(attribution=Attribution(tenant_id=tenant_id, purpose=tool), kind="tool", model="mcp", tool_calls=1)
+    )

@@ -312,6 +312,9 @@ LLM_STREAM_USAGE = env.bool("LLM_STREAM_USAGE", default=True)
 # app holds a tenant's model jobs while the tenant is over a hard usage limit, USAGE_JOB_WAIT_SECONDS at a time.
 JOB_HOLD_CHECK = env("JOB_HOLD_CHECK", default="usage.services.usage_job_held")
 USAGE_JOB_WAIT_SECONDS = env.float("USAGE_JOB_WAIT_SECONDS", default=60.0)
+# Metered events are written after each request and job; this thread writes what no request follows (MCP tool
+# calls) every this many seconds; 0: only after requests and jobs.
+USAGE_FLUSH_SECONDS = env.float("USAGE_FLUSH_SECONDS", default=5.0)
 # Token counts (cl100k, shipped offline) are multiplied by this; raise it for a model whose tokenizer is less
 # efficient than cl100k, so that the context budget stays an upper bound (docs/chat.md "Token counting").
 LLM_TOKEN_SAFETY_FACTOR = env.float("LLM_TOKEN_SAFETY_FACTOR", default=1.0)

@@ -37,6 +37,7 @@ def spend(tenant, assistant, user, tokens: int, model: str = "gpt-test") -> None
 
 def test_the_usage_page_shows_the_days_top_users_assistants_cost_and_notices(admin_client_root, world):
     acme = world["acme"]
+    ModelPrice.objects.all().delete()  # the world prices gpt-test: start with no price
     spend(acme["tenant"], acme["assistant"], acme["person"]["user"], 1200)
     spend(acme["tenant"], acme["assistant"], acme["bystander"]["user"], 300)
     start, _ = period_bounds("day", datetime.now(UTC))
