@@ -365,7 +365,7 @@ def _reply_stream(
     model_name = model.name
     if not model.offline:
         connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection
-    meter = TurnMeter(tenant=tenant, session=session, model=model, messages=context.messages)  # no statement
+    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # no statement
     try:
         for delta in model.stream(context.messages):
             parts.append(delta)

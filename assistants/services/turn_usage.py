@@ -30,11 +30,11 @@ class TurnMeter:
     """Started just before the reply's model call; `record` once the reply ended (finished, failed over to the
     offline model, or stopped by the person)."""
 
-    def __init__(self, *, tenant, session, model, messages: list[dict]):
+    def __init__(self, *, tenant, session, model, context):
         self.attribution = Attribution(
             tenant_id=tenant.pk, assistant_id=session.assistant_id, end_user_id=session.end_user_id, purpose="chat"
         )
-        self.model, self.messages, self.started = model, messages, time.perf_counter()
+        self.model, self.context, self.started = model, context, time.perf_counter()
 
     def record(self, *, reply: str, ok: bool) -> None:
         """The provider's token counts when it reported them (OpenAIChatModel.last_usage), else counted as the
@@ -43,8 +43,10 @@ class TurnMeter:
         prompt = getattr(usage, "prompt_tokens", None)
         completion = getattr(usage, "completion_tokens", None)
         counted = prompt is None or completion is None
-        if prompt is None:
-            prompt = sum(token_count(str(m.get("content") or "")) for m in self.messages)
+        if prompt is None:  # context assembly counted it already (0 only for the fallback context)
+            prompt = self.context.token_count or sum(
+                token_count(str(m.get("content") or "")) for m in self.context.messages
+            )
         if completion is None:
             completion = token_count(reply)
         usage_event_record(
