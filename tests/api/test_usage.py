@@ -225,3 +225,19 @@ def test_a_flush_drops_a_deleted_tenants_events_and_writes_the_rest(acme, globex
     globex.tenant.delete()
     assert usage_flush() == 2 and usage_buffer_size() == 0  # nothing left behind to fail every later flush
     assert by_group(usage(acme, group_by="model"))["m"]["prompt_tokens"] == 5
+
+
+def test_a_regenerated_reply_is_metered_as_a_turn_and_capped_like_one(acme):
+    from assistants.services.alternatives import chat_reply_regenerate_stream
+    from usage.quotas import QuotaExceeded
+
+    session = chat_session_start(tenant=acme.tenant, end_user=acme.user("alice"))
+    first = chat_turn(tenant=acme.tenant, session=session, text="hello")
+    list(chat_reply_regenerate_stream(tenant=acme.tenant, session=session, reply=first.reply_message))
+    usage_flush()
+    assert usage(acme, group_by="user")[0]["turns"] == 2
+    acme.api.put("/api/v1/usage/quotas/", {"quotas": {"user": {"turns_per_day": 2}}})
+    acme.tenant.refresh_from_db()  # as the next request would read it
+    latest = Message.objects.for_tenant(acme.tenant).filter(role="assistant").order_by("-id").first()
+    with pytest.raises(QuotaExceeded):
+        next(chat_reply_regenerate_stream(tenant=acme.tenant, session=session, reply=latest))
