@@ -33,6 +33,7 @@ COUNTERS = (
     "tool_calls",
 )
 KEY = ("tenant_id", "hour", "assistant_id", "end_user_id", "model", "kind", "purpose")
+UPSERT_ROWS = 1000  # hourly rows per statement (17 parameters each)
 
 
 def _subjects_resolved(events: list[UsageEvent]) -> dict[tuple[str, int], tuple[int, int]]:
@@ -102,17 +103,19 @@ def _upsert(rows: dict[tuple, dict[str, int]]) -> None:
     table = UsageHour._meta.db_table
     now = timezone.now()
     columns = ["created_at", "updated_at", *KEY, *COUNTERS]
-    values, params = [], []
-    for key in sorted(rows, key=lambda k: (k[0], k[1], k[2], k[3], k[4], k[5], k[6])):
-        values.append("(" + ", ".join(["%s"] * len(columns)) + ")")
-        params += [now, now, *key, *(rows[key][name] for name in COUNTERS)]
     updates = ", ".join(f"{name} = {table}.{name} + EXCLUDED.{name}" for name in COUNTERS)
-    sql = (
-        f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(values)} "
-        f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET {updates}, updated_at = EXCLUDED.updated_at"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+    keys = sorted(rows, key=lambda k: (k[0], k[1], k[2], k[3], k[4], k[5], k[6]))
+    for start in range(0, len(keys), UPSERT_ROWS):  # PostgreSQL takes at most 65,535 parameters a statement
+        values, params = [], []
+        for key in keys[start : start + UPSERT_ROWS]:
+            values.append("(" + ", ".join(["%s"] * len(columns)) + ")")
+            params += [now, now, *key, *(rows[key][name] for name in COUNTERS)]
+        sql = (
+            f"INSERT INTO {table} ({', '.join(columns)}) VALUES {', '.join(values)} "
+            f"ON CONFLICT ({', '.join(KEY)}) DO UPDATE SET {updates}, updated_at = EXCLUDED.updated_at"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
 
 
 def usage_flush() -> int:

@@ -241,3 +241,16 @@ def test_a_regenerated_reply_is_metered_as_a_turn_and_capped_like_one(acme):
     latest = Message.objects.for_tenant(acme.tenant).filter(role="assistant").order_by("-id").first()
     with pytest.raises(QuotaExceeded):
         next(chat_reply_regenerate_stream(tenant=acme.tenant, session=session, reply=latest))
+
+
+def test_a_flush_of_only_a_deleted_tenants_events_and_a_large_one_both_succeed(acme, globex):
+    from core.metering import Attribution, UsageEvent, usage_event_record
+
+    usage_event_record(UsageEvent(attribution=Attribution(tenant_id=globex.tenant.pk), kind="chat", model="m"))
+    globex.tenant.delete()
+    assert usage_flush() == 1 and usage_buffer_size() == 0
+    for user_id in range(1, 2501):  # 2,500 distinct hourly rows: more than one statement's parameters allow
+        attribution = Attribution(tenant_id=acme.tenant.pk, assistant_id=user_id)
+        usage_event_record(UsageEvent(attribution=attribution, kind="chat", model="m", prompt_tokens=2))
+    assert usage_flush() == 2500
+    assert by_group(usage(acme, group_by="model"))["m"]["prompt_tokens"] == 5000

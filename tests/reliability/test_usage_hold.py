@@ -1,5 +1,6 @@
-"""A tenant over its hard usage limit (issue 43): its model jobs wait in the outbox (sent again later) on the real
-worker, neither failing nor lost, and run once the limit is lifted; another tenant's jobs run meanwhile."""
+"""Usage on the real worker (issue 43): a job's model calls are metered for the end user and assistant of the
+session it is about; a tenant over its hard usage limit has its model jobs wait in the outbox (sent again later),
+neither failing nor lost, until the limit is lifted, while another tenant's jobs run."""
 
 from __future__ import annotations
 
@@ -52,6 +53,37 @@ def test_a_held_job_waits_without_failing_and_runs_when_the_limit_is_lifted(cele
     assert held.status == "queued" and held.error == ""  # waiting, not failed
     usage_quotas_set(tenant=over, quotas={})
     wait_for(lambda: _compaction_row(sessions["over"]).status == "succeeded", message="the held job after the lift")
+
+
+@pytest.mark.worker
+@pytest.mark.django_db(transaction=True)
+def test_a_jobs_model_call_is_metered_for_the_sessions_user_and_assistant(celery_worker, openai_server):
+    from tests.factories import MessageFactory
+    from tests.openai_server import Scripted
+
+    openai_server.reset()
+    tenant, _key = tenant_create(slug="metered")
+    tenant.chat_model, tenant.window_turns = "gpt-summary", 1
+    tenant.save(update_fields=["chat_model", "window_turns"])
+    user = end_user_get_or_create(tenant=tenant, external_id="alice")
+    session = chat_session_start(tenant=tenant, end_user=user)
+    for text in ("My budget is 400k.", "Noted.", "The shop is in Hangzhou.", "Noted again."):
+        MessageFactory(session=session, content=text)
+    answer = {"summary_lines": ["Budget 400k.", "Shop in Hangzhou."]}
+    openai_server.push("chat", *[Scripted(answer, usage={"prompt_tokens": 321, "completion_tokens": 12})] * 3)
+    enqueue_now("assistants.jobs.session_compact", tenant.pk, session.pk)
+    row = wait_for(
+        lambda: UsageHour.objects.for_tenant(tenant).filter(purpose="session_compact").first(),
+        message="the compaction's model call in usage",
+    )
+    assert (row.end_user_id, row.assistant_id, row.model, row.kind) == (
+        user.pk,
+        session.assistant_id,
+        "gpt-summary",
+        "chat",
+    )
+    assert (row.prompt_tokens, row.completion_tokens, row.counted_tokens, row.errors) == (321, 12, 0, 0)
+    openai_server.reset()
 
 
 def time_hour():
