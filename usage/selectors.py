@@ -7,10 +7,11 @@ from collections import defaultdict
 from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 
-from assistants.models import Assistant, EndUser
+from assistants.models import Assistant, EndUser, Message
+from memory.models import MemoryNote
 from usage.models import ModelPrice, UsageHour, UsageNotice
 
 GROUPS = ("assistant", "user", "model", "day")
@@ -39,6 +40,32 @@ def _labels(*, tenant, group_by: str, keys: set) -> dict:
     return {k: str(k) for k in keys}
 
 
+def _empty_row() -> dict:
+    return {**dict.fromkeys(COLUMNS, 0), "cost": Decimal(0), "currency": ""}
+
+
+def _stored(*, tenant, group_by: str, start: datetime, end: datetime) -> dict:
+    """{group: {"stored_messages", "stored_notes"}}: messages and active notes created in the range and still
+    stored (an erased user's are gone with them). Notes belong to end users, not assistants: no note counts there."""
+    if group_by == "model":
+        return {}
+    found: dict = defaultdict(lambda: {"stored_messages": 0, "stored_notes": None if group_by == "assistant" else 0})
+    field = {"user": "end_user_id", "assistant": "session__assistant_id", "day": "day"}[group_by]
+    messages = Message.objects.for_tenant(tenant).filter(created_at__gte=start, created_at__lt=end)
+    notes = MemoryNote.objects.for_tenant(tenant).filter(
+        created_at__gte=start, created_at__lt=end, status=MemoryNote.Status.ACTIVE
+    )
+    if group_by == "day":
+        messages = messages.annotate(day=TruncDate("created_at", tzinfo=UTC))
+        notes = notes.annotate(day=TruncDate("created_at", tzinfo=UTC))
+    for row in messages.values(field).annotate(n=Count("id")).order_by():
+        found[row[field]]["stored_messages"] = row["n"]
+    if group_by != "assistant":
+        for row in notes.values(field).annotate(n=Count("id")).order_by():
+            found[row[field]]["stored_notes"] = row["n"]
+    return found
+
+
 def _prices(models: set[str]) -> dict[str, ModelPrice]:
     return {price.model: price for price in ModelPrice.objects.filter(model__in=models)}
 
@@ -50,7 +77,8 @@ def _cost(price: ModelPrice | None, prompt: int, completion: int) -> Decimal | N
 
 
 def usage_report(*, tenant, date_from: date, date_to: date, group_by: str) -> list[dict]:
-    """One row per group over the UTC days `date_from`..`date_to` (both included), in the group's order. `cost`
+    """One row per group over the UTC days `date_from`..`date_to` (both included), in the group's order, with the
+    messages and notes stored in the range (not for `model`). `cost`
     and `currency` appear only when a price is set for a model in the report; a row with a model that has no
     price gets cost null (unknown, not zero)."""
     start = datetime.combine(date_from, time.min, tzinfo=UTC)
@@ -61,7 +89,7 @@ def usage_report(*, tenant, date_from: date, date_to: date, group_by: str) -> li
     field = _FIELD[group_by]
     parts = rows.values(field, "model").annotate(**{name: Sum(name) for name in COLUMNS}).order_by(field, "model")
     prices = _prices({part["model"] for part in parts})
-    grouped: dict = defaultdict(lambda: {**dict.fromkeys(COLUMNS, 0), "cost": Decimal(0), "currency": ""})
+    grouped: dict = defaultdict(_empty_row)
     for part in parts:
         row = grouped[part[field]]
         for name in COLUMNS:
@@ -70,11 +98,16 @@ def usage_report(*, tenant, date_from: date, date_to: date, group_by: str) -> li
         cost = _cost(price, part["prompt_tokens"] or 0, part["completion_tokens"] or 0)
         row["cost"] = None if cost is None or row["cost"] is None else row["cost"] + cost
         row["currency"] = price.currency if price is not None else row["currency"]
+    stored = _stored(tenant=tenant, group_by=group_by, start=start, end=end)
+    for key in stored.keys() - grouped.keys():  # stored, with no use in the range (an import, say)
+        grouped[key] = _empty_row()
     labels = _labels(tenant=tenant, group_by=group_by, keys=set(grouped))
     report = []
-    for key, row in grouped.items():
+    for key, row in sorted(grouped.items(), key=lambda item: item[0]):
         entry = {"group": key.isoformat() if isinstance(key, date) else key, "label": labels.get(key)}
         entry |= {name: row[name] for name in COLUMNS}
+        if group_by != "model":
+            entry |= stored.get(key) or {"stored_messages": 0, "stored_notes": None if group_by == "assistant" else 0}
         entry["total_tokens"] = row["prompt_tokens"] + row["completion_tokens"]
         if group_by == "user":  # the person's id is the tenant's own external id; 0 (no user, erased) has none
             entry["group"] = labels.get(key)

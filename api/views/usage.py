@@ -23,7 +23,7 @@ from usage.selectors import COLUMNS, GROUPS, usage_report
 from usage.services import usage_quotas_set
 
 MAX_DAYS = 366
-CSV_COLUMNS = ("group", "label", "total_tokens", *COLUMNS, "cost", "currency")
+CSV_COLUMNS = ("group", "label", "total_tokens", *COLUMNS, "stored_messages", "stored_notes", "cost", "currency")
 
 
 class CsvRenderer(BaseRenderer):
@@ -80,6 +80,12 @@ class UsageRowSerializer(serializers.Serializer):
     turns = serializers.IntegerField()
     tool_calls = serializers.IntegerField()
     duration_ms = serializers.IntegerField(help_text="Time in model calls.")
+    stored_messages = serializers.IntegerField(
+        required=False, help_text="Messages created in the range and still stored (not with group_by=model)."
+    )
+    stored_notes = serializers.IntegerField(
+        required=False, allow_null=True, help_text="Active notes created in the range (null per assistant)."
+    )
     cost = serializers.CharField(required=False, allow_null=True, help_text="Only when a model price is set.")
     currency = serializers.CharField(required=False, allow_null=True)
 

@@ -254,3 +254,17 @@ def test_a_flush_of_only_a_deleted_tenants_events_and_a_large_one_both_succeed(a
         usage_event_record(UsageEvent(attribution=attribution, kind="chat", model="m", prompt_tokens=2))
     assert usage_flush() == 2500
     assert by_group(usage(acme, group_by="model"))["m"]["prompt_tokens"] == 5000
+
+
+def test_stored_messages_and_notes_are_shown_per_user_assistant_and_day(acme, globex):
+    acme.api.post("/api/v1/users/alice/memories/", {"kind": "preference", "content": "The user drinks tea."})
+    chat(acme, "alice", "hello")
+    chat(acme, "bob", "hi")
+    chat(globex, "alice", "hello")
+    users = by_group(usage(acme, group_by="user"))
+    assert (users["alice"]["stored_messages"], users["alice"]["stored_notes"]) == (2, 1)
+    assert (users["bob"]["stored_messages"], users["bob"]["stored_notes"]) == (2, 0)
+    (assistant,) = usage(acme, group_by="assistant")
+    assert assistant["stored_messages"] == 4 and assistant["stored_notes"] is None
+    assert usage(acme, group_by="day")[0]["stored_notes"] == 1
+    assert "stored_messages" not in usage(acme, group_by="model")[0]
