@@ -46,7 +46,9 @@ def api_exception_handler(exc, context):
             headers["Retry-After"] = str(mapped.details.get("retry_after_seconds", 30))
         return Response(error_body(mapped.code, mapped.message, mapped.details), status=mapped.status, headers=headers)
     if isinstance(exc, ApplicationError):
-        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status)
+        if exc.status in (429, 503) and "retry_after_seconds" in exc.details:  # e.g. quota_exceeded (usage.quotas)
+            headers["Retry-After"] = str(exc.details["retry_after_seconds"])
+        return Response(error_body(exc.code, exc.message, exc.details), status=exc.status, headers=headers)
     if isinstance(exc, Http404):
         exc = drf.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

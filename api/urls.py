@@ -4,7 +4,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.urls import URLPattern, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import chat, memories, memory_events, sessions, users, webhooks
+from api.views import chat, memories, memory_events, sessions, usage, users, webhooks
 
 
 class ExternalIdConverter:
@@ -49,6 +49,8 @@ v1 = [
         name="message-memory-event-undo",
     ),
     path("jobs/<int:pk>/", users.JobView.as_view(), name="job"),
+    path("usage/", usage.UsageView.as_view(), name="usage"),
+    path("usage/quotas/", usage.UsageQuotasView.as_view(), name="usage-quotas"),
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
     path("webhooks/<int:pk>/", webhooks.WebhookDetailView.as_view(), name="webhook"),
     path("webhooks/<int:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),

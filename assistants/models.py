@@ -96,6 +96,13 @@ class Tenant(TimeStampedModel):
         default=24,
         help_text="A temporary chat (nothing written to long-term memory) is deleted this many hours after it starts.",
     )
+    usage_quotas = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='Usage limits (issue 43, docs/memory.md "Usage quotas"): {"tenant"|"assistant"|"user": '
+        '{"tokens_per_day"|"tokens_per_month"|"turns_per_day"|"turns_per_month": n}}; "assistant" and "user" '
+        "cap each one. Empty: no limit.",
+    )
 
     def __str__(self):
         return self.name or self.slug

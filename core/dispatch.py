@@ -19,8 +19,7 @@ expired at once). A copy that arrives after its job completed does nothing, and 
 (idempotency keys, compare-and-set), so completion stays exactly once in effect.
 
 If the broker cannot be reached, publishing gives up quickly (CELERY_TASK_PUBLISH_RETRY_POLICY, a second or two,
-so a chat turn is not held up); the row stays queued with the broker's error.
-
+so a chat turn is not held up); the row stays queued with the broker's error. A job held by core.job_hold waits.
 Jobs take ids, never user text (docs/STYLE: "Thin Celery tasks: take ids"), so the ledger holds no personal
 content; `_payload_is_plain` refuses anything but ids, numbers, booleans and short strings. Periodic jobs sent by
 beat carry no outbox row: beat sends them again on its own schedule.
@@ -42,6 +41,7 @@ from django.utils import timezone
 
 from config.queues import BULK_JOBS, TENANT_BULK_JOBS
 from core import priority
+from core.job_hold import job_hold_seconds
 
 logger = logging.getLogger(__name__)
 
@@ -63,13 +63,11 @@ def _payload_is_plain(value) -> bool:
 
 
 def _outbox_record(job, args: list, kwargs: dict, start_within: float | None = None):
-    """The outbox row of one job, written in the caller's transaction (or on its own in autocommit). Redelivery
-    sends it again if it has not started within `start_within` seconds (default DISPATCH_START_SECONDS)."""
+    """The outbox row of one job, in the caller's transaction; sent again unless started within `start_within` s
+    (default DISPATCH_START_SECONDS)."""
     from core.models import JobRecord
 
-    if start_within is None:
-        start_within = settings.DISPATCH_START_SECONDS
-
+    start_within = settings.DISPATCH_START_SECONDS if start_within is None else start_within
     if not _payload_is_plain(args) or not _payload_is_plain(kwargs):
         raise ValueError(f"{job.name} must be given ids and short values only, not text or objects.")
     return JobRecord.objects.create(
@@ -103,16 +101,15 @@ def job_named(job: Task | str) -> Task:
 
 
 def enqueue_on_commit(job: Task | str, *args, **kwargs) -> None:
-    """Record `job(*args, **kwargs)` in the outbox with the current transaction's data and send it to a worker once
-    the transaction commits (at once outside one). Never raises because of the broker."""
+    """Record `job(*args, **kwargs)` in the outbox with the current transaction's data and send it to a worker
+    once the transaction commits (at once outside one). Never raises because of the broker."""
     job = job_named(job)
     record = _outbox_record(job, list(args), kwargs)
     transaction.on_commit(lambda: _publish(record.pk, job, list(args), kwargs))
 
 
 def enqueue_now(job: Task | str, *args, **kwargs) -> bool:
-    """Record and publish now. Returns True when the broker took the message, False when it stays in the outbox
-    for redelivery."""
+    """Record and publish now. True when the broker took the message, False when it stays in the outbox."""
     job = job_named(job)
     record = _outbox_record(job, list(args), kwargs)
     return _publish(record.pk, job, list(args), kwargs)
@@ -122,8 +119,7 @@ def enqueue_later(job: Task | str, *args, countdown: float, **kwargs) -> bool:
     """Record now and publish to run in `countdown` seconds (a retry's backoff, e.g. a webhook delivery's next
     attempt). The row's lease covers the wait, so redelivery does not send it early; if the broker is down the row
     stays in the outbox and is sent once it is due. Returns True when the broker took the message."""
-    job = job_named(job)
-    wait = max(0.0, float(countdown))
+    job, wait = job_named(job), max(0.0, float(countdown))
     record = _outbox_record(job, list(args), kwargs, start_within=wait + settings.DISPATCH_START_SECONDS)
     return _publish(record.pk, job, list(args), kwargs, countdown=wait or None)
 
@@ -327,11 +323,11 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | 
         return _outbox_claim(record_id)
 
 
-def _outbox_defer(task, record_id: int, args, kwargs) -> None:
-    """Send the job again in BULK_JOB_WAIT_SECONDS, keeping its outbox row (and lease) so nothing is lost."""
+def _outbox_defer(task, record_id: int, args, kwargs, wait: float | None = None) -> None:
+    """Send the job again in `wait` (BULK_JOB_WAIT_SECONDS) s, keeping its outbox row (and lease): nothing is lost."""
     from core.models import JobRecord
 
-    wait = settings.BULK_JOB_WAIT_SECONDS
+    wait = wait or settings.BULK_JOB_WAIT_SECONDS
     JobRecord.objects.filter(pk=record_id, kind=DISPATCH_KIND).update(
         status=JobRecord.Status.QUEUED,
         updated_at=timezone.now(),
@@ -373,6 +369,10 @@ class OutboxTask(Task):
         from core.models import JobRecord
 
         record_id = int(task_id[len(TASK_ID_PREFIX) :])
+        held = job_hold_seconds(self.name, args)  # e.g. its tenant is over a usage limit (core.job_hold)
+        if held:
+            _outbox_defer(self, record_id, list(args), kwargs, wait=held)
+            return None
         if self.name in TENANT_BULK_JOBS and args:
             claimed = _outbox_claim_bulk(record_id, tenant_id=args[0], args=list(args))
             if claimed is False:

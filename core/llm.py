@@ -18,12 +18,15 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
 from django.conf import settings
 from pydantic import BaseModel, ValidationError
+
+from core.metering import CallUsage, model_call_record
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionMessageParam
@@ -66,27 +69,73 @@ def _messages(messages: list[dict]) -> list[ChatCompletionMessageParam]:
     return cast("list[ChatCompletionMessageParam]", messages)
 
 
+def _prompt_texts(messages: list[dict]) -> list[str]:
+    return [str(m.get("content") or "") for m in messages]
+
+
 def chat_text(
     *, model: str, messages: list[dict], temperature: float, max_retries: int | None = None, **kwargs: Any
 ) -> str:
-    """One chat completion; its text ("" when the answer has no choices or no content)."""
-    response = model_client(max_retries=max_retries).chat.completions.create(
-        model=model, messages=_messages(messages), temperature=temperature, **kwargs
-    )
-    return (response.choices[0].message.content or "") if response.choices else ""
+    """One chat completion; its text ("" when the answer has no choices or no content). Metered (core.metering):
+    the provider's token counts, or counted ones when it reports none."""
+    started, text, usage, ok = time.perf_counter(), "", None, False
+    try:
+        response = model_client(max_retries=max_retries).chat.completions.create(
+            model=model, messages=_messages(messages), temperature=temperature, **kwargs
+        )
+        usage, ok = response.usage, True
+        text = (response.choices[0].message.content or "") if response.choices else ""
+        return text
+    finally:
+        model_call_record(
+            kind="chat",
+            model=model,
+            started=started,
+            ok=ok,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=getattr(usage, "completion_tokens", None),
+            counted_from=(_prompt_texts(messages), text),
+        )
 
 
-def chat_stream(*, model: str, messages: list[dict], temperature: float) -> Iterator[str]:
-    """One streamed chat completion: its text deltas as they arrive (empty deltas skipped)."""
-    stream = model_client().chat.completions.create(
-        model=model, messages=_messages(messages), temperature=temperature, stream=True
-    )
-    for chunk in stream:
-        if not chunk.choices:
-            continue
-        delta = chunk.choices[0].delta.content or ""
-        if delta:
-            yield delta
+def chat_stream(
+    *, model: str, messages: list[dict], temperature: float, usage: CallUsage | None = None
+) -> Iterator[str]:
+    """One streamed chat completion: its text deltas as they arrive (empty deltas skipped). With `usage`, the
+    provider's token counts (asked for with `stream_options`, LLM_STREAM_USAGE) are written there and the caller
+    meters the call; without it the call is metered here."""
+    started, parts, reported, ok = time.perf_counter(), [], None, False
+    extra: dict[str, Any] = {"stream_options": {"include_usage": True}} if settings.LLM_STREAM_USAGE else {}
+    try:
+        stream = model_client().chat.completions.create(
+            model=model, messages=_messages(messages), temperature=temperature, stream=True, **extra
+        )
+        for chunk in stream:
+            if getattr(chunk, "usage", None) is not None:
+                reported = chunk.usage
+            if not chunk.choices:
+                continue
+            delta = chunk.choices[0].delta.content or ""
+            if delta:
+                parts.append(delta)
+                yield delta
+        ok = True
+    finally:
+        prompt = getattr(reported, "prompt_tokens", None)
+        completion = getattr(reported, "completion_tokens", None)
+        if usage is not None:
+            usage.prompt_tokens, usage.completion_tokens = prompt, completion
+            usage.duration_ms, usage.ok = (time.perf_counter() - started) * 1000, ok
+        else:
+            model_call_record(
+                kind="chat",
+                model=model,
+                started=started,
+                ok=ok,
+                prompt_tokens=prompt,
+                completion_tokens=completion,
+                counted_from=(_prompt_texts(messages), "".join(parts)),
+            )
 
 
 def json_schema_format(schema: type[BaseModel]) -> dict:
@@ -129,5 +178,18 @@ def chat_json(
 
 def embed(*, model: str, texts: list[str], dimensions: int) -> list[list[float]]:
     """Embeddings of `texts` (in order), each asked for with exactly `dimensions` dimensions."""
-    response = model_client().embeddings.create(model=model, input=texts, dimensions=dimensions)
-    return [list(item.embedding) for item in response.data]
+    started, usage, ok = time.perf_counter(), None, False
+    try:
+        response = model_client().embeddings.create(model=model, input=texts, dimensions=dimensions)
+        usage, ok = response.usage, True
+        return [list(item.embedding) for item in response.data]
+    finally:
+        model_call_record(
+            kind="embedding",
+            model=model,
+            started=started,
+            ok=ok,
+            prompt_tokens=getattr(usage, "prompt_tokens", None),
+            completion_tokens=0,
+            counted_from=(texts, ""),
+        )

@@ -22,6 +22,8 @@ from pydantic import Field
 from core.exceptions import ApplicationError
 from core.models import tenant_scope
 from mcp_api import operations
+from usage.flusher import usage_flusher_start
+from usage.services import usage_tool_call_record
 
 SERVER_NAME = "memory-platform"
 INSTRUCTIONS = (
@@ -53,6 +55,8 @@ async def _run(ctx: Context, tenant_of: TenantOf, operation, **arguments) -> dic
                 return operation(tenant=tenant, actor=actor, **arguments)
         finally:
             connections.close_all()  # this worker thread's connections (back to the pool when there is one)
+            usage_tool_call_record(tenant_id=tenant.pk, tool=getattr(operation, "__name__", "tool"))
+            usage_flusher_start()  # written within USAGE_FLUSH_SECONDS (no request_finished follows an MCP call)
 
     try:
         return await anyio.to_thread.run_sync(call)

@@ -39,6 +39,17 @@ def wait_for(predicate, timeout: float = 30.0, interval: float = 0.1, message: s
     pytest.fail(f"Timed out after {timeout}s waiting for {message}" + (f"\n{details()}" if details else ""))
 
 
+@pytest.fixture(autouse=True)
+def _usage_buffer_empty():
+    """Each test starts with an empty metering buffer (core.metering): a turn a test ran through the service, with
+    no request to flush it after, must not be written into the next test's database."""
+    from core.metering import usage_buffer_take
+
+    usage_buffer_take()
+    yield
+    usage_buffer_take()
+
+
 @pytest.fixture(scope="session")
 def openai_server():
     """The scripted model server, one per test session; tests push answers and reset it."""

@@ -28,6 +28,7 @@ class Scripted:
     chunk_delay: float = 0.0
     headers: dict = field(default_factory=dict)
     raw: bytes | None = None
+    usage: dict | None = None  # the `usage` reported (chat, and a stream that asks for it); None: the default one
 
 
 class ScriptedOpenAI:
@@ -134,8 +135,19 @@ class ScriptedOpenAI:
                 if not isinstance(content, str):
                     content = json.dumps(content, ensure_ascii=False)
                 model = body.get("model", "fake")
+                usage = (answer.usage if answer is not None else None) or {
+                    "prompt_tokens": 1,
+                    "completion_tokens": 1,
+                    "total_tokens": 2,
+                }
                 if body.get("stream"):
-                    return self._stream(content, model, chunk_delay=answer.chunk_delay if answer else 0.0)
+                    wants_usage = bool((body.get("stream_options") or {}).get("include_usage"))
+                    return self._stream(
+                        content,
+                        model,
+                        chunk_delay=answer.chunk_delay if answer else 0.0,
+                        usage=usage if wants_usage else None,
+                    )
                 payload = {
                     "id": "chatcmpl-test",
                     "object": "chat.completion",
@@ -144,11 +156,11 @@ class ScriptedOpenAI:
                     "choices": [
                         {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
                     ],
-                    "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                    "usage": usage,
                 }
                 self._send(200, json.dumps(payload, ensure_ascii=False).encode())
 
-            def _stream(self, content: str, model: str, chunk_delay: float = 0.0):
+            def _stream(self, content: str, model: str, chunk_delay: float = 0.0, usage: dict | None = None):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
@@ -176,7 +188,11 @@ class ScriptedOpenAI:
                     "model": model,
                     "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
                 }
-                self.wfile.write(f"data: {json.dumps(done)}\n\ndata: [DONE]\n\n".encode())
+                self.wfile.write(f"data: {json.dumps(done)}\n\n".encode())
+                if usage is not None:  # OpenAI's last chunk with stream_options.include_usage: no choices, the usage
+                    last = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 0, "model": model}
+                    self.wfile.write(f"data: {json.dumps({**last, 'choices': [], 'usage': usage})}\n\n".encode())
+                self.wfile.write(b"data: [DONE]\n\n")
                 self.wfile.flush()
                 self.close_connection = True
 

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from assistants.llm.errors import ModelError
 from core import llm
+from core.metering import CallUsage
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -44,6 +45,7 @@ class OpenAIChatModel:
     def __init__(self, *, name: str, temperature: float = 0.3):
         self.name = name
         self.temperature = temperature
+        self.last_usage: CallUsage | None = None  # the last stream's tokens, metered by the turn (issue 43)
 
     def complete(self, messages: list[dict], **kwargs) -> str:
         try:
@@ -56,8 +58,11 @@ class OpenAIChatModel:
 
     def stream(self, messages: list[dict]) -> Iterator[str]:
         got_text = False
+        self.last_usage = CallUsage()
         try:
-            for delta in llm.chat_stream(model=self.name, messages=messages, temperature=self.temperature):
+            for delta in llm.chat_stream(
+                model=self.name, messages=messages, temperature=self.temperature, usage=self.last_usage
+            ):
                 got_text = got_text or bool(delta.strip())
                 yield delta
         except Exception as exc:

@@ -23,6 +23,7 @@ from assistants.services.chat import (
     turn_uses_long_term_memory,
 )
 from assistants.services.earlier_versions import message_versions_retire
+from assistants.services.turn_usage import TurnMeter, turn_quota_check
 from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
@@ -100,6 +101,7 @@ def chat_reply_regenerate_stream(
     user_message = _regenerated_message(tenant=tenant, session=session, reply=reply)
     session.end_user = EndUser.objects.for_tenant(tenant).get(pk=session.end_user_id)
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    turn_quota_check(tenant=tenant, session=session, policy=policy, text=user_message.content)  # a reply is a turn
     context = _regenerate_context(tenant=tenant, session=session, reply=reply, user_message=user_message, policy=policy)
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
@@ -109,11 +111,13 @@ def chat_reply_regenerate_stream(
     extra = {ALTERNATIVE_OF_KEY: reply.pk}
     if not model.offline:
         connection_release_while_waiting()
+    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # issue 43, no statement
     try:
         for delta in model.stream(context.messages):
             parts.append(delta)
             yield "delta", delta
     except GeneratorExit:
+        meter.record(reply="".join(parts), ok=True)
         with transaction.atomic():
             new = chat_reply_store(
                 tenant=tenant,
@@ -134,6 +138,7 @@ def chat_reply_regenerate_stream(
         parts.append(fallback)
         yield "delta", fallback
         model_name = f"{model_name}->offline"
+    meter.record(reply="".join(parts), ok=error is None)
     with transaction.atomic():
         new = chat_reply_store(
             tenant=tenant,

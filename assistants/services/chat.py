@@ -20,6 +20,7 @@ from assistants.services.recall_early import recall_early_start
 from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
+from assistants.services.turn_usage import TurnMeter, turn_quota_check
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.i18n import user_language
@@ -193,6 +194,7 @@ def chat_turn_stream(
     interactive_work_seen()  # bulk jobs on this machine pause while the turn runs (core.priority)
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    turn_quota_check(tenant=tenant, session=session, policy=policy, text=text)  # 429 at a usage limit (issue 43)
     # Recall reads nothing the steps below write: it runs beside them (assistants.services.recall_early)
     early_recall = recall_early_start(
         tenant=tenant,
@@ -363,6 +365,7 @@ def _reply_stream(
     model_name = model.name
     if not model.offline:
         connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection
+    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # no statement
     try:
         for delta in model.stream(context.messages):
             parts.append(delta)
@@ -370,6 +373,7 @@ def _reply_stream(
     except GeneratorExit:
         # The person stopped the reply (or went away): keep what was streamed, marked stopped, so a reload shows
         # the stop instead of a reply they never saw finish. The web chat then trims it to what was shown.
+        meter.record(reply="".join(parts), ok=True)
         try:
             chat_reply_store(
                 tenant=tenant,
@@ -391,4 +395,5 @@ def _reply_stream(
         parts.append(text_out)
         yield "delta", text_out
         model_name = f"{model_name}->offline"
+    meter.record(reply="".join(parts), ok=error is None)
     return "".join(parts), "offline" if model.offline else model_name, error

@@ -42,6 +42,7 @@ from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import SessionScratch, TaskState
+from usage.services import usage_user_deidentify
 from webhooks.services import webhook_event_emit
 
 ERASE_JOB_KIND = "user_erase"
@@ -310,6 +311,8 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         progress = progress_of(_lock_progress(job_id))
         counts = progress["counts"]
         _add(counts, {"memory.AuditLog (content scrubbed)": _scrub_audit_log(tenant_id, user)})
+        # usage keeps its counts, merged into the tenant's "no user" rows (issue 43: aggregated, de-identified)
+        _add(counts, {"usage.UsageHour (de-identified)": usage_user_deidentify(tenant=tenant_id, end_user_id=user.pk)})
         for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):  # the final sweep
             qs = factory()
             if name == "sessions":

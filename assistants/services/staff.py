@@ -12,7 +12,7 @@ from assistants.models import Tenant, TenantStaff
 STAFF_GROUP = "Tenant staff"
 # Everything of the platform's apps, except what is platform-wide (tenants are created and deleted by
 # superusers; staff links and worker heartbeats are superuser-only).
-STAFF_APPS = ("core", "assistants", "memory", "tasks", "webhooks")  # core: the job ledger
+STAFF_APPS = ("core", "assistants", "memory", "tasks", "webhooks", "usage")  # core: the job ledger
 STAFF_EXCLUDED = (
     "add_tenant",
     "delete_tenant",
@@ -24,6 +24,10 @@ STAFF_EXCLUDED = (
     "change_workerheartbeat",
     "delete_workerheartbeat",
     "view_workerheartbeat",
+    "add_modelprice",  # model prices are the platform's (usage.ModelPrice)
+    "change_modelprice",
+    "delete_modelprice",
+    "view_modelprice",
 )
 
 

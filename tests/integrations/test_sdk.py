@@ -54,7 +54,7 @@ def test_every_error_code_the_server_uses_has_an_exception_class():
     from api.errors import STATUS_ERRORS
 
     codes = {code for code, _ in STATUS_ERRORS.values()}
-    for folder in ("api", "assistants", "memory", "tasks", "core", "mcp_api", "webhooks"):
+    for folder in ("api", "assistants", "memory", "tasks", "core", "mcp_api", "webhooks", "usage"):
         for path in (ROOT / folder).rglob("*.py") if (ROOT / folder).exists() else ():
             if "migrations" in path.parts:
                 continue
@@ -164,6 +164,26 @@ def test_erase_user_job_is_followed_to_its_receipt(live_web, tenant_a, celery_wo
         assert job["status"] == "succeeded" and job["receipt"]["counts"]
         with pytest.raises(m.errors.UserNotFound):
             a.recall("gone", "pilot")
+
+
+def test_usage_and_quotas_through_the_sdk(live_web, tenant_a, tenant_b):
+    """Over a real web process: a turn's usage is written once its response has gone (visible a moment later), a
+    limit then refuses the next turn at once with QuotaExceeded (not retried), and the other tenant sees none of it."""
+    from tests.conftest import wait_for
+
+    m = sdk()
+    with m.Client(live_web.base, tenant_a.key) as a, m.Client(live_web.base, tenant_b.key) as b:
+        assert a.set_quotas({"user": {"turns_per_day": 1}})["quotas"] == {"user": {"turns_per_day": 1}}
+        a.chat("alice", "hello")
+        rows = wait_for(lambda: list(a.usage(group_by="user")), timeout=10, message="the turn's usage")
+        assert [(r["group"], r["turns"]) for r in rows] == [("alice", 1)]
+        started = time.monotonic()
+        with pytest.raises(m.errors.QuotaExceeded) as refused:
+            a.chat("alice", "again")
+        assert time.monotonic() - started < 5 and refused.value.retry_after > 0
+        assert refused.value.details["limit"] == "user.turns_per_day"
+        assert a.chat("bob", "hello")["reply"]
+        assert list(b.usage(group_by="user")) == [] and b.get_quotas()["quotas"] == {}
 
 
 def test_a_bad_key_raises_unauthenticated(live_web, tenant_a):

@@ -55,6 +55,15 @@ def retry_after_seconds(headers) -> float | None:
         return max(0.0, when.timestamp() - time.time()) if when else None
 
 
+def retryable(response) -> bool:
+    """429 and 503 are retried, unless the server asks for a longer wait than a client should sleep through (a
+    usage quota that resets tomorrow: quota_exceeded), which is raised at once with its Retry-After."""
+    if response.status_code not in RETRY_STATUSES:
+        return False
+    retry_after = retry_after_seconds(response.headers)
+    return retry_after is None or retry_after <= MAX_BACKOFF * 4
+
+
 def backoff(attempt: int, base: float, retry_after: float | None) -> float:
     """Seconds to wait before retry `attempt` (1, 2, ...): Retry-After when the server gave one, else
     exponential with full jitter."""
@@ -124,7 +133,7 @@ class SyncTransport:
                     raise ConnectionFailed(f"Could not reach the server: {exc}") from exc
                 self.sleep(backoff(attempt, self.backoff_base, None))
                 continue
-            if response.status_code in RETRY_STATUSES and attempt <= self.max_retries:
+            if retryable(response) and attempt <= self.max_retries:
                 wait = backoff(attempt, self.backoff_base, retry_after_seconds(response.headers))
                 response.close()
                 self.sleep(wait)
@@ -178,7 +187,7 @@ class AsyncTransport:
                     raise ConnectionFailed(f"Could not reach the server: {exc}") from exc
                 await self.sleep(backoff(attempt, self.backoff_base, None))
                 continue
-            if response.status_code in RETRY_STATUSES and attempt <= self.max_retries:
+            if retryable(response) and attempt <= self.max_retries:
                 wait = backoff(attempt, self.backoff_base, retry_after_seconds(response.headers))
                 await response.aclose()
                 await self.sleep(wait)

@@ -372,6 +372,33 @@ class _Operations:
             Request("GET", f"/api/v1/webhooks/{int(webhook)}/deliveries/", params={"page_size": page_size})
         )
 
+    # --- usage and quotas --------------------------------------------------------------------------------------
+    @operation("usage_list")
+    def usage(
+        self,
+        *,
+        group_by: str = "day",
+        date_from: str | None = None,
+        date_to: str | None = None,
+        page_size: int | None = None,
+    ):
+        """What the tenant used between two UTC days (YYYY-MM-DD, both included; default the last 30), one row per
+        day, assistant, user or model (`group_by`): tokens, model calls, turns, tool calls, and cost when a price
+        is set. An iterator over every page."""
+        params = {"group_by": group_by, "from": date_from, "to": date_to, "page_size": page_size}
+        return self._paginate(Request("GET", "/api/v1/usage/", params=params))
+
+    @operation("usage_quotas_retrieve")
+    def get_quotas(self) -> dict:
+        """The tenant's limits ({"quotas": ..., "tenant_used": ...})."""
+        return self._call(Request("GET", "/api/v1/usage/quotas/"))
+
+    @operation("usage_quotas_update")
+    def set_quotas(self, quotas: dict) -> dict:
+        """Replace the tenant's limits, e.g. {"user": {"tokens_per_day": 20000}}; {} removes them. A turn over a
+        limit raises errors.QuotaExceeded (not retried: `retry_after` says when the limit resets)."""
+        return self._call(Request("PUT", "/api/v1/usage/quotas/", json={"quotas": quotas}))
+
 
 def _chat_body(user, message, session, assistant) -> dict:
     return {

@@ -96,6 +96,14 @@ class Throttled(ApiError):
         return float(value) if value is not None else None
 
 
+class QuotaExceeded(Throttled):
+    """429: a usage limit of the tenant, an assistant or an end user is used up. Not retried by the clients: it
+    lasts until the limit resets (`retry_after` seconds, `details["resets_at"]`) or is raised; `details["limit"]`
+    names it, e.g. "user.tokens_per_day"."""
+
+    code = "quota_exceeded"
+
+
 class InternalError(ApiError):
     code, status = "internal_error", 500
 

@@ -1,0 +1,190 @@
+"""Quotas (issue 43): hard limits on tokens and turns per day or month, for the tenant, each assistant and each end
+user, kept in the tenant's policy (`Tenant.usage_quotas`, MemoryPolicy.usage_quotas):
+
+    {"tenant": {"tokens_per_month": 2000000}, "assistant": {"turns_per_day": 500}, "user": {"tokens_per_day": 20000}}
+
+A turn is refused (429 `quota_exceeded`, with Retry-After) once a limit is reached; a turn already running finishes
+(its tokens are counted after it), so a limit reached mid-stream refuses the next turn. At 80% of a limit the
+tenant gets the `usage.threshold` webhook and an admin notice, once per limit and period. Periods are UTC: a day
+starts at 00:00, a month on the 1st. Usage is what was written by the last flush (usage.services), which runs as
+each request ends: a turn sent in the same instant as the one that reached a limit may still pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from django.db import connection
+
+from core.exceptions import ApplicationError, InvalidInput
+
+SCOPES = ("tenant", "assistant", "user")
+METRICS = ("tokens", "turns")
+PERIODS = ("day", "month")
+SOFT_SHARE = 0.8  # the soft limit: this share of a hard one
+
+_SCOPE_WORDS = {
+    "en": {"tenant": "this account", "assistant": "this assistant", "user": "this user"},
+    "zh": {"tenant": "本账户", "assistant": "该助手", "user": "该用户"},
+}
+# The refusal in the user's language. Inline rather than in locale/zh_Hans: the catalogue is compiled into one .mo
+# that two other changes edit at the same time; moving these two sentences there is a follow-up.
+_REFUSAL = {
+    "en": "The {period} limit of {quota:,} {metric} for {scope} is used up ({used:,} used); it resets at "
+    "{resets} UTC, in {wait}. Try again then, or ask the operator to raise the limit.",
+    "zh": "{scope}每{period} {quota:,} {metric}的额度已用完（已用 {used:,}）；额度将于 {resets} UTC 重置，"
+    "约 {wait}后。请届时再试，或请运营方提高额度。",
+}
+_WORDS = {
+    "en": {"day": "daily", "month": "monthly", "tokens": "tokens", "turns": "turns"},
+    "zh": {"day": "日", "month": "月", "tokens": "个 token ", "turns": "轮对话"},
+}
+
+
+class QuotaExceeded(ApplicationError):
+    code = "quota_exceeded"
+    status = 429
+
+
+@dataclass(frozen=True)
+class Limit:
+    scope: str
+    metric: str
+    period: str
+    quota: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.scope}.{self.metric}_per_{self.period}"
+
+
+def quota_limits(quotas: dict | None) -> list[Limit]:
+    """The limits set in a policy's `usage_quotas` (malformed entries are refused when saved: usage_quotas_clean)."""
+    found = []
+    for scope, values in (quotas or {}).items():
+        for key, quota in (values or {}).items():
+            metric, _, period = key.partition("_per_")
+            if scope in SCOPES and metric in METRICS and period in PERIODS and quota is not None:
+                found.append(Limit(scope, metric, period, int(quota)))
+    return found
+
+
+def usage_quotas_clean(value) -> dict:
+    """The quotas as stored, or InvalidInput naming what is wrong (admin form and API)."""
+    if value in (None, ""):
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput('Quotas are an object such as {"user": {"tokens_per_day": 20000}}.')
+    cleaned: dict = {}
+    for scope, values in value.items():
+        if scope not in SCOPES or not isinstance(values, dict):
+            raise InvalidInput(f"Unknown quota scope {scope!r}: use tenant, assistant or user, each an object.")
+        for key, quota in values.items():
+            metric, _, period = key.partition("_per_")
+            if metric not in METRICS or period not in PERIODS:
+                raise InvalidInput(
+                    f"Unknown quota {scope}.{key}: use tokens_per_day, tokens_per_month, turns_per_day or "
+                    f"turns_per_month."
+                )
+            if quota is None:
+                continue
+            if isinstance(quota, bool) or not isinstance(quota, int) or quota < 1:
+                raise InvalidInput(f"The quota {scope}.{key} must be a whole number of at least 1 (or null: none).")
+            cleaned.setdefault(scope, {})[key] = quota
+    return cleaned
+
+
+def period_bounds(period: str, now: datetime) -> tuple[datetime, datetime]:
+    """(start, end) of the UTC day or month that holds `now`."""
+    now = now.astimezone(UTC)
+    day = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "day":
+        return day, day + timedelta(days=1)
+    start = day.replace(day=1)
+    return start, (start + timedelta(days=32)).replace(day=1)
+
+
+def usage_used(*, tenant_id: int, assistant_id: int, end_user_id: int, now: datetime, monthly: bool) -> dict:
+    """{(scope, metric, period): used} for the tenant, this assistant and this end user, in one statement."""
+    day_start, _ = period_bounds("day", now)
+    month_start, _ = period_bounds("month", now)
+    columns: list[str] = []
+    params: list[int | datetime] = []
+    for scope, condition in (("tenant", "TRUE"), ("assistant", "assistant_id = %s"), ("user", "end_user_id = %s")):
+        for expression in ("prompt_tokens + completion_tokens", "turns"):  # METRICS, in order
+            for period in ("day", "month"):
+                when = condition + (" AND hour >= %s" if period == "day" else "")
+                columns.append(f"COALESCE(SUM({expression}) FILTER (WHERE {when}), 0)")
+                params += [assistant_id] if scope == "assistant" else [end_user_id] if scope == "user" else []
+                params += [day_start] if period == "day" else []
+    keys = [(s, m, p) for s in SCOPES for m in METRICS for p in PERIODS]
+    sql = f"SELECT {', '.join(columns)} FROM usage_usagehour WHERE tenant_id = %s AND hour >= %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, tenant_id, month_start if monthly else day_start])
+        row = cursor.fetchone()
+    return dict(zip(keys, (int(v) for v in row), strict=True))
+
+
+def _wait_words(seconds: int, language: str) -> str:
+    hours, minutes = divmod(max(60, seconds) // 60, 60)
+    if language == "zh":
+        return (f"{hours} 小时 " if hours else "") + f"{minutes} 分钟"
+    return (f"{hours} hours " if hours else "") + f"{minutes} minutes"
+
+
+def quota_refusal(limit: Limit, *, used: int, now: datetime, chinese: bool) -> QuotaExceeded:
+    """The 429 for `limit`: which limit, how much was used, when it resets (and Retry-After's seconds)."""
+    _start, resets = period_bounds(limit.period, now)
+    wait = max(1, int((resets - now).total_seconds()))
+    language = "zh" if chinese else "en"
+    words = _WORDS[language]
+    message = _REFUSAL[language].format(
+        period=words[limit.period],
+        quota=limit.quota,
+        metric=words[limit.metric],
+        scope=_SCOPE_WORDS[language][limit.scope],
+        used=used,
+        resets=resets.strftime("%Y-%m-%d %H:%M"),
+        wait=_wait_words(wait, language),
+    )
+    details = {
+        "limit": limit.name,
+        "quota": limit.quota,
+        "used": used,
+        "resets_at": resets.isoformat().replace("+00:00", "Z"),
+        "retry_after_seconds": wait,
+    }
+    return QuotaExceeded(message, details=details)
+
+
+def usage_quota_check(
+    *, tenant_id: int, assistant_id: int, end_user_id: int, quotas: dict, chinese: bool, now: datetime | None = None
+) -> None:
+    """Raise QuotaExceeded when a hard limit of `quotas` is reached for this tenant, assistant or end user (the one
+    that resets last, when several are). No limits set: returns at once, without a statement."""
+    limits = quota_limits(quotas)
+    if not limits:
+        return
+    now = now or datetime.now(UTC)
+    used = usage_used(
+        tenant_id=tenant_id,
+        assistant_id=assistant_id,
+        end_user_id=end_user_id,
+        now=now,
+        monthly=any(limit.period == "month" for limit in limits),
+    )
+    reached = [limit for limit in limits if used[(limit.scope, limit.metric, limit.period)] >= limit.quota]
+    if reached:
+        limit = max(reached, key=lambda lim: (period_bounds(lim.period, now)[1], lim.metric == "tokens"))
+        raise quota_refusal(limit, used=used[(limit.scope, limit.metric, limit.period)], now=now, chinese=chinese)
+
+
+def tenant_over_hard_limit(*, tenant_id: int, quotas: dict, now: datetime | None = None) -> bool:
+    """True while the tenant as a whole is at a hard limit (its background model work then waits)."""
+    limits = [limit for limit in quota_limits(quotas) if limit.scope == "tenant"]
+    if not limits:
+        return False
+    now = now or datetime.now(UTC)
+    used = usage_used(tenant_id=tenant_id, assistant_id=0, end_user_id=0, now=now, monthly=True)
+    return any(used[(limit.scope, limit.metric, limit.period)] >= limit.quota for limit in limits)
