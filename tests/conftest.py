@@ -160,6 +160,19 @@ def celery_worker(django_db_setup, openai_server):
     worker.stop()
 
 
+def _others_writing() -> bool:
+    """Another connection to the test database is inside a statement or a transaction: a job the ledger already
+    shows as done can still be writing its usage rows (usage.signals flushes after the job)."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+            "AND state IN ('active', 'idle in transaction')"
+        )
+        return cur.fetchone()[0] > 0
+
+
 @pytest.fixture(autouse=True)
 def _worker_idle_before_flush(request):
     """A transactional test that used the shared worker ends once the worker is idle. Otherwise a job the test
@@ -194,6 +207,7 @@ def _worker_idle_before_flush(request):
             all(queue_depth(queue) == 0 for queue in queues)
             and not sent_not_started.exists()
             and not JobRecord.objects.filter(status=JobRecord.Status.RUNNING).exists()
+            and not _others_writing()
         ):
             return
         time.sleep(0.1)

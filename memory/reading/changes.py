@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any
 
 from core.text import split_sentences
@@ -47,6 +48,7 @@ class Change:
     note: Any  # a MemoryNote
     sentence: str
     score: float
+    rewritten: str = ""  # the note with a name put right ("Jon" -> "John"), when that is all the change says
 
 
 def _may_change(sentence: str) -> bool:
@@ -58,9 +60,67 @@ def _may_change(sentence: str) -> bool:
     )
 
 
+# "it's Kaitlyn, not Caitlin", "John with an h, not Jon", "Mocha not Mochi", "是旺崽，不是旺仔", "不是旺仔，是旺崽"
+_RENAMED = (
+    re.compile(
+        r"\b(?P<new>[A-Z][\w'-]+)\b(?:\s+[a-z][a-z' ]{0,20}?)?,?\s+(?:not|rather than|instead of)\s+(?P<old>[A-Z][\w'-]+)\b"
+    ),
+    re.compile(r"\bnot\s+(?P<old>[A-Z][\w'-]+)\s*[,;]?\s*(?:it'?s|but|rather)\s+(?P<new>[A-Z][\w'-]+)\b"),
+    re.compile(
+        r"(?:叫|是)(?P<new>[\u4e00-\u9fff]{2,3}?)[，,\s]*(?:不是|而不是)(?P<old>[\u4e00-\u9fff]{2,3}?)(?=[。！!，,\s]|$)"
+    ),
+    re.compile(
+        r"不是(?:叫)?(?P<old>[\u4e00-\u9fff]{2,3}?)[，,\s]*(?:是|而是|叫)(?P<new>[\u4e00-\u9fff]{2,3}?)(?=[。！!，,\s]|$)"
+    ),
+)
+
+
+_PUT_RIGHT = re.compile(
+    r"\b(?:wrong|typo|typed|autocorrect|spell(?:ed|t|ing)?|misspel\w*|with an? [a-z]\b|i meant|correction)\b|"
+    r"写错|打错|记错|错了|字旁|的那个|更正",
+    re.IGNORECASE,
+)
+
+
+def _spelt_alike(a: str, b: str) -> bool:
+    return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.5
+
+
+def renamed(text: str, notes: list) -> Change | None:
+    """A name put right: the old name is in exactly one note, which is rewritten with the new one."""
+    for sentence in split_sentences(text):
+        for rx in _RENAMED:
+            m = rx.search(sentence)
+            if not m or m.group("new") == m.group("old"):
+                continue
+            old = m.group("old")
+            if not (_spelt_alike(old, m.group("new")) or _PUT_RIGHT.search(text)):
+                continue  # "I prefer Paris, not London": another choice, not a name put right
+            word = re.compile(rf"(?<![\w]){re.escape(old)}(?![\w])" if old.isascii() else re.escape(old))
+            holding = [n for n in notes if word.search(n.content)]
+            if len(holding) == 1:
+                note = holding[0]
+                return Change(note, sentence.strip(), 1.0, rewritten=word.sub(m.group("new"), note.content))
+    return _respelt(text, notes) if _PUT_RIGHT.search(text) else None
+
+
+def _respelt(text: str, notes: list) -> Change | None:
+    """ "I typed it wrong, my dog is 旺崽" / "you've got her name wrong, it's Kaitlyn": a name said after a word that
+    puts something right, spelt like the name one note holds (and no other)."""
+    from memory.reading.targets import names_in
+
+    said = names_in(text) | set(re.findall(r"\b[A-Z][a-z]{2,}\b", text))
+    for new in said:
+        alike = [(n, old) for n in notes for old in names_in(n.content) if old != new and _spelt_alike(old, new)]
+        if len({id(n) for n, _ in alike}) == 1:
+            note, old = alike[0]
+            return Change(note, text.strip(), 1.0, rewritten=note.content.replace(old, new))
+    return None
+
+
 def says_change(text: str) -> bool:
     """Whether a sentence of `text` could state a change (the user's notes are read only then)."""
-    return any(_may_change(s) for s in split_sentences(text))
+    return any(_may_change(s) for s in split_sentences(text)) or any(rx.search(text) for rx in _RENAMED)
 
 
 def change_read(text: str, notes: list) -> Change | None:
@@ -68,7 +128,9 @@ def change_read(text: str, notes: list) -> Change | None:
     known fact clearly enough (no change word, a question or a plan, or no note clearly closest)."""
     if not notes:
         return None
-    best: Change | None = None
+    best: Change | None = renamed(text, notes)
+    if best is not None:
+        return best
     for sentence in split_sentences(text):
         if not _may_change(sentence):
             continue
@@ -89,6 +151,20 @@ def change_candidates(candidates: list, change: Change, *, chinese: bool) -> lis
     from memory.services.rules import Candidate, third_person
 
     note = change.note
+    if change.rewritten:
+        rest = [c for c in candidates if not (c.quote and (c.quote in change.sentence or change.sentence in c.quote))]
+        named = Candidate(
+            kind=note.kind,
+            key=note.key,
+            content=change.rewritten,
+            value=None,
+            confidence=0.9,
+            source=MemoryNote.Source.USER_STATED,
+            quote=change.sentence,
+            change=True,
+            extra={"replaces": note.pk},
+        )
+        return rest + [named]
     slot = (note.key or "").split(":")[-1]
     for c in candidates:
         if slot and c.value and (c.key or "").split(":")[-1] == slot:

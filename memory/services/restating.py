@@ -15,8 +15,17 @@ import re
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import embed_texts
+from memory.services.embeddings import embed_texts, search_terms
 from memory.services.notes import note_index_text
+
+_PERSON = re.compile(r"用户|我们|咱们|我|俺|\b(?:the user'?s?|i'm|i've|i'd|i|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def fact_terms(text: str) -> set[str]:
+    """Content terms of a statement, without the person it is about (the user's words and the note's third person
+    must compare alike: "我对猫过敏" / "用户对猫过敏")."""
+    return set(search_terms(_PERSON.sub(" ", text or "")))
+
 
 RESTATED = 0.73
 NEAREST = 8
@@ -49,6 +58,24 @@ def told_apart(a: str, b: str) -> bool:
     return bool(numbers[0] and numbers[1] and numbers[0] != numbers[1])
 
 
+# the frame a fact is said in ("likes", "在学", "every day"): two facts of one frame share it and nothing else
+_FRAME = re.compile(
+    r"^(?:like|likes|love|loves|enjoy|enjoys|prefer|play|plays|learn|learning|work|works|live|lives|has|have|got|"
+    r"every|day|week|always|usual|usually|really|from|the|and|with|for|go|goe|goes|want|need|"
+    r"喜欢|欢喝|欢吃|欢看|欢玩|欢听|爱喝|爱吃|爱看|在学|学习|每天|每周|周末|经常|平时|一直|最近|现在|工作|住在|在住|"
+    r"喜爱|偏爱|热爱|比较|非常|特别|真的)$",
+    re.IGNORECASE,
+)
+
+
+def shares_the_thing(a: str, b: str) -> bool:
+    """Two statements name one thing: a content term in common beyond the frame they are said in ("喜欢喝茉莉花茶" /
+    "喜欢喝龙井茶" share only the frame: two facts). Two things of one kind named by a shared word ("jasmine tea" /
+    "green tea") still pass: the likeness threshold and the guards are left to tell those apart."""
+    shared = {t for t in fact_terms(a) & fact_terms(b) if not _FRAME.match(t)}
+    return bool(shared)
+
+
 def restated_note(*, tenant, end_user, content: str, embedding_model: str, message=None) -> MemoryNote | None:
     """The user's active note that `content` says again in other words, if one clearly is (not one written from
     `message` itself)."""
@@ -67,7 +94,7 @@ def restated_note(*, tenant, end_user, content: str, embedding_model: str, messa
     if message is not None:
         notes_qs = notes_qs.exclude(source_messages=message)
     notes = list(notes_qs)
-    notes = [n for n in notes if not told_apart(n.content, content)]
+    notes = [n for n in notes if not told_apart(n.content, content) and shares_the_thing(n.content, content)]
     if not notes:
         return None
     said = encode([first_person(content)] + [first_person(n.content) for n in notes])

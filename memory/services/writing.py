@@ -16,8 +16,9 @@ import re
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote, search_terms
+from memory.services.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote
 from memory.services.notes import memory_note_create, memory_note_refresh, note_index_text
+from memory.services.restating import fact_terms
 from memory.services.rules import Candidate
 
 # Cosine similarity above which two keyless notes of one kind are the same fact, per embedding model: a sentence
@@ -40,17 +41,8 @@ def _comparable(value, other=None) -> str:
     return json.dumps({k: v for k, v in value.items() if k not in skip}, sort_keys=True, ensure_ascii=False)
 
 
-_PERSON = re.compile(r"用户|我们|咱们|我|俺|\b(?:the user'?s?|i'm|i've|i'd|i|my|me|we|our|us)\b", re.IGNORECASE)
-
-
-def _fact_terms(text: str) -> set[str]:
-    """Content terms of a statement, without the person it is about (the user's words and the note's third person
-    must compare alike: "我对猫过敏" / "用户对猫过敏")."""
-    return set(search_terms(_PERSON.sub(" ", text or "")))
-
-
 def _terms_overlap(a: str, b: str) -> float:
-    ta, tb = _fact_terms(a), _fact_terms(b)
+    ta, tb = fact_terms(a), fact_terms(b)
     return len(ta & tb) / max(1, min(len(ta), len(tb)))
 
 
@@ -81,13 +73,13 @@ def overlapping_note(*, tenant, end_user, candidate: Candidate, message=None) ->
     if candidate.change and message is not None:  # a correction corrects what was said before, not its own sentence
         notes = notes.exclude(source_messages=message)
     notes = notes.defer("embedding").order_by("-updated_at")[:200]  # 200 vectors parsed for nothing cost seconds
-    mine = _fact_terms(_statement(candidate)) | _fact_terms(candidate.content)
+    mine = fact_terms(_statement(candidate)) | fact_terms(candidate.content)
     # A correction names what it corrects, often in another clause ("现在更喜欢绿色，不是蓝色了"): its whole
     # sentence is compared, and half of the old note's words are enough.
-    said_with = _fact_terms(candidate.extra.get("said_with", "")) if candidate.change else set()
+    said_with = fact_terms(candidate.extra.get("said_with", "")) if candidate.change else set()
     best, best_score = None, 0.0
     for note in notes:
-        theirs = _fact_terms(_statement(note)) | _fact_terms(note.content)
+        theirs = fact_terms(_statement(note)) | fact_terms(note.content)
         tries = [(mine, SAME_TERMS)] + ([(mine | said_with, CORRECTION_TERMS)] if said_with else [])
         if candidate.extra.get("needs_match"):
             # a subjectless change ("和银行的会面改到周四了") can only be about a fact already known: two shared

@@ -325,3 +325,28 @@ def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, s
     if kept:
         assert any(kept in n.content for n in alice.notes()), [n.content for n in alice.notes()]
     assert secret not in _texts(bob)
+
+
+@pytest.mark.parametrize(
+    ("first", "fix", "old", "new"),
+    [
+        ("My daughter is called Sofie.", "sorry, typo earlier: it's Sophie, not Sofie", "Sofie", "Sophie"),
+        ("我家猫叫咪咪。", "之前打错字了，我家猫叫米米，不是咪咪", "咪咪", "米米"),
+    ],
+)
+def test_a_name_put_right_rewrites_the_note_that_holds_it(make_person, first, fix, old, new):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say(first)
+    alice.say(fix)
+    left = " ".join(n.content for n in alice.notes())
+    assert new in left and old not in left, left
+    assert old in " ".join(n.content for n in bob.notes())
+
+
+def test_two_things_of_one_frame_are_two_notes_not_a_restatement(make_person):
+    alice = make_person()
+    alice.say("我喜欢喝茉莉花茶。")
+    alice.say("我也喜欢喝普洱茶。")
+    assert len(alice.notes()) == 2, [n.content for n in alice.notes()]
