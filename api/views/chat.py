@@ -22,7 +22,9 @@ from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
 from assistants.services.sessions import session_title
+from assistants.services.turn_usage import turn_quota_check
 from core.exceptions import ApplicationError, InvalidInput
+from core.policy import memory_policy_for
 from core.sse import sse, sse_response
 
 logger = logging.getLogger(__name__)
@@ -309,13 +311,22 @@ class ChatView(TenantAPIView):
             )
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
-            return chat_session_start(
+            session = chat_session_start(
                 tenant=self.tenant,
                 end_user=end_user,
                 assistant=assistant,
                 title=session_title(message, from_message=True),
                 temporary=temporary,
             )
+            # a usage limit refuses the turn: checked here too, so that the refusal takes the new session (and a
+            # new user) back with it: a refused request leaves nothing behind
+            turn_quota_check(
+                tenant=self.tenant,
+                session=session,
+                policy=memory_policy_for(tenant=self.tenant, assistant=session.assistant),
+                text=message,
+            )
+            return session
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
         """The session with its user and assistant in one statement (the turn of every continuing conversation),

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import Assistant, Message
+from assistants.models import Assistant, ChatSession, EndUser, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from core.metering import usage_buffer_size
 from tests.api.conftest import error_of
@@ -134,6 +134,18 @@ def test_a_stream_over_the_limit_is_refused_before_anything_is_written(acme):
     assert "monthly limit of 1 turns for this account" in error_of(refused)["message"]
     stored = Message.objects.for_tenant(acme.tenant).values_list("content", flat=True)
     assert "second" not in stored  # the refused turn stored no message
+
+
+def test_a_turn_refused_at_the_limit_leaves_no_new_session_or_user_behind(acme, globex):
+    acme.api.put("/api/v1/usage/quotas/", {"quotas": {"tenant": {"turns_per_day": 1}}})
+    assert chat(acme, "alice", "first").status_code == 200
+    sessions = ChatSession.objects.for_tenant(acme.tenant).count()
+    for user, stream in (("alice", False), ("newcomer", False), ("newcomer", True)):
+        refused = acme.api.post("/api/v1/chat/", {"user": user, "message": "another", "stream": stream})
+        assert refused.status_code == 429 and error_of(refused)["code"] == "quota_exceeded"
+    assert ChatSession.objects.for_tenant(acme.tenant).count() == sessions  # a failed request changes nothing
+    assert not EndUser.objects.for_tenant(acme.tenant).filter(external_id="newcomer").exists()
+    assert chat(globex, "newcomer", "hello").status_code == 200  # another tenant is not touched
 
 
 def test_a_limit_per_assistant_caps_each_assistant_apart(acme):
