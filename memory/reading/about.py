@@ -9,9 +9,8 @@ examples by MARGIN. A sentence with no cue is about the user, as before: the cue
 from __future__ import annotations
 
 import re
-import threading
 
-import numpy as np
+from memory.reading.sides import TwoSides
 
 CUE = re.compile(
     r"\b(?:colleague|co-?worker|friend|neighbou?r|boss|classmate|room-?mate|flat-?mate|guy|bloke|someone|somebody|"
@@ -77,28 +76,11 @@ _OPINION_OF_SELF = re.compile(
     re.I,
 )
 MARGIN = 0.0
-TOP = 2
-_banks: tuple[np.ndarray, np.ndarray] | None = None
-_lock = threading.Lock()
-
-
-def _vectors() -> tuple[np.ndarray, np.ndarray]:
-    global _banks
-    from memory.reading.intents import encode
-
-    with _lock:
-        if _banks is None:
-            _banks = (encode(SELF), encode(OTHERS))
-        return _banks
+_SIDES = TwoSides(SELF, OTHERS)
 
 
 def about_others(sentence: str) -> bool:
     """Whether a sentence with a cue word is about someone else or the world rather than the user."""
     if not CUE.search(sentence or "") or _OPINION_OF_SELF.search(sentence):
         return False
-    from memory.reading.intents import encode
-
-    mine, theirs = _vectors()
-    v = encode([sentence])[0]
-    near = [float(np.sort(bank @ v)[-TOP:].mean()) for bank in (mine, theirs)]
-    return near[1] - near[0] >= MARGIN
+    return _SIDES.lean(sentence) >= MARGIN

@@ -8,9 +8,7 @@ lasting examples than to the passing ones by MARGIN.
 
 from __future__ import annotations
 
-import threading
-
-import numpy as np
+from memory.reading.sides import TwoSides
 
 LASTING = [
     "I'm a nurse.",
@@ -72,26 +70,9 @@ PASSING = [
     "I'm on my way.",
 ]
 MARGIN = 0.02
-TOP = 2
-_banks: tuple[np.ndarray, np.ndarray] | None = None
-_lock = threading.Lock()
-
-
-def _vectors() -> tuple[np.ndarray, np.ndarray]:
-    global _banks
-    from memory.reading.intents import encode
-
-    with _lock:
-        if _banks is None:
-            _banks = (encode(LASTING), encode(PASSING))
-        return _banks
+_SIDES = TwoSides(PASSING, LASTING)
 
 
 def is_lasting(statement: str) -> bool:
     """Whether a short first-person statement is a lasting fact about its speaker."""
-    from memory.reading.intents import encode
-
-    lasting, passing = _vectors()
-    v = encode([statement])[0]
-    near = [float(np.sort(bank @ v)[-TOP:].mean()) for bank in (lasting, passing)]
-    return near[0] - near[1] >= MARGIN
+    return _SIDES.lean(statement) >= MARGIN
