@@ -21,6 +21,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
+DATA = ROOT / "bench" / "data"
 DOC = ROOT / "docs" / "benchmarks.md"
 PLOTS = ROOT / "docs" / "benchmarks"
 
@@ -112,7 +113,7 @@ def parse_args(argv=None):
     )
     parser.add_argument(
         "--understanding-half",
-        choices=("dev", "dev2", "test"),
+        choices=sorted(p.stem.removeprefix("understanding_") for p in DATA.glob("understanding_*.jsonl")),
         default="dev",
         help="which half of bench/data/understanding_*.jsonl to score (the test half: once per round; dev2: a second "
         "development set written apart from the first)",

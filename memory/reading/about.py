@@ -79,6 +79,43 @@ MARGIN = 0.0
 _SIDES = TwoSides(SELF, OTHERS)
 
 
+_KIN_WORDS = (
+    r"wife|husband|spouse|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|child(?:ren)?|baby|mum|mom|"
+    r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|"
+    r"niece|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇|男朋友|女朋友|对象|儿子|女儿|孩子|娃|宝宝|闺女|妈妈?|爸爸?|母亲|父亲|"
+    r"父母|爸妈|哥哥?|姐姐?|弟弟?|妹妹?|奶奶|爷爷|外婆|姥姥|外公|姥爷|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|阿姨|叔叔|"
+    # and the other people of one's life
+    r"colleague|co-?worker|friend|mate|buddy|neighbou?r|boss|manager|classmate|room-?mate|flat-?mate|"
+    r"同事|朋友|闺蜜|哥们|邻居|老板|领导|上司|同学|室友"
+)
+# the relative (or friend, colleague) a sentence is about, named as its subject ("My brother just moved…", "我老公下周就45了")
+SUBJECT_KIN = re.compile(
+    rf"^\W*(?:(?:so|well|oh|btw|and|also)\W+)*(?:my|our)\s+(?:\w+\s+){{0,2}}?(?:{_KIN_WORDS})\b|"
+    rf"^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?(?:{_KIN_WORDS})",
+    re.IGNORECASE,
+)
+# what happened to them or is about to ("just moved", "got an offer", "turns 45 next week", "刚拿到", "下周")
+_NEWS = re.compile(
+    r"\b(?:just|got|gets|turns|turned|next (?:week|month|year)|last (?:week|month|night)|yesterday|tomorrow|"
+    r"today|tonight)\b|刚|下周|上周|下个月|上个月|昨天|明天|今天|马上|就要",
+    re.IGNORECASE,
+)
+# … unless it changes the user's own family ("we had another baby", "我妈去世了")
+_OWN_FAMILY = re.compile(
+    r"\b(?:had|having|expecting) (?:a|our|another|my) (?:baby|son|daughter|child)|gave birth|pregnant|passed away|"
+    r"\bdied\b|生了|怀孕|去世|走了|过世",
+    re.IGNORECASE,
+)
+
+
+def relative_news(sentence: str) -> bool:
+    """News of a relative ("My wife got a job offer from Microsoft!", "我弟刚搬去郑州了"): what happened to them,
+    not a lasting fact about the user. A change of a note about that relative is still read as one
+    (memory.reading.changes)."""
+    m = SUBJECT_KIN.search(sentence or "")
+    return bool(m and _NEWS.search(sentence[m.end() :]) and not _OWN_FAMILY.search(sentence))
+
+
 def about_others(sentence: str) -> bool:
     """Whether a sentence with a cue word is about someone else or the world rather than the user."""
     if not CUE.search(sentence or "") or _OPINION_OF_SELF.search(sentence):

@@ -15,27 +15,30 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from core.text import split_sentences
-from memory.reading.targets import notes_scored
+from memory.reading.about import SUBJECT_KIN
+from memory.reading.measures import measure_changed
+from memory.reading.targets import _kin, notes_scored
 
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
+MEASURE_WEIGHT = 0.3  # the sentence gives a measure the note holds another amount of ("74 kg" / "weighs 80 kg")
 MAX_SENTENCE = 120  # a longer sentence is left to the rules' clauses: one note would hold too much
 
 CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|any ?more|no longer|not \w+ any ?more|instead(?: of)?|actually|switched|"
     r"switching|changed|moved|relocated|dropped|picked up|left|quit|finished|graduated|retired|promoted|joined|"
     r"cancell?ed|stopped|started|became|pushed|postponed|brought forward|overtaken|replaced|up to|down to|"
-    r"hiked|raised|cut|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
+    r"hiked|raised|cut|increased|decreased|reduced|lowered|bumped|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
     r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced))\b|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
-    r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始",
+    r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到",
     re.IGNORECASE,
 )
 # a plan, a wish or a hypothetical is not yet a change of what is so
 NOT_YET = re.compile(
-    r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|may|maybe|perhaps|considering|going to|gonna|want to|"
-    r"would like|hope|hoping|if|should i)\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备",
+    r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|maybe|perhaps|considering|going to|gonna|want to|"
+    r"would like|hope|hoping|if|should i)\b|(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
@@ -51,19 +54,20 @@ class Change:
     rewritten: str = ""  # the note with a name put right ("Jon" -> "John"), when that is all the change says
 
 
+def _stated(sentence: str) -> bool:
+    """Said as what is so: not a question, a plan or a wish, and short enough to be one fact."""
+    return len(sentence) <= MAX_SENTENCE and not NOT_YET.search(sentence) and not _QUESTION.search(sentence)
+
+
 def _may_change(sentence: str) -> bool:
-    return (
-        len(sentence) <= MAX_SENTENCE
-        and bool(CHANGE.search(sentence))
-        and not NOT_YET.search(sentence)
-        and not _QUESTION.search(sentence)
-    )
+    return _stated(sentence) and bool(CHANGE.search(sentence))
 
 
 # "it's Kaitlyn, not Caitlin", "John with an h, not Jon", "Mocha not Mochi", "是旺崽，不是旺仔", "不是旺仔，是旺崽"
 _RENAMED = (
     re.compile(
-        r"\b(?P<new>[A-Z][\w'-]+)\b(?:\s+[a-z][a-z' ]{0,20}?)?,?\s+(?:not|rather than|instead of)\s+(?P<old>[A-Z][\w'-]+)\b"
+        r"\b(?P<new>[A-Z][\w'-]+)\b(?:\s+(?:[a-z][a-z']*|\d+|[A-Z]s)(?=[\s,])){0,4}?,?\s+(?:not|rather than|instead of)\s+"
+        r"(?P<old>[A-Z][\w'-]+)\b"
     ),
     re.compile(r"\bnot\s+(?P<old>[A-Z][\w'-]+)\s*[,;]?\s*(?:it'?s|but|rather)\s+(?P<new>[A-Z][\w'-]+)\b"),
     re.compile(
@@ -115,31 +119,93 @@ def _respelt(text: str, notes: list) -> Change | None:
         if len({id(n) for n, _ in alike}) == 1:
             note, old = alike[0]
             return Change(note, text.strip(), 1.0, rewritten=note.content.replace(old, new))
-    return None
+    return _one_character_put_right(text, notes)
+
+
+def _one_character_put_right(text: str, notes: list) -> Change | None:
+    """ "是刘昕怡，日字旁那个昕" after "用户的女儿叫刘欣怡": a Chinese name of a note said with one character
+    changed (the first such run of the message), held by that note only."""
+    from memory.reading.targets import names_in
+
+    found = []
+    for note in notes:
+        for old in (o for o in names_in(note.content) if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", o)):
+            width = len(old)
+            runs = (text[i : i + width] for i in range(len(text) - width + 1))
+            new = next(
+                (
+                    r
+                    for r in runs
+                    if re.fullmatch(r"[\u4e00-\u9fff]+", r) and sum(a != b for a, b in zip(r, old, strict=True)) == 1
+                ),
+                None,
+            )
+            if new:
+                found.append((note, old, new))
+    if len({id(n) for n, _, _ in found}) != 1:
+        return None
+    note, old, new = found[0]
+    return Change(note, text.strip(), 1.0, rewritten=note.content.replace(old, new))
 
 
 def says_change(text: str) -> bool:
-    """Whether a sentence of `text` could state a change (the user's notes are read only then)."""
-    return any(_may_change(s) for s in split_sentences(text)) or any(rx.search(text) for rx in _RENAMED)
+    """Whether a sentence of `text` could state a change (the user's notes are read only then): a change word, a
+    name put right, or a number with what it measures."""
+    from memory.reading.measures import bare_numbers, measures
+
+    return (
+        any(_may_change(s) for s in split_sentences(text))
+        or any(rx.search(text) for rx in _RENAMED)
+        or bool(_PUT_RIGHT.search(text))
+        or bool(measures(text) or bare_numbers(text))
+    )
+
+
+def _about_another(sentence: str, note) -> bool:
+    """The sentence's subject is a relative the note is not about ("My brother just moved to Cardiff" does not
+    move the user)."""
+    m = SUBJECT_KIN.search(sentence)
+    return m is not None and not _kin(m.group()) & _kin(note.content)
 
 
 def change_read(text: str, notes: list) -> Change | None:
     """The note `text` changes, with the sentence that says so; None when no sentence states a change of a
-    known fact clearly enough (no change word, a question or a plan, or no note clearly closest)."""
+    known fact clearly enough: no change word (or new amount of a measure the note holds), a question or a plan,
+    a relative's news, or no note clearly closest."""
     if not notes:
         return None
     best: Change | None = renamed(text, notes)
     if best is not None:
         return best
     for sentence in split_sentences(text):
-        if not _may_change(sentence):
+        if not _stated(sentence):
             continue
-        scored = notes_scored(sentence, notes)
+        worded = bool(CHANGE.search(sentence) or _PUT_RIGHT.search(sentence))
+        remeasured = {id(n) for n in notes if measure_changed(sentence, n.content, worded=worded)}
+        if not worded and not remeasured:
+            continue
+        # a new amount of a measure a note holds changes that note, whatever else the sentence mentions
+        scored = [
+            (note, score + (MEASURE_WEIGHT if remeasured else 0.0))
+            for note, score in notes_scored(sentence, notes)
+            if not _about_another(sentence, note) and (not remeasured or id(note) in remeasured)
+        ]
+        if not scored:
+            continue
         top, score = scored[0]
         second = scored[1][1] if len(scored) > 1 else 0.0
         if score >= FLOOR and score - second >= MARGIN and (best is None or score > best.score):
             best = Change(note=top, sentence=sentence.strip(), score=score)
     return best
+
+
+_LEAD_IN = re.compile(r"^[^:：]{0,40}[:：]\s*")
+
+
+def _said(sentence: str) -> str:
+    """The sentence without a lead-in that only puts right ("Oops, I told you wrong: Mum's birthday is …")."""
+    lead = _LEAD_IN.match(sentence)
+    return sentence[lead.end() :] if lead and _PUT_RIGHT.search(lead.group()) and sentence[lead.end() :] else sentence
 
 
 def change_candidates(candidates: list, change: Change, *, chinese: bool) -> list:
@@ -176,7 +242,7 @@ def change_candidates(candidates: list, change: Change, *, chinese: bool) -> lis
         Candidate(
             kind=note.kind,
             key=note.key,
-            content=third_person(change.sentence.rstrip("。.!！~～ "), chinese),
+            content=third_person(_said(change.sentence).rstrip("。.!！~～ "), chinese),
             value=None,
             confidence=0.85,
             source=MemoryNote.Source.USER_STATED,

@@ -123,7 +123,9 @@ ATTACK_CERTAIN = re.compile(
     r"\bnever delete anything\b|\b(?:switch|turn) off (?:your |the )?(?:content |safety )?(?:rules|filters?)\b|"
     r"无视(?:所有|一切)?(?:规则|限制|设定)|忽略(?:之前|以上|前面)?(?:所有|全部)?的?(?:设定|指令|规则)|越狱|开发者模式|"
     r"没有(?:任何)?(?:审查|限制)的?(?:AI|助手|机器人)|(?:其他|别的|所有)用户的(?:记忆|笔记|数据|聊天记录|记录)|"
-    r"用户\s*(?:ID|id|编号)\s*\d+\s*的(?:聊天记录|记录|记忆|笔记|数据)|把这个设定记(?:到|进)",
+    r"用户\s*(?:ID|id|编号)\s*\d+\s*的(?:聊天记录|记录|记忆|笔记|数据)|把这个设定记(?:到|进)|"
+    r"\b(?:new|updated|override) system (?:instructions?|prompt|message|rules?)\b|\bsystem (?:override|instruction)s?:|"
+    r"(?:新的?|最新)系统(?:指令|提示|设定)|系统指令[:：]",
     re.IGNORECASE,
 )
 # a standing instruction ("always", "from now on", "以后"): a style, when it is about the answers

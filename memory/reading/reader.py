@@ -79,6 +79,28 @@ _QUOTED = re.compile(
 _ASKS = re.compile(r"[?？]|\b(?:what|how|which|should|would)\b|什么|怎么|哪|吗|呢|该不该|还是", re.IGNORECASE)
 
 
+# a sentence about a security question holds its answer, whatever the clause ("For my bank's security question, my
+# first pet's name is Mr Whiskers.")
+_SECURITY_QUESTION = re.compile(r"\b(?:security|secret|verification) questions?\b|密保|安全问题|验证问题", re.I)
+# a premise ("If the rent ever went up to £1100 …", "要是月薪能涨到2万，我就…"): it and what follows from it are
+# no fact; a polite "if you don't mind" is no premise
+_PREMISE = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:if|even if|unless|suppose|supposing)\b(?!\s+(?:you|u)\s+(?:don'?t mind|could|can|"
+    r"would|please|want|like|need))|^\W*(?:要是|如果|假如|假设|万一|倘若|假使)(?!你)",
+    re.IGNORECASE,
+)
+
+
+def _before_premise(sentence: str) -> str | None:
+    """The sentence up to its premise ("在准备考公，要是考上了可能就不当老师了" -> "在准备考公"), or None when it
+    has none."""
+    clauses = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    at = next((i for i, c in enumerate(clauses) if _PREMISE.search(c)), None)
+    if at is None:
+        return None
+    return " ".join(c.strip() for c in clauses[:at]).strip(" ,，;；")
+
+
 @lru_cache(maxsize=512)
 def message_read(text: str) -> Reading:
     """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
@@ -96,6 +118,10 @@ def message_read(text: str) -> Reading:
             # "My first car was a Fiesta. That's the answer to my security question.": the value came first
             reading.acts.append(Secret(sentences[i - 1]))
             dropped.update({i - 1, i})
+            continue
+        if _SECURITY_QUESTION.search(sentence):
+            reading.acts.append(Secret(sentence))
+            dropped.add(i)
             continue
         if _TASK.search(sentence.strip()):
             reading.acts.append(NoFact("request", sentence))
@@ -124,6 +150,9 @@ def message_read(text: str) -> Reading:
         elif intent.label == "hypothetical":
             reading.acts.append(NoFact("hypothetical", sentence))
             dropped.add(i)
+        elif intent.label == "plain" and (before := _before_premise(sentence)) is not None:
+            reading.acts.append(NoFact("hypothetical", sentence))
+            partial[i] = before
     if reading.attack:
         return reading  # nothing of it is kept
     kept = [partial.get(i, s) for i, s in enumerate(sentences) if i not in dropped]

@@ -94,6 +94,19 @@ def candidates_check(*, candidates: list[Candidate], text: str, policy) -> tuple
     return kept, dropped, pii
 
 
+# a change that lasts, whenever it happened ("Got promoted to senior developer today!", "今天刚搬到成都")
+_LASTING_EVENT = re.compile(
+    r"\b(?:promoted|moved|relocated|married|engaged|divorced|retired|graduated|hired|resigned|quit|"
+    r"increased|decreased|reduced|turn(?:ed|s))\b|升职|升了|搬|结婚|订婚|离婚|退休|毕业|入职|离职|辞职|跳槽|[加减增涨降]到",
+    re.IGNORECASE,
+)
+
+
+def _lasting_change(c: Candidate) -> bool:
+    """A candidate that replaces a note and says a lasting change: its time word ("today") dates the change."""
+    return bool(c.extra.get("replaces")) and bool(_LASTING_EVENT.search(c.quote or ""))
+
+
 def _candidate_check(c: Candidate, *, injection: str | None, message: str, chinese: bool, policy, pii: dict) -> str:
     """Apply the write rules to one candidate, in place (source, redaction, confidence, hedge, change, slot,
     language). Returns the reason it is dropped, or "" when it is kept. Identifiers found are counted in `pii`
@@ -117,7 +130,7 @@ def _candidate_check(c: Candidate, *, injection: str | None, message: str, chine
         c.quote, _ = pii_redact(c.quote)
         c.value = None
     # 2. durable only
-    if c.whim or WHIM.search(c.quote or c.content):
+    if (c.whim or WHIM.search(c.quote or c.content)) and not _lasting_change(c):
         return "whim"
     if c.source == "agent_inferred":
         if policy.inferred_policy != "review":

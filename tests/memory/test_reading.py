@@ -350,3 +350,55 @@ def test_two_things_of_one_frame_are_two_notes_not_a_restatement(make_person):
     alice.say("我喜欢喝茉莉花茶。")
     alice.say("我也喜欢喝普洱茶。")
     assert len(alice.notes()) == 2, [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    ("fact", "change", "old", "new"),
+    [
+        ("I weigh 92 kg.", "finally under 85 kg, the gym is working", "92", "85"),
+        ("我每天吃5毫克的降压药。", "医生让我改吃10毫克的了", "5毫克", "10毫克"),
+        ("My son is 140 cm tall.", "my son shot up, 151 cm at the check-up", "140", "151"),
+        ("我今年28岁。", "前天过的生日，29了", "28", "29"),
+    ],
+)
+def test_a_new_amount_of_what_a_note_measures_replaces_it(make_person, fact, change, old, new):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say(fact)
+    alice.say("I play chess on Thursdays." if fact.isascii() else "我周四下象棋。")
+    alice.say(change)
+    active = [n.content for n in alice.notes()]
+    assert any(new in c for c in active), active
+    assert not any(old in c for c in active), active
+    assert any(old in n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("fact", "news", "kept"),
+    [
+        ("I live in Norwich.", "My sister just moved to Glasgow!", "Norwich"),
+        ("我月薪一万二。", "我同事刚涨到一万五了，羡慕", "一万二"),
+        ("I'm 51 years old.", "My wife turns 50 next month, any ideas for a party?", "51"),
+        ("我住在苏州。", "我哥刚搬到南京了", "苏州"),
+    ],
+)
+def test_news_of_someone_else_changes_none_of_the_users_notes(make_person, fact, news, kept):
+    alice = make_person()
+    alice.say(fact)
+    before = {(n.pk, n.content) for n in alice.notes()}
+    alice.say(news)
+    after = {(n.pk, n.content) for n in alice.notes()}
+    assert before <= after and any(kept in c for _, c in after), after
+    assert not after - before, after - before  # and the news is no lasting fact about the user either
+
+
+def test_one_chinese_character_put_right_rewrites_the_name(make_person):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say("我儿子叫王子涵。")
+    alice.say("你把我儿子名字记错了，是王梓涵，木字旁的梓")
+    left = " ".join(n.content for n in alice.notes())
+    assert "王梓涵" in left and "王子涵" not in left, left
+    assert "王子涵" in " ".join(n.content for n in bob.notes())

@@ -78,7 +78,8 @@ _OTHER_PEOPLE = re.compile(
 )
 # The user as the subject of the clause ("I drive ...", "我会说粤语"), not its object ("text me", "联系我", "给我讲个笑话").
 _SUBJECT_EN = re.compile(
-    r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently)\s+)?(?:I|I'm|I've|I'd|my|"
+    r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently|btw|oh|well|anyway|plus|ok|okay)\W+){0,2}"
+    r"(?:I|I'm|I've|I'd|my|"
     r"we|we're|we've|our)\b",
     re.IGNORECASE,
 )
@@ -186,3 +187,26 @@ def generic_kind(clause: str) -> str:
     if _DATED.search(clause):
         return "plan"
     return "profile"
+
+
+# an idea the user is turning over and asks about ("Thinking about retraining as a nurse. Is that crazy?",
+# "打算过两年转行做产品，你觉得靠谱吗"): neither a plan to keep nor a change of what they do now
+_MULLING = re.compile(
+    r"\b(?:thinking (?:about|of)|considering|toying with|wondering (?:about|whether|if)|planning|might)\b|"
+    r"打算|考虑|在想|琢磨|想要|想去|想换|想转",
+    re.IGNORECASE,
+)
+_ASKS_OPINION = re.compile(
+    r"\b(?:is (?:that|it) (?:crazy|a good idea|silly|stupid|dumb|realistic|worth it)|what do you think|thoughts\?|"
+    r"should i|good idea\?|do you think)|你觉得|靠谱吗|好不好|行不行|可行吗|怎么样[？?]?$|值得吗|合适吗|你看呢",
+    re.IGNORECASE,
+)
+
+
+# a plan said without its subject, as people do of their own plans ("下个月要去云南自驾", "Planning to sell the car")
+_SUBJECTLESS_PLAN = re.compile(
+    r"^(?:下(?:个|周|星期|个星期|礼拜)|明年|明天|后天|年底|月底|周末|这周末|打算|计划|准备)|"
+    r"^(?:planning|going|gonna|about) to\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
+    re.IGNORECASE,
+)
+_PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)

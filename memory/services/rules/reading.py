@@ -17,15 +17,19 @@ from memory.services.rules.clauses import _content_terms, _span, is_question, sp
 from memory.services.rules.injection import injection_kind, is_request
 from memory.services.rules.numbers import share_limit
 from memory.services.rules.patterns import (
+    _ASKS_OPINION,
     _BARE_AMOUNT,
     _DANGLING,
     _DATED,
     _IDENTIFIER_TALK,
+    _MULLING,
     _OTHER_PEOPLE,
     _PRICE,
+    _PUT_OFF,
     _RELATIVE_SUBJECT,
     _SUBJECT_EN,
     _SUBJECT_ZH,
+    _SUBJECTLESS_PLAN,
     _TO_THE_LISTENER,
     CHANGE,
     FIRST_PERSON,
@@ -110,6 +114,10 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 out.append(candidate)
         out.extend(_limit_candidates(s))
         out.extend(_generic_candidates(s))
+    if _MULLING.search(text) and _ASKS_OPINION.search(text):
+        out = [
+            c for c in out if not _MULLING.search(c.quote or c.content)
+        ]  # "转行做产品，你觉得靠谱吗": not yet a plan
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
     first: dict[str, Candidate] = {}
     for c in out:
@@ -180,9 +188,9 @@ _SHORT_STATE = re.compile(r"^(?:I'm|I am|I have|I've got|I've)\b", re.IGNORECASE
 def _about_others(clause: str) -> bool:
     """ "我同事的表哥据说在迪拜买了套房", "I think young people have it hard": about someone else or the world
     (memory.reading.about: cue words let the encoder be asked)."""
-    from memory.reading.about import about_others
+    from memory.reading.about import about_others, relative_news
 
-    return about_others(clause)
+    return about_others(clause) or relative_news(clause)
 
 
 def _short_state(clause: str) -> bool:
@@ -230,6 +238,9 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
     ):
         # "现在更喜欢绿色，不是蓝色了": a correction needs no subject to be about the user
         s.generic.append((kind or generic_kind(clause), clause))
+    elif kind == "plan" and _SUBJECTLESS_PLAN.search(clause) and not _IDENTIFIER_TALK.search(s.text):
+        if not _PUT_OFF.search(clause):  # "下个月要去云南自驾", "planning to sell the car": the user's own plans
+            s.generic.append(("plan", clause))
     elif s.change and not _IDENTIFIER_TALK.search(clause):
         # "The bank meeting moved to Thursday": no subject, so it may only change a fact the user already gave
         # (memory.services.writing), never stand alone

@@ -86,9 +86,14 @@ def _agree(m: re.Match) -> str:
     return m.group(1) + " ".join(words)
 
 
+# what comes before the statement and says nothing ("and btw I just adopted a beagle", "所以说我…")
+_FILLER = re.compile(r"^(?:(?:and|but|so|also|btw|oh|well|anyway|plus|ok|okay)\b\W*)+", re.IGNORECASE)
+_SUBJECTLESS = re.compile(r"^(?:planning|going|hoping|trying|learning|working|living|thinking) ", re.IGNORECASE)
+
+
 def third_person(text: str, chinese: bool) -> str:
     """The user's words as a note about the user: "我平时坐地铁" -> "用户平时坐地铁"."""
-    text = text.strip(" ，,。.!！")
+    text = _FILLER.sub("", text.strip(" ，,。.!！")) or text.strip(" ，,。.!！")
     if chinese:
         out = re.sub(r"我们|咱们", "用户", text)
         out = re.sub(r"我|俺|本人", "用户", out)
@@ -106,6 +111,7 @@ def third_person(text: str, chinese: bool) -> str:
     out = re.sub(r"\bme\b", "the user", out, flags=re.I)
 
     out = _AFTER_SUBJECT.sub(_agree, out)
+    out = _SUBJECTLESS.sub(lambda m: "the user is " + m.group().lower(), out)  # "Planning to sell the car"
     if not out.lower().startswith("the user"):
         out = "The user: " + out
     return out[0].upper() + out[1:] + "."

@@ -26,7 +26,7 @@ _PLACE_ZH_END = re.compile(
     r"我家在)([\u4e00-\u9fff]{2,8}?)(?:的|了|啦)?[。！!.]?$"
 )
 _PLACE_EN = re.compile(
-    r"\b(?:in|live in|living in|based in|moved to)\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})"
+    r"\b(?:in|live in|living in|based in|(?:moved|relocated)(?: back| over)? to)\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})"
 )
 _PLACE_EN_FRONT = re.compile(
     r"^((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2}) is (?:where|the city where) (?:I|we) "
