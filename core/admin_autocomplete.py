@@ -57,6 +57,15 @@ class AutocompleteListFilter(admin.SimpleListFilter):
             return queryset
         return queryset.filter(**{f"{self.field_name}_id": selected})
 
+    def _media(self, changelist, box) -> forms.Media | str:
+        """select2's scripts, once per page: the first box on the page brings them (twice, select2 drew every box
+        twice)."""
+        boxes = [spec for spec in changelist.filter_specs if isinstance(spec, AutocompleteListFilter)]
+        if boxes and boxes[0] is not self:
+            return ""
+        extra = forms.Media(css={"all": ["admin/autocomplete_filter.css"]}, js=["admin/autocomplete_filter.js"])
+        return box.widget.media + extra
+
     def choices(self, changelist):
         related_admin = self.admin_site._registry[self.field.remote_field.model]
         box = forms.ModelChoiceField(
@@ -72,8 +81,7 @@ class AutocompleteListFilter(admin.SimpleListFilter):
         kept = {k: v for k, v in changelist.get_filters_params().items() if k != self.parameter_name}
         yield {
             "box": box.widget.render(self.parameter_name, self._selected_id()),
-            "media": box.widget.media
-            + forms.Media(css={"all": ["admin/autocomplete_filter.css"]}, js=["admin/autocomplete_filter.js"]),
+            "media": self._media(changelist, box),
             "hidden": [(k, v[-1] if isinstance(v, list) else v) for k, v in kept.items()],
             "box_id": f"filter-{self.field_name}",
             "clear": changelist.get_query_string(remove=[self.parameter_name]),
