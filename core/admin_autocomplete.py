@@ -2,8 +2,8 @@
 admin autocomplete (select2, the same widget `autocomplete_fields` uses), instead of a list of every tenant or
 every user on the platform.
 
-Django has no autocomplete list filter, and the packages that add one (django-admin-autocomplete-filter) have not
-been released since Django 3.2, so this is the small part of one that is needed. The suggestions come from the
+Django has no autocomplete list filter, and the package that adds one (django-admin-autocomplete-filter) was last
+released in 2021, before Django 4.0, so this is the small part of one that is needed. The suggestions come from the
 admin's autocomplete view, which asks the related model's admin (`get_queryset`, `get_search_results`): a tenant's
 staff are offered only what that admin lets them see. The filter itself narrows the changelist's queryset, which
 is already scoped to the staff member's tenants; an id of someone else's row simply matches nothing.
