@@ -184,7 +184,7 @@ class TenantAdmin(TenantScopedAdmin):
 @admin.register(TenantStaff)
 class TenantStaffAdmin(SuperuserOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("user", "tenant", "created_at")
-    list_filter = ("tenant",)
+    list_filter = (TENANT_FILTER,)
     raw_id_fields = ("user",)
 
 

@@ -8,7 +8,6 @@ from typing import cast
 
 from django import forms
 from django.contrib import admin
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.template.response import TemplateResponse
@@ -25,6 +24,7 @@ from assistants.models import (
     Tenant,
 )
 from assistants.services.privacy import user_id_hash
+from core.admin_autocomplete import EndUserAutocompleteFilter, TenantAutocompleteFilter
 from core.admin_scoping import (
     ReadOnlyAdminMixin,
     TenantScopedAdmin,
@@ -32,7 +32,7 @@ from core.admin_scoping import (
     staff_tenant_ids,
 )
 
-TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+TENANT_FILTER = TenantAutocompleteFilter  # picked by typing, not from a list of every tenant
 
 
 def short(text, n=80) -> str:
@@ -61,7 +61,7 @@ class MessageInline(admin.TabularInline):
 @admin.register(ChatSession)
 class ChatSessionAdmin(TenantScopedAdmin):
     list_display = ("__str__", "end_user", "assistant", "tenant", "temporary", "expires_at", "last_activity_at")
-    list_filter = (TENANT_FILTER, "temporary")
+    list_filter = (TENANT_FILTER, EndUserAutocompleteFilter, "temporary")
     search_fields = ("title", "end_user__external_id")
     autocomplete_fields = ("end_user", "assistant")
     readonly_fields = (
@@ -88,7 +88,7 @@ class ChatSessionAdmin(TenantScopedAdmin):
 @admin.register(Message)
 class MessageAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_display = ("id", "role", "short_content", "session", "end_user", "tenant", "created_at")
-    list_filter = (TENANT_FILTER, "role")
+    list_filter = (TENANT_FILTER, EndUserAutocompleteFilter, "role")
     search_fields = ("content",)
     list_select_related = ("session", "end_user", "tenant")
 
@@ -100,7 +100,7 @@ class MessageAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
 @admin.register(Feedback)
 class FeedbackAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     list_display = ("id", "rating", "message", "end_user", "tenant", "created_at")
-    list_filter = (TENANT_FILTER, "rating")
+    list_filter = (TENANT_FILTER, EndUserAutocompleteFilter, "rating")
 
 
 class ErasureLookupForm(forms.Form):

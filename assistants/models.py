@@ -117,6 +117,10 @@ class ApiKey(TenantOwnedModel):
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 
+    class Meta(TenantOwnedModel.Meta):
+        verbose_name = "API key"
+        verbose_name_plural = "API keys"
+
     def __str__(self):
         return f"{self.name} ({self.prefix}…)"
 
@@ -246,6 +250,8 @@ class Feedback(TenantOwnedModel):
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [models.UniqueConstraint(fields=["message", "end_user"], name="uniq_feedback_per_message")]
+        verbose_name = "reply rating"  # a thumbs up or down on one reply ("feedbacks" is no word)
+        verbose_name_plural = "reply ratings"
 
 
 class ErasureReceipt(TenantOwnedModel):

@@ -264,6 +264,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     lines += longmemeval_markdown(w.get("longmemeval"))
     lines += long_history_markdown(w.get("long_history"))
     lines += heldout_markdown(w.get("heldout_recall"), w.get("heldout_recall_test"))
+    lines += metering_markdown(w.get("metering_overhead"))
 
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
@@ -286,6 +287,7 @@ _SECTION_WORKLOADS = {
     "### 9.": "longmemeval",
     "### 10.": "long_history",
     "### 11.": "heldout_recall",
+    "### 12.": "metering_overhead",
 }
 
 
@@ -302,6 +304,32 @@ def _with_carried_over_commits(lines: list[str], workloads: dict, run_commit: st
             continue
         out.append(line)
     return out
+
+
+def metering_markdown(m: dict | None) -> list[str]:
+    """Section 12: what metering adds to a chat turn (bench.metering)."""
+    if not m:
+        return []
+    if "targets" not in m:
+        return ["### 12. Metering's cost to a chat turn", "", f"Skipped: {m.get('skipped') or m.get('error')}", ""]
+    lines = [
+        "### 12. Metering's cost to a chat turn (issue 43)",
+        "",
+        f"{m['turns']} turns per tenant (offline model); the metering calls timed inside each turn, the flush "
+        "that writes them after the response apart.",
+        "",
+        "| tenant | metering in the turn p50 | p95 | p99 | flush after the response p50 | p95 | whole turn p50 |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for who, g in m.items():
+        if isinstance(g, dict) and "in_turn_ms" in g:
+            a, f, t_ = g["in_turn_ms"], g["flush_after_response_ms"], g["turn_ms"]
+            lines.append(
+                f"| {who} | {_fmt(a['p50'])} ms | {_fmt(a['p95'])} ms | {_fmt(a['p99'])} ms | {_fmt(f['p50'])} ms | "
+                f"{_fmt(f['p95'])} ms | {_fmt(t_['p50'])} ms |"
+            )
+    t = m["targets"]["metering adds <= 1 ms p95 to a turn"]
+    return lines + ["", f"Target ≤ 1 ms p95 in the turn: {_fmt(t['p95'])} ms → {_met(t['met'])}.", ""]
 
 
 def understanding_markdown(dev: dict | None, test: dict | None) -> list[str]:

@@ -31,6 +31,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000), "queries": 100},
         "turn_overhead": {"turns": 40},
+        "metering_overhead": {"turns": 60},
         "api_throughput": {"concurrency": (1, 8, 32, 64), "seconds": 10.0},
         "token_cost": {"turns": 300, "checkpoints": (20, 100, 300), "languages": ("zh",)},
         "write_quality": {},
@@ -47,6 +48,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
         "turn_overhead": {"turns": 200},
+        "metering_overhead": {"turns": 200},
         "api_throughput": {"concurrency": (1, 8, 32, 64), "seconds": 30.0},
         "token_cost": {"turns": 300, "checkpoints": (20, 100, 300), "languages": ("en", "zh")},
         "write_quality": {},
@@ -62,6 +64,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "tiny": {
         "recall_latency": {"sizes": (200, 2_000), "queries": 20},
         "turn_overhead": {"turns": 8},
+        "metering_overhead": {"turns": 8},
         "api_throughput": {"concurrency": (1, 4), "seconds": 2.0},
         "token_cost": {"turns": 12, "checkpoints": (5, 12), "languages": ("en", "zh")},
         "write_quality": {"limit_per_category": 2},
@@ -78,6 +81,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
 ORDER = [
     "recall_latency",
     "turn_overhead",
+    "metering_overhead",
     "api_throughput",
     "token_cost",
     "write_quality",
@@ -258,6 +262,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         latency,
         locomo,
         longmemeval,
+        metering,
         semantic,
         throughput,
         tokens,
@@ -269,6 +274,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
     runners: dict[str, Callable[..., dict]] = {
         "recall_latency": latency.run_recall_latency,
         "turn_overhead": turns.run_turn_overhead,
+        "metering_overhead": metering.run_metering_overhead,
         "api_throughput": turns.run_api_throughput,
         "token_cost": tokens.run_token_cost,
         "write_quality": write_quality.run_write_quality,

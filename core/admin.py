@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.utils.html import format_html
 
+from core.admin_autocomplete import TenantAutocompleteFilter
 from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantScopedAdmin
 from core.models import JobRecord, WorkerHeartbeat
 
-TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+# Tenant and end user are picked by typing (core.admin_autocomplete): a list of every tenant or user does not scale.
+TENANT_FILTER = TenantAutocompleteFilter
 
 # The admin in the platform's words (for support staff and privacy officers), not "Django administration".
 admin.site.site_header = "Memory platform: support and privacy"

@@ -108,6 +108,8 @@ class JobRecord(TimeStampedModel):
     class Meta:
         db_table = "tasks_jobrecord"  # created by the tasks app; moved here with its table unchanged
         ordering = ["-created_at"]
+        verbose_name = "background job"
+        verbose_name_plural = "background jobs"
         indexes = [
             models.Index(
                 fields=["lease_expires_at"],

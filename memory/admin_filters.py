@@ -6,11 +6,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib import admin
-from django.contrib.admin import RelatedOnlyFieldListFilter
 from django.db.models import Q
 from django.utils import timezone
 
-TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+from core.admin_autocomplete import TenantAutocompleteFilter
+
+TENANT_FILTER = TenantAutocompleteFilter  # picked by typing, not from a list of every tenant
 
 
 def actor_of(request) -> str:

@@ -139,6 +139,10 @@ class PiiRejection(TenantOwnedModel):
     stage = models.CharField(max_length=40, help_text="extraction, summary, embedding, experience ...")
     count = models.PositiveIntegerField(default=1)
 
+    class Meta(TenantOwnedModel.Meta):
+        verbose_name = "blocked personal identifier"  # the admin's words, not "pii rejection"
+        verbose_name_plural = "blocked personal identifiers"
+
 
 class Experience(TenantOwnedModel):
     """A generalised procedure (what kind of task, which steps worked) that users of one assistant liked; never a
@@ -221,6 +225,10 @@ class AuditLog(TenantOwnedModel):
     object_id = models.CharField(max_length=60)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+
+    class Meta(TenantOwnedModel.Meta):
+        verbose_name = "audit log entry"
+        verbose_name_plural = "audit log entries"
 
 
 class ReviewInboxNote(MemoryNote):

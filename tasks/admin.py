@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django.contrib import admin
-from django.contrib.admin import RelatedOnlyFieldListFilter
 
+from core.admin_autocomplete import EndUserAutocompleteFilter, TenantAutocompleteFilter
 from core.admin_scoping import ReadOnlyAdminMixin, TenantScopedAdmin
 from tasks.models import SessionScratch, TaskState, TaskType
 
-TENANT_FILTER = ("tenant", RelatedOnlyFieldListFilter)
+TENANT_FILTER = TenantAutocompleteFilter  # picked by typing, not from a list of every tenant
 
 
 @admin.register(TaskType)
@@ -22,7 +22,7 @@ class TaskTypeAdmin(TenantScopedAdmin):
 @admin.register(TaskState)
 class TaskStateAdmin(TenantScopedAdmin):
     list_display = ("task_name", "state", "end_user", "tenant", "expires_at", "updated_at")
-    list_filter = (TENANT_FILTER, "state")
+    list_filter = (TENANT_FILTER, EndUserAutocompleteFilter, "state")
     search_fields = ("task_name", "end_user__external_id")
     autocomplete_fields = ("end_user", "session", "task_type")
     readonly_fields = ("version", "created_at", "updated_at")

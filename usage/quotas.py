@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection
+from django.utils import translation
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 from core.exceptions import ApplicationError, InvalidInput
 
@@ -24,22 +26,13 @@ METRICS = ("tokens", "turns")
 PERIODS = ("day", "month")
 SOFT_SHARE = 0.8  # the soft limit: this share of a hard one
 
+# The refusal's words, in the catalogue (locale/zh_Hans); quota_refusal says them in the language of the message.
 _SCOPE_WORDS = {
-    "en": {"tenant": "this account", "assistant": "this assistant", "user": "this user"},
-    "zh": {"tenant": "本账户", "assistant": "该助手", "user": "该用户"},
+    "tenant": pgettext_lazy("quota scope", "this account"),
+    "assistant": pgettext_lazy("quota scope", "this assistant"),
+    "user": pgettext_lazy("quota scope", "this user"),
 }
-# The refusal in the user's language. Inline rather than in locale/zh_Hans: the catalogue is compiled into one .mo
-# that two other changes edit at the same time; moving these two sentences there is a follow-up.
-_REFUSAL = {
-    "en": "The {period} limit of {quota:,} {metric} for {scope} is used up ({used:,} used); it resets at "
-    "{resets} UTC, in {wait}. Try again then, or ask the operator to raise the limit.",
-    "zh": "{scope}每{period} {quota:,} {metric}的额度已用完（已用 {used:,}）；额度将于 {resets} UTC 重置，"
-    "约 {wait}后。请届时再试，或请运营方提高额度。",
-}
-_WORDS = {
-    "en": {"day": "daily", "month": "monthly", "tokens": "tokens", "turns": "turns"},
-    "zh": {"day": "日", "month": "月", "tokens": "个 token ", "turns": "轮对话"},
-}
+_PERIOD_WORDS = {"day": pgettext_lazy("quota period", "daily"), "month": pgettext_lazy("quota period", "monthly")}
 
 
 class QuotaExceeded(ApplicationError):
@@ -126,28 +119,37 @@ def usage_used(*, tenant_id: int, assistant_id: int, end_user_id: int, now: date
     return dict(zip(keys, (int(v) for v in row), strict=True))
 
 
-def _wait_words(seconds: int, language: str) -> str:
+def _wait_words(seconds: int) -> str:
     hours, minutes = divmod(max(60, seconds) // 60, 60)
-    if language == "zh":
-        return (f"{hours} 小时 " if hours else "") + f"{minutes} 分钟"
-    return (f"{hours} hours " if hours else "") + f"{minutes} minutes"
+    said = ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    if hours:
+        said = ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours} + " " + said
+    return said
+
+
+def _amount_words(metric: str, quota: int) -> str:
+    if metric == "tokens":
+        return ngettext("%(count)s token", "%(count)s tokens", quota) % {"count": f"{quota:,}"}
+    return ngettext("%(count)s turn", "%(count)s turns", quota) % {"count": f"{quota:,}"}
 
 
 def quota_refusal(limit: Limit, *, used: int, now: datetime, chinese: bool) -> QuotaExceeded:
-    """The 429 for `limit`: which limit, how much was used, when it resets (and Retry-After's seconds)."""
+    """The 429 for `limit`: which limit, how much was used, when it resets (and Retry-After's seconds), in
+    Chinese or English as the message that was refused."""
     _start, resets = period_bounds(limit.period, now)
     wait = max(1, int((resets - now).total_seconds()))
-    language = "zh" if chinese else "en"
-    words = _WORDS[language]
-    message = _REFUSAL[language].format(
-        period=words[limit.period],
-        quota=limit.quota,
-        metric=words[limit.metric],
-        scope=_SCOPE_WORDS[language][limit.scope],
-        used=used,
-        resets=resets.strftime("%Y-%m-%d %H:%M"),
-        wait=_wait_words(wait, language),
-    )
+    with translation.override("zh-hans" if chinese else "en"):
+        message = gettext(
+            "The %(period)s limit of %(amount)s for %(scope)s is used up (%(used)s used); it resets at %(resets)s "
+            "UTC, in %(wait)s. Try again then, or ask the operator to raise the limit."
+        ) % {
+            "period": _PERIOD_WORDS[limit.period],
+            "amount": _amount_words(limit.metric, limit.quota),
+            "scope": _SCOPE_WORDS[limit.scope],
+            "used": f"{used:,}",
+            "resets": resets.strftime("%Y-%m-%d %H:%M"),
+            "wait": _wait_words(wait),
+        }
     details = {
         "limit": limit.name,
         "quota": limit.quota,

@@ -4,16 +4,21 @@ option ("vegetarian" -> "素食"), where a forgotten fact was removed from, and 
 Memory stores codes (`constraint:budget`, `vegetarian`) and a short label built from them ("budget ~40 万元",
 memory.services.events.note_label); the numbers and units in that label are already the user's own ("40 万元",
 "20,000 euros"). This module only replaces the codes around them, so the memory layer keeps one stored form and
-every page shows it in the reader's language.
+every page shows it in the reader's language; where the user's own words are at hand (the message a notice is
+for, a note's quote) an amount or an area is shown as the user wrote it ("400k", "40万", "60平米"), not as
+the stored number ("400,000", "40 万元", "60 m²").
 """
 
 from __future__ import annotations
+
+import re
 
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from assistants.services.forgetting import PLACE_NAMES
 from assistants.services.pinned import LABELS as PINNED_LABELS
 from assistants.services.pinned import LIMIT_PREFIX
+from memory.services.quantities import CURRENCIES, Quantity, quantities
 
 # Who a note came from (MemoryNote.source), as its owner reads it.
 SOURCE_LABELS = {
@@ -127,3 +132,64 @@ def pinned_fact_label(key: str) -> str:
     if key.startswith(LIMIT_PREFIX):
         return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX) :]}
     return str(PINNED_LABELS[key]) if key in PINNED_LABELS else key.replace("_", " ")
+
+
+# An amount or an area as written, whole: "$400k", "40 万元", "五十万", "1.2 million dollars", "60平米".
+_AMOUNT_RE = re.compile(
+    r"(?:(?:us\$|hk\$|[$€£¥￥]|\b(?:usd|eur|gbp|rmb|cny|jpy|hkd)\s?)\s?)?"
+    r"(?:\d[\d,]*(?:\.\d+)?|[零一二两三四五六七八九十百千万亿]+)"
+    r"(?:\s*(?:亿|千万|百万|万|w(?![a-z])|千|k(?![a-z])|thousand\b|million\b|m(?![a-z²2])|grand\b|mn\b|bn\b|"
+    r"billion\b)\d?(?!\d))?"
+    r"(?:\s*(?:" + "|".join(rx for _, rx in CURRENCIES) + "))?"
+    r"(?:\s*(?:平方米|平方|平米|个平|平(?![时常均安])|㎡|m²|m2\b|sqm\b|sq\.?\s?m\b|square\s+(?:meters?|metres?|feet|foot)|"
+    r"sq\.?\s?ft\b))?",
+    re.I,
+)
+_WORDED_SLOTS = {"budget", "revenue", "rent", "shop_size"}
+
+
+def _amounts(text: str) -> list[tuple[int, int, Quantity]]:
+    """Each amount or area in `text` as (start, end, what it is), the span taken whole as written."""
+    found = []
+    for m in _AMOUNT_RE.finditer(text):
+        read = [q for q in quantities(m.group()) if not q.code]
+        if read and read[0].unit in ("money", "scaled", "bare", "area"):
+            found.append((m.start(), m.start() + len(m.group().rstrip()), read[0]))
+    return found
+
+
+def in_users_words(text: str, said: str) -> str:
+    """`text` (a note's label or sentence, written by memory from the stored number) with each amount or area
+    that the user's words `said` also hold, by value, put back as the user wrote it: "budget ~400,000" with
+    "My budget is about 400k" -> "budget ~400k"; "用户的预算约 40 万元。" with "预算大概40万" -> "用户的预算约 40万。".
+    A currency stored for the note that the user's words do not name is kept (the stored number is shown then)."""
+    if not text or not said:
+        return text or ""
+    theirs = _amounts(said)
+    out, done = [], 0
+    for start, end, q in _amounts(text):
+        match = next(
+            (
+                (s, e, t)
+                for s, e, t in theirs
+                if abs(t.amount - q.amount) < 1e-6 * max(1.0, q.amount) and (t.unit == "area") == (q.unit == "area")
+            ),
+            None,
+        )
+        if match is None or (q.currency not in ("", "CNY") and not match[2].currency):
+            continue  # "$400,000" said as "400k" elsewhere: the dollar sign is part of the truth
+        out += [text[done:start], said[match[0] : match[1]]]
+        done = end
+    return "".join(out) + text[done:]
+
+
+def event_in_users_words(event: dict, *, said: str, said_before: str) -> dict:
+    """A memory event of a turn with its amounts as the user wrote them: `said` is the message of the turn,
+    `said_before` the words the note it replaced came from ("" when unknown)."""
+    if slot_of(event.get("key", "")) not in _WORDED_SLOTS:
+        return event
+    shown = dict(event, label=in_users_words(event.get("label", ""), said))
+    shown["value"] = in_users_words(event.get("value", ""), said)
+    if event.get("before"):
+        shown["before"] = dict(event["before"], label=in_users_words(event["before"].get("label", ""), said_before))
+    return shown

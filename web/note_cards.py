@@ -19,7 +19,7 @@ from memory.models import AuditLog, MemoryNote
 from memory.services.note_versions import note_version
 from memory.services.notes import memory_note_history
 from web.forms import NoteCorrectionForm
-from web.memory_labels import SOURCE_LABELS, slot_label
+from web.memory_labels import SOURCE_LABELS, in_users_words, slot_label
 
 
 def actor_label(actor: str, *, corrected: bool) -> str | None:
@@ -104,6 +104,8 @@ def note_cards(*, tenant, end_user, notes: list[MemoryNote]) -> list[dict]:
         for old in earlier_notes[note.pk]:
             versions += _versions_of(old, audits.get(old.pk, []))
         versions += _versions_of(note, audits.get(note.pk, []))
+        for version in versions:  # amounts as the user wrote them: "400k", not "400,000"
+            version.content = in_users_words(version.content, version.quote)
         sources = sorted(note.source_messages.all(), key=lambda m: m.pk)
         cards.append(
             {

@@ -99,3 +99,30 @@ def conversation_search_grouped(
         ordered = mine + replies
         group.hits, group.more = ordered[:per_conversation], max(0, len(ordered) - per_conversation)
     return list(groups.values())
+
+
+def memory_events_as_said(*, tenant, end_user, turns: list[tuple[str, list[dict]]]) -> list[list[dict]]:
+    """The memory events of each turn, (the user's message, its events), with amounts as the user wrote them
+    (web.memory_labels.event_in_users_words): a replaced note's words are read from its quote, in one statement
+    for all turns, and only among `end_user`'s own notes."""
+    from memory.models import MemoryNote
+    from web.memory_labels import event_in_users_words
+
+    before_ids = {(e.get("before") or {}).get("note_id") for _said, events in turns for e in events}
+    before_ids.discard(None)
+    quotes = (
+        dict(
+            MemoryNote.objects.for_tenant(tenant)
+            .filter(end_user=end_user, pk__in=before_ids)
+            .values_list("pk", "quote")
+        )
+        if before_ids
+        else {}
+    )
+    return [
+        [
+            event_in_users_words(e, said=said, said_before=quotes.get((e.get("before") or {}).get("note_id"), ""))
+            for e in events
+        ]
+        for said, events in turns
+    ]

@@ -15,6 +15,7 @@ from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.models import Message
 from assistants.services.forgetting import forget_everywhere
+from assistants.services.pinned_sync import session_pinned_follow_notes
 from core.exceptions import Conflict
 from memory.models import MemoryNote
 from memory.services.note_versions import memory_note_forget_if_version, memory_note_update_if_version, note_version
@@ -302,7 +303,12 @@ class MemoryDetailView(TenantAPIView):
         note = self._note(request, pk)
         if note.status == MemoryNote.Status.FORGOTTEN:
             raise Conflict("That note was forgotten; add a new note instead.", code="note_forgotten")
-        note = memory_note_update_if_version(tenant=self.tenant, note=note, expected=expected, actor=self.actor, **data)
+        with transaction.atomic():  # the note and the conversations' pinned facts change together, or neither
+            note = memory_note_update_if_version(
+                tenant=self.tenant, note=note, expected=expected, actor=self.actor, **data
+            )
+            # the chat's pinned facts (its "What we have settled" line) follow, as after the web's correction
+            session_pinned_follow_notes(tenant=self.tenant, end_user=note.end_user, current=note)
         return self._answer(self._note(request, note.pk))
 
     @api_doc(

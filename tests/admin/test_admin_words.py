@@ -19,6 +19,27 @@ def test_the_index_speaks_the_platforms_words_with_real_plurals(admin_client_roo
     assert "Django administration" not in page and "Memory platform" in page
     assert "Webhook deliveries" in page and "Session scratch entries" in page
     assert not re.search(r"deliverys|scratchs|\b1 notes\b", page, re.I)
+    for words in ("Reply ratings", "API keys", "Background jobs", "Blocked personal identifiers", "Audit log entries"):
+        assert words in page, words
+    assert not re.search(r"Feedbacks|Pii rejections|Api keys|Job records|Audit logs", page)
+
+
+def test_every_admin_model_is_named_in_words_with_a_real_plural():
+    """Every list the admin offers: no code word ("pii", "api"), no doubled plural ("feedbacks"), no plural
+    that is the singular plus "s" where English says otherwise. Third-party models (celery beat's "clocked")
+    keep their packages' names."""
+    from django.contrib import admin
+
+    own = [m for m in admin.site._registry if m._meta.app_label not in {"auth", "django_celery_beat", "axes"}]
+    for model in own:
+        singular, plural = str(model._meta.verbose_name), str(model._meta.verbose_name_plural)
+        assert not re.search(r"\b(?:pii|api|feedbacks|entrys|deliverys|scratchs|logs)\b", f"{singular} {plural}"), (
+            model,
+            singular,
+            plural,
+        )
+        if not singular.startswith(("tenant usage", "note awaiting")):
+            assert plural != singular, model
 
 
 def test_a_receipt_is_titled_by_its_hash_and_date_with_one_requester_label(admin_client_root, world):

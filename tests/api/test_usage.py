@@ -131,7 +131,7 @@ def test_a_stream_over_the_limit_is_refused_before_anything_is_written(acme):
     assert chat(acme, "alice", "first").status_code == 200
     refused = acme.api.post("/api/v1/chat/", {"user": "alice", "message": "second", "stream": True})
     assert refused.status_code == 429 and error_of(refused)["details"]["limit"] == "tenant.turns_per_month"
-    assert "monthly limit of 1 turns for this account" in error_of(refused)["message"]
+    assert "monthly limit of 1 turn for this account" in error_of(refused)["message"]
     stored = Message.objects.for_tenant(acme.tenant).values_list("content", flat=True)
     assert "second" not in stored  # the refused turn stored no message
 

@@ -71,6 +71,7 @@ def test_locomo_workload_imports_scores_and_runs_the_bm25_baseline(ctx, tmp_path
 
 def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx, tmp_path):
     from bench.latency import run_recall_latency
+    from bench.metering import run_metering_overhead
     from bench.throughput import run_job_throughput
     from bench.tokens import run_token_cost
     from bench.turns import run_api_throughput, run_turn_overhead
@@ -81,6 +82,7 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
         "recall_latency": run_recall_latency(ctx, sizes=(60, 300), queries=6, keep_store=shared),
     }
     workloads["turn_overhead"] = run_turn_overhead(ctx, store=shared["store"], turns=5)
+    workloads["metering_overhead"] = run_metering_overhead(ctx, turns=5)
     workloads["api_throughput"] = run_api_throughput(ctx)
     workloads["token_cost"] = run_token_cost(ctx, turns=6, checkpoints=(3, 6), languages=("zh",))
     workloads["write_quality"] = run_write_quality(ctx, limit_per_category=1)
@@ -97,6 +99,9 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
     assert len(returning) == 1 and returning[0]["recall_ms"]["n"] > 0 and returning[0]["empty_results"] == 0
     assert workloads["turn_overhead"]["heavy user"]["assembly_ms"]["n"] == 2
     assert workloads["api_throughput"] == {"skipped": "no API server in this run"}
+    for tenant in ("no limits set", "limits at every scope"):  # the turn's metering calls were found and timed
+        metered = workloads["metering_overhead"][tenant]
+        assert metered["in_turn_ms"]["n"] == 2 and metered["in_turn_ms"]["p50"] > 0, metered
     zh = workloads["token_cost"]["languages"]["zh"]["checkpoints"]
     assert zh["3"]["sent"] > 0 and zh["6"]["full_history"] > zh["3"]["full_history"]
     wq = workloads["write_quality"]
@@ -114,6 +119,7 @@ def test_every_other_workload_runs_on_tiny_inputs_and_the_report_is_written(ctx,
     }
     text = markdown(results)
     assert "### 1. Recall latency" in text and "### 5. Write quality" in text and "### 6. Job throughput" in text
+    assert "### 12. Metering's cost to a chat turn" in text
     plots = write_plots(results, tmp_path)
     assert set(plots) == {"recall_latency.png", "tokens.png"}
     assert all((tmp_path / p).stat().st_size > 1000 for p in plots)

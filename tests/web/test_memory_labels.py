@@ -1,5 +1,5 @@
 """Memory notices speak the reader's language (issue 42): the line under a reply, the pinned facts a reply was
-built from and a forget notice name slots and options in words ("预算 约 40 万元", "饮食 素食"), never the stored
+built from and a forget notice name slots and options in words ("预算 约 40 万", "饮食 素食"), never the stored
 codes ("budget", "diet vegetarian", "pinned"), and keep the numbers and units as the user wrote them."""
 
 import re
@@ -27,9 +27,9 @@ def test_a_chinese_readers_memory_line_and_pinned_facts_have_chinese_labels(make
     send(client, tenant, session, "预算改成 30 万了")
     page = client.get(reverse("web:chat", args=[session.pk])).content.decode()
     lines = _memory_lines(page)
-    assert "已记住：预算 约 40 万元" in lines
+    assert "已记住：预算 约 40 万" in lines
     assert "已记住：饮食 素食" in lines
-    assert "记忆已更新：预算 约 40 万元 → 30 万元" in lines
+    assert "记忆已更新：预算 约 40 万 → 30 万" in lines
     assert "预算: 30 万" in _pinned_lines(page) and "城市: 杭州" in _pinned_lines(page)
     for code in ("budget", "diet", "vegetarian", "city"):
         assert code not in " ".join(lines + _pinned_lines(page)), code

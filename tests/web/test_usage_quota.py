@@ -23,7 +23,7 @@ def test_a_person_at_their_limit_reads_the_refusal_in_their_language(alice, bob_
     assert refused.status_code == 400
     assert "该用户每日 1 轮对话的额度已用完" in refused.content.decode()
     english = client.post(reverse("web:chat_send", args=[session.pk]), {"text": "One more question"})
-    assert "The daily limit of 1 turns for this user is used up" in english.content.decode()
+    assert "The daily limit of 1 turn for this user is used up" in english.content.decode()
     assert not Message.objects.for_tenant(end_user.tenant).filter(content="我还有一个问题").exists()
     bob, bob_client = bob_same_tenant
     bob_session = start(bob_client, bob.tenant, bob)

@@ -14,6 +14,7 @@ from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.exceptions import ApplicationError
 from core.sse import sse
 from web.rendering import markdown_render
+from web.selectors import memory_events_as_said
 from web.services import (
     chat_reply_stop,
     chat_stop_requested,
@@ -149,10 +150,19 @@ def _trim_if_stopped_while_stored(payload, stops: _Stops) -> None:
 
 def _memory_line_event(request, payload, reply_id, language) -> bytes:
     """The "memory" event: the line under the reply that says what the turn wrote or changed, with Undo."""
+    said = (
+        Message.objects.for_tenant(request.tenant)
+        .filter(pk=payload["message_id"], end_user=request.end_user)
+        .values_list("content", flat=True)
+        .first()
+    )
+    [events] = memory_events_as_said(
+        tenant=request.tenant, end_user=request.end_user, turns=[(said or "", payload["events"])]
+    )
     with translation.override(language):
         html = render_to_string(
             "web/_memory_line.html",
-            {"memory_events": payload["events"], "memory_message_id": payload["message_id"]},
+            {"memory_events": events, "memory_message_id": payload["message_id"]},
             request=request,
         )
     return sse("memory", {"reply_id": reply_id, "html": html})

@@ -15,6 +15,7 @@ from assistants.services.alternatives import (
     EDIT_OF_KEY,
 )
 from web.presenters import reply_context
+from web.selectors import memory_events_as_said
 
 logger = logging.getLogger(__name__)
 
@@ -74,8 +75,21 @@ def message_rows(request, session, *, only: tuple[int, ...] = ()):
         if message.role == Message.Role.ASSISTANT and asked is not None:
             row.update(memory_events=(asked.metadata or {}).get("memory_events") or [], memory_message_id=asked.pk)
         rows.append(row)
+    _as_said(request, rows)
     _mark_latest(rows)
     return rows
+
+
+def _as_said(request, rows) -> None:
+    """Each memory line with amounts as the user wrote them ("400k", not "400,000")."""
+    shown = [row for row in rows if row.get("memory_events")]
+    if not shown:
+        return
+    asked = {m.pk: m.content for m in (row["message"] for row in rows) if m.role == Message.Role.USER}
+    turns = [(asked.get(row["memory_message_id"], ""), row["memory_events"]) for row in shown]
+    events = memory_events_as_said(tenant=request.tenant, end_user=request.end_user, turns=turns)
+    for row, reworded in zip(shown, events, strict=True):
+        row["memory_events"] = reworded
 
 
 def _mark_latest(rows) -> None:
