@@ -154,6 +154,16 @@ FORGET_IMPERATIVE = re.compile(
     r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)[。.!！~～]*$",
     re.IGNORECASE,
 )
+# a forget said as regret or as what should not be there ("I regret mentioning the panic attack. Can that go?",
+# "the job hunting shouldn't be in there", "后悔跟你说了", "当我没说过"): the form of a request, indirectly
+FORGET_REGRET = re.compile(
+    r"\bregret (?:mentioning|telling|saying|sharing|bringing up)\b|\bwish i (?:hadn'?t|had not|never) (?:told|said|"
+    r"mentioned|shared)\b|\bshouldn'?t (?:be|have been) (?:in there|on (?:file|record)|saved|stored|kept|remembered)\b|"
+    r"\bcan (?:that|it|this) (?:go|be gone)\b|\b(?:let|make) (?:it|that|this) go\b|\bhang(?:ing)? on ?to\b|"
+    r"\bholding on ?to\b|\bhold on ?to\b|后悔(?:跟你)?(?:说|告诉|讲)|不该(?:跟你)?(?:说|告诉|讲)|当我没说过?|当我没讲过?|"
+    r"别留着|不要留着|别保存着|不要保存着|别惦记",
+    re.IGNORECASE,
+)
 # the user speaking of their own forgetting ("I forgot my keys", "我老是忘记吃早饭"): a statement, not a request
 FORGET_SELF = re.compile(
     r"^(?:i|we|my \w+|he|she|they)\b.{0,20}\b(?:forgot|forget|forgets|forgetting|deleted|erased|removed|wiped|cleared)\b|"
@@ -185,6 +195,7 @@ def cues_in(text: str) -> set[str]:
     for name, pattern in (
         ("forget", FORGET),
         ("forget", FORGET_UNWANTED),
+        ("forget", FORGET_REGRET),
         ("off_record", OFF_RECORD),
         ("hypothetical", HYPOTHETICAL),
         ("attack", ATTACK),

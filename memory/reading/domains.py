@@ -191,11 +191,38 @@ AREAS: dict[str, list[str]] = {
 }
 # how a person names a whole area ("my health stuff", "我的病情"): a request that names one means every note in it
 AREA_NAMES: dict[str, list[str]] = {
-    "health": ["my health", "my medical stuff", "my medication", "我的健康", "我的病情", "我吃的药"],
-    "family": ["my family", "my relatives", "我的家人", "我家里的情况"],
+    "health": [
+        "my health",
+        "my medical stuff",
+        "my medication",
+        "my medical history",
+        "我的健康",
+        "我的病情",
+        "我吃的药",
+        "身体",
+        "病",
+    ],
+    "family": ["my family", "my relatives", "my folks", "我的家人", "我家里的情况", "家里人", "家人", "亲戚"],
     "pets": ["my pets", "我的宠物"],
-    "work": ["my job", "my work", "my career", "我的工作", "我的职业"],
-    "money": ["my finances", "my money", "my income", "我的收入", "我的财务", "我的钱"],
+    "work": ["my job", "my work", "my career", "my workplace", "我的工作", "我的职业", "工作", "单位", "上班"],
+    "money": [
+        "my finances",
+        "my money",
+        "my income",
+        "my debts",
+        "my salary",
+        "how much I make",
+        "how much I earn",
+        "what I earn",
+        "我的收入",
+        "工资",
+        "我挣多少",
+        "我的财务",
+        "我的钱",
+        "钱",
+        "收入",
+        "存款",
+    ],
     "home": ["my home", "my housing", "my address", "我的住处", "我的住址", "我的房子"],
     "vehicle": ["my car", "what I drive", "我的车", "我开的车"],
     "commute": ["my commute", "how I get to work", "我的通勤", "我怎么上班"],
@@ -248,12 +275,33 @@ def area_shares(vectors: np.ndarray) -> np.ndarray:
     return shares / shares.sum(axis=1, keepdims=True)
 
 
-def names_an_area(phrase: str) -> bool:
-    """Whether `phrase` names a whole area of life ("my health stuff", "我的病情") rather than one thing in it."""
+# the words that only say "things of": "my health info", "工作上的事", "考公相关的东西"
+_GENERIC = re.compile(
+    r"\s+(?:info|information|stuff|things|details|data|notes|bits|side)\b|(?:相关的|有关的|方面的|上的|上)?(?:东西|事情?|信息|内容|资料)$|"
+    r"(?<=[\u4e00-\u9fff])(?:上|方面)$",
+    re.IGNORECASE,
+)
+
+
+def area_named(phrase: str) -> str | None:
+    """The area of life `phrase` names as a whole ("my health stuff", "我的病情", "how much I make"), or None when
+    it names one thing in an area."""
     global _name_vectors
     from memory.reading.intents import encode
 
     with _lock:
         if _name_vectors is None:
             _name_vectors = encode([name for names in AREA_NAMES.values() for name in names])
-    return bool(phrase) and float((_name_vectors @ encode([phrase])[0]).max()) >= AREA_NAME_LIKENESS
+    phrase = _GENERIC.sub("", phrase or "").strip()
+    if not phrase:
+        return None
+    likeness = _name_vectors @ encode([phrase])[0]
+    if float(likeness.max()) < AREA_NAME_LIKENESS:
+        return None
+    areas = [area for area, names in AREA_NAMES.items() for _ in names]
+    return areas[int(likeness.argmax())]
+
+
+def names_an_area(phrase: str) -> bool:
+    """Whether `phrase` names a whole area of life rather than one thing in it."""
+    return area_named(phrase) is not None

@@ -67,6 +67,8 @@ def _feature_bonus(label: str, sentence: str) -> float:
             bonus += 0.2  # the form of a request
         if cues.FORGET_WISH.search(sentence):
             bonus += 0.15  # "I'd rather you didn't keep …", "不需要你记"
+        if cues.FORGET_UNWANTED.search(sentence) or cues.FORGET_REGRET.search(sentence):
+            bonus += 0.15  # "I'd prefer you not hold on to …", "I regret mentioning …", "当我没说过"
         if cues.FORGET_KNOWN.search(sentence):
             bonus += 0.15  # "X那个别记了": something already known
         if cues.REMINDER.search(sentence):
@@ -89,7 +91,8 @@ def _feature_bonus(label: str, sentence: str) -> float:
     if label == "off_record" and cues.OFF_RECORD.search(sentence):
         return 0.06
     if label == "hypothetical" and cues.HYPOTHETICAL.search(sentence):
-        return 0.05
+        # "the job hunting shouldn't be in there — what if someone sees it?": the worry is the reason for a forget
+        return -0.1 if cues.FORGET_REGRET.search(sentence) else 0.05
     return 0.0
 
 

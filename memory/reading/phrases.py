@@ -17,7 +17,7 @@ _REQUEST_WORDS = re.compile(
     rf"(?:{cues.FORGET.pattern})|\b(?:what|whatever|everything|anything|all|the stuff|the things?|the info(?:rmation)?|"
     r"the notes?|the memor(?:y|ies)|the records?|the details?|the bit|the part)\s+(?:you|that you)\s+(?:know|saved|"
     r"stored|remember(?:ed)?|noted|wrote down|have|kept|learned|got)(?:\s+(?:on|of))?\b|\b(?:about|regarding|"
-    r"re|on|of|that|everything|anything|all|from your memory|from memory|for me|anymore|any more|now|please|thanks|thank you)\b|"
+    r"re|on|of|out|that|everything|anything|all|from your memory|from memory|for me|anymore|any more|now|please|thanks|thank you)\b|"
     r"(?:你)?(?:记|存|保存|记住|记下)(?:的|着的|下的|住的)|关于|有关|那条|这条|那些|这些|那件事|这件事|那个事|这个事|"
     r"那个|这个|的事情?|的内容|的信息|的记录|的记忆|的资料|记录|记忆|从记忆里|吧|了|啊|哈|呀|就|都|也",
     re.IGNORECASE,
@@ -72,6 +72,12 @@ _REFERS_BACK = re.compile(
 )
 
 
+def _says_something(text: str) -> bool:
+    """Two characters of content, or one Chinese character that is a word ("钱的事别记了": 钱)."""
+    content = re.sub(r"[\W_]", "", text)
+    return len(content) >= 2 or bool(re.fullmatch(r"[\u4e00-\u9fff]", content) and content not in "的了吧呢啊哦这那个")
+
+
 def forget_phrase(sentence: str) -> str:
     """What a forget request names, with the request's own words taken out ("my peanut thing", "我过敏"): the
     clause that asks, or, when it only asks ("…，删了吧"), the clause before it."""
@@ -86,7 +92,7 @@ def forget_phrase(sentence: str) -> str:
         return ""  # "上面那条别存了", "forget what you just saved": the turn before, whatever came before it
     for i in order:
         text = _strip(clauses[i])
-        if len(re.sub(r"[\W_]", "", text)) >= 2 and not DEICTIC.match(text):
+        if _says_something(text) and not DEICTIC.match(text):
             return text
     return ""  # "actually, forget that": it names nothing but what was just said
 

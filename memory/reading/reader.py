@@ -91,6 +91,19 @@ _PREMISE = re.compile(
 )
 
 
+# what was said before, named as such: what a "don't keep that" beside it asks to forget, not to leave out
+_NAMES_KNOWN = re.compile(
+    r"^\W*(?:the (?:thing|stuff|bit|part|news) about|what i (?:said|told you|mentioned) about|about)\b|"
+    r"^\W*(?:the|that|my)\s+[\w' -]{1,40}?\s(?:thing|stuff|business|bit|news)\W*$|"
+    r"^[^，,。]{1,12}?(?:那个|那事|那件事|那条|那些事)|之前说的|刚才说的|上次说的",
+    re.IGNORECASE,
+)
+
+
+_SHORT = 40  # "can you not keep that?": a sentence this short that ends on "that" points at the one before
+_POINTS_AT = re.compile(r"\b(?:that|this|it)\s*[?.!。？！]*\s*$", re.IGNORECASE)
+
+
 def _before_premise(sentence: str) -> str | None:
     """The sentence up to its premise ("在准备考公，要是考上了可能就不当老师了" -> "在准备考公"), or None when it
     has none."""
@@ -139,10 +152,15 @@ def message_read(text: str) -> Reading:
         elif intent.label == "off_record":
             reading.acts.append(OffRecord(sentence))
             dropped.add(i)
-            if _marker_only(sentence) and len(sentences) > 1:
-                neighbour = i - 1 if i == len(sentences) - 1 else i + 1
+            points_back = i > 0 and len(sentence) <= _SHORT and bool(_POINTS_AT.search(sentence))
+            if (_marker_only(sentence) or points_back) and len(sentences) > 1:
+                neighbour = i - 1 if i == len(sentences) - 1 or points_back else i + 1
                 dropped.add(neighbour)
-                reading.acts.append(OffRecord(sentences[neighbour]))
+                if _NAMES_KNOWN.search(sentences[neighbour]):  # "The thing about my therapy... can you not keep that?"
+                    told = sentences[neighbour]
+                    reading.acts.append(Forget(forget_phrase(told), f"{told} {sentence}"))
+                else:
+                    reading.acts.append(OffRecord(sentences[neighbour]))
         elif intent.label == "attack":
             reading.acts.append(Instruction("attack", sentence))
         elif intent.label == "style":

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from memory.reading import cues
-from memory.reading.domains import area_shares, first_person, names_an_area
+from memory.reading.domains import AREAS, area_named, area_shares, first_person, names_an_area
 from memory.reading.intents import encode
 from memory.reading.phrases import forget_gist
 
@@ -151,6 +151,52 @@ def _whole_topic(phrase: str, scored: list) -> list:
 _AND = re.compile(r"\s+(?:and|&|as well as|plus)\s+(?:the\s+|my\s+)?|和|跟|以及|还有|、", re.IGNORECASE)
 
 
+# one person of the family, finer than _KIN's groups ("my dad" is not "my mum")
+_PERSON = {
+    "father": r"\b(?:dad|daddy|father|papa|pop)\b|爸|父亲",
+    "mother": r"\b(?:mum|mom|mummy|mommy|mother|mama)\b|妈|母亲",
+    "wife": r"\bwife\b|老婆|妻子|太太|媳妇",
+    "husband": r"\bhusband\b|老公|丈夫",
+    "son": r"\bsons?\b|儿子",
+    "daughter": r"\bdaughters?\b|女儿|闺女",
+    "cousin": r"\bcousins?\b|[表堂][哥姐弟妹]",
+    "brother": r"\bbrothers?\b|(?<![表堂])[哥弟]",
+    "sister": r"\bsisters?\b|(?<![表堂])[姐妹]",
+    "partner": r"\b(?:partner|girlfriend|boyfriend|fianc[ée]e?)\b|男朋友|女朋友|对象|未婚[夫妻]",
+    "grandmother": r"\b(?:grandma|grandmother|nan|nana|granny)\b|奶奶|外婆|姥姥",
+    "grandfather": r"\b(?:grandpa|grandfather|grandad)\b|爷爷|外公|姥爷",
+}
+_PERSON_RX = {k: re.compile(v, re.IGNORECASE) for k, v in _PERSON.items()}
+AREA_LIST = list(AREAS)
+AREA_SHARE = 0.5
+_ONE_THING = {
+    "vehicle",
+    "home",
+    "commute",
+}  # "my car" is one car, not every note in its area  # a note this much in the area a request names goes with an area-wide forget
+
+
+def _same_person(phrase: str, notes: list) -> list:
+    """The notes about the one person the phrase names ("my dad": his age, his health, where he lives)."""
+    people = {k for k, rx in _PERSON_RX.items() if rx.search(phrase)}
+    if len(people) != 1:
+        return []
+    rx = _PERSON_RX[people.pop()]
+    return [(n, LOW) for n in notes if rx.search(n.content)]
+
+
+def _same_area(phrase: str, notes: list) -> list:
+    """The notes mostly in the area of life the phrase names ("my health info": blood pressure, an allergy)."""
+    named = area_named(phrase)
+    if not notes or named is None or named in _ONE_THING:
+        return []
+    shares = area_shares(encode([first_person(n.content) for n in notes]))
+    area = AREA_LIST.index(named)
+    if named == "family":  # "家里人的事": each note about a relative, whatever else it is about
+        return [(n, LOW) for n in notes if any(rx.search(n.content) for rx in _PERSON_RX.values())]
+    return [(n, LOW) for n, row in zip(notes, shares, strict=True) if row.argmax() == area and row[area] >= AREA_SHARE]
+
+
 def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
     """Decide from the scores: the named notes, or the two to ask about, or nothing. A phrase that names two
     things ("the diet and the weight-loss stuff", "公司和住址") is two requests."""
@@ -169,11 +215,44 @@ def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
 def _targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
     """The notes themselves first; when none stands out, or the phrase names a whole area of life ("my health
     stuff"), the areas the notes are about decide ("my medication" names "takes metformin for type 2 diabetes")."""
+    if not topic_wide:
+        asked = _which_one(phrase, notes)
+        if asked is not None:
+            return asked
     wide = topic_wide or names_an_area(phrase)
     found = _decided(phrase, notes_scored(phrase, notes), wide=wide)
+    if wide:  # "everything about my dad", "all my health info": each note about that person, or in that area
+        held = {id(n) for n, _ in found.named}
+        found.named += [(n, s) for n, s in _same_person(phrase, notes) + _same_area(phrase, notes) if id(n) not in held]
+        found.ask = [] if found.named else found.ask
     if found.named or found.ask:
         return found
     return _decided(phrase, notes_scored(phrase, notes, areas=True), wide=wide)
+
+
+_ANIMAL = re.compile(r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|horses?)\b|狗|猫|兔|马", re.IGNORECASE)
+_ONLY_WHO = re.compile(
+    r"\b(?:my|our|the|about|one|note|entry|thing)\b|我家|我们|我|的|那条|这条|那个|一条|条|把", re.IGNORECASE
+)
+_WHICH = re.compile(r"\bwhich\b|哪", re.IGNORECASE)
+WHICH_GAP = 0.2  # "which book I'm reading" between two notes this close: ask
+
+
+def _which_one(phrase: str, notes: list) -> Targeting | None:
+    """Ask instead of guessing when the phrase names only whom ("我哥那条", "my dog") and two notes are about such a
+    one (大哥 and 二哥, two dogs), or asks "which" of two notes about equally close."""
+    kinds = [rx for rx in [*_PERSON_RX.values(), _ANIMAL] if rx.search(phrase)]
+    if len(kinds) == 1:
+        rest = re.sub(r"[\W_]", "", _ONLY_WHO.sub("", kinds[0].sub("", phrase)))
+        such = [n for n in notes if kinds[0].search(n.content)]
+        if not rest and len(such) >= 2:
+            scored = notes_scored(phrase, such)
+            return Targeting(ask=scored[:2])
+    if _WHICH.search(phrase):
+        scored = notes_scored(phrase, notes)
+        if len(scored) > 1 and scored[0][1] - scored[1][1] < WHICH_GAP and scored[1][1] >= LOW:
+            return Targeting(ask=scored[:2])
+    return None
 
 
 def _decided(phrase: str, scored: list, *, wide: bool) -> Targeting:
@@ -189,6 +268,9 @@ def _decided(phrase: str, scored: list, *, wide: bool) -> Targeting:
     if (second >= ASK_FLOOR and second >= best - MARGIN) or both_hold_it:
         return Targeting(ask=scored[:2])  # two notes it could mean ("my brother": Tom or Sam?)
     return Targeting(named=scored[:1])
+
+
+_TWO_THINGS = re.compile(r",\s*and (?:also )?|\band also\b|以及|还有|、", re.IGNORECASE)
 
 
 def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") -> Targeting:
@@ -214,6 +296,9 @@ def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") ->
         )[:MAX_NOTES]
     )
     wide = bool(cues.TOPIC_WIDE.search(sentence or phrase))
+    gist = forget_gist(sentence) if sentence else ""
+    if gist and _TWO_THINGS.search(gist) and not _AND.search(phrase):
+        phrase = gist  # "Forget that I'm vegetarian, and also that I live in Galway": both
     found = notes_targeted(phrase, notes, topic_wide=wide)
     gist = forget_gist(sentence) if sentence and not (found.named or found.ask) else ""
     return notes_targeted(gist, notes, topic_wide=wide) if gist and gist != phrase else found

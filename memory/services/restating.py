@@ -30,11 +30,14 @@ def fact_terms(text: str) -> set[str]:
 RESTATED = 0.73
 NEAREST = 8
 _DIGITS = re.compile(r"\d+")
+# a relative or animal, with the rank that tells two of a kind apart ("大姐" / "二姐", "older brother" / "younger
+# brother")
 _RELATION = re.compile(
-    r"\b(?:wife|husband|spouse|partner|son|daughter|kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|"
-    r"brother|sister|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|"
-    r"puppy|kitten|rabbit|hamster|parrot)s?\b|老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|哥哥|姐姐|"
-    r"弟弟|妹妹|爷爷|奶奶|外婆|外公|女朋友|男朋友|狗|猫|兔子|仓鼠|鹦鹉",
+    r"\b(?:(?:older|younger|big|little|elder|eldest|youngest|twin) )?(?:wife|husband|spouse|partner|son|daughter|"
+    r"kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|brother|sister|grand(?:ma|mother|pa|father)|cousin|"
+    r"aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|puppy|kitten|rabbit|hamster|parrot)s?\b|"
+    r"老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
+    r"(?:大|二|三|四|小|亲|表|堂)?(?:哥哥?|姐姐?|弟弟?|妹妹?)|狗|猫|兔子|仓鼠|鹦鹉",
     re.IGNORECASE,
 )
 

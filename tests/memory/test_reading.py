@@ -402,3 +402,62 @@ def test_one_chinese_character_put_right_rewrites_the_name(make_person):
     left = " ".join(n.content for n in alice.notes())
     assert "王梓涵" in left and "王子涵" not in left, left
     assert "王子涵" in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["I had knee surgery in June.", "I teach maths."],
+            "The knee surgery thing... can you not keep that?",
+            "knee",
+            "maths",
+        ),
+        (["我去年住院做过胆囊手术。", "我喜欢爬山。"], "住院那事你就当我没听说过吧，不对，当我没说过", "胆囊", "爬山"),
+        (
+            ["My mum has diabetes.", "My mum lives in Dundee.", "My dad is a plumber.", "I cycle to work."],
+            "Please forget everything about my mum.",
+            "mum",
+            "plumber",
+        ),
+        (
+            ["I have asthma.", "I take an antihistamine daily.", "I work as a baker."],
+            "Forget all my medical info.",
+            "asthma",
+            "baker",
+        ),
+    ],
+)
+def test_an_indirect_or_whole_person_forget_takes_what_it_names(make_person, facts, request_text, gone, kept):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    alice.say(request_text)
+    left = " ".join(n.content for n in alice.notes())
+    assert gone not in left and kept in left, left
+    assert gone in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text"),
+    [
+        (["我大姐在杭州当老师。", "我二姐在上海做设计。", "我喜欢喝咖啡。"], "我姐那条删了吧"),
+        (
+            ["My older brother Tom is a pilot.", "My younger brother Sam studies law.", "I like jazz."],
+            "Delete the one about my brother.",
+        ),
+    ],
+)
+def test_a_forget_that_names_one_of_two_relatives_asks_which(make_person, facts, request_text):
+    alice = make_person()
+    for fact in facts:
+        alice.say(fact)
+    before = {n.pk for n in alice.notes()}
+    turn = alice.say(request_text)
+    assert {n.pk for n in alice.notes()} == before, [n.content for n in alice.notes()]  # nothing gone yet
+    assert any(w in " ".join(turn.context.hints) for w in ("Tom", "杭州")), (
+        turn.context.hints,
+        [n.content for n in alice.notes()],
+    )
