@@ -20,7 +20,7 @@ from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from assistants.models import Assistant, ChatSession
-from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
 from assistants.services.sessions import session_title
 from assistants.services.turn_usage import turn_quota_check
 from core.exceptions import ApplicationError, InvalidInput
@@ -54,6 +54,13 @@ class ChatRequest(StrictSerializer):
         help_text="For a new session: a temporary chat. Nothing of it is written to long-term memory "
         "or experiences, nothing is recalled into it, and it is deleted after the tenant's "
         "temporary_chat_ttl_hours. With `session`: must match that session.",
+    )
+
+    tool_choice = Text(
+        required=False,
+        default="auto",
+        max_length=64,
+        help_text="'auto' (the model decides), 'none' (no tool), or the name of a tool it must call first.",
     )
 
     def validate_message(self, value):
@@ -91,6 +98,22 @@ class TurnContextSerializer(serializers.Serializer):
     token_count = serializers.IntegerField(required=False)
 
 
+class ToolCallSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField(help_text="The tool called.")
+    label = serializers.CharField(allow_blank=True, help_text="What a person sees: 'Looked up your notes'.")  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
+    arguments = serializers.JSONField(help_text="The arguments the model passed.")
+    status = serializers.CharField(
+        help_text="ok, error, timeout, too_large, invalid_arguments, unknown_tool or refused."
+    )
+    duration_ms = serializers.FloatField()
+    cached = serializers.BooleanField(help_text="Answered from this conversation's earlier identical call.")
+    result = serializers.CharField(
+        allow_blank=True, help_text="The result, cut to 1,000 characters, identifiers redacted."
+    )
+    round = serializers.IntegerField(help_text="The tool round of the turn (1 = first).")
+
+
 class ChatResponse(serializers.Serializer):
     session = serializers.IntegerField(help_text="Pass it back to continue the conversation.")
     message_id = serializers.IntegerField(
@@ -102,6 +125,7 @@ class ChatResponse(serializers.Serializer):
     memories_used = MemoryUsedSerializer(many=True)
     # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
     context = TurnContextSerializer(help_text="What the reply was built from.")  # type: ignore[assignment]
+    tool_calls = ToolCallSerializer(many=True, help_text="The tools the model called in this turn, in order.")
     temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
     expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
 
@@ -147,7 +171,7 @@ SSE_EXAMPLE = (
 class SseEventSerializer(serializers.Serializer):
     """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
 
-    event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
+    event = serializers.ChoiceField(choices=["context", "delta", "tool_call", "tool_result", "done", "error", "memory"])
     data = serializers.CharField(help_text='JSON: the TurnContext, {"text"}, the chat answer, or the error body.')  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
 
 
@@ -182,6 +206,7 @@ def chat_body(result: TurnResult) -> dict:
             for m in memories
         ],
         "context": context,
+        "tool_calls": list(result.tool_calls),
         "temporary": result.session.temporary,
         "expires_at": result.session.expires_at.isoformat() if result.session.expires_at else None,
     }
@@ -202,6 +227,10 @@ class ChatView(TenantAPIView):
             "answer (or `error` with the error body), then `memory`: what the turn wrote, updated, superseded or "
             "forgot (as at GET /api/v1/messages/<id>/memory-events/; `status` pending if its job has not finished "
             "within MEMORY_EVENTS_WAIT_SECONDS).\n\n"
+            "**Tools**: the model may call tools (built-in memory tools, the tenant's HTTP tools listed for the "
+            "assistant, Python tools); `tool_calls` lists each call (name, arguments, status, duration_ms, a bounded "
+            "result), and a stream sends `tool_call` and `tool_result` events as they happen. `tool_choice`: `auto`, "
+            "`none`, or a tool's name. A failing tool is a call with its status, never a failed turn.\n\n"
             "**Idempotency**: with an `Idempotency-Key` header, a retry with the same key and body returns the "
             "first result (header `Idempotent-Replayed: true`) and no second turn; the same key with another body "
             "is a 409."
@@ -260,13 +289,24 @@ class ChatView(TenantAPIView):
                 )
         try:
             session = self._session(
-                data["user"], data.get("session"), data.get("assistant"), data["message"], temporary=data["temporary"]
+                data["user"],
+                data.get("session"),
+                data.get("assistant"),
+                data["message"],
+                temporary=data["temporary"],
+                tool_choice=data["tool_choice"],
             )
+            turn = {
+                "tenant": self.tenant,
+                "session": session,
+                "text": data["message"],
+                "tool_choice": data["tool_choice"],
+            }
             if wants_stream:
-                events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
+                events = chat_turn_stream(**turn)
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
                 return self._stream(request, self._events(first, events, record))
-            body = chat_body(chat_turn(tenant=self.tenant, session=session, text=data["message"]))
+            body = chat_body(chat_turn(**turn))
         except BaseException:
             if record is not None:
                 idempotency_abandon(record=record)
@@ -285,7 +325,9 @@ class ChatView(TenantAPIView):
         except (KeyError, ApplicationError):
             return {"message_id": body.get("user_message_id"), "status": "done", "events": []}
 
-    def _session(self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
+    def _session(
+        self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool, tool_choice: str
+    ) -> ChatSession:
         """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
         if session_id is not None:
             session = self._continued_session(external_id, session_id)
@@ -326,6 +368,8 @@ class ChatView(TenantAPIView):
                 policy=memory_policy_for(tenant=self.tenant, assistant=session.assistant),
                 text=message,
             )
+            # so does a tool_choice naming a tool this assistant does not have (the turn checks it again)
+            tool_choice_check(tenant=self.tenant, session=session, tool_choice=tool_choice)
             return session
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
@@ -374,6 +418,8 @@ class ChatView(TenantAPIView):
                         idempotency_finish(record=record, status=200, body=body, session_id=session_id)
                         record = None
                     yield sse("done", body)
+                elif kind in ("tool_call", "tool_result"):
+                    yield sse(kind, payload)  # a tool the model called, then what it returned (bounded)
                 elif kind == "memory":
                     yield sse("memory", payload)  # what the turn wrote or changed in memory
         except ApplicationError as exc:
