@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.erasure import end_user_lock_for_write
-from core.exceptions import ApplicationError
+from core.exceptions import InvalidInput
 from memory.models import MemoryNote
 from memory.services.events import forget_event, memory_events_record, note_event
 from memory.services.notes import memory_note_forget
@@ -29,10 +29,8 @@ from tasks.services.task_states import task_state_save
 from tools.types import ToolContext, ToolSpec
 
 
-class ToolRefused(ApplicationError):
-    """The tool will not do this (a sentence for the model); reported as status "refused"."""
-
-    code = "refused"
+class ToolRefused(InvalidInput):
+    """The tool will not do this (a sentence for the model); the toolbox reports it as status "refused"."""
 
 
 def search_memory(ctx: ToolContext, *, query: str, limit: int = 5) -> dict:
