@@ -42,6 +42,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": 11},
         "long_history": {"sizes": (600,), "queries": 100},
         "heldout_recall": {},
+        "tool_rounds": {"rounds": 200},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -56,6 +57,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": None},  # all 418 evaluable questions
         "long_history": {"sizes": (600, 6_000), "queries": 200},
         "heldout_recall": {},
+        "tool_rounds": {"rounds": 1000},
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -72,6 +74,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": 1},
         "long_history": {"sizes": (60,), "queries": 20, "assembly_turns": 4},
         "heldout_recall": {"limit_users": 2},
+        "tool_rounds": {"rounds": 20},
     },
 }
 ORDER = [
@@ -87,6 +90,7 @@ ORDER = [
     "longmemeval",
     "long_history",
     "heldout_recall",
+    "tool_rounds",
 ]
 
 
@@ -260,6 +264,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         semantic,
         throughput,
         tokens,
+        tool_rounds,
         turns,
         understanding,
         write_quality,
@@ -278,6 +283,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         "longmemeval": longmemeval.run_longmemeval,
         "long_history": history.run_long_history,
         "heldout_recall": heldout.run_heldout_recall,
+        "tool_rounds": tool_rounds.run_tool_rounds,
     }
     return runners[name](ctx, **params)
 

@@ -62,7 +62,7 @@ def _openai_choice(tool_choice: str, round_index: int):
     return {"type": "function", "function": {"name": tool_choice}} if round_index == 0 else "auto"
 
 
-def _room_left(*, messages: list[dict], policy) -> bool:
+def room_for_a_tool_round(*, messages: list[dict], policy) -> bool:
     """Another tool round fits the turn's budget: the context limit less what the reply needs."""
     used = sum(token_count(str(m.get("content") or "")) + token_count(str(m.get("tool_calls") or "")) for m in messages)
     return used < policy.context_limit_tokens - policy.reply_reserve_tokens
@@ -134,7 +134,7 @@ def _agent_loop(*, model, messages, tools, toolbox, tool_choice, policy, meter, 
     max_rounds = max(0, settings.ASSISTANT_MAX_TOOL_ROUNDS)
     round_index = 0
     while True:
-        final = round_index >= max_rounds or not _room_left(messages=messages, policy=policy)
+        final = round_index >= max_rounds or not room_for_a_tool_round(messages=messages, policy=policy)
         asked: list[dict] = []
         said: list[str] = []
         choice = "none" if final else _openai_choice(tool_choice, round_index)
