@@ -8,6 +8,8 @@ answer included, ends at the tool's timeout; at most TOOL_RESPONSE_MAX_BYTES of 
 from __future__ import annotations
 
 import json
+import os
+import threading
 import time
 from dataclasses import dataclass
 
@@ -19,6 +21,20 @@ from webhooks.services import webhook_request_target, webhook_signature
 from webhooks.targets import webhook_url_resolve
 
 USER_AGENT = "memory-platform-tools/1"
+_clients: dict[int, httpx.Client] = {}
+_clients_lock = threading.Lock()
+
+
+def _client() -> httpx.Client:
+    """One client per process (a forked worker gets its own): its TLS context and pooled connections are made
+    once, not on every call (a new client cost tens of milliseconds of a tool round, docs/benchmarks.md)."""
+    client = _clients.get(os.getpid())
+    if client is None:
+        with _clients_lock:
+            client = _clients.get(os.getpid())
+            if client is None:
+                client = _clients[os.getpid()] = httpx.Client(follow_redirects=False)
+    return client
 
 
 @dataclass
@@ -47,10 +63,9 @@ def http_tool_call(*, url: str, secret: str, timeout: float, name: str, call_id:
     }
     limit = settings.TOOL_RESPONSE_MAX_BYTES
     try:
-        with (
-            httpx.Client(timeout=timeout, follow_redirects=False) as http,
-            http.stream("POST", target, content=body, headers=headers, extensions=extensions) as response,
-        ):
+        with _client().stream(
+            "POST", target, content=body, headers=headers, extensions=extensions, timeout=timeout
+        ) as response:
             chunks, size = [], 0
             for chunk in response.iter_bytes():
                 chunks.append(chunk)
