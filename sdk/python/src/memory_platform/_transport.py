@@ -9,7 +9,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
@@ -48,7 +48,9 @@ class ChatEvent:
     @property
     def tool_call(self) -> ToolCall | ToolCallAsked | None:
         """A tool_result event's call (memory_platform.tools.ToolCall), a tool_call event's request, else None."""
-        return self.data if self.type in ("tool_call", "tool_result") and isinstance(self.data, dict) else None
+        if self.type in ("tool_call", "tool_result") and isinstance(self.data, dict):
+            return cast("ToolCall | ToolCallAsked", self.data)
+        return None
 
 
 def retry_after_seconds(headers) -> float | None:
