@@ -9,7 +9,7 @@ from django.contrib import admin
 
 from core.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
-from tools.models import Tool, ToolCallLog
+from tools.models import Tool, ToolAssistant, ToolCallLog
 from tools.services.registry import tool_name_check, tool_parameters_check
 from webhooks.services import webhook_url_check
 
@@ -19,7 +19,7 @@ class ToolForm(TenantConsistentForm):
 
     class Meta:
         model = Tool
-        fields = ["tenant", "name", "description", "parameters", "url", "timeout_seconds", "assistants", "is_active"]
+        fields = ["tenant", "name", "description", "parameters", "url", "timeout_seconds", "is_active"]
 
     def _checked(self, check, field: str):
         try:
@@ -37,18 +37,36 @@ class ToolForm(TenantConsistentForm):
         return self._checked(tool_parameters_check, "parameters")
 
 
+class ToolAssistantInline(admin.TabularInline):
+    """The assistants that may call the tool; only the tool's tenant's assistants are accepted."""
+
+    model = ToolAssistant
+    fields = ("assistant",)
+    extra = 1
+
+
 @admin.register(Tool)
 class ToolAdmin(TenantScopedAdmin):
     form = ToolForm
+    inlines = [ToolAssistantInline]
     list_display = ("name", "tenant", "url", "timeout_seconds", "is_active", "created_at")
     list_filter = ("is_active",)
     readonly_fields = ("secret", "created_at", "updated_at")
-    filter_horizontal = ("assistants",)
 
     def save_model(self, request, obj, form, change):
         if not obj.secret:
             obj.secret = "tlsec_" + secrets.token_urlsafe(32)
         super().save_model(request, obj, form, change)
+
+    def save_formset(self, request, form, formset, change):
+        rows = formset.save(commit=False)
+        for row in rows:
+            if row.assistant.tenant_id != form.instance.tenant_id:
+                continue  # another tenant's assistant is never linked
+            row.tenant_id = form.instance.tenant_id
+            row.save()
+        for row in formset.deleted_objects:
+            row.delete()
 
 
 @admin.register(ToolCallLog)

@@ -19,8 +19,13 @@ class Tool(TenantOwnedModel):
     timeout_seconds = models.FloatField(default=5.0, help_text="A call that takes longer is reported as timed out.")
     secret = models.CharField(max_length=80, help_text="Signs every call (X-Signature, HMAC-SHA256).")
     is_active = models.BooleanField(default=True)
-    assistants = models.ManyToManyField(
-        "assistants.Assistant", blank=True, related_name="tools", help_text="The assistants that may call it."
+    # The stubs cannot infer the type of a many-to-many given its through model by name.
+    assistants = models.ManyToManyField(  # type: ignore[var-annotated]
+        "assistants.Assistant",
+        blank=True,
+        related_name="tools",
+        through="ToolAssistant",
+        help_text="The assistants that may call it.",
     )
 
     class Meta:
@@ -33,6 +38,19 @@ class Tool(TenantOwnedModel):
 
     def __str__(self):
         return self.name
+
+
+class ToolAssistant(models.Model):
+    """One assistant that may call a tool: the table of Tool.assistants, with the tenant of both, so that it is
+    distributed with them on Citus (docs/scaling.md), as memory's NoteSourceMessage is. Add through the relation
+    with the tenant: `tool.assistants.set(assistants, through_defaults={"tenant_id": tool.tenant_id})`."""
+
+    tenant = models.ForeignKey("assistants.Tenant", on_delete=models.CASCADE, related_name="+")
+    tool = models.ForeignKey(Tool, on_delete=models.CASCADE)
+    assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tenant", "tool", "assistant"], name="tool_assistant_unique")]
 
 
 class ToolCallLog(TenantOwnedModel):

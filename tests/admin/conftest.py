@@ -218,7 +218,7 @@ def world(db):
         tool = Tool.objects.for_tenant(tenant).create(  # issue 41: an HTTP tool
             tenant=tenant, name="order_status", description="d", url=f"https://{slug}.example.com/tool", secret="t"
         )
-        tool.assistants.set([assistant])
+        tool.assistants.set([assistant], through_defaults={"tenant_id": tenant.pk})
         UsageNotice.objects.for_tenant(tenant).create(  # issue 43: an 80% notice
             tenant=tenant, limit="tenant.tokens_per_day", period_start=timezone.now(), used=80, quota=100
         )

@@ -72,6 +72,7 @@ def test_search_memory_finds_this_users_notes_only_in_chinese(scripted_llm):
     assert result.reply == "你喜欢美式。"
     stored = Message.objects.for_tenant(session.tenant).get(pk=result.reply_message.pk)
     assert stored.metadata["tool_calls"][0]["name"] == "search_memory"
+    assert "美式" not in str(stored.metadata["tool_calls"])  # ids only: a forgotten note leaves no copy here
     [log] = ToolCallLog.objects.for_tenant(session.tenant).all()
     assert (log.tool, log.status, log.end_user_id) == ("search_memory", "ok", session.end_user_id)
 

@@ -175,7 +175,8 @@ def test_forget_list_chat_tasks_and_export_work_for_the_user(live_web, tenant_a)
     assert reply["session"] and reply["reply"] and reply["user_message_id"]
     assert any("aisle" in m["content"] for m in reply["memories_used"])
     [call] = reply["recalled"]["tool_calls"]
-    assert call["name"] == "search_memory" and call["status"] == "ok" and "aisle" in call["result"]
+    assert call["name"] == "search_memory" and call["status"] == "ok" and call["result"].startswith("1 found")
+    assert "aisle" in reply["recalled"]["reply"]
     assert tasks == {"results": []}
     assert "Which seat do I like?" in str(exported) and "花生" not in str(exported)
     assert both.is_error and tool_json(both)["error"]["code"] == "invalid"

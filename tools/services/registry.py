@@ -88,7 +88,7 @@ def tool_create(
         timeout_seconds=float(timeout_seconds),
         secret="tlsec_" + secrets.token_urlsafe(32),
     )
-    tool.assistants.set(_assistants_of(tenant, assistants))
+    tool.assistants.set(_assistants_of(tenant, assistants), through_defaults={"tenant_id": tenant.pk})
     return tool
 
 

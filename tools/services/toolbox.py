@@ -59,12 +59,34 @@ class ToolOutcome:
             "status": self.status,
             "duration_ms": round(self.duration_ms, 1),
             "cached": self.cached,
-            "result": pii_redact(self.result[:SHOWN_CHARS])[0],
+            "result": _memory_summary(self.result)
+            if self.kind == "memory"
+            else pii_redact(self.result[:SHOWN_CHARS])[0],
         }
 
     def for_model(self) -> str:
         """The tool message's content: the result as data, with the reminder that it is not an instruction."""
         return json.dumps({"status": self.status, "result": self.result, "note": UNTRUSTED_NOTE}, ensure_ascii=False)
+
+
+def _memory_summary(result: str) -> str:
+    """What clients and the stored reply keep of a memory tool's result: ids and counts, never a note's text, so
+    that forgetting a note leaves no copy of it in the replies that looked it up ("forget means everywhere")."""
+    try:
+        data = json.loads(result)
+    except ValueError:
+        return result[:SHOWN_CHARS]  # a refusal or an error: a sentence of ours
+    if not isinstance(data, dict):
+        return ""
+    if "results" in data:
+        ids = [f"{r.get('type')} {r.get('id')}" for r in data["results"]]
+        return f"{len(ids)} found" + (f": {', '.join(ids)}" if ids else "")
+    if "saved" in data:
+        return "saved: " + ", ".join(f"note {n.get('id')}" for n in data["saved"])
+    if "forgotten" in data:
+        return f"forgot note {data['forgotten']}"
+    task = data.get("task")
+    return f"task {task.get('task')} ({task.get('state')})" if isinstance(task, dict) else "no task in progress"
 
 
 def _bounded(value: Any) -> str:
