@@ -4,7 +4,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.urls import URLPattern, path, register_converter
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from api.views import chat, memories, memory_events, sessions, usage, users, webhooks
+from api.views import chat, memories, memory_events, sessions, tools, usage, users, webhooks
 
 
 class ExternalIdConverter:
@@ -54,6 +54,9 @@ v1 = [
     path("webhooks/", webhooks.WebhooksView.as_view(), name="webhooks"),
     path("webhooks/<int:pk>/", webhooks.WebhookDetailView.as_view(), name="webhook"),
     path("webhooks/<int:pk>/deliveries/", webhooks.WebhookDeliveriesView.as_view(), name="webhook-deliveries"),
+    path("tools/", tools.ToolsView.as_view(), name="tools"),
+    path("tools/calls/", tools.ToolCallsView.as_view(), name="tool-calls"),
+    path("tools/<int:pk>/", tools.ToolDetailView.as_view(), name="tool"),
 ]
 
 

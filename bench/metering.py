@@ -50,23 +50,24 @@ class _Clock:
 @contextmanager
 def _metering_timed(clock: _Clock):
     """Time the turn's metering calls at the names the turn calls them by; put them back after."""
+    import assistants.services.agent as agent
     import assistants.services.chat as chat
     import core.llm as gateway
 
-    meter_class = chat.TurnMeter
+    meter_class = agent.TurnMeter
 
     class TimedMeter(meter_class):  # type: ignore[misc,valid-type]  # a subclass of the class read at run time
         __init__ = clock.wrap(meter_class.__init__)
         record = clock.wrap(meter_class.record)
 
-    saved = (chat.turn_quota_check, chat.TurnMeter, gateway.model_call_record)
+    saved = (chat.turn_quota_check, agent.TurnMeter, gateway.model_call_record)
     chat.turn_quota_check = clock.wrap(chat.turn_quota_check)
-    chat.TurnMeter = TimedMeter  # type: ignore[misc]  # the module's name rebound for the run, put back after
+    agent.TurnMeter = TimedMeter  # type: ignore[misc]  # the module's name rebound for the run, put back after
     gateway.model_call_record = clock.wrap(gateway.model_call_record)
     try:
         yield
     finally:
-        chat.turn_quota_check, chat.TurnMeter, gateway.model_call_record = saved  # type: ignore[misc]  # as above
+        chat.turn_quota_check, agent.TurnMeter, gateway.model_call_record = saved  # type: ignore[misc]  # as above
 
 
 def run_metering_overhead(ctx: BenchContext, *, turns: int = 60, seed: int = 17) -> dict:

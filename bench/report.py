@@ -265,6 +265,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
     lines += long_history_markdown(w.get("long_history"))
     lines += heldout_markdown(w.get("heldout_recall"), w.get("heldout_recall_test"))
     lines += metering_markdown(w.get("metering_overhead"))
+    lines += tool_rounds_markdown(w.get("tool_rounds"))
 
     if results.get("notes"):
         lines += ["Notes from this run:", ""] + [f"- {n}" for n in results["notes"]] + [""]
@@ -288,6 +289,7 @@ _SECTION_WORKLOADS = {
     "### 10.": "long_history",
     "### 11.": "heldout_recall",
     "### 12.": "metering_overhead",
+    "### 13.": "tool_rounds",
 }
 
 
@@ -611,3 +613,29 @@ def _pct(value) -> str:
 
 def _fmt3(value) -> str:
     return "–" if value is None else f"{value:.3f}"
+
+
+def tool_rounds_markdown(t: dict | None) -> list[str]:
+    """Section 12: the platform's cost of one tool round (bench.tool_rounds)."""
+    if not t:
+        return []
+    if "targets" not in t:
+        return ["### 13. Tool round overhead", "", f"Skipped: {t.get('error') or 'not run'}", ""]
+    rows = [
+        ("round (one HTTP tool call, checked, cached, appended)", t["round_ms"]),
+        ("bare signed POST to the tool (the tool's own time)", t["bare_tool_call_ms"]),
+        ("overhead: round less the bare POST, pair by pair", t["overhead_ms"]),
+        ("a repeated call, answered from the conversation's scratch", t["cached_round_ms"]),
+    ]
+    target = t["targets"]["tool round overhead p95 <= 10 ms"]
+    return [
+        "### 13. Tool round overhead (issue 41)",
+        "",
+        f"{t['rounds']} rounds; context of {t['context_tokens']:,} tokens. Target: overhead p95 <= 10 ms: "
+        f"{_met(target['met'])}.",
+        "",
+        "| what | p50 | p95 | p99 |",
+        "|---|---:|---:|---:|",
+        *[f"| {name} | {_fmt(v['p50'])} ms | {_fmt(v['p95'])} ms | {_fmt(v['p99'])} ms |" for name, v in rows],
+        "",
+    ]

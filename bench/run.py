@@ -44,6 +44,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": 11},
         "long_history": {"sizes": (600,), "queries": 100},
         "heldout_recall": {},
+        "tool_rounds": {"rounds": 200},
     },
     "full": {
         "recall_latency": {"sizes": (1_000, 10_000, 100_000, 1_000_000), "queries": 500},
@@ -59,6 +60,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": None},  # all 418 evaluable questions
         "long_history": {"sizes": (600, 6_000), "queries": 200},
         "heldout_recall": {},
+        "tool_rounds": {"rounds": 1000},
     },
     # a smoke run of every code path in about a minute
     "tiny": {
@@ -76,6 +78,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "longmemeval": {"per_type": 1},
         "long_history": {"sizes": (60,), "queries": 20, "assembly_turns": 4},
         "heldout_recall": {"limit_users": 2},
+        "tool_rounds": {"rounds": 20},
     },
 }
 ORDER = [
@@ -92,6 +95,7 @@ ORDER = [
     "longmemeval",
     "long_history",
     "heldout_recall",
+    "tool_rounds",
 ]
 
 
@@ -266,6 +270,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         semantic,
         throughput,
         tokens,
+        tool_rounds,
         turns,
         understanding,
         write_quality,
@@ -285,6 +290,7 @@ def run_workload(name: str, ctx, params: dict) -> dict:
         "longmemeval": longmemeval.run_longmemeval,
         "long_history": history.run_long_history,
         "heldout_recall": heldout.run_heldout_recall,
+        "tool_rounds": tool_rounds.run_tool_rounds,
     }
     return runners[name](ctx, **params)
 

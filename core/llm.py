@@ -138,6 +138,52 @@ def chat_stream(
             )
 
 
+def chat_stream_round(
+    *,
+    model: str,
+    messages: list[dict],
+    temperature: float,
+    tools: list[dict],
+    tool_choice: str | dict,
+    calls: list[dict],
+    usage: CallUsage,
+) -> Iterator[str]:
+    """One streamed round of a turn that offers `tools` (OpenAI `tools` / `tool_choice`): its text deltas as they
+    arrive; the tool calls the model asked for, parallel ones included, are appended to `calls` as
+    {"id", "name", "arguments"} (arguments as the JSON text the model wrote, pieced together from its deltas).
+    The provider's token counts go to `usage`: the caller meters the turn."""
+    started, ok = time.perf_counter(), False
+    extra: dict[str, Any] = {"stream_options": {"include_usage": True}} if settings.LLM_STREAM_USAGE else {}
+    if tools:
+        extra.update(tools=tools, tool_choice=tool_choice)
+    pieces: dict[int, dict] = {}
+    reported = None
+    try:
+        stream = model_client().chat.completions.create(
+            model=model, messages=_messages(messages), temperature=temperature, stream=True, **extra
+        )
+        for chunk in stream:
+            if getattr(chunk, "usage", None) is not None:
+                reported = chunk.usage
+            if not chunk.choices:
+                continue
+            delta = chunk.choices[0].delta
+            for piece in delta.tool_calls or []:
+                call = pieces.setdefault(piece.index, {"id": "", "name": "", "arguments": ""})
+                call["id"] = piece.id or call["id"]
+                if piece.function is not None:
+                    call["name"] += piece.function.name or ""
+                    call["arguments"] += piece.function.arguments or ""
+            if delta.content:
+                yield delta.content
+        ok = True
+    finally:
+        calls.extend(pieces[i] for i in sorted(pieces))
+        usage.prompt_tokens = getattr(reported, "prompt_tokens", None)
+        usage.completion_tokens = getattr(reported, "completion_tokens", None)
+        usage.duration_ms, usage.ok = (time.perf_counter() - started) * 1000, ok
+
+
 def json_schema_format(schema: type[BaseModel]) -> dict:
     """The `response_format` asking for a JSON object matching `schema` (OpenAI structured output)."""
     return {"type": "json_schema", "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema()}}

@@ -18,7 +18,7 @@ from api.views.chat import chat_body
 from api.views.memories import NoteSerializer
 from api.views.users import TaskStateSerializer
 from assistants.models import Assistant, ChatSession, EndUser
-from assistants.services.chat import chat_session_start, chat_turn
+from assistants.services.chat import chat_session_start, chat_turn, tool_choice_check
 from assistants.services.privacy import user_export_file
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
@@ -139,8 +139,16 @@ def mcp_forget(*, tenant, actor: str, user: str, id: int | None = None, query: s
 
 
 def mcp_chat(
-    *, tenant, actor: str, user: str, message: str, session: int | None = None, assistant: int | None = None
+    *,
+    tenant,
+    actor: str,
+    user: str,
+    message: str,
+    session: int | None = None,
+    assistant: int | None = None,
+    tool_choice: str = "auto",
 ) -> dict:
+    """One chat turn; the answer is the REST chat answer, `tool_calls` included."""
     message = _text(message, what="message", limit=settings.MAX_MESSAGE_CHARS)
     with transaction.atomic():  # a refused session or assistant leaves no new user or session behind
         end_user = _end_user(tenant=tenant, external_id=user, create=True)
@@ -164,8 +172,9 @@ def mcp_chat(
             chat = chat_session_start(
                 tenant=tenant, end_user=end_user, assistant=chosen, title=" ".join(message.split())[:60]
             )
+        tool_choice_check(tenant=tenant, session=chat, tool_choice=tool_choice)  # refused: the new rows go back
     # The turn commits the user's message in its own transactions (a model failure must not lose it).
-    return chat_body(chat_turn(tenant=tenant, session=chat, text=message))
+    return chat_body(chat_turn(tenant=tenant, session=chat, text=message, tool_choice=tool_choice))
 
 
 def mcp_get_task_state(*, tenant, actor: str, user: str, session: int | None = None, state: str | None = None) -> dict:

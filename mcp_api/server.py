@@ -197,9 +197,24 @@ def _register_chat_tools(server: MCPServer, tenant_of: TenantOf) -> None:
         assistant: Annotated[
             int | None, Field(description="For a new session: which assistant. 新会话使用哪个助手。", ge=1)
         ] = None,
+        tool_choice: Annotated[
+            str,
+            Field(
+                description="auto, none, or a tool the model must call first; the answer lists `tool_calls`. "
+                "auto、none，或模型须先调用的工具名；回答列出 `tool_calls`。",
+                max_length=64,
+            ),
+        ] = "auto",
     ) -> dict:
         return await _run(
-            ctx, tenant_of, operations.mcp_chat, user=user, message=message, session=session, assistant=assistant
+            ctx,
+            tenant_of,
+            operations.mcp_chat,
+            user=user,
+            message=message,
+            session=session,
+            assistant=assistant,
+            tool_choice=tool_choice,
         )
 
     @server.tool(

@@ -8,6 +8,7 @@ with nothing queued the server answers with `default_chat` / a deterministic emb
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import threading
 import time
@@ -29,6 +30,9 @@ class Scripted:
     headers: dict = field(default_factory=dict)
     raw: bytes | None = None
     usage: dict | None = None  # the `usage` reported (chat, and a stream that asks for it); None: the default one
+    # Tool calls the model asks for: [{"name", "arguments": dict or raw str, "id"?}], sent as OpenAI `tool_calls`
+    # (a stream sends each call's arguments in two pieces, as real servers split them).
+    tool_calls: list | None = None
 
 
 class ScriptedOpenAI:
@@ -147,32 +151,52 @@ class ScriptedOpenAI:
                         model,
                         chunk_delay=answer.chunk_delay if answer else 0.0,
                         usage=usage if wants_usage else None,
+                        tool_calls=_tool_calls(answer),
                     )
+                message: dict = {"role": "assistant", "content": content}
+                if _tool_calls(answer):
+                    message["tool_calls"] = _tool_calls(answer)
                 payload = {
                     "id": "chatcmpl-test",
                     "object": "chat.completion",
                     "created": int(time.time()),
                     "model": model,
-                    "choices": [
-                        {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-                    ],
+                    "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
                     "usage": usage,
                 }
                 self._send(200, json.dumps(payload, ensure_ascii=False).encode())
 
-            def _stream(self, content: str, model: str, chunk_delay: float = 0.0, usage: dict | None = None):
+            def _stream(
+                self, content: str, model: str, chunk_delay: float = 0.0, usage: dict | None = None, tool_calls=None
+            ):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")
                 self.end_headers()
                 pieces = [content[i : i + 8] for i in range(0, len(content), 8)] or [""]
-                for piece in pieces:
+                deltas: list[dict] = [{"content": piece} for piece in pieces if piece or not tool_calls]
+                for index, call in enumerate(tool_calls or []):
+                    arguments = call["function"]["arguments"]
+                    half = len(arguments) // 2
+                    deltas.append(
+                        {
+                            "tool_calls": [
+                                {
+                                    **call,
+                                    "index": index,
+                                    "function": {**call["function"], "arguments": arguments[:half]},
+                                }
+                            ]
+                        }
+                    )
+                    deltas.append({"tool_calls": [{"index": index, "function": {"arguments": arguments[half:]}}]})
+                for delta in deltas:
                     chunk = {
                         "id": "chatcmpl-test",
                         "object": "chat.completion.chunk",
                         "created": 0,
                         "model": model,
-                        "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}],
+                        "choices": [{"index": 0, "delta": delta, "finish_reason": None}],
                     }
                     try:
                         self.wfile.write(f"data: {json.dumps(chunk, ensure_ascii=False)}\n\n".encode())
@@ -186,7 +210,7 @@ class ScriptedOpenAI:
                     "object": "chat.completion.chunk",
                     "created": 0,
                     "model": model,
-                    "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                    "choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls" if tool_calls else "stop"}],
                 }
                 self.wfile.write(f"data: {json.dumps(done)}\n\n".encode())
                 if usage is not None:  # OpenAI's last chunk with stream_options.include_usage: no choices, the usage
@@ -197,3 +221,25 @@ class ScriptedOpenAI:
                 self.close_connection = True
 
         return Handler
+
+
+_CALL_IDS = itertools.count(1)
+
+
+def _tool_calls(answer: Scripted | None) -> list[dict] | None:
+    """A scripted answer's tool calls in the OpenAI wire shape."""
+    if answer is None or not answer.tool_calls:
+        return None
+    return [
+        {
+            "id": call.get("id") or f"call_{next(_CALL_IDS)}",  # unique across the conversation, as a real server's
+            "type": "function",
+            "function": {
+                "name": call["name"],
+                "arguments": call["arguments"]
+                if isinstance(call["arguments"], str)
+                else json.dumps(call["arguments"], ensure_ascii=False),
+            },
+        }
+        for index, call in enumerate(answer.tool_calls)
+    ]

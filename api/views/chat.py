@@ -19,8 +19,9 @@ from api.fields import MAX_ID, Bool, Id, StrictSerializer, Text
 from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_finish, request_fingerprint
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
+from api.views.chat_schema import CHAT_EXAMPLE, SSE_EXAMPLE, ChatResponse, SseEventSerializer
 from assistants.models import Assistant, ChatSession
-from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
 from assistants.services.sessions import session_title
 from assistants.services.turn_usage import turn_quota_check
 from core.exceptions import ApplicationError, InvalidInput
@@ -56,99 +57,18 @@ class ChatRequest(StrictSerializer):
         "temporary_chat_ttl_hours. With `session`: must match that session.",
     )
 
+    tool_choice = Text(
+        required=False,
+        default="auto",
+        max_length=64,
+        help_text="'auto' (the model decides), 'none' (no tool), or the name of a tool it must call first.",
+    )
+
     def validate_message(self, value):
         limit = settings.MAX_MESSAGE_CHARS
         if len(value) > limit:
             raise serializers.ValidationError(f"The message is {len(value)} characters; the limit is {limit}.")
         return value
-
-
-class RecalledItemSerializer(serializers.Serializer):
-    type = serializers.CharField(help_text="'note' (long-term memory) or 'message' (a past message).")
-    id = serializers.IntegerField()
-    kind = serializers.CharField(help_text="The note's kind; empty for messages.")
-    content = serializers.CharField(allow_blank=True)
-    score = serializers.FloatField(help_text="Recall score: relevance x confidence x freshness.")
-    session = serializers.IntegerField(allow_null=True, help_text="Provenance: the session it comes from.")
-    message_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Provenance: source messages.")
-    created_at = serializers.DateTimeField(allow_null=True)
-
-
-class MemoryUsedSerializer(serializers.Serializer):
-    id = serializers.IntegerField()
-    type = serializers.CharField()
-    kind = serializers.CharField()
-    content = serializers.CharField(allow_blank=True)
-    score = serializers.FloatField()
-
-
-class TurnContextSerializer(serializers.Serializer):
-    summary = serializers.CharField(allow_blank=True, help_text="Rolling summary of the older messages.")
-    pinned_facts = serializers.JSONField(help_text="Core constraints: key -> {value, message_id, updated_at}.")
-    memories = RecalledItemSerializer(many=True, help_text="Long-term memories put in context.")
-    task = serializers.JSONField(allow_null=True, help_text="The working-memory task state, or null.")
-    hints = serializers.ListField(child=serializers.CharField(), required=False)
-    token_count = serializers.IntegerField(required=False)
-
-
-class ChatResponse(serializers.Serializer):
-    session = serializers.IntegerField(help_text="Pass it back to continue the conversation.")
-    message_id = serializers.IntegerField(
-        allow_null=True, help_text="The reply's id (for feedback); null if the model failed."
-    )
-    user_message_id = serializers.IntegerField(help_text="The stored user message (kept even if the model failed).")
-    reply = serializers.CharField(allow_blank=True)
-    error = serializers.CharField(allow_null=True, help_text="A sentence when the model failed, else null.")
-    memories_used = MemoryUsedSerializer(many=True)
-    # a field named like a Field attribute (api.views.memories.NoteQuery says why it is fine)
-    context = TurnContextSerializer(help_text="What the reply was built from.")  # type: ignore[assignment]
-    temporary = serializers.BooleanField(help_text="A temporary chat: nothing is remembered from it.")
-    expires_at = serializers.DateTimeField(allow_null=True, help_text="A temporary chat is deleted then.")
-
-
-CHAT_EXAMPLE = {
-    "session": 12,
-    "message_id": 345,
-    "user_message_id": 344,
-    "reply": "Noted: your budget is about 400k.",
-    "error": None,
-    "memories_used": [
-        {"id": 7, "type": "note", "kind": "preference", "content": "The user drinks americano.", "score": 0.82}
-    ],
-    "context": {
-        "summary": "The user plans a coffee shop in Hangzhou.",
-        "pinned_facts": {"budget": {"value": "400k", "message_id": 301, "updated_at": "2026-01-02T10:00:00Z"}},
-        "memories": [
-            {
-                "type": "note",
-                "id": 7,
-                "kind": "preference",
-                "content": "The user drinks americano.",
-                "score": 0.82,
-                "session": 3,
-                "message_ids": [40],
-                "created_at": "2026-01-01T09:00:00Z",
-            }
-        ],
-        "task": None,
-        "hints": [],
-        "token_count": 512,
-    },
-}
-SSE_EXAMPLE = (
-    'event: context\ndata: {"summary": "", "pinned_facts": {}, "memories": [], "task": null}\n\n'
-    'event: delta\ndata: {"text": "Noted: "}\n\n'
-    'event: delta\ndata: {"text": "your budget is about 400k."}\n\n'
-    'event: done\ndata: {"session": 12, "message_id": 345, "reply": "Noted: your budget is about 400k.", '
-    "...}\n\n"
-)
-
-
-class SseEventSerializer(serializers.Serializer):
-    """One server-sent event as a client's parser sees it (how schemathesis checks a stream, event by event)."""
-
-    event = serializers.ChoiceField(choices=["context", "delta", "done", "error"])
-    data = serializers.CharField(help_text='JSON: the TurnContext, {"text"}, the chat answer, or the error body.')  # type: ignore[assignment]  # drf-stubs: a field named like a Field attribute
 
 
 class EventStreamRenderer(BaseRenderer):
@@ -182,6 +102,7 @@ def chat_body(result: TurnResult) -> dict:
             for m in memories
         ],
         "context": context,
+        "tool_calls": list(result.tool_calls),
         "temporary": result.session.temporary,
         "expires_at": result.session.expires_at.isoformat() if result.session.expires_at else None,
     }
@@ -202,6 +123,10 @@ class ChatView(TenantAPIView):
             "answer (or `error` with the error body), then `memory`: what the turn wrote, updated, superseded or "
             "forgot (as at GET /api/v1/messages/<id>/memory-events/; `status` pending if its job has not finished "
             "within MEMORY_EVENTS_WAIT_SECONDS).\n\n"
+            "**Tools**: the model may call tools (built-in memory tools, the tenant's HTTP tools listed for the "
+            "assistant, Python tools); `tool_calls` lists each call (name, arguments, status, duration_ms, a bounded "
+            "result), and a stream sends `tool_call` and `tool_result` events as they happen. `tool_choice`: `auto`, "
+            "`none`, or a tool's name. A failing tool is a call with its status, never a failed turn.\n\n"
             "**Idempotency**: with an `Idempotency-Key` header, a retry with the same key and body returns the "
             "first result (header `Idempotent-Replayed: true`) and no second turn; the same key with another body "
             "is a 409."
@@ -260,13 +185,24 @@ class ChatView(TenantAPIView):
                 )
         try:
             session = self._session(
-                data["user"], data.get("session"), data.get("assistant"), data["message"], temporary=data["temporary"]
+                data["user"],
+                data.get("session"),
+                data.get("assistant"),
+                data["message"],
+                temporary=data["temporary"],
+                tool_choice=data["tool_choice"],
             )
+            turn = {
+                "tenant": self.tenant,
+                "session": session,
+                "text": data["message"],
+                "tool_choice": data["tool_choice"],
+            }
             if wants_stream:
-                events = chat_turn_stream(tenant=self.tenant, session=session, text=data["message"])
+                events = chat_turn_stream(**turn)
                 first = next(events)  # the turn's checks run here, so their errors are ordinary JSON errors
                 return self._stream(request, self._events(first, events, record))
-            body = chat_body(chat_turn(tenant=self.tenant, session=session, text=data["message"]))
+            body = chat_body(chat_turn(**turn))
         except BaseException:
             if record is not None:
                 idempotency_abandon(record=record)
@@ -285,7 +221,9 @@ class ChatView(TenantAPIView):
         except (KeyError, ApplicationError):
             return {"message_id": body.get("user_message_id"), "status": "done", "events": []}
 
-    def _session(self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool) -> ChatSession:
+    def _session(
+        self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool, tool_choice: str
+    ) -> ChatSession:
         """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
         if session_id is not None:
             session = self._continued_session(external_id, session_id)
@@ -326,6 +264,8 @@ class ChatView(TenantAPIView):
                 policy=memory_policy_for(tenant=self.tenant, assistant=session.assistant),
                 text=message,
             )
+            # so does a tool_choice naming a tool this assistant does not have (the turn checks it again)
+            tool_choice_check(tenant=self.tenant, session=session, tool_choice=tool_choice)
             return session
 
     def _continued_session(self, external_id, session_id) -> ChatSession | None:
@@ -374,6 +314,8 @@ class ChatView(TenantAPIView):
                         idempotency_finish(record=record, status=200, body=body, session_id=session_id)
                         record = None
                     yield sse("done", body)
+                elif kind in ("tool_call", "tool_result"):
+                    yield sse(kind, payload)  # a tool the model called, then what it returned (bounded)
                 elif kind == "memory":
                     yield sse("memory", payload)  # what the turn wrote or changed in memory
         except ApplicationError as exc:

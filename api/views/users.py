@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from api.fields import Bool, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
-from api.views.chat import RecalledItemSerializer
+from api.views.chat_schema import RecalledItemSerializer
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.models import Assistant, ErasureReceipt, Feedback, Message
 from assistants.services.feedback import feedback_record

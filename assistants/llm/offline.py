@@ -23,6 +23,7 @@ from assistants.llm import sections
 # `... as`: callers (compaction, context, tests) import the summary from here; it lives in offline_summary.
 from assistants.llm.offline_summary import offline_summary_merge as offline_summary_merge
 from assistants.llm.offline_summary import summary_lines as summary_lines
+from assistants.llm.offline_tools import offline_tool_calls, offline_tool_lines
 from core.i18n import user_language
 from core.text import cn_number, mostly_chinese, share_of
 
@@ -239,5 +240,17 @@ class OfflineChatModel:
 
     def stream(self, messages: list[dict]) -> Iterator[str]:
         text = self.complete(messages)
+        for i in range(0, len(text), 16):
+            yield text[i : i + 16]
+
+    def stream_round(self, messages: list[dict], *, tools: list[dict], tool_choice, calls: list[dict]) -> Iterator[str]:
+        """One round of a turn that offers tools (assistants.llm.offline_tools): calls, or the reply with the
+        results of this turn's calls in it."""
+        asked = offline_tool_calls(messages, tools, tool_choice)
+        if asked:
+            calls.extend(asked)
+            return
+        lines = self.complete(messages).split("\n")
+        text = "\n".join([lines[0], *offline_tool_lines(messages), *lines[1:]])
         for i in range(0, len(text), 16):
             yield text[i : i + 16]

@@ -70,6 +70,30 @@ class OpenAIChatModel:
         if not got_text:
             raise ModelError("The language model returned an empty answer.", reason="empty")
 
+    def stream_round(self, messages: list[dict], *, tools: list[dict], tool_choice, calls: list[dict]) -> Iterator[str]:
+        """One round of a turn that offers tools: text deltas; the tool calls asked for are appended to `calls`."""
+        if not tools:
+            yield from self.stream(messages)
+            return
+        got_text = False
+        self.last_usage = CallUsage()
+        try:
+            for delta in llm.chat_stream_round(
+                model=self.name,
+                messages=messages,
+                temperature=self.temperature,
+                tools=tools,
+                tool_choice=tool_choice,
+                calls=calls,
+                usage=self.last_usage,
+            ):
+                got_text = got_text or bool(delta.strip())
+                yield delta
+        except Exception as exc:
+            raise _translate(exc) from exc
+        if not got_text and not calls:
+            raise ModelError("The language model returned an empty answer.", reason="empty")
+
     def complete_json(self, messages: list[dict], schema: type[T], *, attempts: int = 2) -> T:
         """A structured answer validated with pydantic. A malformed or schema-violating answer is asked for once
         more, then raises ModelError(reason="malformed")."""

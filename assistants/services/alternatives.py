@@ -15,9 +15,9 @@ from django.utils import timezone
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
+from assistants.services.agent import model_error_sentence
 from assistants.services.chat import (
     TurnResult,
-    _error_sentence,
     chat_reply_store,
     chat_turn_stream,
     turn_uses_long_term_memory,
@@ -133,7 +133,7 @@ def chat_reply_regenerate_stream(
     except Exception as exc:  # as in the chat turn: the offline model answers, the reason is said
         if not isinstance(exc, ModelError):
             logger.exception("chat model %s failed while regenerating", model_name)
-        error = _error_sentence(exc, mostly_chinese(user_message.content[:2000]))
+        error = model_error_sentence(exc, mostly_chinese(user_message.content[:2000]))
         fallback = ("\n\n" if parts else "") + OfflineChatModel().complete(context.messages)
         parts.append(fallback)
         yield "delta", fallback

@@ -4,29 +4,26 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy
 
-from assistants.llm import ModelError, OfflineChatModel, get_chat_model
 from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
+from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.recall_early import recall_early_start
 from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
-from assistants.services.turn_usage import TurnMeter, turn_quota_check
+from assistants.services.turn_usage import turn_quota_check
 from core.db import connection_release_while_waiting
 from core.exceptions import Conflict, InvalidInput, NotFound
-from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.priority import interactive_work_seen
-from core.text import mostly_chinese
 from memory.services.embeddings import embeddings_kept_for_turn
 
 logger = logging.getLogger(__name__)
@@ -40,6 +37,7 @@ class TurnResult:
     reply: str
     context: TurnContext
     error: str | None = None  # a sentence for the person when the model failed; the user message is kept
+    tool_calls: list[dict] = field(default_factory=list)  # the tools the model called (toolbox.ToolOutcome.public)
 
 
 def chat_session_start(
@@ -73,9 +71,12 @@ def turn_uses_long_term_memory(*, session: ChatSession, end_user: EndUser) -> bo
     return not session.temporary and end_user.memory_enabled
 
 
-def chat_turn(*, tenant: Tenant, session: ChatSession, text: str) -> TurnResult:
-    """Store the user's message, build the context, call the model, store the reply, schedule jobs."""
-    for event, payload in chat_turn_stream(tenant=tenant, session=session, text=text, memory_wait=0):
+def chat_turn(*, tenant: Tenant, session: ChatSession, text: str, tool_choice: str = "auto") -> TurnResult:
+    """Store the user's message, build the context, call the model (and the tools it asks for), store the
+    reply, schedule jobs."""
+    for event, payload in chat_turn_stream(
+        tenant=tenant, session=session, text=text, memory_wait=0, tool_choice=tool_choice
+    ):
         if event == "done" and isinstance(payload, TurnResult):
             return payload  # the reply is complete: a JSON client reads the memory events later (GET …/memory-events/)
     raise RuntimeError("The chat turn ended without its result.")
@@ -87,27 +88,6 @@ def _enqueue(job: str, *args: int) -> None:
     from core.dispatch import enqueue_on_commit
 
     enqueue_on_commit(job, *args)
-
-
-# What went wrong with the model, per ModelError.reason (translated in locale/zh_Hans).
-_MODEL_FAILURES = {
-    "timeout": gettext_lazy("did not answer in time"),
-    "rate_limited": gettext_lazy("is rate limited right now"),
-    "server_error": gettext_lazy("failed with a server error"),
-    "unreachable": gettext_lazy("could not be reached"),
-    "empty": gettext_lazy("returned an empty answer"),
-    "malformed": gettext_lazy("returned an answer that could not be read"),
-    "refused": gettext_lazy("refused the request"),
-}
-
-
-def _error_sentence(exc: Exception, chinese: bool) -> str:
-    """The sentence shown when the model failed and the offline model answered instead, in the user's language."""
-    with user_language(chinese):
-        failure = str(_MODEL_FAILURES.get(getattr(exc, "reason", "error"), gettext_lazy("failed")))
-        return gettext(
-            "The language model %(failure)s, so this reply comes from the offline model; your message is saved."
-        ) % {"failure": failure}
 
 
 def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContext) -> bool:
@@ -181,9 +161,11 @@ def _memory_events(*, tenant, message, wait: float) -> dict:
 
 
 def chat_turn_stream(
-    *, tenant: Tenant, session: ChatSession, text: str, memory_wait: float | None = None
+    *, tenant: Tenant, session: ChatSession, text: str, memory_wait: float | None = None, tool_choice: str = "auto"
 ) -> Iterator[tuple[str, object]]:
-    """The same turn, as events: ("context", TurnContext), ("delta", str)..., ("done", TurnResult), then
+    """The same turn, as events: ("context", TurnContext), ("delta", str)... with ("tool_call", dict) and
+    ("tool_result", dict) between them when the model calls tools (`tool_choice`: auto, none or a tool's name;
+    assistants.services.agent), ("done", TurnResult), then
     ("memory", {"message_id", "status", "events"}): what the turn's jobs wrote, updated, superseded or forgot,
     after at most `memory_wait` seconds (settings.MEMORY_EVENTS_WAIT_SECONDS).
 
@@ -195,6 +177,8 @@ def chat_turn_stream(
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
     turn_quota_check(tenant=tenant, session=session, policy=policy, text=text)  # 429 at a usage limit (issue 43)
+    toolbox = _toolbox(tenant=tenant, session=session, policy=policy)
+    tool_choice = toolbox.choice(tool_choice)  # a tool the assistant lacks: 400, before anything is written
     # Recall reads nothing the steps below write: it runs beside them (assistants.services.recall_early)
     early_recall = recall_early_start(
         tenant=tenant,
@@ -222,17 +206,19 @@ def chat_turn_stream(
     )
     yield "context", context
 
-    reply, model_name, error = yield from _reply_stream(
-        tenant=tenant, session=session, text=text, context=context, policy=policy
-    )
-    reply_message = chat_reply_store(
+    state = ReplyState()
+    reply_message, error = yield from _reply(
         tenant=tenant,
         session=session,
-        text=reply,
+        text=text,
         context=context,
-        model_name=model_name,
-        error=error,
+        policy=policy,
+        user_message=user_message,
+        toolbox=toolbox,
+        tool_choice=tool_choice,
+        state=state,
     )
+    reply = state.text
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
         _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
@@ -246,6 +232,7 @@ def chat_turn_stream(
             reply=reply,
             context=context,
             error=error,
+            tool_calls=state.calls,
         ),
     )
     if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
@@ -352,48 +339,60 @@ def _turn_context(
         )
 
 
-def _reply_stream(
-    *, tenant: Tenant, session: ChatSession, text: str, context: TurnContext, policy
-) -> Generator[tuple[str, object], None, tuple[str, str, str | None]]:
-    """Yield the reply's ("delta", str) events from the turn's model; return (the reply, the model name to store,
-    the error sentence or None; in the language of `text`, the user's message). A model fault adds the offline model's reply and says what happened. Closed
-    mid-stream (the person stopped it or went away), it stores what was streamed, marked stopped, and re-raises."""
-    chinese = mostly_chinese(text[:2000])
-    error = None
-    parts: list[str] = []
-    model = get_chat_model(tenant=tenant, assistant=session.assistant, policy=policy)
-    model_name = model.name
-    if not model.offline:
-        connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection
-    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # no statement
-    try:
-        for delta in model.stream(context.messages):
-            parts.append(delta)
-            yield "delta", delta
-    except GeneratorExit:
-        # The person stopped the reply (or went away): keep what was streamed, marked stopped, so a reload shows
-        # the stop instead of a reply they never saw finish. The web chat then trims it to what was shown.
-        meter.record(reply="".join(parts), ok=True)
-        try:
-            chat_reply_store(
-                tenant=tenant,
-                session=session,
-                text="".join(parts),
-                context=context,
-                model_name="offline" if model.offline else model_name,
-                stopped=True,
-            )
-        except Exception:  # closing a stream must never raise; the user message is kept anyway
-            logger.exception("storing a stopped reply failed")
-        raise
-    except Exception as exc:  # ModelError, or anything else the provider raised
-        if not isinstance(exc, ModelError):
-            logger.exception("chat model %s failed", model_name)
-        error = _error_sentence(exc, chinese)
-        fallback = OfflineChatModel().complete(context.messages)
-        text_out = ("\n\n" if parts else "") + fallback
-        parts.append(text_out)
-        yield "delta", text_out
-        model_name = f"{model_name}->offline"
-    meter.record(reply="".join(parts), ok=error is None)
-    return "".join(parts), "offline" if model.offline else model_name, error
+def _reply(
+    *, tenant, session, text, context, policy, user_message, toolbox, tool_choice, state: ReplyState
+) -> Generator[tuple[str, object], None, tuple[Message, str | None]]:
+    """The reply's events (assistants.services.agent), then the reply stored with the calls it made; returns
+    (the stored reply, the error sentence or None)."""
+    toolbox.ctx.user_message = user_message
+    calls = lambda: {"tool_calls": state.calls} if state.calls else None  # noqa: E731 - read when the reply ends
+    model_name, error = yield from reply_stream(
+        tenant=tenant,
+        session=session,
+        text=text,
+        context=context,
+        policy=policy,
+        toolbox=toolbox,
+        tool_choice=tool_choice,
+        state=state,
+        store_stopped=lambda model_name: chat_reply_store(
+            tenant=tenant,
+            session=session,
+            text=state.text,
+            context=context,
+            model_name=model_name,
+            stopped=True,
+            extra=calls(),
+        ),
+    )
+    reply_message = chat_reply_store(
+        tenant=tenant,
+        session=session,
+        text=state.text,
+        context=context,
+        model_name=model_name,
+        error=error,
+        extra=calls(),
+    )
+    toolbox.log()
+    return reply_message, error
+
+
+def tool_choice_check(*, tenant: Tenant, session: ChatSession, tool_choice: str) -> str:
+    """`tool_choice` if it is auto, none or a tool the session's assistant may call; else InvalidInput (for a
+    caller that must refuse before it writes anything, such as the API starting a new session)."""
+    if (tool_choice or "auto") in ("auto", "none"):
+        return tool_choice or "auto"
+    return _toolbox(tenant=tenant, session=session, policy=None).choice(tool_choice)
+
+
+def _toolbox(*, tenant: Tenant, session: ChatSession, policy):
+    """The tools this turn may offer its model (tools.services.toolbox)."""
+    from tools.services.toolbox import Toolbox
+
+    return Toolbox(
+        tenant=tenant,
+        session=session,
+        policy=policy,
+        long_term=turn_uses_long_term_memory(session=session, end_user=session.end_user),
+    )

@@ -42,6 +42,7 @@ from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import SessionScratch, TaskState
+from tools.models import ToolCallLog
 from usage.services import usage_user_deidentify
 from webhooks.services import webhook_event_emit
 
@@ -129,6 +130,7 @@ def _erasure_steps(tenant_id: int, user_id: int, job_id: int | None) -> list[tup
             ),
         ),
         ("memory_notes", lambda: unscoped(MemoryNote).filter(end_user_id=user_id)),
+        ("tool_calls", lambda: unscoped(ToolCallLog).filter(end_user_id=user_id)),
         ("pii_rejections", lambda: unscoped(PiiRejection).filter(end_user_id=user_id)),
         (
             "session_scratch",

@@ -35,20 +35,37 @@ class TurnMeter:
             tenant_id=tenant.pk, assistant_id=session.assistant_id, end_user_id=session.end_user_id, purpose="chat"
         )
         self.model, self.context, self.started = model, context, time.perf_counter()
+        self.prompt = self.completion = self.rounds = 0
+        self.counted = False
 
-    def record(self, *, reply: str, ok: bool) -> None:
-        """The provider's token counts when it reported them (OpenAIChatModel.last_usage), else counted as the
-        context budget counts them, and marked so (the offline model always)."""
+    def round_done(self, *, messages: list[dict] | None, reply: str) -> None:
+        """One model call of the turn (a tool round or the reply): the provider's token counts when it reported
+        them (OpenAIChatModel.last_usage), else counted as the context budget counts them, and marked so (the
+        offline model always). `messages`: what a tool round sent (None: the turn's context)."""
         usage = getattr(self.model, "last_usage", None)
         prompt = getattr(usage, "prompt_tokens", None)
         completion = getattr(usage, "completion_tokens", None)
-        counted = prompt is None or completion is None
+        self.counted = self.counted or prompt is None or completion is None
+        if prompt is None and messages is not None:
+            prompt = sum(
+                token_count(str(m.get("content") or "")) + token_count(str(m.get("tool_calls") or "")) for m in messages
+            )
         if prompt is None:  # context assembly counted it already (0 only for the fallback context)
             prompt = self.context.token_count or sum(
                 token_count(str(m.get("content") or "")) for m in self.context.messages
             )
-        if completion is None:
-            completion = token_count(reply)
+        self.prompt += prompt
+        self.completion += token_count(reply) if completion is None else completion
+        self.rounds += 1
+        if usage is not None:
+            self.model.last_usage = None  # counted once: a later round that reports nothing is counted, not repeated
+
+    def record(self, *, reply: str, ok: bool, tool_calls: int = 0) -> None:
+        """The turn's one usage event: every round's tokens (a turn with no tool calls has one round, recorded
+        here if the caller did not), and how many tool calls it made."""
+        if not self.rounds:
+            self.round_done(messages=None, reply=reply)
+        prompt, completion, counted = self.prompt, self.completion, self.counted
         usage_event_record(
             UsageEvent(
                 attribution=self.attribution,
@@ -60,5 +77,6 @@ class TurnMeter:
                 duration_ms=(time.perf_counter() - self.started) * 1000,
                 ok=ok,
                 turns=1,
+                tool_calls=tool_calls,
             )
         )

@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "mcp_api",
     "webhooks",
     "usage",  # issue 43: metering, quotas, the usage API's data
+    "tools",  # issue 41: tools the chat turn's model may call
 ]
 
 MIDDLEWARE = [
@@ -338,6 +339,15 @@ ASSISTANT_PRE_TURN_HOOKS = [
     )
     if path.strip()
 ]
+
+# Tool calling in the chat turn (issue 41, tools/): rounds of tool calls one turn may make before the model must
+# answer; how much of a tool's result the model and clients see; how long a result is reused in its conversation.
+ASSISTANT_MAX_TOOL_ROUNDS = env.int("ASSISTANT_MAX_TOOL_ROUNDS", default=4)
+ASSISTANT_TOOL_RESULT_CHARS = env.int("ASSISTANT_TOOL_RESULT_CHARS", default=4000)
+ASSISTANT_TOOL_CACHE_SECONDS = env.int("ASSISTANT_TOOL_CACHE_SECONDS", default=600)
+TOOL_RESPONSE_MAX_BYTES = env.int("TOOL_RESPONSE_MAX_BYTES", default=262144)  # read no more of an HTTP tool's answer
+# Python tools: dotted paths of functions `fn(**arguments)` with a `tool_parameters` JSON Schema attribute (tools/python)
+ASSISTANT_PYTHON_TOOLS = [p.strip() for p in env.list("ASSISTANT_PYTHON_TOOLS", default=[]) if p.strip()]
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").

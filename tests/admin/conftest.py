@@ -23,6 +23,7 @@ from tests.factories import (
     MessageFactory,
     TenantFactory,
 )
+from tools.models import Tool, ToolCallLog
 from usage.models import ModelPrice, UsageNotice
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 
@@ -145,6 +146,15 @@ def populate_user(tenant, assistant, external_id, *, words="面馆", with_login=
         idempotency_key=f"extract:{m3.pk}",
         result={"note": f"{words}面积 60 平米"},
     )
+    ToolCallLog.objects.for_tenant(tenant).create(  # issue 41: a tool call of the user's turn, erased with them
+        tenant=tenant,
+        tool="search_memory",
+        kind="memory",
+        status="ok",
+        duration_ms=3,
+        end_user=user,
+        assistant=assistant,
+    )
     keyed_job = JobRecord.objects.create(
         kind="memory_extract",
         tenant=tenant,
@@ -205,6 +215,10 @@ def world(db):
             last_error="HTTP 500",
             log=[{"at": "2026-01-01T09:00:00Z", "attempt": 1, "status": 500, "error": "HTTP 500", "ms": 12}],
         )
+        tool = Tool.objects.for_tenant(tenant).create(  # issue 41: an HTTP tool
+            tenant=tenant, name="order_status", description="d", url=f"https://{slug}.example.com/tool", secret="t"
+        )
+        tool.assistants.set([assistant], through_defaults={"tenant_id": tenant.pk})
         UsageNotice.objects.for_tenant(tenant).create(  # issue 43: an 80% notice
             tenant=tenant, limit="tenant.tokens_per_day", period_start=timezone.now(), used=80, quota=100
         )

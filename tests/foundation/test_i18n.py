@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from assistants.llm.errors import ModelError
-from assistants.services.chat import _error_sentence
+from assistants.services.agent import model_error_sentence as _error_sentence
 from assistants.services.pinned import pinned_label
 
 

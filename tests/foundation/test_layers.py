@@ -2,7 +2,7 @@
 
     config (settings, queues, the Celery app)
       <- core (tenancy, errors, dispatch, job ledger, heartbeat, policy, admin scoping) + assistants.models
-        <- memory, tasks, webhooks, usage
+        <- memory, tasks, webhooks, usage, tools
           <- assistants (the chat turn)
             <- api, web
               <- mcp_api
@@ -31,7 +31,7 @@ from django.conf import settings
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("config", ("config",)),
     ("core", ("core", "assistants.models")),
-    ("memory, tasks, webhooks, usage", ("memory", "tasks", "webhooks", "usage")),
+    ("memory, tasks, webhooks, usage, tools", ("memory", "tasks", "webhooks", "usage", "tools")),
     ("assistants (the chat turn)", ("assistants",)),
     ("api, web", ("api", "web")),
     ("mcp_api", ("mcp_api",)),

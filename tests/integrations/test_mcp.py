@@ -159,6 +159,10 @@ def test_forget_list_chat_tasks_and_export_work_for_the_user(live_web, tenant_a)
             forgot = tool_json(await a.call_tool("forget", {"user": "ines", "query": "花生"}))
             after = tool_json(await a.call_tool("list_memories", {"user": "ines"}))
             reply = tool_json(await a.call_tool("chat", {"user": "ines", "message": "Which seat do I like?"}))
+            asked = {"user": "ines", "message": "What do you remember about my seats?", "session": reply["session"]}
+            reply["recalled"] = tool_json(
+                await a.call_tool("chat", asked)
+            )  # the offline model's memory tool (issue 41)
             tasks = tool_json(await a.call_tool("get_task_state", {"user": "ines"}))
             exported = tool_json(await a.call_tool("export_user", {"user": "ines"}))
             both = await a.call_tool("forget", {"user": "ines", "id": 1, "query": "x"})
@@ -170,6 +174,9 @@ def test_forget_list_chat_tasks_and_export_work_for_the_user(live_web, tenant_a)
     assert [n["content"] for n in after["results"]] == ["The user prefers aisle seats on flights."]
     assert reply["session"] and reply["reply"] and reply["user_message_id"]
     assert any("aisle" in m["content"] for m in reply["memories_used"])
+    [call] = reply["recalled"]["tool_calls"]
+    assert call["name"] == "search_memory" and call["status"] == "ok" and call["result"].startswith("1 found")
+    assert "aisle" in reply["recalled"]["reply"]
     assert tasks == {"results": []}
     assert "Which seat do I like?" in str(exported) and "花生" not in str(exported)
     assert both.is_error and tool_json(both)["error"]["code"] == "invalid"

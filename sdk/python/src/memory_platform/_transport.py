@@ -9,11 +9,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import httpx
 
 from memory_platform.errors import BY_CODE, ConnectionFailed, error_from_response
+from memory_platform.tools import ToolCall, ToolCallAsked
 
 RETRY_STATUSES = (429, 503)
 MAX_BACKOFF = 30.0
@@ -34,7 +35,8 @@ class Request:
 
 @dataclass
 class ChatEvent:
-    """One server-sent event of a streamed chat turn: `type` is context, delta, done or error; `data` its JSON."""
+    """One server-sent event of a streamed chat turn: `type` is context, delta, tool_call, tool_result, done,
+    memory or error; `data` its JSON."""
 
     type: str
     data: Any
@@ -42,6 +44,13 @@ class ChatEvent:
     @property
     def text(self) -> str:
         return self.data.get("text", "") if self.type == "delta" and isinstance(self.data, dict) else ""
+
+    @property
+    def tool_call(self) -> ToolCall | ToolCallAsked | None:
+        """A tool_result event's call (memory_platform.tools.ToolCall), a tool_call event's request, else None."""
+        if self.type in ("tool_call", "tool_result") and isinstance(self.data, dict):
+            return cast("ToolCall | ToolCallAsked", self.data)
+        return None
 
 
 def retry_after_seconds(headers) -> float | None:

@@ -79,15 +79,17 @@ class _Operations:
         session: int | None = None,
         assistant: int | None = None,
         idempotency_key: str | None = None,
+        tool_choice: str | None = None,
     ) -> dict:
-        """One chat turn; returns {session, message_id, reply, error, memories_used, context}. An
+        """One chat turn; returns {session, message_id, reply, error, memories_used, context, tool_calls} (each
+        call a memory_platform.tools.ToolCall). `tool_choice`: "auto", "none" or a tool's name. An
         Idempotency-Key is sent (a new UUID unless given), so a retry after a lost answer never makes a second
         turn."""
         return self._call(
             Request(
                 "POST",
                 "/api/v1/chat/",
-                json=_chat_body(user, message, session, assistant),
+                json=_chat_body(user, message, session, assistant, tool_choice),
                 headers={"Idempotency-Key": idempotency_key or str(uuid.uuid4())},
             )
         )
@@ -101,11 +103,13 @@ class _Operations:
         session: int | None = None,
         assistant: int | None = None,
         idempotency_key: str | None = None,
+        tool_choice: str | None = None,
     ) -> Iterator[ChatEvent]:
-        """The same turn as server-sent events: ChatEvent("context"), ChatEvent("delta") with `.text`..., then
-        ChatEvent("done") with the chat() result, then ChatEvent("memory") with what the turn changed in memory
-        ({message_id, status, events}). A failure after the stream began raises the API error."""
-        body = dict(_chat_body(user, message, session, assistant), stream=True)
+        """The same turn as server-sent events: ChatEvent("context"), ChatEvent("delta") with `.text`... (with
+        ChatEvent("tool_call") and ChatEvent("tool_result") between them when the model calls tools: `.tool_call`),
+        then ChatEvent("done") with the chat() result, then ChatEvent("memory") with what the turn changed in
+        memory ({message_id, status, events}). A failure after the stream began raises the API error."""
+        body = dict(_chat_body(user, message, session, assistant, tool_choice), stream=True)
         return self._stream(
             Request(
                 "POST",
@@ -372,6 +376,47 @@ class _Operations:
             Request("GET", f"/api/v1/webhooks/{int(webhook)}/deliveries/", params={"page_size": page_size})
         )
 
+    # --- tools -------------------------------------------------------------------------------------------------
+    @operation("tools_create")
+    def create_tool(
+        self,
+        name: str,
+        description: str,
+        url: str,
+        *,
+        parameters: dict | None = None,
+        timeout_seconds: float = 5.0,
+        assistants: list[int] | None = None,
+    ) -> dict:
+        """Register an HTTP tool the listed assistants' model may call; the answer carries its `secret` (shown
+        only once): calls are signed as webhooks are (memory_platform.webhooks.verify_signature)."""
+        body = {
+            "name": name,
+            "description": description,
+            "url": url,
+            "parameters": parameters or {"type": "object", "properties": {}},
+            "timeout_seconds": timeout_seconds,
+            "assistants": list(assistants or []),
+        }
+        return self._call(Request("POST", "/api/v1/tools/", json=body, idempotent=False))
+
+    @operation("tools_list")
+    def list_tools(self, *, page_size: int | None = None):
+        return self._paginate(Request("GET", "/api/v1/tools/", params={"page_size": page_size}))
+
+    @operation("tools_retrieve")
+    def get_tool(self, tool: int) -> dict:
+        return self._call(Request("GET", f"/api/v1/tools/{int(tool)}/"))
+
+    @operation("tools_destroy")
+    def delete_tool(self, tool: int) -> None:
+        return self._call(Request("DELETE", f"/api/v1/tools/{int(tool)}/"))
+
+    @operation("tools_calls_list")
+    def list_tool_calls(self, *, page_size: int | None = None):
+        """The log of tool calls, newest first: tool, status, duration, whose turn; never arguments or results."""
+        return self._paginate(Request("GET", "/api/v1/tools/calls/", params={"page_size": page_size}))
+
     # --- usage and quotas --------------------------------------------------------------------------------------
     @operation("usage_list")
     def usage(
@@ -400,12 +445,9 @@ class _Operations:
         return self._call(Request("PUT", "/api/v1/usage/quotas/", json={"quotas": quotas}))
 
 
-def _chat_body(user, message, session, assistant) -> dict:
-    return {
-        k: v
-        for k, v in {"user": user, "message": message, "session": session, "assistant": assistant}.items()
-        if v is not None
-    }
+def _chat_body(user, message, session, assistant, tool_choice=None) -> dict:
+    body = {"user": user, "message": message, "session": session, "assistant": assistant, "tool_choice": tool_choice}
+    return {k: v for k, v in body.items() if v is not None}
 
 
 def _headers(api_key: str) -> dict:

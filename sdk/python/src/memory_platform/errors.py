@@ -169,6 +169,30 @@ class UrlNotPublic(BadRequest):
     code = "url_not_public"
 
 
+class UnknownTool(BadRequest):
+    """A chat turn's `tool_choice` names no tool its assistant may call."""
+
+    code = "unknown_tool"
+
+
+class InvalidSchema(BadRequest):
+    """A tool's `parameters` is not a valid JSON Schema of an object."""
+
+    code = "invalid_schema"
+
+
+class InvalidName(BadRequest):
+    """A tool name that is not 1-64 letters, digits, '_' or '-', or the name of a built-in tool."""
+
+    code = "invalid_name"
+
+
+class Duplicate(BadRequest):
+    """Something with that name exists already (a tool)."""
+
+    code = "duplicate"
+
+
 class PersonalIdentifier(BadRequest):
     """A note created or corrected with a personal identifier in it (phone, ID, card, IBAN, e-mail, address...)."""
 
