@@ -68,3 +68,5 @@ class ToolCallLog(TenantOwnedModel):
     class Meta:
         indexes = [models.Index(fields=["tenant", "created_at"])]
         ordering = ["-id"]
+        verbose_name = "tool call"
+        verbose_name_plural = "tool calls"

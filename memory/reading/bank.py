@@ -129,6 +129,12 @@ BANK: dict[str, list[str]] = {
         "回复的时候分点列出来。",
         "别用表情符号。",
         "以后都用英文跟我说。",
+        "Could you stop adding so many disclaimers when you answer me?",
+        "Give me more examples when you explain things.",
+        "Less jargon, please, I'm not technical.",
+        "跟我说话别太啰嗦，说重点。",
+        "解释的时候多打几个比方。",
+        "回复控制在三句话以内。",
     ],
     "hypothetical": [
         "If I were a doctor, I'd work in pediatrics.",

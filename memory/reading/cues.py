@@ -136,6 +136,10 @@ STYLE_HABIT = re.compile(
 # a style preference the user may keep: how to be addressed, the language, the form of answers
 STYLE = re.compile(
     r"\bcall me\b|\brefer to me as\b|\bkeep (?:your |the )?(?:answers|replies|responses|it) (?:short|brief|simple)\b|"
+    r"\b(?:stop|quit) (?:using|adding|putting|sending)\b|\bwhen you (?:talk|write|reply|answer|explain|respond)\b|"
+    r"\b(?:shorter|briefer|more concise|more detail(?:ed)?|more examples?|fewer|less jargon)\b|"
+    r"\b(?:under|within|in|at most|no more than) \d+ (?:words|sentences|lines|paragraphs|bullet points)\b|"
+    r"简短|简洁|简单点|啰嗦|长篇大论|举(?:点|些|个)?例子|讲东西的时候|说话的时候|回复(?:我)?|字以内|说人话|通俗|"
     r"\b(?:use|give me|show me|put|start with|lead with)\b.{0,30}\b(?:first|units|format|tables?|examples?|summary)\b|"
     r"\b(?:never|don'?t|do not) (?:use|give|show|send)\b.{0,20}\b(?:miles|pounds|emojis?|jargon|slang)\b|\brefer to me as\b|\baddress me as\b|\bmy name is\b|\b(?:answer|reply|respond|talk|write|speak)"
     r"(?: to me)? (?:in|with|using)\b|\b(?:always|from now on|in future|going forward)\b|\bkeep (?:it|answers|"

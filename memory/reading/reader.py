@@ -100,6 +100,14 @@ _NAMES_KNOWN = re.compile(
 )
 
 
+# a style instruction speaks to the assistant about its answers; "I'm on nights, always have been" does not
+_TO_THE_ASSISTANT = re.compile(
+    r"\b(?:you|your|me|answers?|repl(?:y|ies)|respon(?:d|ses?)|explain\w*|emojis?|bullet|tables?|format\w*|"
+    r"jargon|examples?|words|sentences|short|brief|concise|formal|casual|language|english|chinese|spanish|french|"
+    r"german)\b|你|我|回答|回复|叫|称呼|说|讲|"
+    r"用|别|不要|简短|简洁|例子|表格|中文|英文",
+    re.IGNORECASE,
+)
 _SHORT = 40  # "can you not keep that?": a sentence this short that ends on "that" points at the one before
 _POINTS_AT = re.compile(r"\b(?:that|this|it)\s*[?.!。？！]*\s*$", re.IGNORECASE)
 
@@ -163,7 +171,7 @@ def message_read(text: str) -> Reading:
                     reading.acts.append(OffRecord(sentences[neighbour]))
         elif intent.label == "attack":
             reading.acts.append(Instruction("attack", sentence))
-        elif intent.label == "style":
+        elif intent.label == "style" and _TO_THE_ASSISTANT.search(sentence):
             reading.acts.append(Instruction("style", sentence))
         elif intent.label == "hypothetical":
             reading.acts.append(NoFact("hypothetical", sentence))

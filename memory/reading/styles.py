@@ -4,7 +4,18 @@ rules never gets here (memory.reading.reader keeps nothing of a message that hol
 
 from __future__ import annotations
 
+import re
+
 from memory.reading.acts import Instruction, Reading
+
+
+def _asks_something_else(said: str) -> bool:
+    """The instruction comes with a question of another kind ("简单点说，这个怎么弄？"): it is about this answer."""
+    from memory.reading.cues import STYLE
+
+    clauses = [c for c in re.split(r"[,，;；]", said) if c.strip()]
+    last = clauses[-1].strip()
+    return len(clauses) > 1 and last.endswith(("?", "？")) and not STYLE.search(last)
 
 
 def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> list:
@@ -17,6 +28,8 @@ def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> li
         said = act.span.strip()
         if act.kind != "style" or any(c.quote and (c.quote in said or said in c.quote) for c in candidates):
             continue
+        if _asks_something_else(said):
+            continue  # "简单点说，这个怎么弄？": how to answer this question, not a standing preference
         words = said.rstrip("。.!！~～ ")
         content = f"用户对助手的要求：“{words}”。" if chinese else f"The user asked the assistant: “{words}”."
         out.append(

@@ -36,15 +36,32 @@ _RELATION = re.compile(
     r"\b(?:(?:older|younger|big|little|elder|eldest|youngest|twin) )?(?:wife|husband|spouse|partner|son|daughter|"
     r"kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|brother|sister|grand(?:ma|mother|pa|father)|cousin|"
     r"aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|puppy|kitten|rabbit|hamster|parrot)s?\b|"
-    r"老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
+    r"老婆|老公|妻子|丈夫|爱人|媳妇|太太|儿子|女儿|闺女|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
     r"(?:大|二|三|四|小|亲|表|堂)?(?:哥哥?|姐姐?|弟弟?|妹妹?)|狗|猫|兔子|仓鼠|鹦鹉",
     re.IGNORECASE,
 )
 
 
+# one name for each relative however it is said ("老婆", "媳妇", "wife"): "孟佳是我媳妇儿" and "用户的老婆叫孟佳" name one
+_SAME_RELATIVE = (
+    ("wife", re.compile(r"wife|老婆|妻子|媳妇|太太|爱人", re.I)),
+    ("husband", re.compile(r"husband|老公|丈夫", re.I)),
+    ("mother", re.compile(r"mum|mom|mother|妈妈|母亲", re.I)),
+    ("father", re.compile(r"dad|father|爸爸|父亲", re.I)),
+    ("son", re.compile(r"^sons?$|儿子", re.I)),
+    ("daughter", re.compile(r"daughters?|女儿|闺女", re.I)),
+    ("dog", re.compile(r"^(?:dog|puppy)s?$|^狗$", re.I)),
+    ("cat", re.compile(r"^(?:cat|kitten)s?$|^猫$", re.I)),
+)
+
+
+def _one_name(word: str) -> str:
+    return next((name for name, rx in _SAME_RELATIVE if rx.search(word)), word.lower())
+
+
 def relations_in(text: str) -> set[str]:
-    """The relatives and animals a statement names ("wife", "儿子", "猫")."""
-    return {m.lower() for m in _RELATION.findall(text or "")}
+    """The relatives and animals a statement names ("wife", "儿子", "猫"), each by one name in either language."""
+    return {_one_name(m) for m in _RELATION.findall(text or "")}
 
 
 def told_apart(a: str, b: str) -> bool:

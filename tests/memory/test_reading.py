@@ -461,3 +461,24 @@ def test_a_forget_that_names_one_of_two_relatives_asks_which(make_person, facts,
         turn.context.hints,
         [n.content for n in alice.notes()],
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "stored"),
+    [
+        ("Could you quit adding emojis when you reply to me?", "emoji", True),
+        ("以后给我解释东西的时候多举点例子。", "例子", True),
+        ("说简单点，这个表格怎么求和？", "简单", False),
+    ],
+)
+def test_a_standing_style_is_kept_and_a_one_off_way_of_answering_is_not(make_person, text, kept, stored):
+    alice = make_person()
+    alice.say(text)
+    assert any(kept in n.content for n in alice.notes()) is stored, [n.content for n in alice.notes()]
+
+
+def test_a_partner_named_again_with_another_word_for_wife_stays_one_note(make_person):
+    alice = make_person()
+    alice.say("我老婆叫许静。")
+    alice.say("许静是我媳妇儿。")
+    assert len([n for n in alice.notes() if "许静" in n.content]) == 1, [n.content for n in alice.notes()]
