@@ -22,6 +22,7 @@ from memory.reading.targets import _kin, notes_scored
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
 MEASURE_WEIGHT = 0.3  # the sentence gives a measure the note holds another amount of ("74 kg" / "weighs 80 kg")
+MEASURE_FLOOR = 0.3  # without a change word, the note a new amount changes is about the same thing by meaning too
 MAX_SENTENCE = 120  # a longer sentence is left to the rules' clauses: one note would hold too much
 
 CHANGE = re.compile(
@@ -29,7 +30,8 @@ CHANGE = re.compile(
     r"switching|changed|moved|relocated|dropped|picked up|left|quit|finished|graduated|retired|promoted|joined|"
     r"cancell?ed|stopped|started|became|pushed|postponed|brought forward|overtaken|replaced|up to|down to|"
     r"hiked|raised|cut|increased|decreased|reduced|lowered|bumped|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
-    r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced))\b|"
+    r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced)|relocat(?:ed|ing)|separated|split up|"
+    r"broke up|sold|traded in|ended up|push(?:ed|ing)? (?:\w+ ){0,3}back)\b|卖了|卖掉|最后(?:买|选|去|定)|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到",
@@ -52,6 +54,18 @@ class Change:
     sentence: str
     score: float
     rewritten: str = ""  # the note with a name put right ("Jon" -> "John"), when that is all the change says
+    measured: bool = False  # said by a new amount of what the note measures ("瘦到58公斤了哈哈哈": no passing whim)
+
+
+def _same_thing(sentence: str, note_text: str) -> bool:
+    """A new amount said without a change word is about the note's thing: a word in common ("瘦到58公斤" / "体重65
+    公斤" share the unit; "7点起床" / "11点睡觉" share nothing), or an age said bare after the note's age."""
+    from memory.reading.measures import bare_numbers, measures
+    from memory.services.restating import fact_terms
+
+    if fact_terms(sentence) & fact_terms(note_text):
+        return True
+    return bool(bare_numbers(sentence)) and "age" in measures(note_text) and not measures(sentence)
 
 
 def _stated(sentence: str) -> bool:
@@ -161,11 +175,19 @@ def says_change(text: str) -> bool:
     )
 
 
+_OWNER = re.compile(
+    r"^\W*(?:(?:so|well|oh|btw|and|also)\W+)*(?:my|our)\s+|^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?", re.I
+)
+
+
 def _about_another(sentence: str, note) -> bool:
-    """The sentence's subject is a relative the note is not about ("My brother just moved to Cardiff" does not
-    move the user)."""
+    """The sentence's subject is a relative (or friend) the note is not about ("My brother just moved to Cardiff"
+    does not move the user; "室友都搬走了" does change "用户和两个室友合租")."""
     m = SUBJECT_KIN.search(sentence)
-    return m is not None and not _kin(m.group()) & _kin(note.content)
+    if m is None:
+        return False
+    who = _OWNER.sub("", m.group()).strip().lower()
+    return not (_kin(m.group()) & _kin(note.content)) and not (who and who in note.content.lower())
 
 
 def change_read(text: str, notes: list) -> Change | None:
@@ -188,15 +210,33 @@ def change_read(text: str, notes: list) -> Change | None:
         scored = [
             (note, score + (MEASURE_WEIGHT if remeasured else 0.0))
             for note, score in notes_scored(sentence, notes)
-            if not _about_another(sentence, note) and (not remeasured or id(note) in remeasured)
+            if not _about_another(sentence, note)
+            and (not remeasured or id(note) in remeasured)
+            and (worded or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
         ]
         if not scored:
             continue
         top, score = scored[0]
         second = scored[1][1] if len(scored) > 1 else 0.0
         if score >= FLOOR and score - second >= MARGIN and (best is None or score > best.score):
-            best = Change(note=top, sentence=sentence.strip(), score=score)
-    return best
+            best = Change(note=top, sentence=sentence.strip(), score=score, measured=bool(remeasured))
+    return best or _new_address(text, notes)
+
+
+# "以后叫我阿杰吧", "Call me Bobby": a new form of address replaces the note that holds the old one
+_CALL_ME = re.compile(
+    r"\bcall me\s+[A-Z][\w'-]+|\baddress me as\b|(?:叫我|称呼我|喊我)[\u4e00-\u9fffA-Za-z]{1,6}", re.I
+)
+_ADDRESSED = re.compile(r"\bcalled\b|\baddressed\b|\bcall (?:the user|them)\b|称呼|被叫|叫(?:用户|他|她)", re.I)
+
+
+def _new_address(text: str, notes: list) -> Change | None:
+    said = _CALL_ME.search(text)
+    held = [n for n in notes if _ADDRESSED.search(n.content)]
+    if not said or len(held) != 1:
+        return None
+    sentence = next((s for s in split_sentences(text) if _CALL_ME.search(s)), text)
+    return Change(note=held[0], sentence=sentence.strip(), score=1.0)
 
 
 _LEAD_IN = re.compile(r"^[^:：]{0,40}[:：]\s*")
@@ -235,7 +275,7 @@ def change_candidates(candidates: list, change: Change, *, chinese: bool) -> lis
     for c in candidates:
         if slot and c.value and (c.key or "").split(":")[-1] == slot:
             c.change, c.unclear = True, False
-            c.extra = {**c.extra, "replaces": note.pk}
+            c.extra = {**c.extra, "replaces": note.pk, "measured": change.measured}
             return candidates
     rest = [c for c in candidates if not (c.quote and (c.quote in change.sentence or change.sentence in c.quote))]
     return rest + [
@@ -248,6 +288,6 @@ def change_candidates(candidates: list, change: Change, *, chinese: bool) -> lis
             source=MemoryNote.Source.USER_STATED,
             quote=change.sentence,
             change=True,
-            extra={"replaces": note.pk},
+            extra={"replaces": note.pk, "measured": change.measured},
         )
     ]

@@ -21,6 +21,7 @@ _UNITS = {
     "children": r"kids?|children|sons?|daughters?|个孩子|个娃|个小孩",
     "pets": r"cats?|dogs?|只猫|只狗|条狗",
     "size": r"m2|m²|sqm|square met(?:er|re)s?|sq ?ft|平米|平方米?|平",
+    "clock": r"[ap]\.?m\.?|o'clock|点(?!钟头)",
 }
 _MEASURE = re.compile(
     r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?)\s*(" + "|".join(f"(?P<{k}>{v})" for k, v in _UNITS.items()) + r")(?![a-z])",

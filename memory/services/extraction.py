@@ -104,7 +104,9 @@ _LASTING_EVENT = re.compile(
 
 def _lasting_change(c: Candidate) -> bool:
     """A candidate that replaces a note and says a lasting change: its time word ("today") dates the change."""
-    return bool(c.extra.get("replaces")) and bool(_LASTING_EVENT.search(c.quote or ""))
+    return bool(c.extra.get("replaces")) and (
+        bool(c.extra.get("measured")) or bool(_LASTING_EVENT.search(c.quote or ""))
+    )
 
 
 def _candidate_check(c: Candidate, *, injection: str | None, message: str, chinese: bool, policy, pii: dict) -> str:

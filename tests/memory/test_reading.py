@@ -482,3 +482,39 @@ def test_a_partner_named_again_with_another_word_for_wife_stays_one_note(make_pe
     alice.say("我老婆叫许静。")
     alice.say("许静是我媳妇儿。")
     assert len([n for n in alice.notes() if "许静" in n.content]) == 1, [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    ("fact", "change", "old", "new"),
+    [
+        ("我一般晚上12点睡觉。", "最近早睡了，一般10点就睡了哈哈", "12点", "10点"),
+        ("Please call me Katherine.", "Actually, call me Kate, Katherine sounds too formal.", "Katherine”", "Kate"),
+        ("I drive a Honda Civic.", "We sold the Civic and ended up buying a Skoda Octavia.", "Honda", "Skoda"),
+    ],
+)
+def test_a_change_said_without_the_usual_words_replaces_the_note(make_person, fact, change, old, new):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        person.say(fact)
+    alice.say(change)
+    active = " ".join(n.content for n in alice.notes())
+    assert new in active and old not in active, active
+    assert new not in " ".join(n.content for n in bob.notes())
+
+
+def test_a_time_of_another_thing_changes_nothing(make_person):
+    alice = make_person()
+    alice.say("我一般晚上11点睡觉。")
+    before = {(n.pk, n.content) for n in alice.notes()}
+    alice.say("我每天早上7点起床。")
+    assert before <= {(n.pk, n.content) for n in alice.notes()}
+
+
+def test_where_the_user_lived_before_is_not_where_they_live(make_person):
+    alice = make_person()
+    alice.say("I live in Leeds.")
+    alice.say("Before Leeds I lived in Hull for two years.")
+    active = [n.content for n in alice.notes()]
+    assert any("Leeds" in c for c in active), active
+    assert not any(c.startswith("The user is in Hull") or c == "The user lives in Hull." for c in active), active

@@ -127,7 +127,11 @@ _INTENT = re.compile(
     re.IGNORECASE,
 )
 _STAFF_WORDS = re.compile(r"employees?|staff|people|persons?|workers?|members?|员工|人|店员|伙计|名", re.IGNORECASE)
-PAST = re.compile(r"\bused to\b|\bformerly\b|\bpreviously\b|\bback then\b|以前|曾经|过去|原来|之前", re.IGNORECASE)
+PAST = re.compile(
+    r"\bused to\b|\bformerly\b|\bpreviously\b|\bback then\b|\bbefore [A-Z]\w+|\blived\b|\b(?:for|about) (?:a|\d+) "
+    r"(?:years?|months?) (?:before|back)\b|以前|曾经|过去|原来|之前|住过|待过",
+    re.IGNORECASE,
+)
 _NOT_HOME = re.compile(r"\bborn\b|\bgrew up\b|\bhometown\b|\braised\b|\bfrom\b|出生|老家|长大|籍贯|祖籍", re.IGNORECASE)
 
 
