@@ -27,7 +27,7 @@ CHANGE = re.compile(
 )
 WHIM = re.compile(
     r"最近在研究|最近在看|最近想|最近有点|感觉挺火|好像挺火|挺火的|随便问问|随便看看|突发奇想|一时兴起|"
-    r"心血来潮|有点想|想试试|考虑要不要|\bthinking about maybe\b|\bmaybe (?:try|trying|start)|"
+    r"心血来潮|有点想|想试试|待会|一会儿|等会儿?|\blater(?! this| next| in)\b|\bin a bit\b|\bthinking about maybe\b|\bmaybe (?:try|trying|start)|"
     r"\bmight try\b|\blately\b|\bbeen looking into\b|\bjust curious\b|\bjust wondering\b|\bon a whim\b|"
     r"\bsomeday\b|\btoy(?:ing)? with the idea\b|"
     # a passing state, not a fact about the person: "today", "tonight", "in the mood", "haha"
@@ -126,8 +126,9 @@ KIND_MARKERS = (
     (
         "plan",
         re.compile(
-            r"打算|计划|准备|下一步|下个月|明年|将来|想要?[加开做搬换学买]|\bplan(?:ning)? to\b|"
-            r"\bgoing to\b|\bi will\b|\bi'll\b|\bnext (?:month|year|week)\b|\bintend to\b",
+            r"打算|计划|准备|下一步|下个月|明年|将来|想要?[加开做搬换学买]|考虑|\bplan(?:ning)? to\b|"
+            r"\bgoing to\b|\bi will\b|\bi'll\b|\bnext (?:month|year|week)\b|\bintend to\b|"
+            r"\b(?:thinking|thought) (?:of|about)\b|\bconsidering\b|\bhoping to\b|\bi'?d (?:like|love) to\b.{0,40}\bone day\b",
             re.IGNORECASE,
         ),
     ),
@@ -206,8 +207,8 @@ _ASKS_OPINION = re.compile(
 
 # a plan said without its subject, as people do of their own plans ("下个月要去云南自驾", "Planning to sell the car")
 _SUBJECTLESS_PLAN = re.compile(
-    r"^(?:下(?:个|周|星期|个星期|礼拜)|明年|明天|后天|年底|月底|周末|这周末|打算|计划|准备)|"
-    r"^(?:planning|going|gonna|about) to\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
+    r"^(?:下(?:个|周|星期|个星期|礼拜)|明年|明天|后天|年底|月底|周末|这周末|打算|计划|准备|在?考虑)|"
+    r"^(?:planning|going|gonna|about) to\b|^(?:thinking|thought) (?:of|about)\b|^considering\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
     re.IGNORECASE,
 )
 _PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)
