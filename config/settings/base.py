@@ -346,8 +346,12 @@ ASSISTANT_MAX_TOOL_ROUNDS = env.int("ASSISTANT_MAX_TOOL_ROUNDS", default=4)
 ASSISTANT_TOOL_RESULT_CHARS = env.int("ASSISTANT_TOOL_RESULT_CHARS", default=4000)
 ASSISTANT_TOOL_CACHE_SECONDS = env.int("ASSISTANT_TOOL_CACHE_SECONDS", default=600)
 TOOL_RESPONSE_MAX_BYTES = env.int("TOOL_RESPONSE_MAX_BYTES", default=262144)  # read no more of an HTTP tool's answer
-# Python tools: dotted paths of functions `fn(**arguments)` with a `tool_parameters` JSON Schema attribute (tools/python)
+# Python tools: dotted paths of functions `fn(**arguments)` with a `tool_parameters` JSON Schema attribute; an
+# assistant offers those its `python_tools` lists (docs/chat.md#tools)
 ASSISTANT_PYTHON_TOOLS = [p.strip() for p in env.list("ASSISTANT_PYTHON_TOOLS", default=[]) if p.strip()]
+# A Python tool's call is reported as timed out after this long (a function's `tool_timeout_seconds` overrides it);
+# the thread it runs in cannot be stopped and finishes on its own (docs/chat.md#tools)
+ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS = env.float("ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS", default=10.0)
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").
