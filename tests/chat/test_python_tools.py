@@ -1,6 +1,7 @@
 """Python tools (ASSISTANT_PYTHON_TOOLS, issue 41) driven by the scripted model: offered only to the assistants
 that list them; one that raises, one that returns what JSON cannot hold, and one that hangs each become a result
-that says so, within the tool's timeout, and the turn goes on."""
+that says so, within the tool's timeout, and the turn goes on. Identifiers in a Python or HTTP tool's result never
+reach the model."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from tests.chat import python_tools_for_tests
 from tests.chat.helpers import make_session, say
 from tests.factories import AssistantFactory
 from tests.openai_server import Scripted
+from tests.tool_server import ToolServer
 from tools.models import ToolCallLog
+from tools.services.registry import tool_create
 
 pytestmark = pytest.mark.django_db
 MODULE = "tests.chat.python_tools_for_tests"
@@ -28,6 +31,13 @@ def python_tools(settings):
     python_tools_for_tests.RELEASE.clear()
     yield
     python_tools_for_tests.RELEASE.set()
+
+
+@pytest.fixture
+def tool_server():
+    server = ToolServer()
+    yield server
+    server.stop()
 
 
 def session_with(*names):
@@ -115,3 +125,31 @@ def test_a_hanging_python_tool_is_reported_at_its_timeout(scripted_llm, python_t
     assert took < 2.5, "the hanging tool's 1 s timeout bounds the round"
     assert tool_results(scripted_llm.chat_requests()[1])[0]["result"] == "The tool did not finish within 1 s."
     assert result.reply == "The lookup timed out."
+
+
+def test_identifiers_in_a_tool_result_never_reach_the_model(scripted_llm, python_tools, tool_server):
+    session = session_with("customer_card")
+    tool_create(
+        tenant=session.tenant,
+        name="lookup",
+        description="Looks a customer up.",
+        url=tool_server.url("/ok"),
+        assistants=[session.assistant_id],
+    )
+    scripted_llm.push(
+        "chat",
+        calls(("customer_card", {}), ("lookup", {"q": "write to bo.li@example.org or call 13812345678"})),
+        "Ana is on the gold plan.",
+    )
+    result = say(session, "Which plan is the customer on?")
+
+    sent = json.dumps(scripted_llm.chat_requests()[1], ensure_ascii=False)
+    for identifier in ("ana.souza@example.com", "7700 900123"):
+        assert identifier not in sent and identifier not in json.dumps(result.tool_calls)
+    card, echoed = tool_results(scripted_llm.chat_requests()[1])
+    for identifier in ("bo.li@example.org", "13812345678"):  # the model wrote them in its call; the echo is redacted
+        assert identifier not in echoed["result"]
+    assert "write to" in echoed["result"]
+    card = json.loads(card["result"])
+    assert (card["name"], card["plan"]) == ("Ana", "gold")  # the rest of the result is intact
+    assert [c["status"] for c in result.tool_calls] == ["ok", "ok"]

@@ -2,8 +2,9 @@
 from the conversation's scratch (tasks.services.scratch, with a time to live), HTTP calls sent side by side,
 every failure turned into a result that says so, and a content-free log row per call.
 
-A tool's result is untrusted input: the model gets it as data, bounded to ASSISTANT_TOOL_RESULT_CHARS; clients
-and the stored reply get a shorter copy with identifiers redacted; the result never becomes a note (save_note
+A tool's result is untrusted input: the model gets it as data, bounded to ASSISTANT_TOOL_RESULT_CHARS, with the
+identifiers of an HTTP or Python tool's result redacted (memory.services.pii, as messages' facts are guarded);
+clients and the stored reply get a shorter copy, also redacted; the result never becomes a note (save_note
 refuses a fact only a tool said) and nothing in it is read as a setting or a command."""
 
 from __future__ import annotations
@@ -262,7 +263,7 @@ class Toolbox:
 
     def _done(self, call, spec: ToolSpec, arguments, status: str, value: Any, started: float) -> ToolOutcome:
         try:
-            text = _bounded(value, redact=False)
+            text = _bounded(value, redact=spec.kind != "memory")
         except Exception as exc:  # noqa: BLE001 - a circular value, a __str__ that raises: the tool's fault
             logger.error("tool %s returned a value that is no JSON: %s", spec.name, type(exc).__name__)
             status, text = "error", f"The tool returned a value that cannot be read as JSON ({type(exc).__name__})."
