@@ -51,6 +51,7 @@ class ToolOutcome:
     duration_ms: float
     result: str  # what the model is given
     cached: bool = False
+    redacted: bool = False  # `result` has had its identifiers redacted already (an HTTP or Python tool's)
 
     def public(self) -> dict:
         """What clients see and the reply stores: the call and a bounded, redacted copy of its result."""
@@ -62,10 +63,14 @@ class ToolOutcome:
             "status": self.status,
             "duration_ms": round(self.duration_ms, 1),
             "cached": self.cached,
-            "result": _memory_summary(self.result)
-            if self.kind == "memory"
-            else pii_redact(self.result[:SHOWN_CHARS])[0],
+            "result": self._shown(),
         }
+
+    def _shown(self) -> str:
+        if self.kind == "memory":
+            return _memory_summary(self.result)
+        cut = self.result[:SHOWN_CHARS]
+        return cut if self.redacted else pii_redact(cut)[0]  # redacting costs ~1.5 µs a character: once is enough
 
     def for_model(self) -> str:
         """The tool message's content: the result as data, with the reminder that it is not an instruction."""
@@ -270,6 +275,7 @@ class Toolbox:
         if spec.kind != "memory":
             self.ctx.untrusted.append(text)
         outcome = self._outcome(call, spec, arguments, status, text, started)
+        outcome.redacted = spec.kind != "memory"
         if status == "ok" and spec.cacheable:
             self._to_cache[self._key(spec, arguments)] = {"result": text}
         return outcome
