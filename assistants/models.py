@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 
 from core.identifiers import external_id_shown
@@ -158,6 +159,19 @@ class EndUser(TenantOwnedModel):
         return external_id_shown(self.display_name or self.external_id)
 
 
+def python_tool_names_check(value) -> None:
+    """Assistant.python_tools: a list of names of functions in ASSISTANT_PYTHON_TOOLS (a tool's name is the last
+    part of its dotted path)."""
+    configured = {path.rsplit(".", 1)[-1] for path in settings.ASSISTANT_PYTHON_TOOLS}
+    if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        raise ValidationError('A list of Python tool names, such as ["order_status"].')
+    unknown = sorted(set(value) - configured)
+    if unknown:
+        raise ValidationError(
+            f"No Python tool named {', '.join(unknown)}; configured: {', '.join(sorted(configured)) or '(none)'}."
+        )
+
+
 class Assistant(TenantOwnedModel):
     name = models.CharField(max_length=200)
     system_prompt = models.TextField(help_text="The persona. Sent first in every context; never compressed or edited.")
@@ -165,6 +179,12 @@ class Assistant(TenantOwnedModel):
     temperature = models.FloatField(default=0.3)
     policy_overrides = models.JSONField(
         default=dict, blank=True, help_text="Any tenant memory-policy field, overridden for this assistant."
+    )
+    python_tools = models.JSONField(
+        default=list,
+        blank=True,
+        validators=[python_tool_names_check],
+        help_text="Names of the Python tools (settings ASSISTANT_PYTHON_TOOLS) this assistant's model may call.",
     )
 
     def __str__(self):

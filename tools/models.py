@@ -68,5 +68,5 @@ class ToolCallLog(TenantOwnedModel):
     class Meta:
         indexes = [models.Index(fields=["tenant", "created_at"])]
         ordering = ["-id"]
-        verbose_name = "tool call"
+        verbose_name = "tool call"  # the admin's words (tests/admin/test_admin_words.py): a call, not a "log"
         verbose_name_plural = "tool calls"

@@ -33,6 +33,7 @@ class ToolSpec:
     run: Callable[..., Any] | None = None  # memory and python tools: run(ctx, **arguments)
     tool: Tool | None = None  # http tools
     cacheable: bool = False  # a repeated call in the conversation reuses the result (read-only tools)
+    timeout: float = 0.0  # python tools: seconds before the call is reported as timed out
 
     def as_openai(self) -> dict:
         return {

@@ -8,13 +8,31 @@ A turn is refused (429 `quota_exceeded`, with Retry-After) once a limit is reach
 tenant gets the `usage.threshold` webhook and an admin notice, once per limit and period. Periods are UTC: a day
 starts at 00:00, a month on the 1st. Usage is what was written by the last flush (usage.services), which runs as
 each request ends: a turn sent in the same instant as the one that reached a limit may still pass.
+
+The usage a check compares with its limits is kept in Django's cache between checks (the check's statement was
+most of what metering added to a turn, docs/benchmarks.md section 12). Each limit's running total (scope,
+subject, metric, period, the period's start) is a cache key. A check reads the keys of its limits in one cache
+call; it reads the database (usage_used, one statement) when a key is missing or expired
+(USAGE_QUOTA_CACHE_SECONDS), or when any total is at SOFT_SHARE (80%) of its limit or more, and then stores what
+it read. Every flush (usage.services.usage_flush) adds what it wrote to the keys that exist, after its
+transaction committed; a key that does not exist is left to the next check's statement.
+
+So near a limit every check reads the database, exactly as before. Far from it the cached total may lag behind
+the table: with the default cache (local memory, one per process) by other processes' flushes of the last
+USAGE_QUOTA_CACHE_SECONDS, with a shared cache (CACHE_URL, e.g. Redis) only by a flush that commits between a
+check's statement and its storing of the result. A lag matters only if it carries usage from under 80% of a limit
+past 100% within those seconds.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -119,6 +137,81 @@ def usage_used(*, tenant_id: int, assistant_id: int, end_user_id: int, now: date
     return dict(zip(keys, (int(v) for v in row), strict=True))
 
 
+PREFIX = "usage-total"
+
+
+def _key(tenant_id: int, scope: str, subject_id: int, metric: str, period: str, start: datetime) -> str:
+    return f"{PREFIX}:{tenant_id}:{scope}:{subject_id}:{metric}:{period}:{start:%Y%m%d}"
+
+
+def _subject(scope: str, tenant_id: int, assistant_id: int, end_user_id: int) -> int:
+    return {"tenant": tenant_id, "assistant": assistant_id, "user": end_user_id}[scope]
+
+
+def usage_used_for_limits(
+    *, tenant_id: int, assistant_id: int, end_user_id: int, limits: list[Limit], now: datetime
+) -> dict[tuple[str, str, str], int]:
+    """{(scope, metric, period): used} for `limits`: from the cache while every total is under SOFT_SHARE of its
+    limit, else (or on a miss) from the database, then cached."""
+    keys = {
+        (lim.scope, lim.metric, lim.period): _key(
+            tenant_id,
+            lim.scope,
+            _subject(lim.scope, tenant_id, assistant_id, end_user_id),
+            lim.metric,
+            lim.period,
+            period_bounds(lim.period, now)[0],
+        )
+        for lim in limits
+    }
+    try:
+        found = cache.get_many(list(keys.values()))
+    except Exception:  # noqa: BLE001 - a cache that is down costs the statement, never the turn
+        found = {}
+    cached = {name: value for name, key in keys.items() if isinstance(value := found.get(key), int)}
+    if len(cached) == len(keys) and all(
+        cached[(lim.scope, lim.metric, lim.period)] < SOFT_SHARE * lim.quota for lim in limits
+    ):
+        return cached
+    used = usage_used(
+        tenant_id=tenant_id,
+        assistant_id=assistant_id,
+        end_user_id=end_user_id,
+        now=now,
+        monthly=any(lim.period == "month" for lim in limits),
+    )
+    try:
+        cache.set_many({key: used[name] for name, key in keys.items()}, timeout=settings.USAGE_QUOTA_CACHE_SECONDS)
+    except Exception:  # noqa: BLE001 - as above
+        pass
+    return used
+
+
+def usage_totals_add(rows: Iterable[tuple[tuple, dict[str, int]]]) -> None:
+    """After a flush committed: add its hourly rows ((tenant, hour, assistant, end user, ...), counters) to the
+    running totals that are cached. Never raises: a total not added is read again after it expires."""
+    deltas: dict[tuple, int] = defaultdict(int)
+    for key, counters in rows:
+        tenant_id, hour, assistant_id, end_user_id = key[:4]
+        amounts = {"tokens": counters["prompt_tokens"] + counters["completion_tokens"], "turns": counters["turns"]}
+        for scope in ("tenant", "assistant", "user"):
+            subject_id = _subject(scope, tenant_id, assistant_id, end_user_id)
+            if not subject_id:
+                continue
+            for period in ("day", "month"):
+                start = period_bounds(period, hour)[0]
+                for metric, amount in amounts.items():
+                    if amount:
+                        deltas[(tenant_id, scope, subject_id, metric, period, start)] += amount
+    for parts, amount in deltas.items():
+        try:
+            cache.incr(_key(*parts), amount)
+        except ValueError:  # not cached: the next check reads the table
+            pass
+        except Exception:  # noqa: BLE001 - a cache that is down: the totals expire and are read again
+            return
+
+
 def _wait_words(seconds: int) -> str:
     hours, minutes = divmod(max(60, seconds) // 60, 60)
     said = ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
@@ -164,17 +257,14 @@ def usage_quota_check(
     *, tenant_id: int, assistant_id: int, end_user_id: int, quotas: dict, chinese: bool, now: datetime | None = None
 ) -> None:
     """Raise QuotaExceeded when a hard limit of `quotas` is reached for this tenant, assistant or end user (the one
-    that resets last, when several are). No limits set: returns at once, without a statement."""
+    that resets last, when several are). No limits set: returns at once, without a statement; usage under 80% of
+    every limit and cached: without one either."""
     limits = quota_limits(quotas)
     if not limits:
         return
     now = now or datetime.now(UTC)
-    used = usage_used(
-        tenant_id=tenant_id,
-        assistant_id=assistant_id,
-        end_user_id=end_user_id,
-        now=now,
-        monthly=any(limit.period == "month" for limit in limits),
+    used = usage_used_for_limits(
+        tenant_id=tenant_id, assistant_id=assistant_id, end_user_id=end_user_id, limits=limits, now=now
     )
     reached = [limit for limit in limits if used[(limit.scope, limit.metric, limit.period)] >= limit.quota]
     if reached:

@@ -18,7 +18,14 @@ from assistants.models import ChatSession, EndUser, Message, Tenant
 from core.metering import UsageEvent, usage_buffer_return, usage_buffer_take
 from usage.model_jobs import MODEL_JOBS
 from usage.models import UsageHour, UsageNotice
-from usage.quotas import SOFT_SHARE, period_bounds, quota_limits, tenant_over_hard_limit, usage_used
+from usage.quotas import (
+    SOFT_SHARE,
+    period_bounds,
+    quota_limits,
+    tenant_over_hard_limit,
+    usage_totals_add,
+    usage_used,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +139,7 @@ def usage_flush() -> int:
         dropped = usage_buffer_return(events)
         logger.warning("usage: %d events not written yet, %d dropped (%s)", len(events), dropped, type(exc).__name__)
         return 0
+    usage_totals_add(rows.items())  # committed: the quota checks' cached totals follow
     try:
         usage_thresholds_check(subjects={(k[0], k[2], k[3]) for k in rows})
     except Exception:  # a notice is worth less than the usage it is about

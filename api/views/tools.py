@@ -1,4 +1,5 @@
-"""The tenant's HTTP tools (issue 41): register, list, read, delete; and the content-free log of tool calls."""
+"""The tenant's HTTP tools (issue 41): register, list, read, change, delete; and the content-free log of tool
+calls."""
 
 from __future__ import annotations
 
@@ -6,12 +7,12 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from api.fields import StrictSerializer, Text
+from api.fields import Bool, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS
 from tools.models import Tool, ToolCallLog
-from tools.services.registry import tool_create, tool_delete
+from tools.services.registry import tool_create, tool_delete, tool_update
 
 
 class ToolSerializer(serializers.ModelSerializer):
@@ -52,6 +53,22 @@ class ToolCreateRequest(StrictSerializer):
     assistants = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, default=list, help_text="Assistant ids."
     )
+
+
+class ToolUpdateRequest(StrictSerializer):
+    description = Text(required=False, max_length=1000, help_text="What it does, for the model.")
+    parameters = serializers.JSONField(required=False, help_text="JSON Schema of the arguments.")
+    url = Text(required=False, max_length=500, help_text="http(s) URL receiving the calls.")
+    timeout_seconds = serializers.FloatField(required=False, min_value=0.1, max_value=60)
+    assistants = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), required=False, help_text="Assistant ids: replaces the list."
+    )
+    is_active = Bool(required=False, help_text="false: no assistant offers it.")
+
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send at least one field to change.")
+        return attrs
 
 
 class ToolCallSerializer(serializers.ModelSerializer):
@@ -106,6 +123,21 @@ class ToolDetailView(TenantAPIView):
     @api_doc(summary="Get an HTTP tool", responses={200: ToolSerializer})
     def get(self, request, pk):
         return Response(ToolSerializer(self.get_object(pk)).data)
+
+    @api_doc(
+        summary="Change an HTTP tool",
+        description="Any of description, parameters, url, timeout_seconds, assistants (the new list replaces the "
+        "old one) and is_active, each checked as at registration; a request with one bad field changes nothing. "
+        "The name and the secret stay.",
+        body=True,
+        request=ToolUpdateRequest,
+        responses={200: ToolSerializer},
+        examples=[OpenApiExample("longer timeout", {"timeout_seconds": 10, "assistants": [1, 2]}, request_only=True)],
+    )
+    def patch(self, request, pk):
+        data = self.validated(ToolUpdateRequest)
+        tool = tool_update(tenant=self.tenant, tool=self.get_object(pk), **data)
+        return Response(ToolSerializer(tool).data)
 
     @api_doc(summary="Delete an HTTP tool", responses={204: OpenApiResponse(description="Deleted.")})
     def delete(self, request, pk):

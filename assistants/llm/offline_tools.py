@@ -13,6 +13,9 @@ from __future__ import annotations
 import json
 import re
 
+from django.utils.translation import gettext, pgettext
+
+from core.i18n import user_language
 from core.text import mostly_chinese
 
 _ASKS_MEMORY = re.compile(
@@ -75,7 +78,8 @@ def offline_tool_calls(messages: list[dict], tools: list[dict], tool_choice) -> 
 
 
 def offline_tool_lines(messages: list[dict]) -> list[str]:
-    """A line per tool result of this turn, for the offline reply."""
+    """A line per tool result of this turn, for the offline reply, in the language of the user's message (the
+    sentences are in the catalogue, locale/zh_Hans)."""
     names = {}
     for message in _since_user(messages):
         for call in message.get("tool_calls") or []:
@@ -83,29 +87,30 @@ def offline_tool_lines(messages: list[dict]) -> list[str]:
     users = [m for m in messages if m.get("role") == "user"]
     chinese = mostly_chinese(str(users[-1].get("content") or "")) if users else False
     lines = []
-    for message in _since_user(messages):
-        if message.get("role") != "tool":
-            continue
-        name = names.get(message.get("tool_call_id"), "tool")
-        try:
-            answer = json.loads(message.get("content") or "{}")
-        except ValueError:
-            answer = {"status": "ok", "result": message.get("content")}
-        lines.append(_line(name, answer if isinstance(answer, dict) else {}, chinese))
+    with user_language(chinese):
+        for message in _since_user(messages):
+            if message.get("role") != "tool":
+                continue
+            name = names.get(message.get("tool_call_id"), "tool")
+            try:
+                answer = json.loads(message.get("content") or "{}")
+            except ValueError:
+                answer = {"status": "ok", "result": message.get("content")}
+            lines.append(_line(name, answer if isinstance(answer, dict) else {}))
     return lines
 
 
-def _line(name: str, answer: dict, chinese: bool) -> str:
+def _line(name: str, answer: dict) -> str:
     status, result = answer.get("status", "ok"), str(answer.get("result") or "")
     if status != "ok":
-        return f"{name}：{result[:300]}" if chinese else f"{name} did not work: {result[:300]}"
+        return gettext("%(tool)s did not work: %(result)s") % {"tool": name, "result": result[:300]}
     if name == "search_memory":
         try:
             found = [r["content"] for r in json.loads(result).get("results", [])]
         except (ValueError, AttributeError, KeyError, TypeError):
             found = []
         if not found:
-            return "我在你的记录里没有找到相关内容。" if chinese else "I found nothing about that in your notes."
-        sep = "；" if chinese else "; "
-        return ("我在你的记录里找到：" if chinese else "In your notes I found: ") + sep.join(found[:5])
-    return f"{name}：{result[:300]}" if chinese else f"{name} returned: {result[:300]}"
+            return gettext("I found nothing about that in your notes.")
+        joined = pgettext("between the notes of a list", "; ").join(found[:5])
+        return gettext("In your notes I found: %(notes)s") % {"notes": joined}
+    return gettext("%(tool)s returned: %(result)s") % {"tool": name, "result": result[:300]}

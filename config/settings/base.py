@@ -313,6 +313,9 @@ LLM_STREAM_USAGE = env.bool("LLM_STREAM_USAGE", default=True)
 # app holds a tenant's model jobs while the tenant is over a hard usage limit, USAGE_JOB_WAIT_SECONDS at a time.
 JOB_HOLD_CHECK = env("JOB_HOLD_CHECK", default="usage.services.usage_job_held")
 USAGE_JOB_WAIT_SECONDS = env.float("USAGE_JOB_WAIT_SECONDS", default=60.0)
+# A quota check reuses the usage totals it read (Django's cache, kept up by each flush) for at most this long while
+# they are under 80% of every limit; nearer, it reads the table every time (usage/quotas.py says why it is safe).
+USAGE_QUOTA_CACHE_SECONDS = env.int("USAGE_QUOTA_CACHE_SECONDS", default=10)
 # Metered events are written after each request and job; this thread writes what no request follows (MCP tool
 # calls) every this many seconds; 0: only after requests and jobs.
 USAGE_FLUSH_SECONDS = env.float("USAGE_FLUSH_SECONDS", default=5.0)
@@ -346,8 +349,12 @@ ASSISTANT_MAX_TOOL_ROUNDS = env.int("ASSISTANT_MAX_TOOL_ROUNDS", default=4)
 ASSISTANT_TOOL_RESULT_CHARS = env.int("ASSISTANT_TOOL_RESULT_CHARS", default=4000)
 ASSISTANT_TOOL_CACHE_SECONDS = env.int("ASSISTANT_TOOL_CACHE_SECONDS", default=600)
 TOOL_RESPONSE_MAX_BYTES = env.int("TOOL_RESPONSE_MAX_BYTES", default=262144)  # read no more of an HTTP tool's answer
-# Python tools: dotted paths of functions `fn(**arguments)` with a `tool_parameters` JSON Schema attribute (tools/python)
+# Python tools: dotted paths of functions `fn(**arguments)` with a `tool_parameters` JSON Schema attribute; an
+# assistant offers those its `python_tools` lists (docs/chat.md#tools)
 ASSISTANT_PYTHON_TOOLS = [p.strip() for p in env.list("ASSISTANT_PYTHON_TOOLS", default=[]) if p.strip()]
+# A Python tool's call is reported as timed out after this long (a function's `tool_timeout_seconds` overrides it);
+# the thread it runs in cannot be stopped and finishes on its own (docs/chat.md#tools)
+ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS = env.float("ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS", default=10.0)
 
 # --- Limits -------------------------------------------------------------------------------------------------
 # Longest user message accepted, in characters; longer ones are rejected with a clear error (README "Limits").

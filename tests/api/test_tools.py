@@ -1,5 +1,6 @@
 """Tools through the REST API (issue 41): registering an HTTP tool on 127.0.0.1, calling it in a chat turn (JSON
-and stream), the content-free log; a second tenant that can neither see nor reach it; bad input refused whole."""
+and stream), changing it (PATCH), the content-free log; a second tenant that can neither see, change nor reach
+it; bad input refused whole."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import pytest
 from assistants.models import ChatSession, EndUser
 from tests.api.conftest import error_of
 from tests.api.test_chat import parse_sse
+from tests.factories import AssistantFactory
 from tests.openai_server import Scripted
 from tests.tool_server import ToolServer
+from tools.models import Tool
 from webhooks.services import webhook_signature_verify
 
 pytestmark = pytest.mark.django_db
@@ -81,6 +84,8 @@ def test_another_tenant_can_neither_see_nor_reach_the_tool(acme, globex, scripte
     assert globex.api.get(TOOLS).json()["results"] == []
     assert globex.api.get(f"{TOOLS}{tool['id']}/").status_code == 404
     assert globex.api.delete(f"{TOOLS}{tool['id']}/").status_code == 404
+    assert globex.api.patch(f"{TOOLS}{tool['id']}/", {"url": "https://globex.example/steal"}).status_code == 404
+    assert acme.api.get(f"{TOOLS}{tool['id']}/").json()["url"] == tool_server.url("/ok")
 
     refused = globex.api.post(CHAT, {"user": "mallory", "message": "A-1001?", "tool_choice": "order_status"})
     assert refused.status_code == 400 and error_of(refused)["code"] == "unknown_tool"
@@ -112,3 +117,49 @@ def test_bad_tools_are_refused_with_a_sentence(acme, tool_server, change, code):
     response = acme.api.post(TOOLS, body)
     assert response.status_code == 400 and error_of(response)["code"] == code
     assert acme.api.get(TOOLS).json()["results"] == []
+
+
+def test_a_tool_is_changed_with_patch_and_keeps_its_name_and_secret(acme, tool_server):
+    tool = order_tool(acme, tool_server)
+    second = AssistantFactory.create(tenant=acme.tenant)
+    change = {
+        "description": "Where an order is now.",
+        "parameters": {"type": "object", "properties": {"order": {"type": "string", "maxLength": 20}}},
+        "url": tool_server.url("/v2"),
+        "timeout_seconds": 10,
+        "assistants": [second.pk],
+    }
+    response = acme.api.patch(f"{TOOLS}{tool['id']}/", change)
+
+    assert response.status_code == 200, response.content
+    shown = acme.api.get(f"{TOOLS}{tool['id']}/").json()
+    assert {k: shown[k] for k in change} == change
+    assert shown["name"] == "order_status" and "secret" not in shown
+    assert Tool.objects.for_tenant(acme.tenant).get(pk=tool["id"]).secret == tool["secret"]
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"parameters": {"type": "object", "properties": {"x": {"type": "nonsense"}}}}, "invalid_schema"),
+        ({"url": "http://169.254.169.254/latest/meta-data"}, "url_not_public"),
+        ({"assistants": [999999]}, "invalid"),
+        ({"timeout_seconds": 0}, "invalid"),
+        ({"name": "renamed"}, "invalid"),
+    ],
+)
+def test_a_bad_patch_changes_nothing(acme, globex, tool_server, change, code):
+    tool = order_tool(acme, tool_server)
+    before = acme.api.get(f"{TOOLS}{tool['id']}/").json()
+
+    response = acme.api.patch(f"{TOOLS}{tool['id']}/", {"description": "Changed.", "assistants": [], **change})
+
+    assert response.status_code == 400 and error_of(response)["code"] == code
+    assert acme.api.get(f"{TOOLS}{tool['id']}/").json() == before
+
+
+def test_a_patch_cannot_list_another_tenants_assistant(acme, globex, tool_server):
+    tool = order_tool(acme, tool_server)
+    response = acme.api.patch(f"{TOOLS}{tool['id']}/", {"assistants": [globex.assistant.pk]})
+    assert response.status_code == 400 and error_of(response)["code"] == "invalid"
+    assert acme.api.get(f"{TOOLS}{tool['id']}/").json()["assistants"] == [acme.assistant.pk]

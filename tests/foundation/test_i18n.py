@@ -56,3 +56,31 @@ def test_the_offline_reply_and_task_hints_are_in_the_users_language(active):
         shop.task_name = "Shop plan"
         assert hint_offer(shop, False) == "Your earlier shop plan still needs the 城市. Shall we continue?"
         assert translation.get_language() == active
+
+
+@pytest.mark.parametrize("active", ["en", "zh-hans"])
+def test_the_offline_models_tool_sentences_are_in_the_users_language(active):
+    from assistants.llm.offline_tools import offline_tool_lines
+
+    def turn(text: str) -> list[dict]:
+        calls = [
+            {"id": "a", "type": "function", "function": {"name": "order_status", "arguments": "{}"}},
+            {"id": "b", "type": "function", "function": {"name": "search_memory", "arguments": "{}"}},
+        ]
+        return [
+            {"role": "user", "content": text},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "a", "content": '{"status": "timeout", "result": "1 s"}'},
+            {"role": "tool", "tool_call_id": "b", "content": '{"status": "ok", "result": "{\\"results\\": []}"}'},
+        ]
+
+    with translation.override(active):
+        assert offline_tool_lines(turn("我的订单到哪了？")) == [
+            "order_status 没有成功：1 s",
+            "我在你的记录里没有找到相关内容。",
+        ]
+        assert offline_tool_lines(turn("Where is my order?")) == [
+            "order_status did not work: 1 s",
+            "I found nothing about that in your notes.",
+        ]
+        assert translation.get_language() == active

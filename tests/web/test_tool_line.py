@@ -18,3 +18,13 @@ def test_a_tool_call_is_a_line_under_the_reply(alice):
     line = page[page.index('class="tool-call"') :]
     line = line[: line.index("</details>")]
     assert "1 found: note " in line and "americano" not in line  # ids only: forgetting the note leaves no copy
+
+
+def test_the_tool_line_is_in_the_pages_language(make_person):
+    end_user, client = make_person(username="wang", language="zh-hans")
+    memory_fact_remember(tenant=end_user.tenant, end_user=end_user, text="我每天早上喝美式咖啡")
+    session = start_session(client)
+    client.post(reverse("web:chat_send", args=[session.pk]), {"text": "你还记得我喝什么咖啡吗？"})
+    page = client.get(reverse("web:chat", args=[session.pk])).content.decode()
+    assert "查看了你的笔记 · " in page and "Looked up your notes" not in page
+    assert "我在你的记录里找到" in page  # the offline model's sentence, from the catalogue

@@ -1,5 +1,6 @@
-"""What a turn's model may call: the built-in memory tools, the Python tools named in settings, and the tenant's
-HTTP tools its assistant lists. Another tenant's tool is never looked at: the query carries the tenant."""
+"""What a turn's model may call: the built-in memory tools, the Python tools of settings that its assistant lists
+(Assistant.python_tools), and the tenant's HTTP tools listed for its assistant. Another tenant's tool is never
+looked at: the query carries the tenant."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from tools.types import ToolSpec
 
 
 def _python_spec(path: str) -> ToolSpec:
+    """A function of ASSISTANT_PYTHON_TOOLS as a tool: named by the last part of its path (what
+    Assistant.python_tools lists), its docstring's first paragraph the description, `tool_parameters` its JSON
+    Schema, `tool_timeout_seconds` its timeout (ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS if unset), `tool_cacheable`
+    False for a tool whose answer changes from one call to the next."""
     function = import_string(path)
+    name = path.rsplit(".", 1)[-1]
     doc = (function.__doc__ or "").strip()
     parameters = getattr(function, "tool_parameters", None) or {"type": "object", "properties": {}}
 
@@ -22,13 +28,14 @@ def _python_spec(path: str) -> ToolSpec:
         return function(**arguments)
 
     return ToolSpec(
-        name=function.__name__,
+        name=name,
         description=doc.split("\n\n")[0][:1000],
         parameters=parameters,
         kind="python",
-        label=function.__name__,
+        label=name,
         run=run,
         cacheable=bool(getattr(function, "tool_cacheable", True)),
+        timeout=float(getattr(function, "tool_timeout_seconds", 0) or settings.ASSISTANT_PYTHON_TOOL_TIMEOUT_SECONDS),
     )
 
 
@@ -47,9 +54,11 @@ def reserved_tool_names() -> set[str]:
 
 def tool_specs_for(*, tenant, assistant, long_term: bool) -> list[ToolSpec]:
     """The tools a turn of `assistant` may offer its model: memory tools (the search, note and forget ones only
-    when the turn uses long-term memory), Python tools, and the tenant's active HTTP tools listed for it."""
+    when the turn uses long-term memory), the Python tools it lists, and the tenant's active HTTP tools listed
+    for it."""
     specs = [spec for spec in MEMORY_TOOLS if long_term or spec.name not in LONG_TERM_TOOLS]
-    specs += python_tool_specs()
+    listed = set(assistant.python_tools or [])
+    specs += [spec for spec in python_tool_specs() if spec.name in listed]
     rows = Tool.objects.for_tenant(tenant).filter(is_active=True, assistants=assistant).order_by("name")
     specs += [
         ToolSpec(

@@ -7,7 +7,9 @@ user exactly as the turn is:
 - forget_note: one of the user's own notes, by id;
 - get_task_state / update_task_state: the task in progress (working memory).
 
-Writes are listed in the turn's memory events (memory.services.events), so Undo works as for extraction's."""
+Writes are listed in the turn's memory events (memory.services.events), so Undo works as for extraction's.
+A tool's `label` is stored in English (the reply's metadata, the API); the web chat shows it in the page's
+language from the catalogue (web.templatetags.web_extras.tool_label)."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import re
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.erasure import end_user_lock_for_write
 from core.exceptions import InvalidInput
@@ -147,7 +150,7 @@ MEMORY_TOOLS = (
             ["query"],
         ),
         kind="memory",
-        label="Looked up your notes",
+        label=gettext_noop("Looked up your notes"),
         run=search_memory,
     ),
     ToolSpec(
@@ -155,7 +158,7 @@ MEMORY_TOOLS = (
         description="Remember a durable fact the user stated about themselves, as one sentence.",
         parameters=_object({"fact": {"type": "string", "minLength": 1, "maxLength": 2000}}, ["fact"]),
         kind="memory",
-        label="Saved a note",
+        label=gettext_noop("Saved a note"),
         run=save_note,
     ),
     ToolSpec(
@@ -163,7 +166,7 @@ MEMORY_TOOLS = (
         description="Forget one of the user's notes by its id (from search_memory).",
         parameters=_object({"note_id": {"type": "integer", "minimum": 1}}, ["note_id"]),
         kind="memory",
-        label="Forgot a note",
+        label=gettext_noop("Forgot a note"),
         run=forget_note,
     ),
     ToolSpec(
@@ -171,7 +174,7 @@ MEMORY_TOOLS = (
         description="Read the task in progress: what is collected and what is still missing.",
         parameters=_object({}, []),
         kind="memory",
-        label="Read the task in progress",
+        label=gettext_noop("Read the task in progress"),
         run=get_task_state,
     ),
     ToolSpec(
@@ -182,7 +185,7 @@ MEMORY_TOOLS = (
             ["field", "value"],
         ),
         kind="memory",
-        label="Updated the task",
+        label=gettext_noop("Updated the task"),
         run=update_task_state,
     ),
 )

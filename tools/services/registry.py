@@ -93,6 +93,32 @@ def tool_create(
 
 
 @transaction.atomic
+def tool_update(*, tenant, tool: Tool, **changes) -> Tool:
+    """Change an HTTP tool's description, parameters, url, timeout_seconds, is_active or assistants (a new list
+    replaces the old one), each checked as at registration; InvalidInput on the first bad one and nothing saved.
+    Its name and secret stay."""
+    if tool.tenant_id != tenant.pk:
+        raise NotFound("That tool does not exist.")
+    if "parameters" in changes:
+        changes["parameters"] = tool_parameters_check(changes["parameters"])
+    if "url" in changes:
+        changes["url"] = webhook_url_check(changes["url"])
+    if "timeout_seconds" in changes:
+        if not 0 < float(changes["timeout_seconds"]) <= 60:
+            raise InvalidInput("timeout_seconds must be more than 0 and at most 60.")
+        changes["timeout_seconds"] = float(changes["timeout_seconds"])
+    if "description" in changes:
+        changes["description"] = (changes["description"] or "").strip()[:1000]
+    assistants = _assistants_of(tenant, changes.pop("assistants")) if "assistants" in changes else None
+    for name, value in changes.items():
+        setattr(tool, name, value)
+    tool.save()
+    if assistants is not None:
+        tool.assistants.set(assistants, through_defaults={"tenant_id": tenant.pk})
+    return tool
+
+
+@transaction.atomic
 def tool_delete(*, tenant, tool: Tool) -> None:
     if tool.tenant_id != tenant.pk:
         raise NotFound("That tool does not exist.")

@@ -2,8 +2,9 @@
 from the conversation's scratch (tasks.services.scratch, with a time to live), HTTP calls sent side by side,
 every failure turned into a result that says so, and a content-free log row per call.
 
-A tool's result is untrusted input: the model gets it as data, bounded to ASSISTANT_TOOL_RESULT_CHARS; clients
-and the stored reply get a shorter copy with identifiers redacted; the result never becomes a note (save_note
+A tool's result is untrusted input: the model gets it as data, bounded to ASSISTANT_TOOL_RESULT_CHARS, with the
+identifiers of an HTTP or Python tool's result redacted (memory.services.pii, as messages' facts are guarded);
+clients and the stored reply get a shorter copy, also redacted; the result never becomes a note (save_note
 refuses a fact only a tool said) and nothing in it is read as a setting or a command."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -27,6 +29,7 @@ from tasks.services.scratch import scratch_get_many, scratch_key, scratch_put_ma
 from tools.models import ToolCallLog
 from tools.services.catalogue import tool_specs_for
 from tools.services.http_call import HttpAnswer, http_tool_call
+from tools.services.python_call import PythonCall
 from tools.types import ToolContext, ToolSpec
 
 logger = logging.getLogger(__name__)
@@ -48,6 +51,7 @@ class ToolOutcome:
     duration_ms: float
     result: str  # what the model is given
     cached: bool = False
+    redacted: bool = False  # `result` has had its identifiers redacted already (an HTTP or Python tool's)
 
     def public(self) -> dict:
         """What clients see and the reply stores: the call and a bounded, redacted copy of its result."""
@@ -59,10 +63,14 @@ class ToolOutcome:
             "status": self.status,
             "duration_ms": round(self.duration_ms, 1),
             "cached": self.cached,
-            "result": _memory_summary(self.result)
-            if self.kind == "memory"
-            else pii_redact(self.result[:SHOWN_CHARS])[0],
+            "result": self._shown(),
         }
+
+    def _shown(self) -> str:
+        if self.kind == "memory":
+            return _memory_summary(self.result)
+        cut = self.result[:SHOWN_CHARS]
+        return cut if self.redacted else pii_redact(cut)[0]  # redacting costs ~1.5 µs a character: once is enough
 
     def for_model(self) -> str:
         """The tool message's content: the result as data, with the reminder that it is not an instruction."""
@@ -89,13 +97,30 @@ def _memory_summary(result: str) -> str:
     return f"task {task.get('task')} ({task.get('state')})" if isinstance(task, dict) else "no task in progress"
 
 
-def _bounded(value: Any) -> str:
+def _bounded(value: Any, *, redact: bool) -> str:
+    """The result as the model gets it: JSON text (a value JSON has no form for, as its str()), cut to
+    ASSISTANT_TOOL_RESULT_CHARS, with identifiers redacted when `redact` (HTTP and Python tools: their results are
+    guarded as messages' facts are). ValueError (or the error a broken __str__ raised) when it cannot be text."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     text = text.replace("\x00", "")  # a NUL cannot be stored (PostgreSQL text and jsonb refuse it)
     limit = settings.ASSISTANT_TOOL_RESULT_CHARS
+    head = text[: limit + 256]  # an identifier across the cut is still whole when it is redacted
+    if redact:
+        head = pii_redact(head)[0]
     if len(text) > limit:
-        return f"{text[:limit]} … [cut: {len(text):,} characters in all]"
-    return text
+        return f"{head[:limit]} … [cut: {len(text):,} characters in all]"
+    return head
+
+
+def _http_answer(future, timeout: float) -> Callable[[], tuple[str, str]]:
+    def answer() -> tuple[str, str]:
+        try:
+            done = future.result(timeout=timeout + 2)
+        except FutureTimeout:
+            done = HttpAnswer("timeout", "The tool did not answer in time.")
+        return done.status, done.text
+
+    return answer
 
 
 class Toolbox:
@@ -147,9 +172,9 @@ class Toolbox:
                     outcomes[index] = checked
                     continue
                 spec, arguments = checked
+                started = time.perf_counter()
                 tool = spec.tool
                 if tool is not None:  # an HTTP tool: sent from a thread of its own
-                    started = time.perf_counter()
                     future = pool.submit(
                         http_tool_call,
                         url=tool.url,
@@ -159,15 +184,18 @@ class Toolbox:
                         call_id=call.get("id") or "",
                         arguments=arguments,
                     )
-                    waiting.append((index, call, spec, arguments, future, started, tool.timeout_seconds))
+                    waiting.append((index, call, spec, arguments, started, _http_answer(future, tool.timeout_seconds)))
+                elif spec.kind == "python":  # in a thread of its own too, so that its timeout holds
+                    assert spec.run is not None  # python tools always have one
+                    pending = PythonCall(
+                        name=spec.name, run=spec.run, args=(self.ctx,), arguments=arguments, timeout=spec.timeout
+                    )
+                    waiting.append((index, call, spec, arguments, started, pending.answer))
                 else:
                     outcomes[index] = self._run_here(call, spec, arguments)
-            for index, call, spec, arguments, future, started, timeout in waiting:
-                try:
-                    answer = future.result(timeout=timeout + 2)
-                except FutureTimeout:
-                    answer = HttpAnswer("timeout", "The tool did not answer in time.")
-                outcomes[index] = self._done(call, spec, arguments, answer.status, answer.text, started)
+            for index, call, spec, arguments, started, answer in waiting:
+                status, value = answer()
+                outcomes[index] = self._done(call, spec, arguments, status, value, started)
             pool.shutdown(wait=False, cancel_futures=True)
         self._cache_write()
         done = [o for o in outcomes if o is not None]
@@ -229,7 +257,7 @@ class Toolbox:
 
     def _run_here(self, call: dict, spec: ToolSpec, arguments: dict) -> ToolOutcome:
         started = time.perf_counter()
-        assert spec.run is not None  # memory and python tools always have one
+        assert spec.run is not None  # memory tools always have one
         try:
             return self._done(call, spec, arguments, "ok", spec.run(self.ctx, **arguments), started)
         except ApplicationError as exc:  # a sentence written for the caller (a refusal, an identifier refused)
@@ -239,10 +267,15 @@ class Toolbox:
             return self._outcome(call, spec, arguments, "error", f"The tool failed ({type(exc).__name__}).", started)
 
     def _done(self, call, spec: ToolSpec, arguments, status: str, value: Any, started: float) -> ToolOutcome:
-        text = _bounded(value)
+        try:
+            text = _bounded(value, redact=spec.kind != "memory")
+        except Exception as exc:  # noqa: BLE001 - a circular value, a __str__ that raises: the tool's fault
+            logger.error("tool %s returned a value that is no JSON: %s", spec.name, type(exc).__name__)
+            status, text = "error", f"The tool returned a value that cannot be read as JSON ({type(exc).__name__})."
         if spec.kind != "memory":
             self.ctx.untrusted.append(text)
         outcome = self._outcome(call, spec, arguments, status, text, started)
+        outcome.redacted = spec.kind != "memory"
         if status == "ok" and spec.cacheable:
             self._to_cache[self._key(spec, arguments)] = {"result": text}
         return outcome

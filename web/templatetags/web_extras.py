@@ -1,8 +1,10 @@
 """Labels the pages show for stored codes (note kinds, sources), translated."""
 
 from django import template
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tools.services.memory_tools import MEMORY_TOOLS
 from web.memory_labels import SOURCE_LABELS, fact_label, fact_value, pinned_fact_label, places_text
 
 register = template.Library()
@@ -69,3 +71,27 @@ def markdown(text):
     from web.rendering import markdown_render
 
     return markdown_render(text)
+
+
+MEMORY_TOOL_NAMES = frozenset(spec.name for spec in MEMORY_TOOLS)
+TOOL_STATUS_LABELS = {  # a tool call's status (tools.services.toolbox.ToolOutcome), as the tool line says it
+    "error": _("failed"),
+    "timeout": _("timed out"),
+    "too_large": _("answer too large"),
+    "invalid_arguments": _("wrong arguments"),
+    "unknown_tool": _("no such tool"),
+    "refused": _("refused"),
+}
+
+
+@register.filter
+def tool_label(call):
+    """The tool line's label in the page's language: a built-in tool's from the catalogue (stored in English), a
+    tenant's or Python tool's as it is named."""
+    label = call.get("label") or call.get("name") or ""
+    return gettext(label) if call.get("name") in MEMORY_TOOL_NAMES else label
+
+
+@register.filter
+def tool_status(status):
+    return TOOL_STATUS_LABELS.get(status, status or "")

@@ -408,6 +408,11 @@ class _Operations:
     def get_tool(self, tool: int) -> dict:
         return self._call(Request("GET", f"/api/v1/tools/{int(tool)}/"))
 
+    @operation("tools_partial_update")
+    def update_tool(self, tool: int, **changes) -> dict:
+        """Change description, parameters, url, timeout_seconds, assistants (replaces the list) or is_active."""
+        return self._call(Request("PATCH", f"/api/v1/tools/{int(tool)}/", json=changes))
+
     @operation("tools_destroy")
     def delete_tool(self, tool: int) -> None:
         return self._call(Request("DELETE", f"/api/v1/tools/{int(tool)}/"))
