@@ -11,6 +11,7 @@ from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 # Importing it registers the read-only history (sessions, messages, feedback, erasure receipts).
 from assistants.admin_conversations import TENANT_FILTER
@@ -74,7 +75,7 @@ class TenantStaffInline(admin.TabularInline):
     model = TenantStaff
     extra = 0
     raw_id_fields = ("user",)
-    verbose_name_plural = "staff who may moderate this tenant in the admin"
+    verbose_name_plural = _("staff who may moderate this tenant in the admin")
 
 
 @admin.register(Tenant)
@@ -87,7 +88,7 @@ class TenantAdmin(TenantScopedAdmin):
     fieldsets = (
         (None, {"fields": ("slug", "name", "health_link")}),
         (
-            "Short-term memory: window and token budgets",
+            _("Short-term memory: window and token budgets"),
             {
                 "fields": (
                     "window_turns",
@@ -103,7 +104,7 @@ class TenantAdmin(TenantScopedAdmin):
             },
         ),
         (
-            "Long-term memory: how long each kind of note is kept, review, recall",
+            _("Long-term memory: how long each kind of note is kept, review, recall"),
             {
                 "fields": (
                     *TTL_FIELDS,
@@ -115,10 +116,10 @@ class TenantAdmin(TenantScopedAdmin):
                 )
             },
         ),
-        ("Personal identifiers (PII)", {"fields": ("pii_policy",)}),
-        ("Experience memory: sharing what users liked", {"fields": ("experience_sharing", "experience_min_users")}),
+        (_("Personal identifiers (PII)"), {"fields": ("pii_policy",)}),
+        (_("Experience memory: sharing what users liked"), {"fields": ("experience_sharing", "experience_min_users")}),
         (
-            "Decay and forgetting",
+            _("Decay and forgetting"),
             {
                 "fields": (
                     "decay_rate_per_day",
@@ -129,11 +130,11 @@ class TenantAdmin(TenantScopedAdmin):
                 )
             },
         ),
-        ("Models", {"fields": ("chat_model", "embedding_model")}),
-        ("Temporary chats", {"fields": ("temporary_chat_ttl_hours",)}),
-        ("Background work", {"fields": ("bulk_jobs_max",)}),
-        ("Advanced: note lifetimes as JSON", {"classes": ("collapse",), "fields": ("ttl_days_by_kind",)}),
-        ("Record", {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
+        (_("Models"), {"fields": ("chat_model", "embedding_model")}),
+        (_("Temporary chats"), {"fields": ("temporary_chat_ttl_hours",)}),
+        (_("Background work"), {"fields": ("bulk_jobs_max",)}),
+        (_("Advanced: note lifetimes as JSON"), {"classes": ("collapse",), "fields": ("ttl_days_by_kind",)}),
+        (_("Record"), {"classes": ("collapse",), "fields": ("created_at", "updated_at")}),
     )
 
     def get_inlines(self, request, obj):
@@ -149,7 +150,7 @@ class TenantAdmin(TenantScopedAdmin):
         fields = list(super().get_readonly_fields(request, obj))
         return fields + ["slug"] if not request.user.is_superuser else fields
 
-    @admin.display(description="memory health")
+    @admin.display(description=_("memory health"))
     def health_link(self, obj):
         if not obj or not obj.pk:
             return "-"
@@ -192,7 +193,7 @@ class TenantStaffAdmin(SuperuserOnlyAdminMixin, admin.ModelAdmin):
 
 
 class ErasureFilter(admin.SimpleListFilter):
-    title = "erasure"
+    title = _("erasure")
     parameter_name = "erasure"
 
     def lookups(self, request, model_admin):
@@ -226,14 +227,14 @@ class EndUserAdmin(EndUserLinksMixin, TenantScopedAdmin):
         # An existing id is shown escaped (shown_id), never as the raw text it may disguise itself with.
         return ["external_id"] if obj is not None else super().get_exclude(request, obj)
 
-    @admin.display(description="external id", ordering="external_id")
+    @admin.display(description=_("external id"), ordering="external_id")
     def shown_id(self, obj):
         return external_id_shown(obj.external_id)
 
     def has_delete_permission(self, request, obj=None):
         return False  # an end user leaves through "Erase all data of this user", which leaves a receipt
 
-    @admin.action(description="Erase all data of this user", permissions=["change"])
+    @admin.action(description=_("Erase all data of this user"), permissions=["change"])
     def erase_users(self, request, queryset):
         users = list(queryset.select_related("tenant"))
         reason = " ".join(request.POST.get("reason", "").split())
@@ -286,7 +287,7 @@ class EndUserAdmin(EndUserLinksMixin, TenantScopedAdmin):
         }
         return TemplateResponse(request, "admin/assistants/enduser/erase_confirmation.html", context)
 
-    @admin.action(description="Export all data of this user (JSON)", permissions=["view"])
+    @admin.action(description=_("Export all data of this user (JSON)"), permissions=["view"])
     def export_user(self, request, queryset):
         users = list(queryset.select_related("tenant")[:2])
         if len(users) != 1:
@@ -347,7 +348,7 @@ class ApiKeyAdmin(TenantScopedAdmin):
         obj._state.adding = False
         self.message_user(request, f"The new API key, shown only this once (copy it now): {raw}", messages.WARNING)
 
-    @admin.action(description="Revoke the selected keys", permissions=["change"])
+    @admin.action(description=_("Revoke the selected keys"), permissions=["change"])
     def revoke_keys(self, request, queryset):
         keys = list(queryset.select_related("tenant"))
         for key in keys:

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
 
 from assistants.models import (
     ChatSession,
@@ -77,7 +78,7 @@ class ChatSessionAdmin(TenantScopedAdmin):
     exclude = ("pinned_facts",)
     inlines = (MessageInline,)
 
-    @admin.display(description="pinned facts")
+    @admin.display(description=_("pinned facts"))
     def pinned_facts_display(self, obj):
         facts = obj.pinned_facts or {}
         if not facts:
@@ -92,7 +93,7 @@ class MessageAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     search_fields = ("content",)
     list_select_related = ("session", "end_user", "tenant")
 
-    @admin.display(description="content")
+    @admin.display(description=_("content"))
     def short_content(self, obj):
         return short(obj.content)
 
@@ -137,7 +138,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     readonly_fields = fields
     change_list_template = "admin/assistants/erasurereceipt/change_list.html"
 
-    @admin.display(description="requested by", ordering="requested_by")
+    @admin.display(description=_("requested by"), ordering="requested_by")
     def requested_by_label(self, obj):
         kind, who = actor_label(obj.requested_by)
         return f"{kind}: {who}" if who else kind
@@ -184,6 +185,6 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         }
         return TemplateResponse(request, "admin/assistants/erasurereceipt/lookup.html", context)
 
-    @admin.display(description="rows deleted per table")
+    @admin.display(description=_("rows deleted per table"))
     def counts_display(self, obj):
         return format_html_join("", "<div><code>{}</code>: {}</div>", sorted((obj.counts or {}).items()))

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from assistants.models import ChatSession
 from memory.models import MemoryNote
@@ -20,7 +21,7 @@ from memory.models import MemoryNote
 class EndUserLinksMixin:
     """Adds `data_links` (a read-only field) and the per-person export and erasure pages."""
 
-    @admin.display(description="their data")
+    @admin.display(description=_("their data"))
     def data_links(self, obj):
         if obj is None or not obj.pk:
             return "-"

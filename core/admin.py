@@ -6,6 +6,7 @@ import json
 
 from django.contrib import admin
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_autocomplete import TenantAutocompleteFilter
 from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantScopedAdmin
@@ -14,10 +15,11 @@ from core.models import JobRecord, WorkerHeartbeat
 # Tenant and end user are picked by typing (core.admin_autocomplete): a list of every tenant or user does not scale.
 TENANT_FILTER = TenantAutocompleteFilter
 
-# The admin in the platform's words (for support staff and privacy officers), not "Django administration".
-admin.site.site_header = "Memory platform: support and privacy"
-admin.site.site_title = "Memory platform admin"
-admin.site.index_title = "Tenants, end users, their memory and the jobs that keep it"
+# The admin in the platform's words (for support staff and privacy officers), not "Django administration"; lazy,
+# so each request reads them in its own language (locale/zh_Hans).
+admin.site.site_header = _("Memory platform: support and privacy")
+admin.site.site_title = _("Memory platform admin")
+admin.site.index_title = _("Tenants, end users, their memory and the jobs that keep it")
 
 
 def pretty(value):
@@ -47,11 +49,11 @@ class JobRecordAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress_display(self, obj):
         return pretty(obj.progress)
 
-    @admin.display(description="result")
+    @admin.display(description=_("result"))
     def result_display(self, obj):
         return pretty(obj.result)
 

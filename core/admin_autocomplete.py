@@ -14,6 +14,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin
 from django.contrib.admin.widgets import AutocompleteSelect
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class _FilterBox(AutocompleteSelect):
@@ -73,7 +75,7 @@ class AutocompleteListFilter(admin.SimpleListFilter):
             widget=_FilterBox(
                 self.field,
                 self.admin_site,
-                placeholder=f"Any {self.title}",
+                placeholder=gettext("Any %(thing)s") % {"thing": self.title},
                 attrs={"id": f"filter-{self.field_name}"},
             ),
             required=False,
@@ -90,10 +92,10 @@ class AutocompleteListFilter(admin.SimpleListFilter):
 
 
 class TenantAutocompleteFilter(AutocompleteListFilter):
-    title = "tenant"
+    title = _("tenant")
     field_name = "tenant"
 
 
 class EndUserAutocompleteFilter(AutocompleteListFilter):
-    title = "end user"
+    title = _("end user")
     field_name = "end_user"

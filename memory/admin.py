@@ -13,6 +13,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_scoping import (
     TenantConsistentForm,
@@ -115,7 +116,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     class Media:
         css = {"all": ("admin/memory/notes.css",)}
 
-    @admin.display(description="content")
+    @admin.display(description=_("content"))
     def short_content(self, obj):
         return format_html(
             '{}<div class="note-line">{} · {}</div>',
@@ -124,21 +125,21 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             obj.get_source_display(),
         )
 
-    @admin.display(description="status", ordering="status")
+    @admin.display(description=_("status"), ordering="status")
     def status_display(self, obj):
         label = obj.get_status_display()
         return f"{label} · pinned" if obj.pinned else label
 
-    @admin.display(description="conf.", ordering="confidence")
+    @admin.display(description=_("conf."), ordering="confidence")
     def confidence_display(self, obj):
         return f"{obj.confidence:.2f}"
 
-    @admin.display(description="end user", ordering="end_user__external_id")
+    @admin.display(description=_("end user"), ordering="end_user__external_id")
     def person(self, obj):
         name = str(obj.end_user)
         return format_html('<span title="{}">{}</span>', name, Truncator(name).chars(22))
 
-    @admin.display(description="created", ordering="created_at")
+    @admin.display(description=_("created"), ordering="created_at")
     def created(self, obj):
         return timezone.localtime(obj.created_at).date().isoformat()
 
@@ -158,7 +159,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
     def get_readonly_fields(self, request, obj=None):
         return () if obj is None else self.info_fields
 
-    @admin.display(description="provenance (the messages it came from)")
+    @admin.display(description=_("provenance (the messages it came from)"))
     def provenance(self, obj):
         parts = [
             format_html(
@@ -180,7 +181,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             )
         return format_html_join("", "{}", ((p,) for p in parts)) if parts else "- (no source message recorded)"
 
-    @admin.display(description="supersede chain (oldest first)")
+    @admin.display(description=_("supersede chain (oldest first)"))
     def supersede_chain(self, obj):
         try:
             chain = memory_note_history(tenant=obj.tenant, note=obj)
@@ -233,12 +234,12 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         "forget": (memory_note_forget, "Forgot", {}),
     }
     ONE_NOTE_LABELS = {
-        "approve": "Approve",
-        "reject": "Reject",
-        "expire": "Expire now",
-        "pin": "Pin",
-        "unpin": "Unpin",
-        "forget": "Forget",
+        "approve": _("Approve"),
+        "reject": _("Reject"),
+        "expire": _("Expire now"),
+        "pin": _("Pin"),
+        "unpin": _("Unpin"),
+        "forget": _("Forget"),
     }
 
     @staticmethod
@@ -299,15 +300,15 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         for reason in refused[:10]:
             self.message_user(request, reason, messages.WARNING)
 
-    @admin.action(description="Approve (make recallable)", permissions=["change"])
+    @admin.action(description=_("Approve (make recallable)"), permissions=["change"])
     def approve(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_approve, "Approved")
 
-    @admin.action(description="Reject", permissions=["change"])
+    @admin.action(description=_("Reject"), permissions=["change"])
     def reject(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_reject, "Rejected")
 
-    @admin.action(description="Edit (opens the note; the new text is re-embedded)", permissions=["change"])
+    @admin.action(description=_("Edit (opens the note; the new text is re-embedded)"), permissions=["change"])
     def edit(self, request, queryset):
         notes = list(queryset[:2])
         if len(notes) != 1:
@@ -316,19 +317,19 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         info = self.model._meta.app_label, self.model._meta.model_name
         return HttpResponseRedirect(reverse("admin:{}_{}_change".format(*info), args=[notes[0].pk]))
 
-    @admin.action(description="Expire now", permissions=["change"])
+    @admin.action(description=_("Expire now"), permissions=["change"])
     def expire_now(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_expire_now, "Expired")
 
-    @admin.action(description="Pin (never decays or expires)", permissions=["change"])
+    @admin.action(description=_("Pin (never decays or expires)"), permissions=["change"])
     def pin(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_pin, "Pinned", pinned=True)
 
-    @admin.action(description="Unpin", permissions=["change"])
+    @admin.action(description=_("Unpin"), permissions=["change"])
     def unpin(self, request, queryset):
         self._moderate(request, queryset, moderation.memory_note_pin, "Unpinned", pinned=False)
 
-    @admin.action(description="Forget selected notes (audited; the content is erased)", permissions=["change"])
+    @admin.action(description=_("Forget selected notes (audited; the content is erased)"), permissions=["change"])
     def forget(self, request, queryset):
         notes = queryset.exclude(status=MemoryNote.Status.FORGOTTEN)
         self._moderate(request, notes, memory_note_forget, "Forgot")

@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.contrib import admin
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_autocomplete import TenantAutocompleteFilter
 
@@ -19,16 +20,16 @@ def actor_of(request) -> str:
 
 
 class ConfidenceRangeFilter(admin.SimpleListFilter):
-    title = "confidence"
+    title = _("confidence")
     parameter_name = "confidence"
     RANGES = {"lt0.3": (0, 0.3), "0.3-0.5": (0.3, 0.5), "0.5-0.8": (0.5, 0.8), "gte0.8": (0.8, 1.01)}
 
     def lookups(self, request, model_admin):
         return (
-            ("lt0.3", "below 0.3"),
-            ("0.3-0.5", "0.3 to 0.5"),
-            ("0.5-0.8", "0.5 to 0.8"),
-            ("gte0.8", "0.8 and above"),
+            ("lt0.3", _("below 0.3")),
+            ("0.3-0.5", _("0.3 to 0.5")),
+            ("0.5-0.8", _("0.5 to 0.8")),
+            ("gte0.8", _("0.8 and above")),
         )
 
     def queryset(self, request, queryset):
@@ -40,11 +41,11 @@ class ConfidenceRangeFilter(admin.SimpleListFilter):
 
 
 class ExpiresSoonFilter(admin.SimpleListFilter):
-    title = "expiry"
+    title = _("expiry")
     parameter_name = "expires"
 
     def lookups(self, request, model_admin):
-        return (("7d", "Expires within 7 days"), ("never", "Never expires"))
+        return (("7d", _("Expires within 7 days")), ("never", _("Never expires")))
 
     def queryset(self, request, queryset):
         now = timezone.now()
@@ -56,11 +57,11 @@ class ExpiresSoonFilter(admin.SimpleListFilter):
 
 
 class RecallFilter(admin.SimpleListFilter):
-    title = "recall"
+    title = _("recall")
     parameter_name = "recalled"
 
     def lookups(self, request, model_admin):
-        return (("never", "Never recalled"), ("yes", "Recalled at least once"))
+        return (("never", _("Never recalled")), ("yes", _("Recalled at least once")))
 
     def queryset(self, request, queryset):
         never = Q(recall_count=0, last_recalled_at__isnull=True)
@@ -75,7 +76,7 @@ class EndUserSearchFilter(admin.SimpleListFilter):
     """The end user as a box to type their external id into, not a list of every user of every tenant (a real
     tenant has thousands). Exact match, within the tenants the staff member may see (the queryset is scoped)."""
 
-    title = "end user"
+    title = _("end user")
     parameter_name = "end_user_is"
     template = "admin/memory/end_user_filter.html"
 

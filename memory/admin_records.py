@@ -9,6 +9,7 @@ from django.contrib import admin, messages
 from django.db.models import Count, Q
 from django.template.defaultfilters import pluralize
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_scoping import (
     ACTOR_PREFIXES,
@@ -55,15 +56,15 @@ class ExperienceAdmin(TenantScopedAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(n_users=Count("contributions__end_user", distinct=True))
 
-    @admin.display(description="confirmed by (distinct users)", ordering="n_users")
+    @admin.display(description=_("confirmed by (distinct users)"), ordering="n_users")
     def confirmed_by(self, obj):
         return obj.n_users if hasattr(obj, "n_users") else obj.contributions.count()
 
-    @admin.action(description="Approve for all users of the assistant")
+    @admin.action(description=_("Approve for all users of the assistant"))
     def approve_for_sharing(self, request, queryset):
         self._approve(request, queryset, approved=True)
 
-    @admin.action(description="Withdraw approval (back to confirmed users only)")
+    @admin.action(description=_("Withdraw approval (back to confirmed users only)"))
     def withdraw_approval(self, request, queryset):
         self._approve(request, queryset, approved=False)
 
@@ -94,7 +95,7 @@ class PiiRejectionAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
 class ActorKindFilter(admin.SimpleListFilter):
     """Who acted: staff, the end user, an API key, a system job, or an erased user (assistants.admin.actor_label)."""
 
-    title = "actor"
+    title = _("actor")
     parameter_name = "actor_kind"
 
     def lookups(self, request, model_admin):
@@ -130,15 +131,15 @@ class AuditLogAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="who", ordering="actor")
+    @admin.display(description=_("who"), ordering="actor")
     def actor_display(self, obj):
         kind, who = actor_label(obj.actor)
         return f"{kind}: {who}" if who else kind
 
-    @admin.display(description="before")
+    @admin.display(description=_("before"))
     def before_display(self, obj):
         return format_html("<pre>{}</pre>", json.dumps(obj.before, ensure_ascii=False, indent=2))
 
-    @admin.display(description="after")
+    @admin.display(description=_("after"))
     def after_display(self, obj):
         return format_html("<pre>{}</pre>", json.dumps(obj.after, ensure_ascii=False, indent=2))

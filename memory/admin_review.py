@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.text import Truncator
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_scoping import staff_tenant_ids
 from memory.admin import MemoryNoteAdmin
@@ -50,7 +51,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="why it waits")
+    @admin.display(description=_("why it waits"))
     def why_waiting(self, obj):
         labels = {
             "agent_inferred": "inferred by the assistant",
@@ -76,7 +77,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
         }
         return super().changelist_view(request, extra_context)
 
-    @admin.display(description="would replace")
+    @admin.display(description=_("would replace"))
     def would_replace(self, obj):
         old = _replaced(obj)
         if old is None:
@@ -89,7 +90,7 @@ class ReviewInboxAdmin(MemoryNoteAdmin):
             timezone_date(old),
         )
 
-    @admin.display(description="remembered now → this candidate")
+    @admin.display(description=_("remembered now → this candidate"))
     def side_by_side(self, obj):
         old = _replaced(obj)
         if old is None:

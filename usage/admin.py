@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_scoping import ReadOnlyAdminMixin, SuperuserOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
@@ -94,11 +95,11 @@ class TenantUsageAdmin(TenantScopedAdmin):
     readonly_fields = ("report",)
     fields = ("usage_quotas", "report")
 
-    @admin.display(description="limits")
+    @admin.display(description=_("limits"))
     def quotas(self, obj):
         return json.dumps(obj.usage_quotas, sort_keys=True) if obj.usage_quotas else "none"
 
-    @admin.display(description="usage")
+    @admin.display(description=_("usage"))
     def report(self, obj):
         return usage_page_html(obj) if obj and obj.pk else ""
 

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.template.defaultfilters import pluralize
 from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
 
 from core.admin_scoping import ReadOnlyAdminMixin, TenantConsistentForm, TenantScopedAdmin
 from core.exceptions import ApplicationError
@@ -49,7 +50,7 @@ class WebhookEndpointAdmin(TenantScopedAdmin):
     readonly_fields = ("secret", "disabled_at", "consecutive_failures", "created_at", "updated_at")
     actions = ["re_enable"]
 
-    @admin.display(description="events")
+    @admin.display(description=_("events"))
     def event_list(self, obj):
         return ", ".join(obj.events)
 
@@ -58,7 +59,7 @@ class WebhookEndpointAdmin(TenantScopedAdmin):
             obj.secret = "whsec_" + secrets.token_urlsafe(32)
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Re-enable and send the held events")
+    @admin.action(description=_("Re-enable and send the held events"))
     def re_enable(self, request, queryset):
         sent, enabled = 0, queryset.count()
         for endpoint in queryset:
@@ -101,11 +102,11 @@ class WebhookDeliveryAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
     exclude = ("payload", "log", "tenant")
     actions = ["resend"]
 
-    @admin.display(description="payload (ids and kinds; content is never stored)")
+    @admin.display(description=_("payload (ids and kinds; content is never stored)"))
     def payload_json(self, obj):
         return json.dumps(obj.payload, ensure_ascii=False)
 
-    @admin.display(description="attempts")
+    @admin.display(description=_("attempts"))
     def attempt_log(self, obj):
         return format_html_join(
             "\n",
@@ -116,7 +117,7 @@ class WebhookDeliveryAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
             ),
         )
 
-    @admin.action(description="Send again")
+    @admin.action(description=_("Send again"))
     def resend(self, request, queryset):
         count = 0
         for delivery in queryset.exclude(status=WebhookDelivery.Status.SUCCEEDED):
