@@ -19,7 +19,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
@@ -103,37 +103,26 @@ def chat_stream(
 ) -> Iterator[str]:
     """One streamed chat completion: its text deltas as they arrive (empty deltas skipped). With `usage`, the
     provider's token counts (asked for with `stream_options`, LLM_STREAM_USAGE) are written there and the caller
-    meters the call; without it the call is metered here."""
-    started, parts, reported, ok = time.perf_counter(), [], None, False
-    extra: dict[str, Any] = {"stream_options": {"include_usage": True}} if settings.LLM_STREAM_USAGE else {}
+    meters the call; without it the call is metered here. A round that offers no tools (chat_stream_round)."""
+    started, parts = time.perf_counter(), []
+    measured = usage if usage is not None else CallUsage()
+    round_ = chat_stream_round(
+        model=model, messages=messages, temperature=temperature, tools=[], tool_choice="none", calls=[], usage=measured
+    )
     try:
-        stream = model_client().chat.completions.create(
-            model=model, messages=_messages(messages), temperature=temperature, stream=True, **extra
-        )
-        for chunk in stream:
-            if getattr(chunk, "usage", None) is not None:
-                reported = chunk.usage
-            if not chunk.choices:
-                continue
-            delta = chunk.choices[0].delta.content or ""
-            if delta:
-                parts.append(delta)
-                yield delta
-        ok = True
+        for delta in round_:
+            parts.append(delta)
+            yield delta
     finally:
-        prompt = getattr(reported, "prompt_tokens", None)
-        completion = getattr(reported, "completion_tokens", None)
-        if usage is not None:
-            usage.prompt_tokens, usage.completion_tokens = prompt, completion
-            usage.duration_ms, usage.ok = (time.perf_counter() - started) * 1000, ok
-        else:
+        round_.close()  # its own `finally` fills `measured` now, also when the reader stopped early
+        if usage is None:
             model_call_record(
                 kind="chat",
                 model=model,
                 started=started,
-                ok=ok,
-                prompt_tokens=prompt,
-                completion_tokens=completion,
+                ok=measured.ok,
+                prompt_tokens=measured.prompt_tokens,
+                completion_tokens=measured.completion_tokens,
                 counted_from=(_prompt_texts(messages), "".join(parts)),
             )
 
@@ -147,7 +136,7 @@ def chat_stream_round(
     tool_choice: str | dict,
     calls: list[dict],
     usage: CallUsage,
-) -> Iterator[str]:
+) -> Generator[str, None, None]:
     """One streamed round of a turn that offers `tools` (OpenAI `tools` / `tool_choice`): its text deltas as they
     arrive; the tool calls the model asked for, parallel ones included, are appended to `calls` as
     {"id", "name", "arguments"} (arguments as the JSON text the model wrote, pieced together from its deltas).
