@@ -165,13 +165,13 @@ def _one_character_put_right(text: str, notes: list) -> Change | None:
 def says_change(text: str) -> bool:
     """Whether a sentence of `text` could state a change (the user's notes are read only then): a change word, a
     name put right, or a number with what it measures."""
-    from memory.reading.measures import bare_numbers, measures
+    from memory.reading.measures import says_measure
 
     return (
         any(_may_change(s) for s in split_sentences(text))
         or any(rx.search(text) for rx in _RENAMED)
         or bool(_PUT_RIGHT.search(text))
-        or bool(measures(text) or bare_numbers(text))
+        or says_measure(text)
     )
 
 

@@ -76,6 +76,12 @@ def bare_numbers(text: str) -> set[float]:
 _PASSING = {"money", "people"}
 
 
+def says_measure(text: str) -> bool:
+    """Whether `text` gives an amount that could change a note without a change word (not money nor a head count:
+    those need one, see measure_changed)."""
+    return bool(set(measures(text)) - _PASSING or bare_numbers(text))
+
+
 def measure_changed(sentence: str, note_text: str, *, worded: bool = False) -> bool:
     """The sentence gives a measure the note holds another amount of ("74 kg" / "weighs 80 kg"; "36了" / "今年35岁"
     when the note holds one age and the sentence a bare number). Money and head counts count only when the sentence
