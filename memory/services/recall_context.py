@@ -29,7 +29,7 @@ from memory.services.recall_types import Candidate, RecalledItem, RecallWeights
 # docs/benchmarks.md "Recall, tenth round").
 _NEIGHBOURS_SQL = (
     "SELECT c.id, nb.id, nb.session_id, nb.content, nb.created_at, "
-    "(SELECT 1 - min(v.embedding <=> %(vector)s::vector) FROM memory_messagevector v "
+    "(SELECT 1 - min(v.embedding_half <=> %(vector)s::halfvec) FROM memory_messagevector v "
     "WHERE v.message_id = nb.id AND v.tenant_id = %(tenant)s AND v.end_user_id = %(user)s "
     "AND v.embedding_model = %(model)s) "
     "FROM assistants_message c CROSS JOIN LATERAL ("

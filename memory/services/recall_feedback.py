@@ -64,13 +64,14 @@ def feedback_vector(
     return (moved / norm).tolist() if norm else None
 
 
-# The cosines of given notes and messages (a message's best row: its chunks and sentences) with one vector, tenant
-# and user filtered in the statement.
+# The cosines of given notes and messages (a message's best row: its chunks and sentences, on their half-precision
+# copies, which are stored in the row where the full vectors are not) with one vector, tenant and user filtered in
+# the statement.
 _COSINES_SQL = (
     "SELECT 'n', id, 1 - (embedding <=> %(vector)s::vector) FROM memory_memorynote WHERE tenant_id = %(tenant)s "
     "AND end_user_id = %(user)s AND id = ANY(%(notes)s::bigint[]) AND embedding_model = %(model)s "
     "AND embedding IS NOT NULL UNION ALL "
-    "SELECT 'm', message_id, 1 - min(embedding <=> %(vector)s::vector) FROM memory_messagevector "
+    "SELECT 'm', message_id, 1 - min(embedding_half <=> %(vector)s::halfvec) FROM memory_messagevector "
     "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s "
     "AND message_id = ANY(%(messages)s::bigint[]) GROUP BY message_id"
 )

@@ -13,10 +13,11 @@ from memory.services.recall_context import (
     neighbour_rows,
     spread_to_neighbours,
 )
+from memory.services.recall_messages_sql import episodes_rows
 from memory.services.recall_sql import (
     RERANK_FACTOR,
-    episodes_rows,
     tsquery_of,
+    tsquery_terms,
     vector_literal,
 )
 from memory.services.recall_types import Candidate, RecalledItem, RecallWeights, time_factor
@@ -29,7 +30,7 @@ from memory.services.recall_types import Candidate, RecalledItem, RecallWeights,
 MESSAGE_EXACT_SCAN_MAX = 20_000
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 # A user with at most this many messages has their keyword pool matched on each of their messages by a prepared
-# statement (recall_sql._POOL_PREPARED: at most as many rows as a pool may hold); above it, the statement is
+# statement (recall_messages_sql._POOL_PREPARED: at most as many rows as a pool may hold); above it, the statement is
 # planned for the question's terms, which can take the user's entries of the terms index instead.
 MESSAGE_PREPARED_MAX = MESSAGE_POOL
 UNMATCHED_SHARE = 0.5
@@ -71,7 +72,7 @@ def message_candidates(
             "user": end_user_id,
             "session": exclude_session_id or -1,
             "tsquery": query,
-            "terms": terms,
+            "terms": tsquery_terms(terms),
             "pool": pool,
             "top": top,
             "model": model,

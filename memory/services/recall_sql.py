@@ -20,10 +20,13 @@ from core.db import prepared_rows, text_rows
 RERANK_FACTOR = 2
 
 
+def tsquery_terms(terms: list[str]) -> list[str]:
+    """The terms a tsquery may hold: CJK bigrams, [a-z0-9] words and numbers, nothing it would read as an operator."""
+    return [t for t in terms if re.fullmatch(r"[\w\u3400-\u9fff.]+", t)]
+
+
 def tsquery_of(terms: list[str]) -> str:
-    # terms are CJK bigrams, [a-z0-9] words and numbers: nothing tsquery would read as an operator
-    safe = [t for t in terms if re.fullmatch(r"[\w\u3400-\u9fff.]+", t)]
-    return " | ".join(safe)
+    return " | ".join(tsquery_terms(terms))
 
 
 def epoch_us(column: str) -> str:
@@ -153,7 +156,7 @@ def notes_sql(*, keywords: bool, keywords_known: bool = False, hnsw: bool = True
     return sql.replace("{keyword}", keyword).replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
 
 
-class _AboveExact:
+class AboveExact:
     """The users whose counts showed them too large for a prepared statement (prepared_first), the last `kept` of
     them (per process): (tenant id, user id) pairs only."""
 
@@ -173,12 +176,11 @@ class _AboveExact:
 
 
 ABOVE_EXACT_KEPT = 10_000  # users remembered as too large for the prepared statement, per process and statement
-_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their notes
-_MESSAGES_ABOVE_EXACT = _AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors or messages
+_ABOVE_EXACT = AboveExact(ABOVE_EXACT_KEPT)  # by their notes (the messages statement keeps its own)
 
 
 def prepared_first(
-    *, prepared_sql: str, text_sql: str, params: dict, above: _AboveExact, fits: Callable[[tuple], bool]
+    *, prepared_sql: str, text_sql: str, params: dict, above: AboveExact, fits: Callable[[tuple], bool]
 ) -> list[tuple]:
     """The rows of a recall statement whose first row tells the user's size (the notes statement: their note count;
     the messages statement: their vector and message counts). A user the prepared plan `fits` (nearly every user)
@@ -213,147 +215,6 @@ def current_version(alias: str) -> str:
     a reply regenerated: assistants.services.alternatives) is never recalled, counted as a neighbour or embedded
     as context again (issue 39)."""
     return f"NOT ({alias}.metadata ? '{MESSAGE_REPLACED_KEY}')"
-
-
-# Episodic recall over past user messages, ranked in the database: the user's most recent messages that share a
-# term with the question (at most `pool`) form the collection; each query term is weighted by its inverse
-# document frequency in that collection (BM25's idf), a message scores the weight of the terms it contains
-# (BM25 with term frequency 1, length-normalised), and `coverage` is the share of the question's total weight
-# it matches. Only the best `top` rows come back, with their content.
-# The pool as text, planned for its values (a user with more than message_max messages, `ucnt` in EPISODES_SQL):
-# through the user's entries of message_user_terms_gin (assistants.0012) for rare terms, or the user's messages
-# newest first for common ones.
-_POOL_TEXT = (
-    "WITH pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message p "
-    "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
-    "AND "
-    + current_version("p")
-    + " AND "
-    + USER_TERMS
-    + " @@ (('u' || %(user)s::text)::tsquery && to_tsquery('simple', %(tsquery)s)) "
-    "ORDER BY created_at DESC, id DESC LIMIT %(pool)s), "
-)
-# The pool prepared (a generic plan, for a user with at most message_max messages): the user's messages through
-# their btree, the terms matched on each (the tsquery made once, `mq`). Ordered on an expression no index holds: a
-# generic plan walked the tenant's `created_at` index backwards across every user's messages instead (27-33 ms in
-# a 100,000-message tenant, docs/benchmarks.md "Recall, tenth round").
-_POOL_PREPARED = (
-    "WITH mq AS MATERIALIZED (SELECT to_tsquery('simple', %(tsquery)s) AS terms), "
-    "pool AS MATERIALIZED (SELECT id, tsvector_to_array(search_tsv) AS terms FROM assistants_message p "
-    "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND role = 'user' AND session_id <> %(session)s "
-    "AND "
-    + current_version("p")
-    + " AND (SELECT c FROM ucnt) <= %(message_max)s AND search_tsv @@ (SELECT terms FROM mq) "
-    "ORDER BY created_at + interval '0 s' DESC, id DESC LIMIT %(pool)s), "
-)
-_MESSAGES_SQL = (
-    _POOL_TEXT
-    + "size AS MATERIALIZED (SELECT count(*) AS n, greatest(avg(cardinality(terms)), 1) AS avg_len FROM pool), "
-    "df AS (SELECT t, count(*) AS df FROM pool, unnest(terms) AS t WHERE t = ANY(%(terms)s) GROUP BY t), "
-    "idf AS (SELECT t, ln(((SELECT n FROM size) - df + 0.5) / (df + 0.5) + 1) AS w FROM df), "
-    "scored AS (SELECT p.id, s.matched, "
-    "s.matched * 2.2 / (1 + 1.2 * (0.25 + 0.75 * cardinality(p.terms) / (SELECT avg_len FROM size))) AS bm25 "
-    "FROM pool p CROSS JOIN LATERAL (SELECT sum(idf.w) AS matched FROM idf WHERE idf.t = ANY(p.terms)) s "
-    "WHERE s.matched IS NOT NULL) "
-    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, "
-    "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) "
-    "FROM scored s JOIN assistants_message m ON m.id = s.id AND m.tenant_id = %(tenant)s "
-    "ORDER BY s.matched DESC, s.bm25 DESC, m.created_at DESC "
-    "LIMIT %(top)s"
-)
-
-
-# The messages side in one statement: the keyword ranking above (or nothing when the query has no terms), each
-# keyword match's next user message in its session (what follows a matching remark is often the answer: it gets
-# part of that match as context evidence, see CONTEXT_SHARE), the nearest message vectors of the user (exactly up
-# to MESSAGE_EXACT_SCAN_MAX vectors: the RERANK_FACTOR x nearest on the half-precision copy, memory.0013, re-ranked
-# on the full vectors as for notes; through the HNSW index above, gated like the notes), then each candidate
-# message with its best row's cosine (its chunks and sentences, memory.services.episodes), its own keyword
-# evidence and that of the message before it. The cosines are taken once the candidates are known (`found`,
-# materialized): as a column of the outer-joined candidates, PostgreSQL computed it while scanning the messages,
-# for each of the user's messages the scan read (in a small tenant, where
-# the plan reads its messages whole: 1,020 cosines for 50 candidates, 8.5 ms of a 13.9 ms statement). A candidate's
-# keyword evidence, and that of the match before it (the match whose next_id it is: one at most), come from one
-# grouping of the candidates (`evidence`), not from two joins with the keyword rows, which PostgreSQL ran as nested
-# loops over them (about 3 ms for 150 candidates and 50 matches).
-_MESSAGE_VECTORS = (
-    "FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s"
-)
-_VHNSW_CTE = (
-    "vhnsw AS (SELECT message_id " + _MESSAGE_VECTORS + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) > %(exact_max)s ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-)
-EPISODES_SQL = (
-    "WITH q AS MATERIALIZED (SELECT %(vector)s::vector AS vec, %(vector)s::halfvec({dims}) AS half), "
-    "ucnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 FROM assistants_message WHERE tenant_id = %(tenant)s "
-    "AND end_user_id = %(user)s AND role = 'user' LIMIT %(message_max)s + 1) few), "
-    "kw AS MATERIALIZED ({keyword}), "
-    "vcnt AS MATERIALIZED (SELECT count(*) AS c FROM (SELECT 1 " + _MESSAGE_VECTORS + " LIMIT %(count_limit)s) few), "
-    "vexact AS (SELECT message_id FROM (SELECT message_id, embedding "
-    + _MESSAGE_VECTORS
-    + " AND session_id <> %(session)s "
-    "AND (SELECT c FROM vcnt) <= %(exact_max)s ORDER BY (embedding_half <=> (SELECT half FROM q)) + 0 "
-    "LIMIT %(rerank)s) near ORDER BY embedding <=> (SELECT vec FROM q) LIMIT %(limit)s), "
-    + _VHNSW_CTE
-    + "evidence AS (SELECT id, max(matched) AS matched, max(matched_terms) AS matched_terms, "
-    "max(prev_matched) AS prev_matched, max(prev_matched_terms) AS prev_matched_terms, max(size) AS size, "
-    "max(matched_total) AS matched_total FROM ("
-    "SELECT id, matched, matched_terms, NULL AS prev_matched, NULL AS prev_matched_terms, size, matched_total FROM kw "
-    "UNION ALL SELECT next_id, NULL, NULL, matched, matched_terms, size, matched_total FROM kw "
-    "WHERE next_id IS NOT NULL "
-    "UNION ALL SELECT message_id, NULL, NULL, NULL, NULL, NULL, NULL FROM vexact "
-    "UNION ALL SELECT message_id, NULL, NULL, NULL, NULL, NULL, NULL FROM vhnsw) AS cand GROUP BY id), "
-    "found AS MATERIALIZED (SELECT m.id, m.session_id, m.content, m.created_at, e.matched, e.matched_terms, "
-    "e.prev_matched, e.prev_matched_terms, e.size, e.matched_total "
-    "FROM evidence e JOIN assistants_message m ON m.id = e.id AND m.tenant_id = %(tenant)s "
-    "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s "
-    "AND " + current_version("m") + ") "
-    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), f.id, f.session_id, f.content, f.created_at, f.matched, "
-    "f.matched_terms, f.prev_matched, f.prev_matched_terms, f.size, f.matched_total, "
-    "(SELECT 1 - min(v.embedding <=> (SELECT vec FROM q)) FROM memory_messagevector v "
-    "WHERE v.message_id = f.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
-    "FROM (SELECT 1) AS one LEFT JOIN found f ON true"
-)
-NO_MESSAGE_KEYWORDS_SQL = (
-    "SELECT NULL::bigint AS id, NULL::float AS matched, NULL::bigint AS size, "
-    "NULL::float AS matched_total, NULL::bigint AS matched_terms, NULL::bigint AS next_id "
-    "WHERE false"
-)
-MESSAGE_KEYWORDS_SQL = _MESSAGES_SQL.replace(
-    "SELECT m.id, m.session_id, m.content, m.created_at, s.matched, s.bm25, ", "SELECT m.id, s.matched, "
-).replace(
-    "(SELECT n FROM size), (SELECT coalesce(sum(w), 0) FROM idf), (SELECT count(*) FROM idf) ",
-    "(SELECT n FROM size) AS size, (SELECT coalesce(sum(w), 0) FROM idf) AS matched_total, "
-    "(SELECT count(*) FROM idf) AS matched_terms, (SELECT n.id FROM assistants_message n "
-    "WHERE n.tenant_id = %(tenant)s AND n.session_id = m.session_id AND n.id > m.id AND n.role = 'user' "
-    "AND " + current_version("n") + " ORDER BY n.id LIMIT 1) AS next_id ",
-)
-
-
-def episodes_sql(*, keywords: bool, hnsw: bool = True) -> str:
-    """The messages statement (parameters: tenant, user, session, tsquery, terms, pool, top, model, vector, limit,
-    rerank, exact_max, count_limit, message_max), with the keyword ranking when the query has terms (`keywords`).
-    Without `hnsw` it is the statement to prepare: no branch for users above exact_max vectors, and the keyword
-    pool of a user with at most message_max messages (prepared_first says why). Its first two columns are the
-    user's vector count up to count_limit and user message count up to message_max + 1; a row without a message
-    (the rest NULL) when nothing was found."""
-    keyword = MESSAGE_KEYWORDS_SQL if keywords else NO_MESSAGE_KEYWORDS_SQL
-    sql = EPISODES_SQL.replace("{keyword}", keyword)
-    if not hnsw:
-        sql = sql.replace(_VHNSW_CTE, "vhnsw AS (SELECT NULL::bigint AS message_id WHERE false), ")
-        sql = sql.replace(_POOL_TEXT, _POOL_PREPARED)
-    return sql.replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS)))
-
-
-def episodes_rows(*, keywords: bool, params: dict) -> list[tuple]:
-    """The messages statement's rows for `params` (see prepared_first)."""
-    return prepared_first(
-        prepared_sql=episodes_sql(keywords=keywords, hnsw=False),
-        text_sql=episodes_sql(keywords=keywords),
-        params=params,
-        above=_MESSAGES_ABOVE_EXACT,
-        fits=lambda first: first[0] <= params["exact_max"] and first[1] <= params["message_max"],
-    )
 
 
 def vector_statement(*, exact: bool) -> str:

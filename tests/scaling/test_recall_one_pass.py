@@ -12,9 +12,9 @@ from assistants.models import Message
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
+from memory.services.recall_messages_sql import episodes_sql
 from memory.services.recall_sql import (
     RERANK_FACTOR,
-    episodes_sql,
     notes_sql,
     stage_limits,
     tsquery_of,

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.policy import memory_policy_for
-from memory.services import recall, recall_messages, recall_sql
+from memory.services import recall, recall_messages, recall_messages_sql, recall_sql
 from memory.services.embeddings import embed_texts
 from memory.services.query_terms import query_terms
 from memory.services.recall_messages import message_candidates
@@ -181,15 +181,19 @@ def test_a_user_above_the_message_vectors_exact_scan_size_or_the_prepared_pools_
     make_person, settings, monkeypatch, size
 ):
     """Five messages and their vectors: above 2 vectors, the HNSW branch; above 2 messages, the keyword pool
-    planned for the question's terms."""
+    planned for the question's terms. A user found above the vectors' size once is asked without counting them."""
     person, own, model = _message_people(make_person)
+    user = (person.tenant.pk, person.end_user.pk)
     monkeypatch.setattr(recall_messages, size, 2)
     settings.RECALL_PREPARED_STATEMENTS = False
     as_text = _episodes(person, EPISODE_QUESTIONS[0], model)
+    vectors_above = size == "MESSAGE_EXACT_SCAN_MAX"
+    assert (user in recall_messages_sql._VECTORS_ABOVE_EXACT) == vectors_above
+    recall_messages_sql._VECTORS_ABOVE_EXACT._users.pop(user, None)  # as a process that has not asked for this user yet
     settings.RECALL_PREPARED_STATEMENTS = True
 
     def messages_statements(captured):
-        return [q["sql"] for q in captured if "vcnt AS MATERIALIZED" in q["sql"]]
+        return [q["sql"] for q in captured if "vcnt AS" in q["sql"]]
 
     with CaptureQueriesContext(connection) as first:
         assert _episodes(person, EPISODE_QUESTIONS[0], model) == as_text
@@ -198,6 +202,8 @@ def test_a_user_above_the_message_vectors_exact_scan_size_or_the_prepared_pools_
     assert {mid for mid, *_ in as_text} <= own and as_text
     no_hnsw = "vhnsw AS (SELECT NULL"
     assert [no_hnsw in sql for sql in messages_statements(first.captured_queries)] == [True, False]
-    assert [no_hnsw in sql for sql in messages_statements(second.captured_queries)] == [False]
-    assert (person.tenant.pk, person.end_user.pk) in recall_sql._MESSAGES_ABOVE_EXACT
-    assert (person.tenant.pk, person.end_user.pk) not in recall_sql._ABOVE_EXACT  # its notes are another matter
+    again = messages_statements(second.captured_queries)
+    assert [no_hnsw in sql for sql in again] == [False]
+    assert ("vcnt AS MATERIALIZED" in again[0]) == (not vectors_above)  # counted again only below the vectors' size
+    assert user in recall_messages_sql._MESSAGES_ABOVE_EXACT
+    assert user not in recall_sql._ABOVE_EXACT  # its notes are another matter
