@@ -22,6 +22,7 @@ from assistants.models import ChatSession
 from core.i18n import user_language
 from core.text import has_chinese
 from memory.reading import message_read, user_notes_targeted
+from memory.reading.ordinals import listed_item
 from memory.reading.targets import ask_answered
 from memory.services.embeddings import search_terms
 from memory.services.events import forget_event, memory_events_record
@@ -227,6 +228,8 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     target = (forget_target(message.content) if act.phrase else "") or _said_before(
         tenant=tenant, session=session, message=message
     )
+    # "第二条删掉" after a reply that listed what the assistant remembers: that item of the list
+    target = listed_item(target, _said_before(tenant=tenant, session=session, message=message)) or target
     targeting = user_notes_targeted(tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence)
     if targeting.ask:
         notes = [n for n, _score in targeting.ask]

@@ -75,6 +75,12 @@ AREAS: dict[str, list[str]] = {
         "我在医院上夜班。",
         "我现在没工作。",
         "我自己开了个小店。",
+        "My manager at the office is called Dave.",
+        "My colleagues and I have lunch together.",
+        "I've been at this company for five years.",
+        "我们部门领导姓王。",
+        "我在公司干了五年了。",
+        "我跟同事关系不错。",
     ],
     "money": [
         "my finances",
@@ -153,6 +159,10 @@ AREAS: dict[str, list[str]] = {
         "我在学国画。",
         "我周末经常去爬山。",
         "我收集黑胶唱片。",
+        "I take dance classes twice a week.",
+        "I knit in the evenings.",
+        "我每周去上两次舞蹈课。",
+        "我晚上喜欢织毛衣。",
     ],
     "study": [
         "my studies",
@@ -187,6 +197,12 @@ AREAS: dict[str, list[str]] = {
         "我和前任去年分手了。",
         "我女朋友在外地。",
         "我明年春天结婚。",
+        "I've started seeing someone.",
+        "My boyfriend and I have been together two years.",
+        "I went on a few dates with a guy from the app.",
+        "我最近在跟一个人接触。",
+        "我和男朋友在一起两年了。",
+        "我相亲认识了一个姑娘。",
     ],
 }
 # how a person names a whole area ("my health stuff", "我的病情"): a request that names one means every note in it

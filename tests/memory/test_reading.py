@@ -518,3 +518,40 @@ def test_where_the_user_lived_before_is_not_where_they_live(make_person):
     active = [n.content for n in alice.notes()]
     assert any("Leeds" in c for c in active), active
     assert not any(c.startswith("The user is in Hull") or c == "The user lives in Hull." for c in active), active
+
+
+@pytest.mark.parametrize(
+    ("facts", "listed", "request_text", "gone", "kept"),
+    [
+        (
+            ["我住在扬州。", "我在合唱团唱男低音。", "我不吃香菜。"],
+            "我记得这些：你住在扬州，你在合唱团唱男低音，你不吃香菜。",
+            "把第二个删了吧",
+            "合唱团",
+            ["扬州", "香菜"],
+        ),
+        (
+            ["I live in Exeter.", "I keep bees.", "I'm training for a triathlon."],
+            "Here's what I have:\n- You live in Exeter\n- You keep bees\n- You're training for a triathlon",
+            "Please remove the last one.",
+            "triathlon",
+            ["Exeter", "bees"],
+        ),
+    ],
+)
+def test_a_forget_by_position_takes_that_item_of_the_list_just_given(
+    make_person, facts, listed, request_text, gone, kept
+):
+    from assistants.models import Message
+    from tests.factories import MessageFactory
+
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+        MessageFactory(session=person.session, role=Message.Role.ASSISTANT, content=listed)
+    alice.say(request_text)
+    left = " ".join(n.content for n in alice.notes())
+    assert gone not in left and all(k in left for k in kept), left
+    assert gone in " ".join(n.content for n in bob.notes())
