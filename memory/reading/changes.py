@@ -164,13 +164,14 @@ def _one_character_put_right(text: str, notes: list) -> Change | None:
 
 def says_change(text: str) -> bool:
     """Whether a sentence of `text` could state a change (the user's notes are read only then): a change word, a
-    name put right, or a number with what it measures."""
+    name put right, a new form of address, or a number with what it measures."""
     from memory.reading.measures import says_measure
 
     return (
         any(_may_change(s) for s in split_sentences(text))
         or any(rx.search(text) for rx in _RENAMED)
         or bool(_PUT_RIGHT.search(text))
+        or bool(_CALL_ME.search(text))
         or says_measure(text)
     )
 
@@ -225,8 +226,15 @@ def change_read(text: str, notes: list) -> Change | None:
 
 # "以后叫我阿杰吧", "Call me Bobby": a new form of address replaces the note that holds the old one
 _CALL_ME = re.compile(
-    r"\bcall me\s+[A-Z][\w'-]+|\baddress me as\b|(?:叫我|称呼我|喊我)[\u4e00-\u9fffA-Za-z]{1,6}", re.I
+    r"\bcall me\s+(?P<en>[A-Z][\w'-]+)|\baddress me as\b|(?:叫我|称呼我|喊我)(?P<zh>[\u4e00-\u9fffA-Za-z]{1,6})", re.I
 )
+# the name a note of address holds ("prefers to be called Robert", "希望被称呼为小陈", "“请叫我小陈”")
+_OLD_ADDRESS = re.compile(
+    r"\b(?:called|addressed as|call (?:the user|them|me))\s+(?P<en>[A-Z][\w'-]+)|"
+    r"(?:称呼为|称呼|被叫|叫(?:用户|他|她|我))(?P<zh>[\u4e00-\u9fffA-Za-z]{1,6}?)(?=[”\"。.，,！!吧]|$)",
+    re.I,
+)
+_PARTICLES = re.compile(r"(?:吧|啊|呀|哈|就好|就行|好了|了)+$")
 _ADDRESSED = re.compile(r"\bcalled\b|\baddressed\b|\bcall (?:the user|them)\b|称呼|被叫|叫(?:用户|他|她)", re.I)
 
 
@@ -236,7 +244,12 @@ def _new_address(text: str, notes: list) -> Change | None:
     if not said or len(held) != 1:
         return None
     sentence = next((s for s in split_sentences(text) if _CALL_ME.search(s)), text)
-    return Change(note=held[0], sentence=sentence.strip(), score=1.0)
+    # the note keeps its words with the new name in place of the old one, when both are plain to see
+    new = _PARTICLES.sub("", said.group("en") or said.group("zh") or "")
+    old = _OLD_ADDRESS.search(held[0].content)
+    old_name = old and (old.group("en") or old.group("zh"))
+    rewritten = held[0].content.replace(old_name, new) if old_name and new and old_name != new else ""
+    return Change(note=held[0], sentence=sentence.strip(), score=1.0, rewritten=rewritten)
 
 
 _LEAD_IN = re.compile(r"^[^:：]{0,40}[:：]\s*")

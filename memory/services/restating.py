@@ -28,7 +28,7 @@ def fact_terms(text: str) -> set[str]:
 
 
 RESTATED = 0.73
-# Said with no content word in common ("我滴酒不沾" / "用户不喝酒"), a restatement needs more likeness: of 1,679 pairs of
+# Said with no word at all in common ("我滴酒不沾" / "用户不喝酒"), a restatement needs more likeness: of 1,679 pairs of
 # one user's different facts sharing no word in the development sets, none reaches 0.65; of the 5 restatements, 2 reach
 # this (the others, "teetotal" / "doesn't drink alcohol" among them, stay below 0.55, as they do for multilingual-e5).
 RESTATED_IN_OTHER_WORDS = 0.75
@@ -118,11 +118,18 @@ def restated_note(*, tenant, end_user, content: str, embedding_model: str, messa
     if message is not None:
         notes_qs = notes_qs.exclude(source_messages=message)
     notes = list(notes_qs)
-    notes = [n for n in notes if not told_apart(n.content, content)]
+    terms = fact_terms(content)
+    needed = {
+        n.pk: RESTATED if shares_the_thing(n.content, content) else RESTATED_IN_OTHER_WORDS
+        for n in notes
+        if not told_apart(n.content, content)
+        and (shares_the_thing(n.content, content) or not terms & fact_terms(n.content))
+    }  # two things said in one frame ("喜欢喝茉莉花茶" / "也喜欢喝普洱茶") share a word, but not the thing
+    notes = [n for n in notes if n.pk in needed]
     if not notes:
         return None
     said = encode([first_person(content)] + [first_person(n.content) for n in notes])
-    needed = [RESTATED if shares_the_thing(n.content, content) else RESTATED_IN_OTHER_WORDS for n in notes]
+    needed = [needed[n.pk] for n in notes]
     likeness = [float(x) - need for x, need in zip(said[1:] @ said[0], needed, strict=True)]
     best = max(range(len(notes)), key=likeness.__getitem__)
     return notes[best] if likeness[best] >= 0 else None

@@ -236,7 +236,21 @@ TOPICS: tuple[Topic, ...] = (
     Topic(
         "location",
         "profile",
-        ("住在", "在北京", "在上海", "老家", "live in", "living in", "based in"),
+        (
+            "住在",
+            "在北京",
+            "在上海",
+            "老家",
+            "搬到",
+            "搬去",
+            "live in",
+            "living in",
+            "based in",
+            "moved to",
+            "moving to",
+            "relocated to",
+            "relocating to",
+        ),
         ("地点", "城市", "位置", "location", "city", "place"),
     ),
     Topic(

@@ -490,6 +490,10 @@ def test_a_partner_named_again_with_another_word_for_wife_stays_one_note(make_pe
         ("我一般晚上12点睡觉。", "最近早睡了，一般10点就睡了哈哈", "12点", "10点"),
         ("Please call me Katherine.", "Actually, call me Kate, Katherine sounds too formal.", "Katherine”", "Kate"),
         ("I drive a Honda Civic.", "We sold the Civic and ended up buying a Skoda Octavia.", "Honda", "Skoda"),
+        ("请称呼我周先生。", "以后叫我老周就行，周先生太正式了。", "周先生", "老周"),
+        ("Please call me Margaret.", "Call me Peggy from now on, everyone does.", "Margaret", "Peggy"),
+        ("I live in Dublin.", "I relocated to Galway over the summer.", "Dublin", "Galway"),
+        ("我住在无锡。", "我们年初搬到常州了。", "无锡", "常州"),
     ],
 )
 def test_a_change_said_without_the_usual_words_replaces_the_note(make_person, fact, change, old, new):
