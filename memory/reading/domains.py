@@ -81,6 +81,8 @@ AREAS: dict[str, list[str]] = {
         "我们部门领导姓王。",
         "我在公司干了五年了。",
         "我跟同事关系不错。",
+        "I work for the city council.",
+        "我在一家外企上班。",
     ],
     "money": [
         "my finances",
@@ -93,6 +95,10 @@ AREAS: dict[str, list[str]] = {
         "我们的预算是三十万。",
         "我欠了不少信用卡。",
         "我在攒首付。",
+        "I'm paying off a personal loan.",
+        "I still owe my sister money.",
+        "我在还消费贷，还差三万。",
+        "我欠朋友一笔钱。",
     ],
     "home": [
         "where I live",
