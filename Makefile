@@ -24,8 +24,9 @@ install-test: $(VENV)/.installed-test
 run: install
 	$(PY) manage.py runplatform --port $(PORT)
 
+# --durations=25: CI's log ends with the 25 slowest tests, so a test that grows slow is seen where it is run.
 test: install-test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=25 $(PYTEST_ARGS)
 
 # Lint, format check and type check (configured in pyproject.toml), as CI runs them before the tests. mypy's
 # Django plugin loads the settings but never connects: a placeholder DATABASE_URL keeps it from starting the
