@@ -1,7 +1,7 @@
 """Pre-turn hooks: services of other layers that look at the user's message before the context is built.
 
 The hooks are the dotted paths in settings.ASSISTANT_PRE_TURN_HOOKS, called in that order (the default list and
-what each does are in config/settings/base.py; README "Settings"). The chat turn imports none of them: a layer
+what each does are in config/settings/chat.py; README "Settings"). The chat turn imports none of them: a layer
 below it is plugged in by name, so no import goes upwards and none comes back.
 
 Each hook is called as `hook(*, tenant, session, message)` inside the turn, after the user's message is stored,
