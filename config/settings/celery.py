@@ -53,16 +53,16 @@ CELERY_BULK_QUEUE = bulk_queue_name(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_ROUTES = task_routes(CELERY_TASK_DEFAULT_QUEUE)
 CELERY_TASK_IGNORE_RESULT = True  # results live in the job ledger (core.JobRecord), not in a result backend
 CELERY_TASK_ACKS_LATE = True  # a job killed mid-run is redelivered; services are idempotent so that is safe
-CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a job whose worker process died is requeued, not acknowledged
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1  # a worker holds only what it runs: a long job hides no queued one from others
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
-CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True  # a worker started before its broker waits for it instead of exiting
 # Publishing gives up after about a second; core.dispatch then keeps the job in the ledger and beat re-sends it,
 # so a broker outage never blocks a chat turn for long (docs/reliability.md).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 0.5}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
-CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TASK_ALWAYS_EAGER = False  # jobs always cross a real broker to a worker, in tests too
 # Periodic jobs live in the database so that staff can change them in the admin (django-celery-beat).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE

@@ -29,7 +29,8 @@ DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 # worker) may use DATABASE_CONN_MAX_AGE=60 instead; the health check then survives a database restart. Neither
 # set: one connection per request.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=0)
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True  # a connection broken by a database restart is replaced, not used
+# an unreachable database fails a request within seconds (a 503 sentence), not after the system's TCP timeout
 DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = 5
 # pgvector's HNSW search settings for every connection, sent with the connection's startup packet (no round trip):
 # ef_search 400 keeps recall@10 near 1.0 (bench/recall.py), and iterative scans (pgvector >= 0.8) make a search

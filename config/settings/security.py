@@ -64,9 +64,9 @@ AXES_LOCKOUT_PARAMETERS = [
     part.split("+") if "+" in part else part
     for part in env.list("LOGIN_LOCKOUT_PARAMETERS", default=["username+ip_address"])
 ]
-AXES_RESET_ON_SUCCESS = True
+AXES_RESET_ON_SUCCESS = True  # only failures in a row lock: a good login clears the count
 AXES_LOCKOUT_CALLABLE = "core.auth.login_locked_out"
-AXES_HTTP_RESPONSE_CODE = 429
+AXES_HTTP_RESPONSE_CODE = 429  # "too many requests", with Retry-After, is what clients and monitors understand
 # Failed logins from one address across all usernames (password spraying) that lock the address out for
 # LOGIN_COOLOFF_MINUTES; higher than the per-username limit so that a shared office address is not locked by one
 # forgetful person (core/auth.py).
@@ -77,8 +77,8 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env.int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
 TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 AXES_CLIENT_IP_CALLABLE = "core.client_address.client_address"
 AXES_DISABLE_ACCESS_LOG = True  # no row per successful login: less personal data kept
-AXES_SENSITIVE_PARAMETERS = ["username", "password"]
-AXES_VERBOSE = False
+AXES_SENSITIVE_PARAMETERS = ["username", "password"]  # masked in what axes logs and stores of an attempt
+AXES_VERBOSE = False  # no log line per attempt: it would carry usernames
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
