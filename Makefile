@@ -4,8 +4,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 export PORT
+RUN_DIR ?= .run
 
-.PHONY: run test install install-test lint format bench stop-db clean
+.PHONY: run logs test install install-test lint format bench stop-db clean
 
 $(VENV)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +25,15 @@ install-test: $(VENV)/.installed-test
 run: install
 	$(PY) manage.py runplatform --port $(PORT)
 
+# What `make run`'s processes write (each to $(RUN_DIR)/logs/<name>.log), followed as it is written; -F keeps
+# following across a restart of `make run`, which empties the files.
+LOGS := web worker-interactive worker-bulk beat
+logs:
+	tail -n 20 -F $(foreach name,$(LOGS),$(RUN_DIR)/logs/$(name).log)
+
+# --durations=25: CI's log ends with the 25 slowest tests, so a test that grows slow is seen where it is run.
 test: install-test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest --durations=25 $(PYTEST_ARGS)
 
 # Lint, format check and type check (configured in pyproject.toml), as CI runs them before the tests. mypy's
 # Django plugin loads the settings but never connects: a placeholder DATABASE_URL keeps it from starting the

@@ -1,4 +1,4 @@
-"""An end user's admin page as support staff and a privacy officer use it (issue 42): links to the person's notes
+"""An end user's admin page as support staff and a privacy officer use it: links to the person's notes
 and conversations, and their export and erasure from the page itself, not only as list actions.
 
 A mixin of assistants.admin.EndUserAdmin: the export and erasure pages call the same actions the list has

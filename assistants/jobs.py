@@ -7,8 +7,8 @@ from core.ledger import job_run
 
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def session_compact(self, tenant_id: int, session_id: int):
-    """Merge the messages that left the window into the session's rolling summary (issue 3), one bounded pass;
-    the pass queues the next one while more have left the window (issue 18)."""
+    """Merge the messages that left the window into the session's rolling summary, one bounded pass;
+    the pass queues the next one while more have left the window."""
     from assistants.services.compaction import session_compact as compact
 
     # Keyed by the Celery task id, which a retry keeps: one ledger row per enqueued job, attempts counted on it.

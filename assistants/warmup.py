@@ -8,9 +8,9 @@ from django.utils.module_loading import import_string
 
 
 def web_process_warm_up() -> None:
-    """Import what a chat turn imports lazily and load the tokenizer. Measured: the first turn of a fresh process
-    took about 4 s (the URLconf imports the model client libraries, the hooks and the tokenizer load on first use)
-    and each further one well under 100 ms; with several web workers each would pay it in a user's request.
+    """Import what a chat turn imports lazily and load the tokenizer, so that the first user of a fresh process
+    does not wait seconds for them (the URLconf imports the model client libraries, the hooks and the tokenizer
+    load on first use); with several web workers each would pay it in a user's request.
     Touches no database, so a process still starts while PostgreSQL is down."""
     from django.urls import get_resolver
 
@@ -31,4 +31,4 @@ def web_process_warm_up() -> None:
     from memory.services.embeddings import search_terms
 
     token_count("warm up 预热")
-    search_terms("warming up")  # English keyword terms load lemminflect's lexicon at first use: 0.6 s measured
+    search_terms("warming up")  # English keyword terms load lemminflect's lexicon at first use

@@ -1,4 +1,4 @@
-"""Moving an existing conversation in: through the REST import endpoint (issue 8) when it is there.
+"""Moving an existing conversation in: through the REST import endpoint when it is there.
 
 `POST /api/v1/users/<external_id>/sessions/ {"messages": [{"role", "content", "created_at", "metadata"}], "title"}`
 returns the session and its message ids in order, and schedules extraction and compaction as if chatted. Until

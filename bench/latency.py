@@ -24,7 +24,7 @@ TYPICAL_NOTES = 100
 HEAVY_MAX = 10_000
 # Returning users: typical users who also have a past conversation (user turns with their keyword terms and
 # vectors, each answered), so recall runs its messages statement and the turns next to its candidates too, as it
-# does for anyone who has talked to the assistant before (issue 22's tenth round).
+# does for anyone who has talked to the assistant before.
 RETURNING_USERS = 20
 RETURNING_TURNS = 60
 
@@ -236,7 +236,7 @@ def _drop_vector_indexes() -> list[str]:
         for name, _ in rows:
             cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
     # pg_indexes gives a partitioned table's index as "ON ONLY <table>": run as is, that makes an invalid index on
-    # the parent alone and none on the partitions (the HNSW index was missing after every load until 2026-12-02)
+    # the parent alone and none on the partitions, and a loaded copy would have no HNSW index
     return [definition.replace(" ON ONLY ", " ON ", 1) for _, definition in rows]
 
 

@@ -37,7 +37,7 @@ PUBLISHED_DRAGON = {"R@5": 56.7, "R@10": 66.2, "R@25": 76.7}
 
 
 def _ablation() -> dict:
-    """The platform's fused ranking beside each signal alone (docs/benchmarks.md "Recall ablation")."""
+    """The platform's fused ranking beside each signal alone (docs/benchmarks.md, section 4)."""
     from dataclasses import replace
 
     from memory.services.recall import WEIGHTS

@@ -1,4 +1,4 @@
-"""Workload 12: what metering (issue 43) adds to a chat turn; target ≤ 1 ms p95.
+"""Workload 12: what metering adds to a chat turn; target ≤ 1 ms p95.
 
 Real turns (`chat_turn_stream`, offline model, a connection pool as the web server has) with every metering
 call of the turn timed where the turn makes it: the quota check before the reply (`turn_quota_check`), the

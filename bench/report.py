@@ -49,7 +49,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
             + (
                 "with the query embedding included"
                 if lat.get("recall_includes_query_embedding")
-                else "after the query was embedded (runs before 2026-12-02)"
+                else "after the query was embedded (an older results file)"
             )
             + "; the bare SQL is given the vector.",
             "",
@@ -222,7 +222,7 @@ def markdown(results: dict, plot_dir: str = "benchmarks") -> str:
             f"{_met(wq['targets']['duplicate_rate <= 2%'])}.",
             "",
         ]
-        if "misread_slots" in wq:  # issue 16's traps, injections and corrections by a person
+        if "misread_slots" in wq:  # the extended set's traps, injections and corrections by a person
             t = wq["targets"]
             lines += [
                 "| misreading traps | misread slots | injections | stored | facts they changed | held for review | "
@@ -315,7 +315,7 @@ def metering_markdown(m: dict | None) -> list[str]:
     if "targets" not in m:
         return ["### 12. Metering's cost to a chat turn", "", f"Skipped: {m.get('skipped') or m.get('error')}", ""]
     lines = [
-        "### 12. Metering's cost to a chat turn (issue 43)",
+        "### 12. Metering's cost to a chat turn",
         "",
         f"{m['turns']} turns per tenant (offline model); the metering calls timed inside each turn, the flush "
         "that writes them after the response apart.",
@@ -629,7 +629,7 @@ def tool_rounds_markdown(t: dict | None) -> list[str]:
     ]
     target = t["targets"]["tool round overhead p95 <= 10 ms"]
     return [
-        "### 13. Tool round overhead (issue 41)",
+        "### 13. Tool round overhead",
         "",
         f"{t['rounds']} rounds; context of {t['context_tokens']:,} tokens. Target: overhead p95 <= 10 ms: "
         f"{_met(target['met'])}.",

@@ -396,7 +396,7 @@ def run_semantic_recall(
 
 
 def _returned(counts: list[int], k: int) -> dict:
-    """How many items came back per query for k asked (exactly k is the contract of issue 14)."""
+    """How many items came back per query for k asked (exactly k is the contract)."""
     return {
         "asked": k,
         "lists": len(counts),

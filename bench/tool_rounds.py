@@ -1,4 +1,4 @@
-"""Workload 12: the platform's own cost of one tool round in a chat turn (issue 41), model and tool excluded.
+"""Workload 13: the platform's own cost of one tool round in a chat turn, model and tool excluded.
 
 One round is what the turn does between the model asking for tool calls and the next model call: read and check
 the arguments against the tool's schema, look the call up in the conversation's scratch, send the HTTP tools

@@ -108,7 +108,7 @@ def run_api_throughput(ctx: BenchContext, *, concurrency=(1, 8, 32), seconds: fl
     try:
         resolve("/api/v1/chat/")
     except Resolver404:
-        return {"skipped": "POST /api/v1/chat/ is not there yet (issue 8)"}
+        return {"skipped": "POST /api/v1/chat/ is not there"}
     tenant, key = bench_tenant("bench-api")
     rng = random.Random(seed)
     levels = {}

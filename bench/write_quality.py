@@ -13,7 +13,7 @@ messages; a one-utterance session otherwise) and scored against the labels:
 - language kept: notes whose language (CJK or not) matches the utterance's;
 - corrections applied: the corrected fact has no active note left; hedges marked: confidence < 0.8 or an
   approximate value.
-Issue 16 adds (targets 0, 0, 0):
+The extended set adds (targets 0, 0, 0):
 - misread slots: notes from an utterance labelled with `slots_ok` whose numeric slot (budget, staff, shop_size,
   revenue, rent, orders, age) is not one of them ("Team of 4 people" read as a budget);
 - stored injections: notes from markup or a claim of authority that became active (held for review is counted
@@ -36,7 +36,7 @@ from pathlib import Path
 from bench.common import BenchContext, bench_tenant, has_cjk
 
 DATA = Path(__file__).resolve().parent / "data" / "write_quality.jsonl"
-# Issue 15: identifiers said the way people say them (spelled, mixed, national formats, addresses, plates,
+# Identifiers said the way people say them (spelled, mixed, national formats, addresses, plates,
 # handles, IPs), half Chinese, some beside a durable fact; run with the labelled set, scored the same way.
 ADVERSARIAL = Path(__file__).resolve().parent / "data" / "pii_adversarial.jsonl"
 DURABLE_AFTER = timedelta(days=14)
@@ -84,7 +84,7 @@ def pii_leaks(values: list[str], haystacks: list[str]) -> list[str]:
 
 
 def staff_correct(*, tenant, message_id: int, content: str) -> int | None:
-    """Correct the active note that came from `message_id` as a moderator would (issue 16). Returns its id."""
+    """Correct the active note that came from `message_id` as a moderator would. Returns its id."""
     from memory.models import MemoryNote
     from memory.services.notes import memory_note_update
 
@@ -152,7 +152,7 @@ NUMERIC_SLOTS = {"budget", "staff", "shop_size", "revenue", "rent", "orders", "a
 
 
 def score_trust(*, rows, attributed, corrected, Status) -> dict:
-    """Issue 16's figures: misread slots, stored injections, overwritten corrections, units kept."""
+    """The extended set's figures: misread slots, stored injections, overwritten corrections, units kept."""
     misread = sorted(
         {
             r["id"]

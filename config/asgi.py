@@ -5,7 +5,7 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
-# Requests run in threads of their own here: share a bounded connection pool among them (config/settings/base.py).
+# Requests run in threads of their own here: share a bounded connection pool among them (config/settings/database.py).
 os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
 django_application = get_asgi_application()
 

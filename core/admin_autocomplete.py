@@ -1,4 +1,4 @@
-"""List filters that are search boxes (issue 42): a tenant or an end user is picked by typing, with Django's own
+"""List filters that are search boxes: a tenant or an end user is picked by typing, with Django's own
 admin autocomplete (select2, the same widget `autocomplete_fields` uses), instead of a list of every tenant or
 every user on the platform.
 

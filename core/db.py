@@ -53,9 +53,9 @@ def prepared_rows(sql: str, params: dict) -> list[tuple]:
     as text_rows when RECALL_PREPARED_STATEMENTS is off (a pooler that cannot keep prepared statements).
 
     Django binds parameters on the client and sends every statement as text, so PostgreSQL plans each one again;
-    for recall's notes statement planning took as long as running it (1.75 + 1.86 ms for a typical user,
-    docs/benchmarks.md "Recall, ninth round"). Prepared, it is planned once per connection: the connections carry
-    plan_cache_mode=force_generic_plan (config/settings/base.py), which only prepared statements read, and only
+    for recall's notes statement planning took as long as running it (docs/benchmarks-history.md,
+    "Recall, ninth round"). Prepared, it is planned once per connection: the connections carry
+    plan_cache_mode=force_generic_plan (config/settings/database.py), which only prepared statements read, and only
     this function prepares any: recall's statements whose plan does not depend on the user's size (the notes and
     messages statements without the branches that do: memory.services.recall_sql.prepared_first), and what the
     extraction job reads before it embeds a message (memory.services.episodes). Errors come out

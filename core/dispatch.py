@@ -1,6 +1,6 @@
 """Sending Celery jobs so that no job is lost, on any broker, and a broker outage never fails the user's request.
 
-The outbox (issue 18). `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work
+The outbox. `enqueue_on_commit(job, *args, **kwargs)` is how every service schedules background work
 (`job` is the job's registered name, e.g. "memory.jobs.memory_reembed", so that a service never imports the job
 module that imports it back; `job_named` looks it up; `enqueue_now` outside a transaction, `enqueue_later` for a
 backoff; nothing else calls `.delay`/`.apply_async`, tests/foundation/test_dispatch_path.py checks it):

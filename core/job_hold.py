@@ -1,5 +1,5 @@
 """A hold on a background job before it runs: a higher layer's check, plugged in by name (JOB_HOLD_CHECK), says
-how long a job must wait (the usage app: while its tenant is over a hard usage limit, issue 43). A held job keeps
+how long a job must wait (the usage app: while its tenant is over a hard usage limit). A held job keeps
 its outbox row and is sent again after the wait (core.dispatch), so nothing is lost and nothing fails."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Metering (issue 43): what every model call, turn and tool call used, kept in this process's memory until the
+"""Metering: what every model call, turn and tool call used, kept in this process's memory until the
 usage app writes it (`usage.services.usage_flush`).
 
 Recording is a list append under a lock: never a database statement, so the chat turn pays nothing for it. The

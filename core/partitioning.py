@@ -1,4 +1,5 @@
-"""Declarative partitioning of the largest tenant-owned tables by HASH(tenant_id), done by migrations (issue 22).
+"""Declarative partitioning of the largest tenant-owned tables by HASH(tenant_id), done by migrations, so that
+a statement that names the tenant reads one partition.
 
 Django has no notion of a partitioned table, so a migration rebuilds one in place, in its own transaction:
 rename the table, create the partitioned table LIKE it (columns, defaults, generated columns, identity, checks),

@@ -1,6 +1,7 @@
 """How `make run` (core.management.commands.runplatform) starts and stops its processes: each child dies with
-the platform, a start on a port that is taken says so in one sentence, and a record of the running platform
-(RUN_DIR/platform-<port>.json) names the processes a later start finds on its port (issue 39)."""
+the platform and writes its output to a log file of its own (RUN_DIR/logs/<name>.log, so that the terminal shows
+only what a person needs), a start on a port that is taken says so in one sentence, and a record of the running
+platform (RUN_DIR/platform-<port>.json) names the processes a later start finds on its port."""
 
 from __future__ import annotations
 
@@ -37,6 +38,37 @@ def record_write(run_dir: Path, port: int, pids: dict[str, int]) -> None:
 
 def record_remove(run_dir: Path, port: int) -> None:
     record_path(run_dir, port).unlink(missing_ok=True)
+
+
+def log_path(run_dir: Path, name: str) -> Path:
+    return Path(run_dir) / "logs" / f"{name}.log"
+
+
+def log_open(run_dir: Path, name: str):
+    """The log file one process of this start writes its stdout and stderr to, emptied first: it holds this start's
+    output only, and `make logs` (tail -F) follows it across restarts."""
+    path = log_path(run_dir, name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("wb")
+
+
+def log_last_line(path: Path) -> str:
+    """The last non-blank line of a log (what a process said as it died), or "" when there is none."""
+    try:
+        with path.open("rb") as log:
+            log.seek(max(0, log.seek(0, os.SEEK_END) - 4000))
+            lines = log.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    return next((line.strip() for line in reversed(lines) if line.strip()), "")
+
+
+def shown_path(path: Path) -> str:
+    """A path as a person at the project folder would type it: relative when it is under the working directory."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _alive(pid: int) -> bool:

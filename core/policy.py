@@ -36,7 +36,7 @@ class MemoryPolicy:
     experience_min_users: int
     chat_model: str
     embedding_model: str
-    usage_quotas: dict  # issue 43: the tenant's limits (usage.quotas reads them); {} is no limit
+    usage_quotas: dict  # the tenant's limits (usage.quotas reads them); {} is no limit
 
 
 def memory_policy_for(*, tenant: Tenant, assistant: Assistant | None = None) -> MemoryPolicy:

@@ -1,5 +1,5 @@
-"""Bulk jobs give way to interactive work on a shared machine (issue 18, docs/reliability.md "Interactive and bulk
-queues").
+"""Bulk jobs give way to interactive work on a shared machine (docs/reliability.md "Interactive
+and bulk queues").
 
 A queue of its own keeps a turn's jobs from waiting behind an import, but on a machine with few cores the import
 still competes with the chat for the CPU and for the WAL: its worker process, and the PostgreSQL backend that

@@ -1,4 +1,4 @@
-"""Fairness between tenants under a bulk backlog (issue 18; docs/reliability.md "Interactive and bulk queues").
+"""Fairness between tenants under a bulk backlog (docs/reliability.md "Interactive and bulk queues").
 
 Starts `make run`'s platform (web, the interactive and the bulk worker, beat; offline model; default broker) on
 FAIR_PORT, creates tenants A and B, then:

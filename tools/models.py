@@ -1,4 +1,4 @@
-"""A tenant's HTTP tools and the content-free log of every tool call (issue 41)."""
+"""A tenant's HTTP tools and the content-free log of every tool call."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Admin for usage (issue 43): each tenant's usage page (quotas to edit, the last 30 days as a chart and a table, top
+"""Admin for usage: each tenant's usage page (quotas to edit, the last 30 days as a chart and a table, top
 users and assistants, soft-limit notices), the notices, and the platform's model prices (superusers)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Usage (issue 43): hourly aggregates of what a tenant's assistants and end users used, notices of limits
+"""Usage: hourly aggregates of what a tenant's assistants and end users used, notices of limits
 approached, and the optional price table.
 
 Content-free by construction: ids, model names, counts and durations; never message text, never an end user's

@@ -1,4 +1,4 @@
-"""Quotas (issue 43): hard limits on tokens and turns per day or month, for the tenant, each assistant and each end
+"""Quotas: hard limits on tokens and turns per day or month, for the tenant, each assistant and each end
 user, kept in the tenant's policy (`Tenant.usage_quotas`, MemoryPolicy.usage_quotas):
 
     {"tenant": {"tokens_per_month": 2000000}, "assistant": {"turns_per_day": 500}, "user": {"tokens_per_day": 20000}}

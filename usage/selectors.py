@@ -1,4 +1,4 @@
-"""Reading usage (issue 43): a tenant's usage between two dates, grouped by assistant, end user, model or day, with
+"""Reading usage: a tenant's usage between two dates, grouped by assistant, end user, model or day, with
 its cost where the price table (ModelPrice) names the model. Rows carry no text and, for erased users, no id."""
 
 from __future__ import annotations

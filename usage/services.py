@@ -1,4 +1,4 @@
-"""Writing usage (issue 43): the flush of this process's metering buffer (core.metering) into hourly aggregates,
+"""Writing usage: the flush of this process's metering buffer (core.metering) into hourly aggregates,
 the soft-limit notices it raises, an erased user's de-identification, and the hold on an over-limit tenant's jobs.
 
 None of it runs inside a chat turn: the flush runs after the response has gone (request_finished), after a job

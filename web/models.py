@@ -10,7 +10,7 @@ from core.models import TenantOwnedModel
 
 class StreamedTurn(TenantOwnedModel):
     """A reply the web chat streams, named by a key the browser chose before it sent the message, so that Stop
-    names the reply it stops even when it reaches the server before the message does (issue 39): the key is
+    names the reply it stops even when it reaches the server before the message does: the key is
     unknown then, the Stop is kept here, and the turn that arrives later with that key stops at once. Earlier
     messages are never touched by it."""
 

@@ -1,5 +1,5 @@
 """The cards of "What I remember about you": each note as it is now, who set it, the words it came from, and
-its earlier versions in time order (issue 42).
+its earlier versions in time order.
 
 A note changes two ways, and a card has to tell the truth after both: extraction supersedes it with a new note
 (the supersede chain, memory_note_history), and a person corrects it in place (its content changes; the audit

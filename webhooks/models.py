@@ -16,7 +16,7 @@ EVENTS = (
     "user.erased",
     "import.completed",
     "task.completed",
-    "usage.threshold",  # issue 43: 80% of a usage limit reached, once per limit and period (usage.services)
+    "usage.threshold",  # 80% of a usage limit reached, once per limit and period (usage.services)
 )
 
 

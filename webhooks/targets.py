@@ -4,7 +4,7 @@ goes to the address checked, so DNS cannot answer differently a moment later).
 
 Link-local (169.254/16, fe80::/10), cloud metadata, multicast, unspecified and reserved addresses are refused
 under every setting: a webhook there reaches the machine's own cloud credentials or the local network segment,
-never a receiver (issue 39). Loopback and private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are
+never a receiver. Loopback and private ranges (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) are
 allowed only with WEBHOOK_ALLOW_PRIVATE_ADDRESSES (the local and test settings, for a receiver on this machine).
 An IPv6 form of an IPv4 address (mapped, NAT64, 6to4, Teredo) is judged by the IPv4 address inside."""
 

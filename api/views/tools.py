@@ -1,4 +1,4 @@
-"""The tenant's HTTP tools (issue 41): register, list, read, change, delete; and the content-free log of tool
+"""The tenant's HTTP tools: register, list, read, change, delete; and the content-free log of tool
 calls."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """GET /api/v1/usage/ (what the tenant used, grouped; JSON pages or CSV) and GET/PUT /api/v1/usage/quotas/ (its
-limits). Issue 43; docs/api.md "Usage and quotas"."""
+limits). docs/api.md "Usage and quotas"."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The offline model's tool calls (issue 41), so that tools work, and integrators can test their endpoint, before
+"""The offline model's tool calls, so that tools work, and integrators can test their endpoint, before
 a model is connected:
 
 - asked what it remembers about a topic ("What do you remember about my coffee?", "你还记得我的预算吗"), it

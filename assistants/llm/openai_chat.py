@@ -45,7 +45,7 @@ class OpenAIChatModel:
     def __init__(self, *, name: str, temperature: float = 0.3):
         self.name = name
         self.temperature = temperature
-        self.last_usage: CallUsage | None = None  # the last stream's tokens, metered by the turn (issue 43)
+        self.last_usage: CallUsage | None = None  # the last stream's tokens, metered by the turn
 
     def complete(self, messages: list[dict], **kwargs) -> str:
         try:

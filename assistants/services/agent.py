@@ -1,4 +1,4 @@
-"""The reply of a chat turn: the model's answer streamed, with the agent loop (issue 41) when the turn offers
+"""The reply of a chat turn: the model's answer streamed, with the agent loop when the turn offers
 tools: the model may answer with tool calls (parallel ones included); they run (tools.services.toolbox), their
 results go back to the model, and it is called again, up to ASSISTANT_MAX_TOOL_ROUNDS rounds and within the
 turn's token budget; then it must answer in words (`tool_choice: none`). A tool that fails, hangs or returns

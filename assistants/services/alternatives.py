@@ -111,7 +111,7 @@ def chat_reply_regenerate_stream(
     extra = {ALTERNATIVE_OF_KEY: reply.pk}
     if not model.offline:
         connection_release_while_waiting()
-    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # issue 43, no statement
+    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # no statement
     try:
         for delta in model.stream(context.messages):
             parts.append(delta)

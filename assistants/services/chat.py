@@ -176,7 +176,7 @@ def chat_turn_stream(
     interactive_work_seen()  # bulk jobs on this machine pause while the turn runs (core.priority)
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
-    turn_quota_check(tenant=tenant, session=session, policy=policy, text=text)  # 429 at a usage limit (issue 43)
+    turn_quota_check(tenant=tenant, session=session, policy=policy, text=text)  # 429 at a usage limit
     toolbox = _toolbox(tenant=tenant, session=session, policy=policy)
     tool_choice = toolbox.choice(tool_choice)  # a tool the assistant lacks: 400, before anything is written
     # Recall reads nothing the steps below write: it runs beside them (assistants.services.recall_early)
@@ -275,7 +275,7 @@ def _user_message_commit(
     one was asked in `prepared`, before the locks. Raises NotFound for an erased user, Conflict during an
     erasure."""
     with transaction.atomic():
-        # Lock the end user: an erasure in progress (issue 7) must not see new rows appear behind it.
+        # Lock the end user: an erasure in progress must not see new rows appear behind it.
         end_user = (
             EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id, tenant_id=session.tenant_id).first()
         )

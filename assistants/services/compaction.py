@@ -1,7 +1,7 @@
 """Rolling-summary compaction of one session (seeds 000, 002, 003, 004).
 
 session_compact moves the messages that have left the window (all unsummarised messages except the last
-window_turns turns) into ChatSession.summary, oldest first and at most one bounded pass at a time (issue 18):
+window_turns turns) into ChatSession.summary, oldest first and at most one bounded pass at a time:
 - one pass takes at most COMPACTION_PASS_MESSAGES messages and COMPACTION_PASS_TOKENS tokens of them (at least one
   message), so a pass costs the same for a 10,000-message session as for a 50-message one; when more have left the
   window, the job queues the next pass as its own job (core.dispatch, in the transaction that advanced

@@ -1,5 +1,5 @@
 """Earlier versions of messages: a message edited and resent, a reply regenerated (assistants.services.alternatives)
-stays for the person to read, and leaves everything that could send it to a model again (issue 39).
+stays for the person to read, and leaves everything that could send it to a model again.
 
 Recall, the window, the summary and experience learning all read only current versions (memory.services.recall_sql
 `current_version`, assistants.services.compaction, tasks.services.experience_sources); on top of that, once a

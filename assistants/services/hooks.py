@@ -1,7 +1,7 @@
 """Pre-turn hooks: services of other layers that look at the user's message before the context is built.
 
 The hooks are the dotted paths in settings.ASSISTANT_PRE_TURN_HOOKS, called in that order (the default list and
-what each does are in config/settings/base.py; README "Settings"). The chat turn imports none of them: a layer
+what each does are in config/settings/chat.py; docs/settings.md). The chat turn imports none of them: a layer
 below it is plugged in by name, so no import goes upwards and none comes back.
 
 Each hook is called as `hook(*, tenant, session, message)` inside the turn, after the user's message is stored,
@@ -94,7 +94,7 @@ def prepare_pre_turn_hooks(*, tenant, session, text: str, policy) -> dict[str, A
 
 
 def run_pre_turn_hooks(*, tenant, session, message, policy=None, prepared: dict[str, Any] | None = None) -> list[dict]:
-    """Run every hook in one savepoint (two statements, not two per hook: issue 22). Should one hook raise, that
+    """Run every hook in one savepoint (two statements, not two per hook). Should one hook raise, that
     savepoint is rolled back, so no hook's writes are half kept, and the hooks run again one savepoint each, the
     failing one skipped: the others' effects are exactly those of a turn where it failed alone. `policy` and
     `prepared` (prepare_pre_turn_hooks) are handed to the hooks that declare them."""

@@ -32,7 +32,7 @@ IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
 # An imported message's time must fall in this range: a year-1 or far-future date is a client's bug (a zero date,
 # seconds read as milliseconds), and would sort the history and date the notes learnt from it wrongly.
 IMPORT_EARLIEST = datetime(1990, 1, 1, tzinfo=UTC)
-IMPORT_FUTURE_SLACK = timedelta(minutes=5)  # clocks disagree by seconds; stricter than the day issue 39 allows
+IMPORT_FUTURE_SLACK = timedelta(minutes=5)  # covers clocks that disagree by seconds
 IMPORT_STEP_MESSAGES = (
     250  # user messages per step (one job); 500 measured 13-52 s a step under load (docs/reliability.md)
 )
@@ -159,7 +159,7 @@ def _align_note_times(*, tenant_id: int, message: Message, since: datetime) -> i
 
 
 def session_import_process(*, tenant_id: int, session_id: int, job_id: int | None = None) -> dict:
-    """The import job, in bounded steps (issue 18): each step embeds and extracts the next IMPORT_STEP_MESSAGES
+    """The import job, in bounded steps: each step embeds and extracts the next IMPORT_STEP_MESSAGES
     user messages or, once all are extracted, runs compaction passes (each bounded by COMPACTION_PASS_MESSAGES)
     until COMPACTION_PASSES_PER_STEP of them or COMPACTION_STEP_SECONDS, whichever comes first. With a
     ledger row, a step records where it got to (progress "done"; the counts so far in "result") and queues the

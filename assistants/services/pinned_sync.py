@@ -1,4 +1,4 @@
-"""Pinned facts follow a person's change to a note (issue 42): after an Undo under a reply or a correction on
+"""Pinned facts follow a person's change to a note: after an Undo under a reply or a correction on
 "What I remember", the conversation's pinned facts ("What we have settled: 预算 40 万") say what the notes say.
 
 A pinned fact is set by one user message (`{"value", "message_id", "updated_at"}`, assistants.services.pinned);

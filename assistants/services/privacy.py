@@ -73,7 +73,7 @@ def _user_messages(tenant_id, user_id):
 
 def _messages_by(tenant_id, user_id):
     """The ids of the messages the user wrote, within the tenant: a subquery that names the tenant, so PostgreSQL
-    reads one partition of the messages (issue 22), where a join on `message__end_user` read all of them."""
+    reads one partition of the messages, where a join on `message__end_user` read all of them."""
     return Message.objects.unscoped().filter(tenant_id=tenant_id, end_user_id=user_id).values("pk")
 
 
@@ -99,7 +99,8 @@ def _user_jobs(tenant_id, user_id, job_id):
 
 
 def _experiences_only_from(tenant_id, user_id):
-    """Experiences the user contributed (or, before issue 15, was the source of) that no other user confirmed."""
+    """Experiences the user contributed (or, in rows written before contributors were recorded, was the source of)
+    that no other user confirmed."""
     theirs = (
         Q(contributed_by_id=user_id)
         | Q(source_message_id__in=_messages_by(tenant_id, user_id))
@@ -313,7 +314,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         progress = progress_of(_lock_progress(job_id))
         counts = progress["counts"]
         _add(counts, {"memory.AuditLog (content scrubbed)": _scrub_audit_log(tenant_id, user)})
-        # usage keeps its counts, merged into the tenant's "no user" rows (issue 43: aggregated, de-identified)
+        # usage keeps its counts, merged into the tenant's "no user" rows (aggregated, de-identified)
         _add(counts, {"usage.UsageHour (de-identified)": usage_user_deidentify(tenant=tenant_id, end_user_id=user.pk)})
         for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):  # the final sweep
             qs = factory()

@@ -1,10 +1,10 @@
-"""The chat turn's recall, started before the turn stores the message (issue 22, context assembly).
+"""The chat turn's recall, started before the turn stores the message, so that the two overlap.
 
 Recall reads only the user's notes and the past messages of other sessions: nothing the turn writes before its
 context (the message itself, pinned facts, the task state) changes what it finds. So the turn starts it first, in a
 thread of a small pool on a connection of its own, and it runs while the turn stores the message and runs the
 pre-turn hooks; the context then takes the ranked list and cuts it to the budget it has left. Measured in
-docs/benchmarks.md ("Context assembly, recall started early").
+docs/benchmarks-history.md ("Recall, sixth round").
 
 It starts early only when that is safe and cheap; otherwise the context recalls inline, as before:
 - with a connection pool (DATABASE_POOL_MAX_SIZE, the web server's default): without one, the thread would start a
@@ -54,8 +54,8 @@ def recall_early_start(*, tenant, session, text: str, policy, long_term: bool) -
 
     query = text[:4000]
     # the query is embedded here: in the thread, the embedder's Python would contend for the interpreter lock with
-    # the turn's own work (measured: 10.6 ms there against 4.4 here); the statements then wait on the database
-    # while the turn stores the message
+    # the turn's own work and take over twice as long; the statements then wait on the database while the turn stores
+    # the message
     try:
         vector = embed_texts(texts=[query], model=policy.embedding_model)[1][0]
     except Exception:  # an embedding endpoint down: the context recalls inline and goes on without memories

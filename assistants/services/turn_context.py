@@ -31,7 +31,7 @@ class TurnContext:
     def as_dict(self) -> dict:
         """What is stored with the reply (metadata.context) and sent to clients. An experience hint is kept by
         reference (`experiences`: ids), never as text: it was computed for this turn, and the stored message must
-        not carry words that came from elsewhere (issue 15)."""
+        not carry words that came from elsewhere."""
         sections = self.hint_sections if len(self.hint_sections) == len(self.hints) else [""] * len(self.hints)
         own = [(h, s) for h, s in zip(self.hints, sections, strict=True) if s != "experience"]
         return {

@@ -1,4 +1,4 @@
-"""The chat turn's metering and quota check (issue 43), kept out of the turn's own module.
+"""The chat turn's metering and quota check, kept out of the turn's own module.
 
 Both cost the turn no database statement when the tenant sets no limits: the check returns at once, and the
 turn's usage (one event: the turn, its model call's tokens, duration and outcome) goes to this process's buffer

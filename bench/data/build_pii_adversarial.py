@@ -1,5 +1,5 @@
 """Builds bench/data/pii_adversarial.jsonl: identifiers said inside otherwise memorable sentences, in the forms
-people really use (issue 15), and bench/data/pii_lookalikes.jsonl: ordinary numbers and codes that must still be
+people really use, and bench/data/pii_lookalikes.jsonl: ordinary numbers and codes that must still be
 stored. Run `python bench/data/build_pii_adversarial.py` to regenerate; the output is committed.
 
 Each adversarial row follows the write-quality schema (bench/write_quality.py), so the write-quality workload

@@ -8,7 +8,7 @@ Fields: id, lang, user (utterances of one user are sent in order, in one session
 (durable | whim | smalltalk | pii | hedge | correction | repeat), and the label of what should be written:
 write (a durable note should come from this utterance), kind, key, durable, hedged, pii (the identifiers it
 contains, as written), fact (utterances that state the same fact share it), supersedes (the fact a correction
-replaces). Issue 16 adds: trap (a number that must not fill a slot it is not of), slots_ok (the numeric slots a
+replaces). The extended set adds: trap (a number that must not fill a slot it is not of), slots_ok (the numeric slots a
 note from the utterance may have), unit (the unit or currency its note must keep), injection (markup or a claim of
 authority: nothing may be stored), staff_correction (a person corrects the note of this utterance to this
 sentence after its turn: extraction must not overwrite it unless a later utterance restates the fact).
@@ -451,7 +451,7 @@ ZH_REPEATS = [
 ]
 
 
-# Issue 16. Misreading traps: a user states a real amount first, then something with a number that is no amount of
+# The extended set. Misreading traps: a user states a real amount first, then something with a number that is no amount of
 # that slot (a head count, a product or code, a year, a floor, a distance, the price of something else). Labels:
 # (first statement, its kind/key/unit or None, trap, write, kind, key, slots the trap may fill, unit to keep).
 EN_TRAPS = [
@@ -813,7 +813,7 @@ ZH_REQUESTS = [
     "帮忙安排一下明天的行程。",
     "做个预算表吧。",
 ]
-# One fact said three ways (issue 16's example and others like it).
+# One fact said three ways.
 EN_REPEATS_16 = [
     (["I live in Porto.", "My home is in Porto.", "By the way, I'm living in Porto now."], "profile", "city"),
     (["I'm based in Denver.", "Denver is where I live.", "Oh right, I live in Denver these days."], "profile", "city"),
@@ -888,7 +888,7 @@ def build() -> list[dict]:
             fact = add(lang, user, texts[0], "repeat", write=True, kind=kind, key=key)
             for text in texts[1:]:
                 add(lang, user, text, "repeat", write=True, kind=kind, key=key, fact=fact)
-    # issue 16: misreading traps, injections and claims, corrections by a person, restatements
+    # the extended set: misreading traps, injections and claims, corrections by a person, restatements
     for lang, traps, injections, staff, repeats, requests in (
         ("en", EN_TRAPS, EN_INJECTIONS, EN_STAFF_CORRECTIONS, EN_REPEATS_16, EN_REQUESTS),
         ("zh", ZH_TRAPS, ZH_INJECTIONS, ZH_STAFF_CORRECTIONS, ZH_REPEATS_16, ZH_REQUESTS),

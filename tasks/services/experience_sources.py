@@ -1,5 +1,5 @@
 """What experience memory (tasks.services.experience) learns from: the user's own problem and the assistant's own
-solution, nothing else (issue 39).
+solution, nothing else.
 
 - The problem is the user's current message before the liked reply: a wording the user edited away since is an
   earlier version (assistants.services.alternatives) and never reaches a model again, nor does a liked reply that

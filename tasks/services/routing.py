@@ -242,7 +242,7 @@ def routing_inputs(*, tenant, session, lock: bool) -> RoutingInputs:
     assistant, end_user = session.assistant, session.end_user
     task_types = task_types_for(tenant=tenant, assistant=assistant)
     found = task_state_open_or_resumable(tenant=tenant, end_user=end_user, assistant=assistant, lock=lock)
-    # Working memory belongs to its conversation (issue 16): a task open in another session is not this one's
+    # Working memory belongs to its conversation: a task open in another session is not this one's
     # current task. It is offered as a question ("continue your project plan?"), never continued silently.
     current = found if found is not None and found.state in OPEN_STATES and found.session_id == session.pk else None
     earlier = found if found is not None and found.session_id != session.pk else None

@@ -52,7 +52,7 @@ def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None 
     if session.tenant_id != tenant.pk:
         raise ValueError("The session belongs to another tenant.")
     expires_at = timezone.now() + _ttl(tenant=tenant, session=session, ttl=ttl, policy=policy)
-    value = pii_redact_value(value)[0]  # scratch is derived from the user's words too (issue 15)
+    value = pii_redact_value(value)[0]  # scratch is derived from the user's words too
     for _attempt in range(2):  # a concurrent first write of the same key: the second attempt updates it
         try:
             with transaction.atomic():

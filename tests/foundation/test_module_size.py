@@ -2,7 +2,7 @@
 guide, issue 17's target), measured on the source as it is.
 
 Platform code is every `.py` file of the checkout except tests, benchmarks, load scripts, migrations (generated),
-the SDK (its own package) and the settings module (one flat list of settings, read by search, not end to end).
+and the SDK (its own package). The settings are modules by concern (config/settings/), each under the limit too.
 A function's length is its `def` line to its last line (decorators excluded), as the AST reports it.
 
 ALLOWED lists what is over the limit today and not yet split, each with its measured size. The test fails when
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 80
 EXCLUDED_DIRS = {"tests", "bench", "load", "migrations", "sdk", ".venv", ".pgdata", "node_modules", "static"}
-EXCLUDED_FILES = {"config/settings/base.py"}
+EXCLUDED_FILES: set[str] = set()
 
 # Not split yet (the size when an entry was written): none today. A module that has to go over for a while is listed
 # here with its size and a comment saying why and how it will be split; the entry goes when it is.

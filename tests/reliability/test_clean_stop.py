@@ -1,6 +1,7 @@
-"""`make run` stops cleanly (issue 39): SIGTERM (kill, systemd, a container runtime) or SIGINT (Ctrl-C) to
+"""`make run` stops cleanly: SIGTERM (kill, systemd, a container runtime) or SIGINT (Ctrl-C) to
 `manage.py runplatform` stops the web server, both workers and beat, also when its output pipe is gone; a start
-that finds a stale platform on its port says so in one sentence and starts nothing.
+that finds a stale platform on its port says so in one sentence and starts nothing. While it runs, the terminal
+shows one block (addresses, logins, API key, logs) and each process writes to RUN_DIR/logs/<name>.log.
 
 Real processes on 127.0.0.1 and a free port, on the test database (DATABASE_URL, so the platform never stops the
 embedded server the tests use) and a queue of their own (so its workers take no job of the other tests)."""
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -25,6 +27,7 @@ from tests.conftest import ROOT, worker_env
 from tests.reliability.conftest import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
+PROCESSES = ("web", "worker-interactive", "worker-bulk", "beat")
 
 FAKE_PLATFORM = """
 import http.server, json, sys
@@ -93,6 +96,20 @@ def port_free(port: int) -> bool:
     return True
 
 
+def read_until(proc: subprocess.Popen, marker: bytes, timeout: float = 120) -> bytes:
+    """What the platform wrote to its stdout up to `marker`, read as it comes."""
+    assert proc.stdout is not None
+    out, seen = proc.stdout.fileno(), b""
+    deadline = time.time() + timeout
+    while marker not in seen and time.time() < deadline:
+        if select.select([out], [], [], 1)[0]:
+            chunk = os.read(out, 65536)
+            assert chunk, f"runplatform closed its output before {marker!r}: {seen!r}"
+            seen += chunk
+    assert marker in seen, seen
+    return seen
+
+
 def wait_up(port: int, proc: subprocess.Popen, timeout: float = 180) -> None:
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -122,9 +139,17 @@ def test_a_stop_signal_ends_every_process_of_the_platform(openai_server, tmp_pat
         start_new_session=True,
     )
     started: set[int] = set()
+    run_dir = tmp_path / "run"
     try:
         wait_up(port, proc)
-        time.sleep(2)  # "Platform is up" written, beat and workers started
+        if pipe_gone:
+            time.sleep(2)  # beat and workers started
+        else:  # a person at the terminal sees one block, and no process's own output
+            block = read_until(proc, b"Press Ctrl-C to stop.").decode()
+            api_key = (run_dir / "demo-api-key").read_text().strip()
+            assert "Platform is up." in block and f"http://127.0.0.1:{port}/admin/" in block, block
+            assert api_key in block and "demo / " in block and f"{run_dir / 'logs'}/" in block, block
+            assert "celery" not in block.lower() and "uvicorn" not in block.lower(), block
         started = descendants(proc.pid)
         assert len(started) >= 4, "web, two workers and beat"
         if pipe_gone:
@@ -136,7 +161,10 @@ def test_a_stop_signal_ends_every_process_of_the_platform(openai_server, tmp_pat
             time.sleep(0.3)
         assert running(started) == set(), (tmp_path / "platform.err").read_text()[-2000:]
         assert port_free(port)
-        assert not (tmp_path / "run" / f"platform-{port}.json").exists()
+        assert not (run_dir / f"platform-{port}.json").exists()
+        logs = {name: (run_dir / "logs" / f"{name}.log").read_text() for name in PROCESSES}
+        assert "Uvicorn running" in logs["web"] and "beat: Starting" in logs["beat"], logs
+        assert "interactive@" in logs["worker-interactive"] and "bulk@" in logs["worker-bulk"], logs
     finally:
         for pid in running(started | {proc.pid}):  # only what this test started, by id
             os.kill(pid, signal.SIGKILL)

@@ -105,5 +105,5 @@ def test_production_settings_are_secure():
         timeout=120,
     )
     found = set(re.findall(r"security\.W\d+", deploy.stdout + deploy.stderr))
-    # Left to the operator on purpose (README "Settings"): HSTS for subdomains, preload, redirecting at the app.
+    # Left to the operator on purpose (docs/settings.md): HSTS for subdomains, preload, redirecting at the app.
     assert found <= {"security.W005", "security.W008", "security.W021"}, deploy.stdout + deploy.stderr

@@ -1,7 +1,7 @@
 """The notes side of recall reads a user's index entries once, and rows only for candidates (issue 22): the count
 and the vector candidates come from one pass over the user's entries of a covering index (binary-quantised vectors,
 re-ranked on half and then full precision), the keyword matches from the user's terms index. It was three passes over
-a heavy user's 10,000 rows, then one (docs/benchmarks.md "Performance at scale", "Recall, seventh round"), and each
+a heavy user's 10,000 rows, then one (docs/benchmarks-history.md "Performance at scale", "Recall, seventh round"), and each
 time the candidates are what the exact searches find."""
 
 import pytest

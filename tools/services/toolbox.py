@@ -70,7 +70,7 @@ class ToolOutcome:
         if self.kind == "memory":
             return _memory_summary(self.result)
         cut = self.result[:SHOWN_CHARS]
-        return cut if self.redacted else pii_redact(cut)[0]  # redacting costs ~1.5 µs a character: once is enough
+        return cut if self.redacted else pii_redact(cut)[0]  # redacting is costly on long text: once is enough
 
     def for_model(self) -> str:
         """The tool message's content: the result as data, with the reminder that it is not an instruction."""

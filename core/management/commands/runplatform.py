@@ -1,5 +1,9 @@
-"""`make run`: migrate, seed the demo, then run the web server, a Celery worker and beat until Ctrl-C."""
+"""`make run`: migrate, seed the demo, then run the web server, the Celery workers and beat until Ctrl-C.
 
+The terminal shows one block (addresses, logins, the API key, where the logs are) and any error that stops the
+platform, in one sentence; each process writes its own output to RUN_DIR/logs/<name>.log (`make logs`)."""
+
+import io
 import os
 import signal
 import subprocess
@@ -11,7 +15,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from core.platform_processes import die_with_parent, port_taken_sentence, record_remove, record_write
+from core.platform_processes import (
+    die_with_parent,
+    log_last_line,
+    log_open,
+    log_path,
+    port_taken_sentence,
+    record_remove,
+    record_write,
+    shown_path,
+)
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, kill/systemd/containers, a closed terminal
 
@@ -97,8 +110,9 @@ class Command(BaseCommand):
             signal.signal(number, stop)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
-        call_command("seed_demo")
-        call_command("reembed_stale")  # after an upgrade that changed the default encoder
+        call_command("seed_demo", stdout=io.StringIO())  # its logins and key are in the block printed once up
+        reembed = io.StringIO()
+        call_command("reembed_stale", stdout=reembed)  # after an upgrade that changed the default encoder
         python = sys.executable
         commands = {
             "web": [
@@ -132,24 +146,27 @@ class Command(BaseCommand):
         procs: dict[str, subprocess.Popen] = {}
         try:
             for name, cmd in commands.items():
-                procs[name] = subprocess.Popen(
-                    cmd, start_new_session=True, env=process_environment(name), preexec_fn=die_with_parent
-                )
+                with log_open(settings.RUN_DIR, name) as log:  # the child keeps its own copy of the descriptor
+                    procs[name] = subprocess.Popen(
+                        cmd,
+                        start_new_session=True,
+                        env=process_environment(name),
+                        preexec_fn=die_with_parent,
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                    )
             record_write(settings.RUN_DIR, port, {"platform": os.getpid(), **{n: p.pid for n, p in procs.items()}})
             base = f"http://{host}:{port}"
-            self._wait_healthy(base, procs, lambda: stopping)
-            if not stopping:
-                self._say(
-                    self.style.SUCCESS(
-                        f"\nPlatform is up.\n  web chat:  {base}/\n  admin:     {base}/admin/\n"
-                        f"  API docs:  {base}/api/docs/\n  health:    {base}/healthz\nPress Ctrl-C to stop.\n"
-                    )
-                )
+            healthy = self._wait_healthy(base, procs, lambda: stopping)
+            if not stopping and all(proc.poll() is None for proc in procs.values()):
+                self._say(self.style.SUCCESS(up_block(base, list(procs), healthy, reembed.getvalue().strip())))
             while not stopping:
                 for name, proc in procs.items():
                     if proc.poll() is not None:
-                        self._say(f"{name} exited with code {proc.returncode}; stopping everything.", error=True)
+                        self._say(exit_sentence(name, proc.returncode), error=True)
                         stopping = True
+                        break
                 time.sleep(0.5)
         finally:  # whatever ended the loop (a signal, an exception, output that can no longer be written)
             self._shutdown(procs)
@@ -159,22 +176,26 @@ class Command(BaseCommand):
         """Write a line if the output is still there: a closed pipe (the terminal or `| tee` gone) must never
         stop the platform from stopping its processes."""
         try:
-            (self.stderr if error else self.stdout).write(text)
+            out = self.stderr if error else self.stdout
+            out.write(text)
+            out.flush()  # seen now, also through a pipe (`make run | tee`)
         except (OSError, ValueError):
             pass
 
-    def _wait_healthy(self, base, procs, stopping, timeout=90):
+    def _wait_healthy(self, base, procs, stopping, timeout=90) -> bool:
+        """True once /healthz says every part is up; False when a process ended, a stop came or time ran out."""
         deadline = time.time() + timeout
         while time.time() < deadline and not stopping():
             if any(p.poll() is not None for p in procs.values()):
-                return
+                return False
             try:
                 with urllib.request.urlopen(f"{base}/healthz", timeout=3) as resp:
                     if resp.status == 200:
-                        return
+                        return True
             except Exception:  # noqa: BLE001 - not up yet
                 pass
             time.sleep(1)
+        return False
 
     def _shutdown(self, procs):
         self._say("Stopping web, worker and beat ...")
@@ -196,6 +217,45 @@ class Command(BaseCommand):
 
             stop_embedded_server(settings.EMBEDDED_DB_DIR)
         self._say("Stopped.")
+
+
+def up_block(base: str, names: list[str], healthy: bool, note: str = "") -> str:
+    """The one block `make run` prints once the platform answers: where to go, how to log in, the API key, where
+    the logs are."""
+    key_file = settings.RUN_DIR / "demo-api-key"
+    try:
+        key = key_file.read_text().strip()
+    except OSError:
+        key = "(none: python manage.py create_api_key demo)"
+    password = settings.DEMO_PASSWORD
+    logs = shown_path(log_path(settings.RUN_DIR, "web").parent)
+    lines = [
+        "",
+        "Platform is up." if healthy else f"Platform started, but not every part answers {base}/healthz yet.",
+        f"  web chat:  {base}/  (log in as demo / {password})",
+        f"  admin:     {base}/admin/  (admin / {password})",
+        f"  API docs:  {base}/api/docs/",
+        f"  API key:   {key}  (kept in {shown_path(key_file)})",
+        f"  health:    {base}/healthz",
+        f"  logs:      {logs}/ ({', '.join(names)}); make logs follows them",
+        *([f"  note:      {note}"] if note else []),
+        "Press Ctrl-C to stop.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def exit_sentence(name: str, code: int | None) -> str:
+    """One sentence for a process that ended on its own: which, how, and where its log says why."""
+    log = log_path(settings.RUN_DIR, name)
+    last = log_last_line(log)
+    said = f"; its log {shown_path(log)} ends: {last}" if last else f"; see {shown_path(log)}"
+    how = f"stopped with exit code {code}"
+    if code is not None and code < 0:
+        how = f"was killed by signal {-code}"
+        if -code in signal.valid_signals():
+            how = f"was killed by {signal.Signals(-code).name}"
+    return f"The {name} process {how}, so the platform is stopping{said}"
 
 
 def _signal_group(proc: subprocess.Popen, number: int) -> None:
