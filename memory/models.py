@@ -60,7 +60,7 @@ class MemoryNote(TenantOwnedModel):
     )
     # Foreign keys into notes, messages and message vectors are not database constraints (db_constraint=False):
     # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
-    # alone (core/partitioning.py, issue 22). Django's deletion collector still cascades and sets null.
+    # alone (core/partitioning.py). Django's deletion collector still cascades and sets null.
     # The stubs cannot infer the type of a many-to-many given its through model by name.
     source_messages = models.ManyToManyField(  # type: ignore[var-annotated]
         "assistants.Message", blank=True, related_name="memory_notes", through="NoteSourceMessage"
@@ -260,7 +260,7 @@ class MessageVector(TenantOwnedModel):
 
     class Meta(TenantOwnedModel.Meta):
         constraints = [
-            # with tenant: a unique constraint of a partitioned table includes the partition key (issue 22)
+            # with tenant: a unique constraint of a partitioned table includes the partition key
             models.UniqueConstraint(fields=["tenant", "message", "chunk"], name="message_vector_unique_chunk"),
         ]
         indexes = [

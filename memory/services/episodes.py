@@ -4,13 +4,13 @@ its words. Written in the background: by the extraction job after each turn, and
 A message is embedded together with the tail of the message before it in its session (CONTEXT_CHARS characters:
 the question it answers, the remark it follows; a canned reply of the offline model is skipped), so that "Yes, three of them" or "我也是" is found by what it is
 about; on LoCoMo this raised R@5 of dense + keyword recall over raw turns from 63.9 to 67.0 (three conversations,
-docs/benchmarks.md). A long message is embedded in chunks (CHUNK_CHARS characters, cut at sentence ends where
+docs/benchmarks-history.md). A long message is embedded in chunks (CHUNK_CHARS characters, cut at sentence ends where
 possible), one vector each, so that one topic in a long message is not averaged away; the context goes with the
 first chunk. A chunk of several sentences also gets one row per sentence (chunk_sentences; short ones go with the
 next): the unit vector between the chunk's vector and the sentence's own, so that "..., anyway, I organised the
 seminar last week" is found by its second sentence while the row still carries what the turn is about. Recall
 takes a message's best row. On LoCoMo (all ten conversations) vector-only R@25 over messages rose from 59.9 to
-67.7, and the platform's R@5 / R@10 / R@25 from 63.7 / 72.9 / 81.7 to 64.6 / 73.8 / 82.4 (docs/benchmarks.md,
+67.7, and the platform's R@5 / R@10 / R@25 from 63.7 / 72.9 / 81.7 to 64.6 / 73.8 / 82.4 (docs/benchmarks-history.md,
 "Recall, thirteenth round"); a sentence alone, without its chunk, ranked worse than the whole message (57.5). The text is
 redacted of personal identifiers
 before it is embedded (embed_texts does it), and a vector row belongs to one tenant and one user like its message.

@@ -1,4 +1,4 @@
-"""Optimistic concurrency on notes (issue 39): a note's version is a digest of what a person can see and change
+"""Optimistic concurrency on notes: a note's version is a digest of what a person can see and change
 of it, sent as the REST API's ETag and the web chat's hidden form field; a correction or forget that names a
 version is done only if the note still has it, so two people correcting one note never overwrite each other
 silently (the second gets 412 and a sentence).

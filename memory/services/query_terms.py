@@ -73,7 +73,7 @@ def question_terms(text: str) -> tuple[list[str], int]:
     """A question's terms to match (see the module docstring: always a subset of search_terms(text)) and its size:
     how many distinct terms search_terms gives it. Recall's keyword evidence is a share of the size, so the bigrams
     left out take their noise with them without making each remaining term weigh more than when the weights were
-    measured (docs/benchmarks.md "Recall, ninth round": the share of the kept terms alone lost 2 of 267 Chinese
+    measured (docs/benchmarks-history.md "Recall, ninth round": the share of the kept terms alone lost 2 of 267 Chinese
     queries' top 5). One pass over the text; not cached: about 15 us a question, and a cache would keep questions'
     text in the process."""
     kept: list[str] = []

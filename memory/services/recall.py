@@ -18,7 +18,7 @@ Both are filtered by tenant and end user INSIDE the SQL. Candidates are scored i
 
 Keyword evidence is added to the cosine, never multiplied or rank-fused: a strong semantic match is not drowned by
 keyword noise, and a cross-language match (no shared words) keeps its full cosine. The weights were measured
-(docs/benchmarks.md, "Recall ablation"), not guessed.
+(docs/benchmarks-history.md, "Recall ablation"), not guessed.
 
 Explicit recall (`k` given, `for_context` False) returns exactly k items whenever the user has k candidates, best
 first. The chat turn (`for_context` True) drops what is below the policy's `recall_min_relevance`, except that a
@@ -63,7 +63,7 @@ CANDIDATES = 50
 # vector, read from the index alone; the BIT_FACTOR x RERANK_FACTOR x candidates nearest re-ranked on their
 # half-precision copy (embedding_half, memory.0008: 1 KB in the row, the full vector is in TOAST), the best
 # RERANK_FACTOR x of those on the full vectors. A user of 10,000 notes in a 100,000-note store: 18.3 / 22.7 ms p50 /
-# p95 against 26.4 / 34.4 on every row's half vector, recall@10 1.000 of exact (docs/benchmarks.md "Heavy users").
+# p95 against 26.4 / 34.4 on every row's half vector, recall@10 1.000 of exact (docs/benchmarks-history.md "Heavy users").
 EXACT_SCAN_MAX = 20_000
 
 

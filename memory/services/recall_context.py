@@ -1,5 +1,5 @@
 """Recall around a match: a past message is credited with the evidence of the turns next to it, and the k slots of
-a ranked list go to k different pieces of evidence. Used by memory.services.recall; measured in docs/benchmarks.md
+a ranked list go to k different pieces of evidence. Used by memory.services.recall; measured in docs/benchmarks-history.md
 ("Recall around a match").
 
 Why: the answer to a question is often the turn next to the one that matches it ("Where did you go?" matches, the
@@ -20,13 +20,13 @@ from memory.services.recall_types import Candidate, RecalledItem, RecallWeights
 # imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
 # cosine with the query. In a user/assistant chat the turn next to a user message is the assistant's reply, so
 # nothing is lent: the user's own next message, across the reply, was measured to be weaker evidence (it cost one
-# question of 19 on the English multi-session set, docs/benchmarks.md). Tenant and user are filtered for the
+# question of 19 on the English multi-session set, docs/benchmarks-history.md). Tenant and user are filtered for the
 # candidates AND the neighbours inside the SQL; the current session stays out like in the rest of episodic recall,
 # and so do earlier versions of messages (the turn next to a candidate is the nearest current one).
 # `end_user_id + 0` (the filter as exact) leaves the candidates to the primary key and the turns next to them to the
 # (session, id) index: a generic plan (the statement is prepared) took the user's btree for both and read every
 # message of the user for each candidate (166 ms for 20 candidates of a user with 10,000 messages, 0.7 ms now;
-# docs/benchmarks.md "Recall, tenth round").
+# docs/benchmarks-history.md "Recall, tenth round").
 _NEIGHBOURS_SQL = (
     "SELECT c.id, nb.id, nb.session_id, nb.content, nb.created_at, "
     "(SELECT 1 - min(v.embedding_half <=> %(vector)s::halfvec) FROM memory_messagevector v "

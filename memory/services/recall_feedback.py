@@ -7,14 +7,14 @@ was in the final of a big Valorant tournament last Saturday, and I won!"); the t
 about the answer's topic, and a query that leans towards them finds their neighbours by meaning. Only past
 messages lend their vectors: with notes lending too, the notes sets lost (the best notes are other facts of the
 same user, and leaning towards them pulls in their neighbours). Measured on LoCoMo, all ten conversations, and
-on the held-out-style sets (docs/benchmarks.md "Relevance feedback"). The chat turn's context does not use it: it
+on the held-out-style sets (docs/benchmarks-history.md "Relevance feedback"). The chat turn's context does not use it: it
 keeps only the few items above its relevance floor, where feedback changes little, and a turn should not wait
 for a second ranking.
 
 The second ranking scores the candidates the first one read (notes, messages and the turns next to them) with the
 moved vector's cosines, one small statement (FirstReading.remeasured), instead of searching the user's store again:
 the moved vector leans towards the best of them, so its nearest are among them, and a search reads every keyword
-match of the question a second time (a LoCoMo user of 629 turns: 30 ms per ranking, docs/benchmarks.md "Long
+match of the question a second time (a LoCoMo user of 629 turns: 30 ms per ranking, docs/benchmarks-history.md "Long
 histories").
 """
 

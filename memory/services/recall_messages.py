@@ -26,7 +26,7 @@ from memory.services.recall_types import Candidate, RecalledItem, RecallWeights,
 # exactly on their half-precision copy (memory.0013) and the best re-ranked on the full vectors, as notes are
 # (memory.services.recall.EXACT_SCAN_MAX): measured for one user's 5,041 and 10,041 vectors, 9.2 and 11.3 ms p50
 # against 26.3 and 35.3 through the HNSW index and 25.0 and 35.6 for the exact full-precision scan it replaces,
-# recall@10 1.0 each (docs/benchmarks.md, "Heavy users, second round"); 20,000 as for notes, extrapolated.
+# recall@10 1.0 each (docs/benchmarks-history.md, "Heavy users, second round"); 20,000 as for notes, extrapolated.
 MESSAGE_EXACT_SCAN_MAX = 20_000
 MESSAGE_POOL = 1_000  # the most recent matching messages ranked per question
 # A user with at most this many messages has their keyword pool matched on each of their messages by a prepared

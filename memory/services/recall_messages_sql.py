@@ -47,7 +47,7 @@ _POOL_TEXT = (
 # The pool prepared (a generic plan, for a user with at most message_max messages): the user's messages through
 # their btree, the terms matched on each (the tsquery made once, `mq`). Ordered on an expression no index holds: a
 # generic plan walked the tenant's `created_at` index backwards across every user's messages instead (27-33 ms in
-# a 100,000-message tenant, docs/benchmarks.md "Recall, tenth round").
+# a 100,000-message tenant, docs/benchmarks-history.md "Recall, tenth round").
 _POOL_PREPARED = (
     "WITH mq AS MATERIALIZED (SELECT to_tsquery('simple', %(tsquery)s) AS terms), "
     + _TERM_QUERIES

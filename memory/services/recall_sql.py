@@ -67,13 +67,13 @@ def stage_limits(limit: int) -> dict[str, int]:
 # BIT_FACTOR x rerank nearest of that pass are re-ranked on their half-precision vectors and the rerank best of those
 # on their full vectors (so only that many rows are read). Above it the pass served as the count only, and the
 # neighbours come through the HNSW index. The count gates each branch with a pseudo-constant filter, so PostgreSQL
-# runs only one; the HNSW search settings come with the connection (config/settings/base.py). The keyword matches
+# runs only one; the HNSW search settings come with the connection (config/settings/database.py). The keyword matches
 # come through the user's terms index (KEYWORD_SQL). Then every note when the user has only a few, and each
 # candidate with its cosine similarity and its source messages; the last column says whether the user has any past
 # message outside the session left out (%(session)s, -1 for none): a user known only through notes added by API, or
 # in their first conversation, has none, and the messages statement is skipped.
 # Before: one pass over the user's rows (their half-precision vectors and keyword terms), and before that three
-# (docs/benchmarks.md, "Performance at scale (issue 22)", "Recall, seventh round"; tests/scaling/test_recall_one_pass.py).
+# (docs/benchmarks-history.md, "Performance at scale (issue 22)", "Recall, seventh round"; tests/scaling/test_recall_one_pass.py).
 _USER_NOTES = (
     "FROM memory_memorynote WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' "
     "AND (expires_at IS NULL OR expires_at > now())"
@@ -82,7 +82,7 @@ _VECTOR_FILTER = " AND embedding_model = %(model)s AND embedding IS NOT NULL"
 _BIT_DISTANCE = "CASE WHEN embedding_model = %(model)s AND embedding_bit IS NOT NULL THEN embedding_bit <~> (SELECT bits FROM q) END"
 # The coarse candidates' rows are read by primary key, `id = ANY(array)` as the final select does: written as a join,
 # PostgreSQL hashed the 400 ids and scanned all 10,004 rows of a heavy user for them in a 1M-note store (6 ms of the
-# statement's 18; docs/benchmarks.md "Recall, eighth round"). Both say `end_user_id + 0`: the filter stays exact, but
+# statement's 18; docs/benchmarks-history.md "Recall, eighth round"). Both say `end_user_id + 0`: the filter stays exact, but
 # the prepared statement's generic plan (which takes every user for an average one) cannot choose the user's btree
 # and filter all 10,004 rows by id (27 ms, "Recall, ninth round").
 _COARSE_IDS = "(SELECT array_agg(id) FROM coarse)::bigint[]"
@@ -213,7 +213,7 @@ def notes_rows(*, keywords: bool, keywords_known: bool, params: dict) -> list[tu
 def current_version(alias: str) -> str:
     """The SQL condition that message `alias` is a current version: an earlier one (a message edited and resent,
     a reply regenerated: assistants.services.alternatives) is never recalled, counted as a neighbour or embedded
-    as context again (issue 39)."""
+    as context again."""
     return f"NOT ({alias}.metadata ? '{MESSAGE_REPLACED_KEY}')"
 
 
@@ -223,7 +223,7 @@ def vector_statement(*, exact: bool) -> str:
     NOTES_SQL does: by Hamming distance on the binary-quantised copies in the covering index, the best `coarse`
     re-ranked on half precision, the best `rerank` of those on the full vectors ("+ 0" keeps the planner off the
     HNSW index); otherwise the planner may use the HNSW index, with the connection's ef_search and iterative scan
-    (config/settings/base.py) so that a search filtered to one user still returns its nearest rows."""
+    (config/settings/database.py) so that a search filtered to one user still returns its nearest rows."""
     user = (
         "tenant_id = %(tenant)s AND end_user_id = %(user)s AND status = 'active' AND embedding_model = %(model)s "
         "AND (expires_at IS NULL OR expires_at > now()) "

@@ -17,7 +17,7 @@ REQUEST = re.compile(
     r"itinerary|schedule|proposal|checklist|budget plan)s?\b",
     re.IGNORECASE,
 )
-# Text shaped like a system prompt, a chat-template token or a settings change is never a fact (issue 16).
+# Text shaped like a system prompt, a chat-template token or a settings change is never a fact.
 MARKUP = re.compile(
     r"</?\s*(?:system|user|assistant|developer|tool|im_start|im_end|inst|sys|prompt|instructions?|admin|root|"
     r"sudo|override)\b[^>]{0,40}>|"
@@ -51,7 +51,7 @@ CLAIM = re.compile(
 
 def injection_kind(text: str) -> str | None:
     """ "markup" for text shaped like a system prompt, a template token or a settings change; "claim" for a claim of
-    role or authority; None otherwise. Neither is a fact about the user (issue 16)."""
+    role or authority; None otherwise. Neither is a fact about the user."""
     if MARKUP.search(text or ""):
         return "markup"
     if CLAIM.search(text or ""):
