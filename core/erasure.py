@@ -3,7 +3,7 @@ that it never writes behind that user's erasure (assistants.services.privacy tak
 
 from __future__ import annotations
 
-from assistants.models import EndUser
+from tenancy.models import EndUser
 
 
 def end_user_lock_for_write(*, tenant_id: int, end_user_id: int) -> EndUser | None:

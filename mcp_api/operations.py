@@ -17,17 +17,17 @@ from django.db import transaction
 from api.views.chat import chat_body
 from api.views.memories import NoteSerializer
 from api.views.users import TaskStateSerializer
-from assistants.models import Assistant, ChatSession, EndUser
 from assistants.services.chat import chat_session_start, chat_turn, tool_choice_check
 from assistants.services.privacy import user_export_file
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
-from core.identifiers import external_id_addressable, external_id_problem
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall import memory_recall
 from memory.services.remember import memory_fact_remember
 from tasks.models import TaskState
+from tenancy.identifiers import external_id_addressable, external_id_problem
+from tenancy.models import Assistant, ChatSession, EndUser
 
 MAX_PAGE = 100
 

@@ -14,8 +14,8 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message
 from memory.models import MemoryNote
+from tenancy.models import Assistant, ChatSession, EndUser, Message
 
 
 def end_user_for_account(user) -> EndUser | None:

@@ -185,9 +185,9 @@ def webhook_signature_verify(
 
 def _content(delivery: WebhookDelivery) -> dict:
     """For endpoints that turned content on: what the ids point to now, read at delivery time."""
-    from assistants.models import EndUser
     from memory.models import MemoryNote
     from tasks.models import TaskState
+    from tenancy.models import EndUser
 
     data, extra = delivery.payload, {}
     user_id = data.get("user_id")

@@ -21,11 +21,11 @@ from api.authentication import API_LIMITS, ApiKeyAuthentication, HasApiKey, api_
 from api.fields import MAX_ID
 from api.pagination import ApiPagination
 from api.parsers import LimitedJSONParser
-from assistants.models import EndUser
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, InvalidInput, NotFound
-from core.identifiers import external_id_addressable, external_id_problem
-from core.models import tenant_scope
+from tenancy.identifiers import external_id_addressable, external_id_problem
+from tenancy.models import EndUser
+from tenancy.scoping import tenant_scope
 
 SEALED = (
     "get_queryset",

@@ -20,13 +20,13 @@ from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from api.views.chat_schema import CHAT_EXAMPLE, SSE_EXAMPLE, ChatResponse, SseEventSerializer
-from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
 from assistants.services.sessions import session_title
 from assistants.services.turn_usage import turn_quota_check
 from core.exceptions import ApplicationError, InvalidInput
 from core.policy import memory_policy_for
 from core.sse import sse, sse_response
+from tenancy.models import Assistant, ChatSession
 
 logger = logging.getLogger(__name__)
 

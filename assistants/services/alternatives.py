@@ -14,7 +14,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from assistants.llm import ModelError, OfflineChatModel, get_chat_model
-from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
 from assistants.services.agent import model_error_sentence
 from assistants.services.chat import (
     TurnResult,
@@ -28,6 +27,7 @@ from core.db import connection_release_while_waiting
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
 from core.text import mostly_chinese
+from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
 
 logger = logging.getLogger(__name__)
 

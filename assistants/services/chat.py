@@ -11,7 +11,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
@@ -25,6 +24,7 @@ from core.exceptions import Conflict, InvalidInput, NotFound
 from core.policy import memory_policy_for
 from core.priority import interactive_work_seen
 from memory.services.embeddings import embeddings_kept_for_turn
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 
 logger = logging.getLogger(__name__)
 

@@ -19,13 +19,13 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.sessions import session_title
 from core.dispatch import enqueue_on_commit
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.ledger import job_progress_update, job_record_create
 from core.models import JobRecord
 from core.priority import bulk_job_yield
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)

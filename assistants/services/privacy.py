@@ -28,8 +28,6 @@ from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
-from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
-
 # `... as`: the export lives in privacy_export; callers (the API, the web, the admin, tests) import it from here.
 from assistants.services.privacy_export import EXPORT_BATCH as EXPORT_BATCH
 from assistants.services.privacy_export import user_export as user_export
@@ -42,6 +40,7 @@ from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import SessionScratch, TaskState
+from tenancy.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from tools.models import ToolCallLog
 from usage.services import usage_user_deidentify
 from webhooks.services import webhook_event_emit
@@ -173,8 +172,16 @@ def _session_extras(sessions) -> dict:
 def _add(counts: dict, more: dict) -> dict:
     for key, value in more.items():
         if value:
-            counts[key] = counts.get(key, 0) + value
+            counts[receipt_count_name(key)] = counts.get(receipt_count_name(key), 0) + value
     return counts
+
+
+def receipt_count_name(label: str) -> str:
+    """A receipt names a table it erased from by its model's label, as receipts always have: the tenancy models
+    keep the label they had in the assistants app ("assistants.Message") since they moved (issue 40), so that
+    receipts old and new, and those who read them, see the same names."""
+    app, _, model = label.partition(".")
+    return f"assistants.{model}" if app == "tenancy" else label
 
 
 def user_erase_preview(*, tenant, end_user) -> dict:

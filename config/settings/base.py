@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",  # login throttling and lockout (web chat and admin): AXES_* below
     "csp",  # Content-Security-Policy header: CONTENT_SECURITY_POLICY below
+    "tenancy",  # issue 40: tenants and their data, the bottom layer every app reads
     "core",
     "assistants",
     "memory",

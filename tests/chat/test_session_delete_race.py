@@ -12,10 +12,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import deletion
 from django.utils import timezone
 
-from assistants.models import ChatSession, Message
 from assistants.services.sessions import session_delete
 from memory.models import MessageVector
 from memory.services.embeddings import embed_texts
+from tenancy.models import ChatSession, Message
 from tests.chat.helpers import make_session
 
 

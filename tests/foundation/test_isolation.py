@@ -2,11 +2,10 @@
 
 import pytest
 
-from assistants.models import ChatSession, EndUser, Message
-from core.exceptions import TenantScopeError
-from core.models import tenant_scope
 from memory.models import MemoryNote, MessageVector
 from tasks.models import TaskState
+from tenancy.models import ChatSession, EndUser, Message
+from tenancy.scoping import TenantScopeError, tenant_scope
 from tests.factories import ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory
 
 pytestmark = pytest.mark.django_db

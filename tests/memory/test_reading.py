@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from assistants.models import ChatSession
+from tenancy.models import ChatSession
 
 pytestmark = pytest.mark.django_db
 

@@ -332,9 +332,9 @@ def test_one_extraction_job_reads_the_message_once_and_writes_its_terms_with_its
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from assistants.models import Message
     from memory.models import MessageVector
     from memory.services.extraction import message_search_text
+    from tenancy.models import Message
 
     person = make_person(recall_all_below=0)
     other = make_person(tenant=person.tenant, recall_all_below=0)

@@ -12,10 +12,10 @@ import psycopg
 import pytest
 from django.db import connection
 
-from assistants.models import ChatSession, ErasureReceipt, Message
 from core.dispatch import enqueue_now
 from core.models import JobRecord
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, ErasureReceipt, Message
 from tests.conftest import wait_for
 from tests.factories import (
     AssistantFactory,

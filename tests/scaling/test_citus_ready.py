@@ -14,7 +14,6 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import EndUser, Message
 from assistants.services.privacy import user_erase
 from core.citus import (
     COORDINATOR_TABLES,
@@ -26,6 +25,7 @@ from core.citus import (
     problems,
 )
 from memory.services.recall import memory_recall
+from tenancy.models import EndUser, Message
 
 pytestmark = pytest.mark.django_db
 

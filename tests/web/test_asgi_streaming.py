@@ -8,8 +8,8 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 from django.urls import reverse
 
-from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_session_start
+from tenancy.models import ChatSession, Message
 from tests.web.sse import parse_sse
 
 pytestmark = pytest.mark.django_db

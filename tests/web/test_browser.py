@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import EndUser, Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
+from tenancy.models import EndUser, Message
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
 from tests.web.browser import log_in, needs_chromium, send, shot

@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from assistants.models import Assistant, ChatSession, Feedback, Message
+from tenancy.models import Assistant, ChatSession, Feedback, Message
 from tests.factories import AuthUserFactory
 from tests.web.conftest import PASSWORD
 from tests.web.sse import parse_sse

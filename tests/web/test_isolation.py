@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from assistants.models import ChatSession, Feedback, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, Feedback, Message
 from tests.factories import MemoryNoteFactory
 
 pytestmark = pytest.mark.django_db
