@@ -33,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
+from webhooks.content import webhook_content
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
 
 # `... as`: callers (the API, the admin, tests) import these from services; they live in targets.
@@ -183,37 +184,10 @@ def webhook_signature_verify(
     return fresh and hmac.compare_digest(expected, signature or "")
 
 
-def _content(delivery: WebhookDelivery) -> dict:
-    """For endpoints that turned content on: what the ids point to now, read at delivery time."""
-    from memory.models import MemoryNote
-    from tasks.models import TaskState
-    from tenancy.models import EndUser
-
-    data, extra = delivery.payload, {}
-    user_id = data.get("user_id")
-    if data.get("note"):
-        note = MemoryNote.objects.for_tenant(delivery.tenant_id).filter(pk=data["note"]).first()
-        if note is not None:
-            extra["content"] = note.content
-            user_id = note.end_user_id
-    if data.get("task"):
-        task = TaskState.objects.for_tenant(delivery.tenant_id).filter(pk=data["task"]).first()
-        if task is not None:
-            extra["collected"] = {
-                k: v.get("value") if isinstance(v, dict) else v for k, v in (task.collected or {}).items()
-            }
-            user_id = task.end_user_id
-    if user_id:
-        user = EndUser.objects.for_tenant(delivery.tenant_id).filter(pk=user_id).first()
-        if user is not None:
-            extra["user"] = user.external_id
-    return extra
-
-
 def _body(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> bytes:
     data = {k: v for k, v in delivery.payload.items() if k != "user_id"}
     if endpoint.include_content:
-        data.update(_content(delivery))
+        data.update(webhook_content(tenant_id=delivery.tenant_id, payload=delivery.payload))
     return json.dumps(
         {
             "id": str(delivery.event_id),

@@ -195,6 +195,10 @@ def test_folders_import_downwards_but_for_the_wiring(graph):
     assert len(arrows) <= MAX_WIRING_ARROWS, arrows
 
 
+def test_no_two_folders_import_each_other(graph):
+    assert mutual_folders(graph) == [], "two folders import each other: one of them must not know the other"
+
+
 def test_no_service_imports_a_job_module(graph):
     assert job_module_imports(graph) == []
 
