@@ -20,7 +20,8 @@ from api.views.users import TaskStateSerializer
 from assistants.services.chat import chat_session_start, chat_turn, tool_choice_check
 from assistants.services.privacy import user_export_file
 from assistants.services.tenants import end_user_get_or_create
-from core.exceptions import Conflict, InvalidInput, NotFound
+from core.erasure import end_user_erasure_refuse
+from core.exceptions import InvalidInput, NotFound
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall import memory_recall
@@ -65,10 +66,7 @@ def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
         if problem:
             raise InvalidInput(problem, details={"user": str(external_id)[:200]})
         user = end_user_get_or_create(tenant=tenant, external_id=external_id)
-    if user.erasure_requested_at is not None:
-        raise Conflict(
-            f"User '{external_id}' is being erased; nothing new is accepted for them.", code="user_being_erased"
-        )
+    end_user_erasure_refuse(user)
     return user
 
 

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
+from core.erasure import end_user_being_erased
 from memory.models import MemoryNote
 from tenancy.models import Assistant, ChatSession, EndUser, Message
 
@@ -33,7 +34,7 @@ def end_user_required(view):
         end_user = end_user_for_account(request.user)
         if end_user is None:
             return render(request, "web/no_access.html", status=403)
-        if end_user.erasure_requested_at is not None:
+        if end_user_being_erased(end_user):
             logout(request)
             return render(request, "web/erased.html", status=410)
         request.end_user = end_user

@@ -23,6 +23,7 @@ from api.views.chat_schema import CHAT_EXAMPLE, SSE_EXAMPLE, ChatResponse, SseEv
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
 from assistants.services.sessions import session_title
 from assistants.services.turn_usage import turn_quota_check
+from core.erasure import end_user_being_erased, end_user_erasure_refuse
 from core.exceptions import ApplicationError, InvalidInput
 from core.policy import memory_policy_for
 from core.sse import sse, sse_response
@@ -233,7 +234,7 @@ class ChatView(TenantAPIView):
             end_user = self.end_user(
                 external_id, create=False, missing=f"Session {session_id} does not exist for this user."
             )
-            self.refuse_if_being_erased(end_user)  # before the session: erasure deletes sessions as it goes
+            end_user_erasure_refuse(end_user)  # before the session: erasure deletes sessions as it goes
             session = self.get_object(
                 session_id,
                 ChatSession.objects.for_tenant(self.tenant).filter(end_user=end_user).select_related("assistant"),
@@ -280,7 +281,7 @@ class ChatView(TenantAPIView):
             .select_related("end_user", "assistant")
             .first()
         )
-        if session is None or session.end_user.erasure_requested_at is not None:
+        if session is None or end_user_being_erased(session.end_user):
             return None
         return session
 

@@ -21,6 +21,7 @@ from assistants.services.chat import (
 )
 from assistants.services.earlier_versions import message_versions_retire
 from assistants.services.turn_usage import turn_quota_check
+from core.erasure import end_user_being_erased
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
 from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
@@ -38,7 +39,8 @@ def _check_session(*, tenant, session: ChatSession) -> None:
         raise NotFound("That session does not exist.")
     if session.expires_at is not None and session.expires_at <= timezone.now():
         raise NotFound("That temporary conversation has expired and is being deleted.")
-    if EndUser.all_tenants.filter(pk=session.end_user_id, erasure_requested_at__isnull=True).count() == 0:
+    user = EndUser.objects.for_tenant(session.tenant_id).filter(pk=session.end_user_id).first()
+    if user is None or end_user_being_erased(user):  # a 404 here, as it always was: the conversation is going
         raise NotFound("That user's data is being erased; no new messages are accepted.")
 
 
