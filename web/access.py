@@ -69,13 +69,6 @@ def assistants_of(request):
     return Assistant.objects.for_tenant(request.tenant).order_by("id")
 
 
-def assistant_for(request, assistant_id) -> Assistant:
-    assistant = assistants_of(request).filter(pk=assistant_id).first() if str(assistant_id).isdigit() else None
-    if assistant is None:
-        raise Http404("No such assistant.")
-    return assistant
-
-
 def message_for(request, message_id: int) -> Message:
     message = Message.objects.for_tenant(request.tenant).filter(pk=message_id, end_user=request.end_user).first()
     if message is None:
