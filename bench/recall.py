@@ -112,11 +112,11 @@ def make_notes(tenant, users, count, rng):
                 )
             )
             if len(batch) >= 2000:
-                MemoryNote.all_tenants.bulk_create(batch)
+                MemoryNote.objects.unscoped().bulk_create(batch)
                 made += len(batch)
                 batch = []
     if batch:
-        MemoryNote.all_tenants.bulk_create(batch)
+        MemoryNote.objects.unscoped().bulk_create(batch)
         made += len(batch)
     return made
 

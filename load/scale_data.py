@@ -23,13 +23,13 @@ THINGS = ["咖啡", "火锅", "面条", "tea", "bread", "books", "flowers", "bik
 def bulk_sessions(*, tenant, end_user, assistant, count: int, batch: int = 2000) -> None:
     for start in range(0, count, batch):
         n = min(batch, count - start)
-        sessions = ChatSession.all_tenants.bulk_create(
+        sessions = ChatSession.objects.unscoped().bulk_create(
             [
                 ChatSession(tenant=tenant, end_user=end_user, assistant=assistant, title=f"会话 {start + i}")
                 for i in range(n)
             ]
         )
-        Message.all_tenants.bulk_create(
+        Message.objects.unscoped().bulk_create(
             [
                 Message(tenant=tenant, session=s, end_user=end_user, role=Message.Role.USER, content=f"第{s.pk}次聊天")
                 for s in sessions
@@ -57,7 +57,7 @@ def bulk_notes(*, tenant, end_user, count: int, batch: int = 2000, seed: int = 7
                     search_text=" ".join(text_features(content)),
                 )
             )
-        MemoryNote.all_tenants.bulk_create(rows)
+        MemoryNote.objects.unscoped().bulk_create(rows)
 
 
 def timed(fn):

@@ -22,7 +22,7 @@ from tenancy.models import Assistant, ChatSession, EndUser, Message
 def end_user_for_account(user) -> EndUser | None:
     if not user.is_authenticated:
         return None
-    return EndUser.all_tenants.select_related("tenant").filter(user=user).first()
+    return EndUser.objects.unscoped().select_related("tenant").filter(user=user).first()
 
 
 def end_user_required(view):

@@ -209,7 +209,8 @@ def _claim(delivery_id: int) -> tuple[WebhookDelivery, WebhookEndpoint] | None:
     sweep that arrives during the attempt finds it leased and leaves it."""
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.all_tenants.select_for_update(skip_locked=True)
+            WebhookDelivery.objects.unscoped()
+            .select_for_update(skip_locked=True)
             .select_related("endpoint")
             .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
             .first()
@@ -302,7 +303,8 @@ def webhook_deliveries_sweep(*, limit: int = 500) -> int:
     more than a minute. Returns how many were sent."""
     overdue = timezone.now() - timedelta(seconds=60)
     ids = list(
-        WebhookDelivery.all_tenants.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lt=overdue)
+        WebhookDelivery.objects.unscoped()
+        .filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lt=overdue)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:limit]
     )

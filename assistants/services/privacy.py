@@ -206,7 +206,9 @@ def user_erase_preview(*, tenant, end_user) -> dict:
 def _mark(user: EndUser) -> None:
     if user.erasure_requested_at is None:
         user.erasure_requested_at = user.updated_at = timezone.now()
-        EndUser.all_tenants.filter(pk=user.pk, tenant_id=user.tenant_id).update(  # with the tenant: docs/scaling.md
+        EndUser.objects.unscoped().filter(
+            pk=user.pk, tenant_id=user.tenant_id
+        ).update(  # with the tenant: docs/scaling.md
             erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at
         )
 
@@ -330,7 +332,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         login = user.user
         if login is not None and not (login.is_staff or login.is_superuser):
             user.user = None
-            EndUser.all_tenants.filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
+            EndUser.objects.unscoped().filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
             from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
 
             _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])

@@ -46,5 +46,5 @@ def test_asgi_stream_refuses_another_users_session(alice, carol_other_tenant):
         return await client.post(reverse("web:chat_stream", args=[session.pk]), {"text": "hi"})
 
     assert async_to_sync(run)().status_code == 404
-    assert not Message.all_tenants.filter(session=session).exists()
-    assert ChatSession.all_tenants.filter(pk=session.pk).exists()
+    assert not Message.objects.unscoped().filter(session=session).exists()
+    assert ChatSession.objects.unscoped().filter(pk=session.pk).exists()
