@@ -150,3 +150,13 @@ def test_health_dashboard_and_review_inbox_render(admin_client_root, world):
     pending = {n.pk for n in inbox.context["cl"].result_list}
     assert pending == set(MemoryNote.objects.unscoped().filter(status="pending_review").values_list("pk", flat=True))
     assert "inferred by the assistant" in inbox.content.decode()
+
+
+def test_an_address_from_before_the_tenancy_app_leads_to_the_page(admin_client_root, world):
+    """Issue 40 moved tenants, end users, sessions... from the assistants app to tenancy: /admin/assistants/...
+    addresses (bookmarks, links in tickets) are sent on to the same page."""
+    tenant = Tenant.objects.first()
+    response = admin_client_root.get(f"/admin/assistants/tenant/{tenant.pk}/change/?_changelist_filters=q%3Dx")
+    assert response.status_code == 302
+    assert response["Location"] == f"{url(Tenant, 'change', tenant.pk)}?_changelist_filters=q%3Dx"
+    assert admin_client_root.get(response["Location"]).status_code == 200
