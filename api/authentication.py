@@ -14,9 +14,9 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.permissions import BasePermission
 from rest_framework.throttling import SimpleRateThrottle
 
-from assistants.models import ApiKey
 from assistants.services.tenants import hash_api_key
 from core.client_address import client_address
+from tenancy.models import ApiKey
 
 LAST_USED_GRANULARITY = timedelta(seconds=60)  # one write per key per minute, not one per request
 BAD_KEY_MESSAGE = "That API key is not valid (unknown, revoked or expired); send a valid key."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from core.models import TenantOwnedModel
+from tenancy.scoping import TenantOwnedModel
 
 
 class IdempotencyRecord(TenantOwnedModel):
@@ -14,12 +14,12 @@ class IdempotencyRecord(TenantOwnedModel):
     key with a different body is refused (409). A row without a response is a request still being answered."""
 
     key = models.CharField(max_length=255, help_text="The client's Idempotency-Key header.")
-    api_key = models.ForeignKey("assistants.ApiKey", null=True, on_delete=models.SET_NULL, related_name="+")
+    api_key = models.ForeignKey("tenancy.ApiKey", null=True, on_delete=models.SET_NULL, related_name="+")
     request_hash = models.CharField(max_length=64, help_text="SHA-256 of the method, path and body.")
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     response_body = models.JSONField(null=True, blank=True)
     session = models.ForeignKey(
-        "assistants.ChatSession",
+        "tenancy.ChatSession",
         null=True,
         blank=True,
         on_delete=models.CASCADE,

@@ -17,13 +17,6 @@ from django.utils.translation import gettext_lazy as _
 from assistants.admin_conversations import TENANT_FILTER
 from assistants.admin_policy import TTL_FIELDS, TenantPolicyFormMixin
 from assistants.admin_user_links import EndUserLinksMixin
-from assistants.models import (
-    ApiKey,
-    Assistant,
-    EndUser,
-    Tenant,
-    TenantStaff,
-)
 from assistants.services.privacy import user_erase_preview, user_erase_request, user_export_file
 from assistants.services.tenants import api_key_create, api_key_revoke
 from core.admin_scoping import (
@@ -33,9 +26,16 @@ from core.admin_scoping import (
 )
 from core.downloads import file_download
 from core.exceptions import ApplicationError
-from core.identifiers import external_id_shown
 from memory.models import MemoryNote
 from memory.services.health import memory_health_get
+from tenancy.identifiers import external_id_shown
+from tenancy.models import (
+    ApiKey,
+    Assistant,
+    EndUser,
+    Tenant,
+    TenantStaff,
+)
 
 
 def actor_of(request) -> str:
@@ -155,7 +155,7 @@ class TenantAdmin(TenantScopedAdmin):
         if not obj or not obj.pk:
             return "-"
         return format_html(
-            '<a href="{}">Memory health dashboard</a>', reverse("admin:assistants_tenant_health", args=[obj.pk])
+            '<a href="{}">Memory health dashboard</a>', reverse("admin:tenancy_tenant_health", args=[obj.pk])
         )
 
     def get_urls(self):
@@ -163,7 +163,7 @@ class TenantAdmin(TenantScopedAdmin):
             path(
                 "<path:object_id>/health/",
                 self.admin_site.admin_view(self.health_view),
-                name="assistants_tenant_health",
+                name="tenancy_tenant_health",
             )
         ] + super().get_urls()
 
@@ -179,7 +179,7 @@ class TenantAdmin(TenantScopedAdmin):
             "opts": self.model._meta,
             "inbox_url": reverse("admin:memory_reviewinboxnote_changelist") + f"?tenant__id__exact={tenant.pk}",
         }
-        return TemplateResponse(request, "admin/assistants/tenant/health.html", context)
+        return TemplateResponse(request, "admin/tenancy/tenant/health.html", context)
 
 
 @admin.register(TenantStaff)
@@ -285,7 +285,7 @@ class EndUserAdmin(EndUserLinksMixin, TenantScopedAdmin):
             "reason": reason,
             "reason_error": reason_error,
         }
-        return TemplateResponse(request, "admin/assistants/enduser/erase_confirmation.html", context)
+        return TemplateResponse(request, "admin/tenancy/enduser/erase_confirmation.html", context)
 
     @admin.action(description=_("Export all data of this user (JSON)"), permissions=["view"])
     def export_user(self, request, queryset):

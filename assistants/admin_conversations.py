@@ -16,14 +16,6 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
-from assistants.models import (
-    ChatSession,
-    EndUser,
-    ErasureReceipt,
-    Feedback,
-    Message,
-    Tenant,
-)
 from assistants.services.privacy import user_id_hash
 from core.admin_autocomplete import EndUserAutocompleteFilter, TenantAutocompleteFilter
 from core.admin_scoping import (
@@ -31,6 +23,14 @@ from core.admin_scoping import (
     TenantScopedAdmin,
     actor_label,
     staff_tenant_ids,
+)
+from tenancy.models import (
+    ChatSession,
+    EndUser,
+    ErasureReceipt,
+    Feedback,
+    Message,
+    Tenant,
 )
 
 TENANT_FILTER = TenantAutocompleteFilter  # picked by typing, not from a list of every tenant
@@ -136,7 +136,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
         "completed_at",
     )
     readonly_fields = fields
-    change_list_template = "admin/assistants/erasurereceipt/change_list.html"
+    change_list_template = "admin/tenancy/erasurereceipt/change_list.html"
 
     @admin.display(description=_("requested by"), ordering="requested_by")
     def requested_by_label(self, obj):
@@ -145,7 +145,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
 
     def get_urls(self):
         return [
-            path("lookup/", self.admin_site.admin_view(self.lookup_view), name="assistants_erasurereceipt_lookup")
+            path("lookup/", self.admin_site.admin_view(self.lookup_view), name="tenancy_erasurereceipt_lookup")
         ] + super().get_urls()
 
     def lookup_view(self, request):
@@ -183,7 +183,7 @@ class ErasureReceiptAdmin(ReadOnlyAdminMixin, TenantScopedAdmin):
             "answer": answer,
             "opts": self.model._meta,
         }
-        return TemplateResponse(request, "admin/assistants/erasurereceipt/lookup.html", context)
+        return TemplateResponse(request, "admin/tenancy/erasurereceipt/lookup.html", context)
 
     @admin.display(description=_("rows deleted per table"))
     def counts_display(self, obj):

@@ -1,6 +1,6 @@
 """A tenant's memory policy as support staff read it in the admin: labelled fields with their units
 and help in plain words, the time each kind of note is kept as one number per kind, and the raw JSON only in a
-collapsed "Advanced" section. The stored fields are unchanged (assistants.models.Tenant); only the form speaks
+collapsed "Advanced" section. The stored fields are unchanged (tenancy.models.Tenant); only the form speaks
 differently, so no migration and no change for the API or the policy code.
 """
 

@@ -14,8 +14,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from assistants.models import ChatSession
 from memory.models import MemoryNote
+from tenancy.models import ChatSession
 
 
 class EndUserLinksMixin:
@@ -33,18 +33,18 @@ class EndUserLinksMixin:
             reverse("admin:memory_memorynote_changelist") + f"?end_user__id__exact={obj.pk}",
             notes,
             "" if notes == 1 else "s",
-            reverse("admin:assistants_chatsession_changelist") + f"?end_user__id__exact={obj.pk}",
+            reverse("admin:tenancy_chatsession_changelist") + f"?end_user__id__exact={obj.pk}",
             sessions,
             "" if sessions == 1 else "s",
-            reverse("admin:assistants_enduser_export", args=[obj.pk]),
-            reverse("admin:assistants_enduser_erase", args=[obj.pk]),
+            reverse("admin:tenancy_enduser_export", args=[obj.pk]),
+            reverse("admin:tenancy_enduser_erase", args=[obj.pk]),
         )
 
     def get_urls(self):
         view = self.admin_site.admin_view  # type: ignore[attr-defined]
         return [
-            path("<path:object_id>/export/", view(self.export_view), name="assistants_enduser_export"),
-            path("<path:object_id>/erase/", view(self.erase_view), name="assistants_enduser_erase"),
+            path("<path:object_id>/export/", view(self.export_view), name="tenancy_enduser_export"),
+            path("<path:object_id>/erase/", view(self.erase_view), name="tenancy_enduser_erase"),
         ] + super().get_urls()  # type: ignore[misc]
 
     def _person(self, request, object_id, *, change: bool):
@@ -63,5 +63,5 @@ class EndUserLinksMixin:
         """The erasure confirmation (counts, reason) for this person; once confirmed, back to their page."""
         response = self.erase_users(request, self._person(request, object_id, change=True))  # type: ignore[attr-defined]
         if response is None:
-            return HttpResponseRedirect(reverse("admin:assistants_enduser_change", args=[object_id]))
+            return HttpResponseRedirect(reverse("admin:tenancy_enduser_change", args=[object_id]))
         return response

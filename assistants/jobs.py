@@ -51,8 +51,8 @@ def session_import(self, tenant_id: int, session_id: int, job_id: int):
 @shared_task(bind=True, max_retries=3, acks_late=True)
 def sessions_temporary_purge(self):
     """Periodic (beat): delete every tenant's temporary chats whose time is up (Tenant.temporary_chat_ttl_hours)."""
-    from assistants.models import Tenant
     from assistants.services.sessions import sessions_temporary_purge as purge
+    from tenancy.models import Tenant
 
     key = f"sessions_temporary_purge:{self.request.id}" if self.request.id else ""
 

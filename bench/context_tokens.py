@@ -52,13 +52,13 @@ def main() -> None:
     django.setup()
     from django.db import transaction
 
-    from assistants.models import Assistant, EndUser, Message, Tenant
     from assistants.services import chat as chat_service
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.compaction import session_compact
     from assistants.services.context import context_build
     from assistants.services.tokens import token_count_messages
     from core.policy import memory_policy_for
+    from tenancy.models import Assistant, EndUser, Message, Tenant
 
     slug = f"bench-{int(time.time())}"
     tenant = Tenant.objects.create(slug=slug, name="Benchmark")

@@ -47,7 +47,7 @@ def _wire(message: dict) -> dict:
 
 def _store_metadata(tenant, ids: list[int], messages: list[dict]) -> None:
     """Merge each message's bench metadata (e.g. LoCoMo's dia_id) into the imported rows."""
-    from assistants.models import Message
+    from tenancy.models import Message
 
     wanted = {mid: m["metadata"] for mid, m in zip(ids, messages, strict=True) if m.get("metadata")}
     if not wanted:
@@ -88,9 +88,9 @@ def _message_ids(body) -> list[int]:
 def _import_direct(*, tenant, external_id: str, messages: list[dict], title: str) -> dict:
     from django.db import transaction
 
-    from assistants.models import Message
     from assistants.services.chat import chat_session_start
     from assistants.services.tenants import end_user_get_or_create
+    from tenancy.models import Message
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     with transaction.atomic():

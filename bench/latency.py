@@ -107,11 +107,11 @@ class NoteStore:
         (their keyword terms, their vectors)."""
         from django.conf import settings
 
-        from assistants.models import Message
         from assistants.services.chat import chat_session_start
         from bench.corpus import chat_line
         from memory.services.episodes import message_vectors_write
         from memory.services.extraction import message_search_text
+        from tenancy.models import Message
 
         # at most half of the typical users, so that first-time users stay in the typical group at every size
         candidates = self.typical[1 : 1 + len(self.typical) // 2]

@@ -190,10 +190,10 @@ def run_locomo(
     conversations: int | None = None,
     baselines: tuple[str, ...] = ("bm25", "minilm"),
 ) -> dict:
-    from assistants.models import EndUser
     from bench import baselines as bl
     from memory.services.embeddings import embed_texts
     from memory.services.recall import memory_recall
+    from tenancy.models import EndUser
 
     path = Path(path) if path else default_path()
     if not path.exists():

@@ -34,12 +34,12 @@ django.setup()
 
 from django.db import connection, transaction  # noqa: E402 - the same
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402 - the same
 from memory.models import MemoryNote  # noqa: E402 - the same
 from memory.services.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402 - the same
 from memory.services.extraction import memory_extract_for_message  # noqa: E402 - the same
 from memory.services.notes import note_index_text  # noqa: E402 - the same
 from memory.services.recall import memory_recall, vector_candidates  # noqa: E402 - the same
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402 - the same
 
 PLACES = ["深圳南山", "杭州西湖", "成都锦江", "北京朝阳", "上海徐汇", "Portland", "Berlin", "Lisbon", "Austin", "Osaka"]
 SHOPS = ["面馆", "咖啡馆", "烘焙店", "奶茶店", "花店", "bakery", "noodle shop", "bookstore", "bike shop", "salon"]
@@ -112,11 +112,11 @@ def make_notes(tenant, users, count, rng):
                 )
             )
             if len(batch) >= 2000:
-                MemoryNote.all_tenants.bulk_create(batch)
+                MemoryNote.objects.unscoped().bulk_create(batch)
                 made += len(batch)
                 batch = []
     if batch:
-        MemoryNote.all_tenants.bulk_create(batch)
+        MemoryNote.objects.unscoped().bulk_create(batch)
         made += len(batch)
     return made
 

@@ -31,9 +31,9 @@ def _messages(rng, n: int, *, start=None) -> list[dict]:
 
 
 def _write_session(tenant, external_id, messages):
-    from assistants.models import Message
     from assistants.services.chat import chat_session_start
     from assistants.services.tenants import end_user_get_or_create
+    from tenancy.models import Message
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=external_id)
     session = chat_session_start(tenant=tenant, end_user=end_user)
@@ -56,10 +56,10 @@ def run_job_throughput(
     seed: int = 13,
 ) -> dict:
     from assistants.jobs import session_compact
-    from assistants.models import ChatSession
     from core.dispatch import enqueue_now
     from memory.jobs import memory_extract
     from memory.models import MemoryNote
+    from tenancy.models import ChatSession
 
     rng = random.Random(seed)
     tenant, raw_key = bench_tenant("bench-jobs")

@@ -52,11 +52,11 @@ def run_tool_rounds(ctx: BenchContext, *, rounds: int = 200) -> dict:
 
 
 def _tool_rounds(ctx: BenchContext, *, rounds: int) -> dict:
-    from assistants.models import Assistant
     from assistants.services.agent import room_for_a_tool_round
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.tenants import end_user_get_or_create
     from core.policy import memory_policy_for
+    from tenancy.models import Assistant
     from tools.services.http_call import http_tool_call
     from tools.services.registry import tool_create
     from tools.services.toolbox import Toolbox

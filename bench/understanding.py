@@ -76,11 +76,11 @@ def _seed(*, tenant, end_user, notes: list[str]) -> list:
 
 def run_case(*, tenant, case: dict, index: int) -> dict:
     """Play one case; returns what the scorer needs (the seeded ids, the user's notes after, pinned, hints)."""
-    from assistants.models import ChatSession, Message
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.tenants import end_user_get_or_create
     from memory.models import MemoryNote
     from memory.services.extraction import memory_extract_for_message
+    from tenancy.models import ChatSession, Message
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=f"u{index}-{case['id']}"[:120])
     seeded = _seed(tenant=tenant, end_user=end_user, notes=case.get("notes") or [])

@@ -211,8 +211,8 @@ def score_trust(*, rows, attributed, corrected, Status) -> dict:
 
 
 def score_tenant(*, tenant, rows, message_to_row, session_rows, staff_corrected=None) -> dict:
-    from assistants.models import ChatSession
     from memory.models import MemoryNote
+    from tenancy.models import ChatSession
 
     Status = MemoryNote.Status
     notes = list(MemoryNote.objects.for_tenant(tenant).prefetch_related("source_messages"))

@@ -15,7 +15,7 @@ from django.contrib import admin
 from django.db import models
 from django.db.models import QuerySet
 
-from assistants.models import Tenant, TenantStaff
+from tenancy.models import Tenant, TenantStaff
 
 _CACHE_ATTR = "_staff_tenant_ids"
 

@@ -289,19 +289,16 @@ def _outbox_claim_bulk(record_id: int, *, tenant_id: int, args: list) -> bool | 
     tenants: the rest of the workers stay for other tenants). The step of a job that queued it (an import's next
     batch, same arguments) does not count against it. True: claimed; False: over the limit, try later; None: the
     job already completed."""
-    from django.apps import apps
     from django.db import connection
 
     from core.models import JobRecord
+    from tenancy.models import Tenant
 
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [_BULK_LOCK_CLASS, int(tenant_id)])
         limit = (
-            apps.get_model("assistants", "Tenant")
-            ._default_manager.filter(pk=tenant_id)
-            .values_list("bulk_jobs_max", flat=True)
-            .first()
+            Tenant.objects.filter(pk=tenant_id).values_list("bulk_jobs_max", flat=True).first()
         ) or settings.BULK_JOBS_PER_TENANT
         running = (
             JobRecord.objects.filter(

@@ -40,7 +40,3 @@ class Conflict(ApplicationError):
 class ServiceUnavailable(ApplicationError):
     code = "unavailable"
     status = 503
-
-
-class TenantScopeError(RuntimeError):
-    """A tenant-owned model was queried without a tenant. A programming error: fail closed, loudly."""

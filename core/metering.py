@@ -85,7 +85,7 @@ def current_attribution() -> Attribution | None:
     found = _scope.get()
     if found is not None:
         return found
-    from core.models import _current_tenant_id
+    from tenancy.scoping import _current_tenant_id
 
     tenant_id = _current_tenant_id.get()
     return Attribution(tenant_id=tenant_id, purpose="api") if tenant_id is not None else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, fields
 
 from django.conf import settings
 
-from assistants.models import Assistant, Tenant
+from tenancy.models import Assistant, Tenant
 
 
 @dataclass(frozen=True)

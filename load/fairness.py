@@ -165,10 +165,10 @@ class Chatter(threading.Thread):
 
 def extraction_delays(message_ids: list[int]) -> list[float]:
     """Seconds from each message's creation to the end of its extraction job (the ledger)."""
-    from assistants.models import Message
     from core.models import JobRecord
+    from tenancy.models import Message
 
-    created = dict(Message.all_tenants.filter(pk__in=message_ids).values_list("pk", "created_at"))
+    created = dict(Message.objects.unscoped().filter(pk__in=message_ids).values_list("pk", "created_at"))
     done = {
         int(k.split(":")[1]): f
         for k, f in JobRecord.objects.filter(
@@ -217,8 +217,8 @@ def main() -> int:
     try:
         wait_healthy(base, platform)
         django_setup()
-        from assistants.models import Tenant
         from core.models import JobRecord
+        from tenancy.models import Tenant
 
         stamp = int(time.time())
         key_a, key_b = create_tenant(f"fair-a-{stamp}"), create_tenant(f"fair-b-{stamp}")

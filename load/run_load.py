@@ -66,9 +66,9 @@ def backlog(tenant_slug: str) -> dict:
     """Messages still waiting in the broker queue, and the tenant's ledger rows not finished yet."""
     from django.conf import settings
 
-    from assistants.models import Tenant
     from config.celery import app
     from core.models import JobRecord
+    from tenancy.models import Tenant
 
     with app.connection_for_write() as conn:
         try:
@@ -86,9 +86,9 @@ def backlog(tenant_slug: str) -> dict:
 def ledger_summary(tenant_slug: str) -> dict:
     from django.db.models import Count
 
-    from assistants.models import Message, Tenant
     from core.models import JobRecord
     from memory.models import MemoryNote
+    from tenancy.models import Message, Tenant
 
     tenant = Tenant.objects.get(slug=tenant_slug)
     rows = JobRecord.objects.filter(tenant=tenant).values("kind", "status").annotate(n=Count("id"))

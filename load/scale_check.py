@@ -33,10 +33,10 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    from assistants.models import Assistant, EndUser, Tenant
     from assistants.services.privacy import user_erase
     from assistants.services.tenants import tenant_create
     from load.scale_data import build, measure, timed
+    from tenancy.models import Assistant, EndUser, Tenant
 
     report = {"load_average_at_start": load_at_start}
     if args.tenant:

@@ -11,10 +11,10 @@ import tracemalloc
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from assistants.models import ChatSession, Message
 from assistants.services.tenants import api_key_create, end_user_create_with_login
 from memory.models import MemoryNote
 from memory.services.embeddings import OFFLINE_MODEL, hash_vector, text_features
+from tenancy.models import ChatSession, Message
 
 CITIES = ["成都", "杭州", "西安", "深圳", "Wuhan", "Xiamen", "Chongqing", "Nanjing"]
 THINGS = ["咖啡", "火锅", "面条", "tea", "bread", "books", "flowers", "bikes"]
@@ -23,13 +23,13 @@ THINGS = ["咖啡", "火锅", "面条", "tea", "bread", "books", "flowers", "bik
 def bulk_sessions(*, tenant, end_user, assistant, count: int, batch: int = 2000) -> None:
     for start in range(0, count, batch):
         n = min(batch, count - start)
-        sessions = ChatSession.all_tenants.bulk_create(
+        sessions = ChatSession.objects.unscoped().bulk_create(
             [
                 ChatSession(tenant=tenant, end_user=end_user, assistant=assistant, title=f"会话 {start + i}")
                 for i in range(n)
             ]
         )
-        Message.all_tenants.bulk_create(
+        Message.objects.unscoped().bulk_create(
             [
                 Message(tenant=tenant, session=s, end_user=end_user, role=Message.Role.USER, content=f"第{s.pk}次聊天")
                 for s in sessions
@@ -57,7 +57,7 @@ def bulk_notes(*, tenant, end_user, count: int, batch: int = 2000, seed: int = 7
                     search_text=" ".join(text_features(content)),
                 )
             )
-        MemoryNote.all_tenants.bulk_create(rows)
+        MemoryNote.objects.unscoped().bulk_create(rows)
 
 
 def timed(fn):
@@ -99,7 +99,7 @@ def admin_client(tenant) -> Client:
 
 def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     """Latency (ms) of what a person, an integrator and an operator do, with the big data in place."""
-    from assistants.models import EndUser
+    from tenancy.models import EndUser
 
     api = ApiClient(tenant)
     out = {}
@@ -145,7 +145,7 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     check(
         "admin_erase_preview",
         lambda: admin.post(
-            "/admin/assistants/enduser/",
+            "/admin/tenancy/enduser/",
             {
                 "action": "erase_users",
                 "_selected_action": [EndUser.objects.for_tenant(tenant).get(external_id=notes_user).pk],

@@ -17,17 +17,19 @@ from django.db import transaction
 from api.views.chat import chat_body
 from api.views.memories import NoteSerializer
 from api.views.users import TaskStateSerializer
-from assistants.models import Assistant, ChatSession, EndUser
-from assistants.services.chat import chat_session_start, chat_turn, tool_choice_check
+from assistants.services.chat import chat_turn, tool_choice_check
 from assistants.services.privacy import user_export_file
 from assistants.services.tenants import end_user_get_or_create
-from core.exceptions import Conflict, InvalidInput, NotFound
-from core.identifiers import external_id_addressable, external_id_problem
+from assistants.services.turn_session import turn_session_open
+from core.erasure import end_user_erasure_refuse
+from core.exceptions import InvalidInput, NotFound
 from memory.models import MemoryNote
 from memory.services.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall import memory_recall
 from memory.services.remember import memory_fact_remember
 from tasks.models import TaskState
+from tenancy.identifiers import external_id_addressable, external_id_problem
+from tenancy.models import EndUser
 
 MAX_PAGE = 100
 
@@ -65,10 +67,7 @@ def _end_user(*, tenant, external_id: str, create: bool = False) -> EndUser:
         if problem:
             raise InvalidInput(problem, details={"user": str(external_id)[:200]})
         user = end_user_get_or_create(tenant=tenant, external_id=external_id)
-    if user.erasure_requested_at is not None:
-        raise Conflict(
-            f"User '{external_id}' is being erased; nothing new is accepted for them.", code="user_being_erased"
-        )
+    end_user_erasure_refuse(user)
     return user
 
 
@@ -152,26 +151,13 @@ def mcp_chat(
     message = _text(message, what="message", limit=settings.MAX_MESSAGE_CHARS)
     with transaction.atomic():  # a refused session or assistant leaves no new user or session behind
         end_user = _end_user(tenant=tenant, external_id=user, create=True)
-        if session is not None:
-            chat = (
-                ChatSession.objects.for_tenant(tenant)
-                .filter(end_user=end_user, pk=session)
-                .select_related("assistant")
-                .first()
-            )
-            if chat is None:
-                raise NotFound(f"Session {session} does not exist for this user.")
-            if assistant is not None and chat.assistant_id != assistant:
-                raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
-        else:
-            chosen = None
-            if assistant is not None:
-                chosen = Assistant.objects.for_tenant(tenant).filter(pk=assistant).first()
-                if chosen is None:
-                    raise NotFound(f"Assistant {assistant} does not exist.")
-            chat = chat_session_start(
-                tenant=tenant, end_user=end_user, assistant=chosen, title=" ".join(message.split())[:60]
-            )
+        chat = turn_session_open(
+            tenant=tenant,
+            end_user=end_user,
+            session_id=session,
+            assistant_id=assistant,
+            title=" ".join(message.split())[:60],
+        )
         tool_choice_check(tenant=tenant, session=chat, tool_choice=tool_choice)  # refused: the new rows go back
     # The turn commits the user's message in its own transactions (a model failure must not lose it).
     return chat_body(chat_turn(tenant=tenant, session=chat, text=message, tool_choice=tool_choice))

@@ -20,8 +20,8 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from core.exceptions import ApplicationError
-from core.models import tenant_scope
 from mcp_api import operations
+from tenancy.scoping import tenant_scope
 from usage.flusher import usage_flusher_start
 from usage.services import usage_tool_call_record
 

@@ -164,7 +164,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
         parts = [
             format_html(
                 '<div><a href="{}">message {}</a> ({}): {}</div>',
-                reverse("admin:assistants_message_change", args=[m.pk]),
+                reverse("admin:tenancy_message_change", args=[m.pk]),
                 m.pk,
                 m.role,
                 Truncator(m.content).chars(120),
@@ -175,7 +175,7 @@ class MemoryNoteAdmin(TenantScopedAdmin):
             parts.append(
                 format_html(
                     '<div><a href="{}">session {}</a></div>',
-                    reverse("admin:assistants_chatsession_change", args=[obj.session_id]),
+                    reverse("admin:tenancy_chatsession_change", args=[obj.session_id]),
                     obj.session_id,
                 )
             )

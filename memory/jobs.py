@@ -39,8 +39,8 @@ def memory_extract(self, tenant_id: int, message_id: int):
 
 
 def _per_tenant(service) -> dict:
-    from assistants.models import Tenant
-    from core.models import tenant_scope
+    from tenancy.models import Tenant
+    from tenancy.scoping import tenant_scope
 
     totals: dict = {"tenants": 0}
     for tenant in Tenant.objects.order_by("id"):
@@ -76,9 +76,9 @@ def memory_decay(self):
 def memory_reembed(self, tenant_id: int):
     """Re-embed a tenant's notes (and embed its past messages) after its embedding model changed; progress in the
     ledger after each batch."""
-    from assistants.models import Tenant
     from core.ledger import job_progress_update
     from memory.services.forgetting import memory_reembed_notes
+    from tenancy.models import Tenant
 
     return job_run(
         self,

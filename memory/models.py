@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from pgvector.django import HnswIndex, VectorField
 
-from core.models import TenantOwnedModel
+from tenancy.scoping import TenantOwnedModel
 
 
 class MemoryNote(TenantOwnedModel):
@@ -33,7 +33,7 @@ class MemoryNote(TenantOwnedModel):
         REJECTED = "rejected"
         ARCHIVED = "archived"
 
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="memory_notes")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="memory_notes")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     key = models.CharField(max_length=100, blank=True, help_text="Slot within the kind (e.g. budget, city).")
     content = models.TextField(help_text="The fact as one sentence, in the user's language.")
@@ -56,14 +56,14 @@ class MemoryNote(TenantOwnedModel):
         db_constraint=False,
     )
     session = models.ForeignKey(
-        "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
+        "tenancy.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="memory_notes"
     )
     # Foreign keys into notes, messages and message vectors are not database constraints (db_constraint=False):
     # those tables are partitioned by HASH(tenant_id) and a key into one would need a unique constraint on `id`
     # alone (core/partitioning.py). Django's deletion collector still cascades and sets null.
     # The stubs cannot infer the type of a many-to-many given its through model by name.
     source_messages = models.ManyToManyField(  # type: ignore[var-annotated]
-        "assistants.Message", blank=True, related_name="memory_notes", through="NoteSourceMessage"
+        "tenancy.Message", blank=True, related_name="memory_notes", through="NoteSourceMessage"
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
@@ -120,9 +120,9 @@ class NoteSourceMessage(models.Model):
     is distributed with them on Citus (docs/scaling.md). Add through the relation with the tenant:
     `note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})`."""
 
-    tenant = models.ForeignKey("assistants.Tenant", on_delete=models.CASCADE, related_name="+")
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
     memorynote = models.ForeignKey(MemoryNote, on_delete=models.CASCADE, db_constraint=False)
-    message = models.ForeignKey("assistants.Message", on_delete=models.CASCADE, db_constraint=False)
+    message = models.ForeignKey("tenancy.Message", on_delete=models.CASCADE, db_constraint=False)
 
     class Meta:
         db_table = "memory_memorynote_source_messages"
@@ -134,7 +134,7 @@ class NoteSourceMessage(models.Model):
 class PiiRejection(TenantOwnedModel):
     """A candidate the PII guard refused. Counts and kinds only, never the content."""
 
-    end_user = models.ForeignKey("assistants.EndUser", null=True, on_delete=models.CASCADE, related_name="+")
+    end_user = models.ForeignKey("tenancy.EndUser", null=True, on_delete=models.CASCADE, related_name="+")
     pii_kind = models.CharField(max_length=40)
     stage = models.CharField(max_length=40, help_text="extraction, summary, embedding, experience ...")
     count = models.PositiveIntegerField(default=1)
@@ -150,7 +150,7 @@ class Experience(TenantOwnedModel):
     `experience_min_users` distinct users confirmed it or staff approved it, and only while the tenant shares
     experiences (tasks.services.experience)."""
 
-    assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE, related_name="experiences")
+    assistant = models.ForeignKey("tenancy.Assistant", on_delete=models.CASCADE, related_name="experiences")
     task_summary = models.TextField(help_text="The generalised task, e.g. 'large batch text classification'.")
     solution = models.TextField(help_text="The generalised steps that worked; checked to hold nothing of a user.")
     fingerprint = models.CharField(
@@ -161,7 +161,7 @@ class Experience(TenantOwnedModel):
         "this experience instead of creating a new one. Blank on experiences learned before issue 15.",
     )
     source_message = models.ForeignKey(
-        "assistants.Message",
+        "tenancy.Message",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -169,7 +169,7 @@ class Experience(TenantOwnedModel):
         db_constraint=False,
     )
     contributed_by = models.ForeignKey(
-        "assistants.EndUser",
+        "tenancy.EndUser",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -202,9 +202,9 @@ class ExperienceContribution(TenantOwnedModel):
     Erasing the user deletes it; an experience left without contributions is deleted with it."""
 
     experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="contributions")
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="+")
     source_message = models.ForeignKey(
-        "assistants.Message",
+        "tenancy.Message",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -246,10 +246,10 @@ class MessageVector(TenantOwnedModel):
     message by meaning as well as by keywords. Written in the background after each turn and during import;
     erased with the message (cascade) and with the user."""
 
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
-    session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="+")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey("tenancy.ChatSession", on_delete=models.CASCADE, related_name="+")
     message = models.ForeignKey(
-        "assistants.Message", on_delete=models.CASCADE, related_name="vectors", db_constraint=False
+        "tenancy.Message", on_delete=models.CASCADE, related_name="vectors", db_constraint=False
     )  # messages are partitioned: see MemoryNote.source_messages
     chunk = models.PositiveIntegerField(default=0, help_text="Index of the chunk within the message (0 if whole).")
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS)

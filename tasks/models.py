@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.db import models
 
-from core.models import TenantOwnedModel
+from tenancy.scoping import TenantOwnedModel
 
 
 class TaskType(TenantOwnedModel):
     """A kind of task an assistant can run, defined as data: its required fields and what to produce."""
 
-    assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE, related_name="task_types")
+    assistant = models.ForeignKey("tenancy.Assistant", on_delete=models.CASCADE, related_name="task_types")
     name = models.CharField(max_length=100)
     trigger_phrases = models.JSONField(default=list, blank=True, help_text="Phrases that start this task.")
     required_fields = models.JSONField(
@@ -35,9 +35,9 @@ class TaskState(TenantOwnedModel):
         CANCELLED = "cancelled"
         EXPIRED = "expired"
 
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="task_states")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="task_states")
     session = models.ForeignKey(
-        "assistants.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="task_states"
+        "tenancy.ChatSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="task_states"
     )
     task_type = models.ForeignKey(TaskType, null=True, blank=True, on_delete=models.SET_NULL, related_name="states")
     task_name = models.CharField(max_length=100)
@@ -57,8 +57,8 @@ class TaskState(TenantOwnedModel):
 class SessionScratch(TenantOwnedModel):
     """Intermediate results within a session (e.g. a tool call's output), reused instead of recomputed."""
 
-    session = models.ForeignKey("assistants.ChatSession", on_delete=models.CASCADE, related_name="scratch")
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey("tenancy.ChatSession", on_delete=models.CASCADE, related_name="scratch")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="+")
     key = models.CharField(max_length=200)
     value = models.JSONField()
     expires_at = models.DateTimeField(null=True, blank=True)

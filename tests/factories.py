@@ -6,8 +6,8 @@ from typing import TypeVar
 import factory
 from django.contrib.auth import get_user_model
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from memory.models import MemoryNote
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 
 # A factory is typed by the model it makes (`XFactory.create()` is an X to the type checker; `XFactory()`, the same
 # call at run time, is typed as the factory by factory_boy).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-from core.models import TenantOwnedModel
+from tenancy.scoping import TenantOwnedModel
 
 NAME_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"  # what OpenAI-compatible servers accept as a function name
 
@@ -21,7 +21,7 @@ class Tool(TenantOwnedModel):
     is_active = models.BooleanField(default=True)
     # The stubs cannot infer the type of a many-to-many given its through model by name.
     assistants = models.ManyToManyField(  # type: ignore[var-annotated]
-        "assistants.Assistant",
+        "tenancy.Assistant",
         blank=True,
         related_name="tools",
         through="ToolAssistant",
@@ -45,9 +45,9 @@ class ToolAssistant(models.Model):
     distributed with them on Citus (docs/scaling.md), as memory's NoteSourceMessage is. Add through the relation
     with the tenant: `tool.assistants.set(assistants, through_defaults={"tenant_id": tool.tenant_id})`."""
 
-    tenant = models.ForeignKey("assistants.Tenant", on_delete=models.CASCADE, related_name="+")
+    tenant = models.ForeignKey("tenancy.Tenant", on_delete=models.CASCADE, related_name="+")
     tool = models.ForeignKey(Tool, on_delete=models.CASCADE)
-    assistant = models.ForeignKey("assistants.Assistant", on_delete=models.CASCADE)
+    assistant = models.ForeignKey("tenancy.Assistant", on_delete=models.CASCADE)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tenant", "tool", "assistant"], name="tool_assistant_unique")]
@@ -60,9 +60,9 @@ class ToolCallLog(TenantOwnedModel):
     kind = models.CharField(max_length=10, help_text="memory (built in), http or python.")
     status = models.CharField(max_length=20, help_text="ok, cached, error, timeout, invalid_arguments, refused, ...")
     duration_ms = models.PositiveIntegerField(default=0)
-    end_user = models.ForeignKey("assistants.EndUser", on_delete=models.CASCADE, related_name="+")
+    end_user = models.ForeignKey("tenancy.EndUser", on_delete=models.CASCADE, related_name="+")
     assistant = models.ForeignKey(
-        "assistants.Assistant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "tenancy.Assistant", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
     class Meta:

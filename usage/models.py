@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from assistants.models import Tenant
-from core.models import TenantOwnedModel, TimeStampedModel
+from tenancy.models import Tenant
+from tenancy.scoping import TenantOwnedModel, TimeStampedModel
 
 
 class UsageHour(TenantOwnedModel):

@@ -10,8 +10,8 @@ from decimal import Decimal
 from django.db.models import Count, Sum
 from django.db.models.functions import TruncDate
 
-from assistants.models import Assistant, EndUser, Message
 from memory.models import MemoryNote
+from tenancy.models import Assistant, EndUser, Message
 from usage.models import ModelPrice, UsageHour, UsageNotice
 
 GROUPS = ("assistant", "user", "model", "day")

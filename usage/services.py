@@ -14,8 +14,8 @@ from datetime import UTC, datetime
 from django.db import connection, transaction
 from django.utils import timezone
 
-from assistants.models import ChatSession, EndUser, Message, Tenant
 from core.metering import UsageEvent, usage_buffer_return, usage_buffer_take
+from tenancy.models import ChatSession, EndUser, Message, Tenant
 from usage.model_jobs import MODEL_JOBS
 from usage.models import UsageHour, UsageNotice
 from usage.quotas import (

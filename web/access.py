@@ -14,14 +14,15 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message
+from core.erasure import end_user_being_erased
 from memory.models import MemoryNote
+from tenancy.models import Assistant, ChatSession, EndUser, Message
 
 
 def end_user_for_account(user) -> EndUser | None:
     if not user.is_authenticated:
         return None
-    return EndUser.all_tenants.select_related("tenant").filter(user=user).first()
+    return EndUser.objects.unscoped().select_related("tenant").filter(user=user).first()
 
 
 def end_user_required(view):
@@ -33,7 +34,7 @@ def end_user_required(view):
         end_user = end_user_for_account(request.user)
         if end_user is None:
             return render(request, "web/no_access.html", status=403)
-        if end_user.erasure_requested_at is not None:
+        if end_user_being_erased(end_user):
             logout(request)
             return render(request, "web/erased.html", status=410)
         request.end_user = end_user
@@ -66,13 +67,6 @@ def sessions_of(request):
 
 def assistants_of(request):
     return Assistant.objects.for_tenant(request.tenant).order_by("id")
-
-
-def assistant_for(request, assistant_id) -> Assistant:
-    assistant = assistants_of(request).filter(pk=assistant_id).first() if str(assistant_id).isdigit() else None
-    if assistant is None:
-        raise Http404("No such assistant.")
-    return assistant
 
 
 def message_for(request, message_id: int) -> Message:

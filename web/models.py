@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import models
 
-from assistants.models import ChatSession
-from core.models import TenantOwnedModel
+from tenancy.models import ChatSession
+from tenancy.scoping import TenantOwnedModel
 
 
 class StreamedTurn(TenantOwnedModel):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from assistants.models import ChatSession, Message
+from tenancy.models import ChatSession, Message
 
 SEARCH_MAX_QUERY = 200
 SEARCH_LIMIT = 50

@@ -9,11 +9,11 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.privacy import user_erase_request
 from assistants.services.sessions import session_title
 from assistants.services.tokens import token_count
 from core.exceptions import InvalidInput
+from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from web.models import StreamedTurn
 
 SELF_SERVICE_ERASURE = "user:self (web chat)"

@@ -6,7 +6,7 @@ import uuid
 
 from django.db import models
 
-from core.models import TenantOwnedModel
+from tenancy.scoping import TenantOwnedModel
 
 EVENTS = (
     "memory.created",

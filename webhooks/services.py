@@ -33,6 +33,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.exceptions import InvalidInput, NotFound
+from webhooks.content import webhook_content
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
 
 # `... as`: callers (the API, the admin, tests) import these from services; they live in targets.
@@ -183,37 +184,10 @@ def webhook_signature_verify(
     return fresh and hmac.compare_digest(expected, signature or "")
 
 
-def _content(delivery: WebhookDelivery) -> dict:
-    """For endpoints that turned content on: what the ids point to now, read at delivery time."""
-    from assistants.models import EndUser
-    from memory.models import MemoryNote
-    from tasks.models import TaskState
-
-    data, extra = delivery.payload, {}
-    user_id = data.get("user_id")
-    if data.get("note"):
-        note = MemoryNote.objects.for_tenant(delivery.tenant_id).filter(pk=data["note"]).first()
-        if note is not None:
-            extra["content"] = note.content
-            user_id = note.end_user_id
-    if data.get("task"):
-        task = TaskState.objects.for_tenant(delivery.tenant_id).filter(pk=data["task"]).first()
-        if task is not None:
-            extra["collected"] = {
-                k: v.get("value") if isinstance(v, dict) else v for k, v in (task.collected or {}).items()
-            }
-            user_id = task.end_user_id
-    if user_id:
-        user = EndUser.objects.for_tenant(delivery.tenant_id).filter(pk=user_id).first()
-        if user is not None:
-            extra["user"] = user.external_id
-    return extra
-
-
 def _body(delivery: WebhookDelivery, endpoint: WebhookEndpoint) -> bytes:
     data = {k: v for k, v in delivery.payload.items() if k != "user_id"}
     if endpoint.include_content:
-        data.update(_content(delivery))
+        data.update(webhook_content(tenant_id=delivery.tenant_id, payload=delivery.payload))
     return json.dumps(
         {
             "id": str(delivery.event_id),
@@ -235,7 +209,8 @@ def _claim(delivery_id: int) -> tuple[WebhookDelivery, WebhookEndpoint] | None:
     sweep that arrives during the attempt finds it leased and leaves it."""
     with transaction.atomic():
         delivery = (
-            WebhookDelivery.all_tenants.select_for_update(skip_locked=True)
+            WebhookDelivery.objects.unscoped()
+            .select_for_update(skip_locked=True)
             .select_related("endpoint")
             .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
             .first()
@@ -328,7 +303,8 @@ def webhook_deliveries_sweep(*, limit: int = 500) -> int:
     more than a minute. Returns how many were sent."""
     overdue = timezone.now() - timedelta(seconds=60)
     ids = list(
-        WebhookDelivery.all_tenants.filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lt=overdue)
+        WebhookDelivery.objects.unscoped()
+        .filter(status=WebhookDelivery.Status.PENDING, next_attempt_at__lt=overdue)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:limit]
     )

@@ -21,11 +21,12 @@ from api.authentication import API_LIMITS, ApiKeyAuthentication, HasApiKey, api_
 from api.fields import MAX_ID
 from api.pagination import ApiPagination
 from api.parsers import LimitedJSONParser
-from assistants.models import EndUser
 from assistants.services.tenants import end_user_get_or_create
-from core.exceptions import Conflict, InvalidInput, NotFound
-from core.identifiers import external_id_addressable, external_id_problem
-from core.models import tenant_scope
+from core.erasure import end_user_erasure_refuse
+from core.exceptions import InvalidInput, NotFound
+from tenancy.identifiers import external_id_addressable, external_id_problem
+from tenancy.models import EndUser
+from tenancy.scoping import tenant_scope
 
 SEALED = (
     "get_queryset",
@@ -133,16 +134,8 @@ class TenantAPIView(APIView):
             if problem:
                 raise InvalidInput(problem, details={"user": str(external_id)[:200]})
             user = end_user_get_or_create(tenant=self.tenant, external_id=external_id)
-        self.refuse_if_being_erased(user)
+        end_user_erasure_refuse(user)
         return user
-
-    @staticmethod
-    def refuse_if_being_erased(user: EndUser) -> None:
-        if user.erasure_requested_at is not None:
-            raise Conflict(
-                f"User '{user.external_id}' is being erased; nothing new is accepted for them.",
-                code="user_being_erased",
-            )
 
     def optional_user(self, request) -> EndUser | None:
         """?user=<external_id> on id-addressed endpoints: the object must also belong to that user."""

@@ -20,13 +20,15 @@ from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from api.views.chat_schema import CHAT_EXAMPLE, SSE_EXAMPLE, ChatResponse, SseEventSerializer
-from assistants.models import Assistant, ChatSession
 from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
 from assistants.services.sessions import session_title
+from assistants.services.turn_session import turn_assistant_get, turn_session_check, turn_session_get
 from assistants.services.turn_usage import turn_quota_check
-from core.exceptions import ApplicationError, InvalidInput
+from core.erasure import end_user_being_erased, end_user_erasure_refuse
+from core.exceptions import ApplicationError
 from core.policy import memory_policy_for
 from core.sse import sse, sse_response
+from tenancy.models import ChatSession
 
 logger = logging.getLogger(__name__)
 
@@ -224,29 +226,20 @@ class ChatView(TenantAPIView):
     def _session(
         self, external_id: str, session_id, assistant_id, message: str, *, temporary: bool, tool_choice: str
     ) -> ChatSession:
-        """The session the turn goes to. The user and a new session are created last, once nothing can refuse."""
+        """The session the turn goes to (assistants.services.turn_session decides). The user and a new session are
+        created last, once nothing can refuse."""
+        asked = {"assistant_id": assistant_id, "temporary": temporary}
         if session_id is not None:
             session = self._continued_session(external_id, session_id)
             if session is not None:
-                return self._check_continued(session, assistant_id, temporary=temporary)
+                return turn_session_check(session, **asked)
             # not found, or its user is being erased: the slower path below says which, as it always did
             end_user = self.end_user(
                 external_id, create=False, missing=f"Session {session_id} does not exist for this user."
             )
-            self.refuse_if_being_erased(end_user)  # before the session: erasure deletes sessions as it goes
-            session = self.get_object(
-                session_id,
-                ChatSession.objects.for_tenant(self.tenant).filter(end_user=end_user).select_related("assistant"),
-                message=f"Session {session_id} does not exist for this user.",
-            )
-            return self._check_continued(session, assistant_id, temporary=temporary)
-        assistant = None
-        if assistant_id is not None:
-            assistant = self.get_object(
-                assistant_id,
-                Assistant.objects.for_tenant(self.tenant),
-                message=f"Assistant {assistant_id} does not exist.",
-            )
+            end_user_erasure_refuse(end_user)  # before the session: erasure deletes sessions as it goes
+            return turn_session_get(tenant=self.tenant, end_user=end_user, session_id=session_id, **asked)
+        assistant = turn_assistant_get(tenant=self.tenant, assistant_id=assistant_id)
         with transaction.atomic():
             end_user = self.end_user(external_id, create=True)
             session = chat_session_start(
@@ -280,19 +273,8 @@ class ChatView(TenantAPIView):
             .select_related("end_user", "assistant")
             .first()
         )
-        if session is None or session.end_user.erasure_requested_at is not None:
+        if session is None or end_user_being_erased(session.end_user):
             return None
-        return session
-
-    @staticmethod
-    def _check_continued(session: ChatSession, assistant_id, *, temporary: bool) -> ChatSession:
-        if assistant_id is not None and session.assistant_id != assistant_id:
-            raise InvalidInput("That session belongs to another assistant; leave 'assistant' out.")
-        if temporary and not session.temporary:
-            raise InvalidInput(
-                "That session is not temporary, and an existing session cannot become one: "
-                "leave 'session' out to start a temporary chat."
-            )
         return session
 
     def _events(self, first, events, record):

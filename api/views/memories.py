@@ -13,7 +13,6 @@ from api.preconditions import etag, if_match
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
-from assistants.models import Message
 from assistants.services.forgetting import forget_everywhere
 from assistants.services.pinned_sync import session_pinned_follow_notes
 from core.exceptions import Conflict
@@ -21,6 +20,7 @@ from memory.models import MemoryNote
 from memory.services.note_versions import memory_note_forget_if_version, memory_note_update_if_version, note_version
 from memory.services.notes import memory_note_create, memory_note_history
 from memory.services.recall import memory_recall
+from tenancy.models import Message
 
 NOTE_EXAMPLE = {
     "id": 7,

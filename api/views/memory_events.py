@@ -11,11 +11,11 @@ from rest_framework.response import Response
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import USER_PARAM
-from assistants.models import Message
 from assistants.services.pinned_sync import session_pinned_after_undo
 from core.exceptions import NotFound
 from memory.services.event_undo import memory_event_undo
 from memory.services.events import memory_events_for_message
+from tenancy.models import Message
 
 
 class MemoryEventBefore(serializers.Serializer):

@@ -13,9 +13,9 @@ from rest_framework.response import Response
 from api.fields import Id, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
-from assistants.models import Assistant, ChatSession, Message
 from assistants.services.importing import session_import
 from assistants.services.sessions import session_delete
+from tenancy.models import Assistant, ChatSession, Message
 
 USER_PARAM = OpenApiParameter(
     "user",

@@ -15,7 +15,6 @@ from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.chat_schema import RecalledItemSerializer
 from api.views.sessions import PAGE_PARAMS, USER_PARAM
-from assistants.models import Assistant, ErasureReceipt, Feedback, Message
 from assistants.services.feedback import feedback_record
 from assistants.services.privacy import user_erase_request, user_export_file
 from assistants.services.tenants import end_user_memory_set
@@ -25,6 +24,7 @@ from core.models import JobRecord
 from memory.models import Experience
 from memory.services.recall import memory_recall
 from tasks.models import TaskState
+from tenancy.models import Assistant, ErasureReceipt, Feedback, Message
 
 
 class NotImplementedYet(ApplicationError):

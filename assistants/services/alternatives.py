@@ -7,15 +7,12 @@ would leave later replies answering a message that is no longer there."""
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator
 
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.llm import ModelError, OfflineChatModel, get_chat_model
-from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
-from assistants.services.agent import model_error_sentence
+from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.chat import (
     TurnResult,
     chat_reply_store,
@@ -23,13 +20,11 @@ from assistants.services.chat import (
     turn_uses_long_term_memory,
 )
 from assistants.services.earlier_versions import message_versions_retire
-from assistants.services.turn_usage import TurnMeter, turn_quota_check
-from core.db import connection_release_while_waiting
+from assistants.services.turn_usage import turn_quota_check
+from core.erasure import end_user_being_erased
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
-from core.text import mostly_chinese
-
-logger = logging.getLogger(__name__)
+from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, EndUser, Message, Tenant
 
 ALTERNATIVE_OF_KEY = "alternative_of"  # on a regenerated reply: the reply it replaced
 EDIT_OF_KEY = "edit_of"  # on a resent user message: the message it corrects
@@ -44,7 +39,8 @@ def _check_session(*, tenant, session: ChatSession) -> None:
         raise NotFound("That session does not exist.")
     if session.expires_at is not None and session.expires_at <= timezone.now():
         raise NotFound("That temporary conversation has expired and is being deleted.")
-    if EndUser.all_tenants.filter(pk=session.end_user_id, erasure_requested_at__isnull=True).count() == 0:
+    user = EndUser.objects.for_tenant(session.tenant_id).filter(pk=session.end_user_id).first()
+    if user is None or end_user_being_erased(user):  # a 404 here, as it always was: the conversation is going
         raise NotFound("That user's data is being erased; no new messages are accepted.")
 
 
@@ -106,61 +102,55 @@ def chat_reply_regenerate_stream(
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
 
-    model = get_chat_model(tenant=tenant, assistant=session.assistant, policy=policy)
-    model_name, parts, error = ("offline" if model.offline else model.name), [], None
-    extra = {ALTERNATIVE_OF_KEY: reply.pk}
-    if not model.offline:
-        connection_release_while_waiting()
-    meter = TurnMeter(tenant=tenant, session=session, model=model, context=context)  # no statement
-    try:
-        for delta in model.stream(context.messages):
-            parts.append(delta)
-            yield "delta", delta
-    except GeneratorExit:
-        meter.record(reply="".join(parts), ok=True)
-        with transaction.atomic():
-            new = chat_reply_store(
-                tenant=tenant,
-                session=session,
-                text="".join(parts),
-                context=context,
-                model_name=model_name,
-                stopped=True,
-                extra=extra,
-            )
-            _mark_replaced(tenant, [reply], new.pk)
-        raise
-    except Exception as exc:  # as in the chat turn: the offline model answers, the reason is said
-        if not isinstance(exc, ModelError):
-            logger.exception("chat model %s failed while regenerating", model_name)
-        error = model_error_sentence(exc, mostly_chinese(user_message.content[:2000]))
-        fallback = ("\n\n" if parts else "") + OfflineChatModel().complete(context.messages)
-        parts.append(fallback)
-        yield "delta", fallback
-        model_name = f"{model_name}->offline"
-    meter.record(reply="".join(parts), ok=error is None)
-    with transaction.atomic():
-        new = chat_reply_store(
+    # The reply stream is the chat turn's (assistants.services.agent), with no tools: the model answers again.
+    state = ReplyState()
+    model_name, error = yield from reply_stream(
+        tenant=tenant,
+        session=session,
+        text=user_message.content,
+        context=context,
+        policy=policy,
+        state=state,
+        store_stopped=lambda model_name: _regenerated_store(
             tenant=tenant,
             session=session,
-            text="".join(parts),
+            reply=reply,
+            state=state,
             context=context,
             model_name=model_name,
-            error=error,
-            extra=extra,
-        )
-        _mark_replaced(tenant, [reply], new.pk)
+            stopped=True,
+        ),
+    )
+    new = _regenerated_store(
+        tenant=tenant, session=session, reply=reply, state=state, context=context, model_name=model_name, error=error
+    )
     yield (
         "done",
         TurnResult(
             session=session,
             user_message=user_message,
             reply_message=new,
-            reply="".join(parts),
+            reply=state.text,
             context=context,
             error=error,
         ),
     )
+
+
+@transaction.atomic
+def _regenerated_store(*, tenant, session, reply: Message, state: ReplyState, context, model_name: str, **how):
+    """Store the new reply (`how`: stopped=True, or the error sentence) and make `reply` its earlier version."""
+    new = chat_reply_store(
+        tenant=tenant,
+        session=session,
+        text=state.text,
+        context=context,
+        model_name=model_name,
+        extra={ALTERNATIVE_OF_KEY: reply.pk},
+        **how,
+    )
+    _mark_replaced(tenant, [reply], new.pk)
+    return new
 
 
 def chat_turn_edit_stream(

@@ -11,7 +11,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
@@ -21,10 +20,12 @@ from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
 from assistants.services.turn_usage import turn_quota_check
 from core.db import connection_release_while_waiting
-from core.exceptions import Conflict, InvalidInput, NotFound
+from core.erasure import end_user_write_lock
+from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
 from core.priority import interactive_work_seen
 from memory.services.embeddings import embeddings_kept_for_turn
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 
 logger = logging.getLogger(__name__)
 
@@ -276,13 +277,11 @@ def _user_message_commit(
     erasure."""
     with transaction.atomic():
         # Lock the end user: an erasure in progress must not see new rows appear behind it.
-        end_user = (
-            EndUser.all_tenants.select_for_update().filter(pk=session.end_user_id, tenant_id=session.tenant_id).first()
+        end_user = end_user_write_lock(
+            tenant_id=session.tenant_id,
+            end_user_id=session.end_user_id,
+            erasing="That user's data is being erased; no new messages are accepted.",
         )
-        if end_user is None:
-            raise NotFound("That user does not exist (already erased?).")
-        if end_user.erasure_requested_at is not None:  # docs/api.md: always 409 user_being_erased during erasure
-            raise Conflict("That user's data is being erased; no new messages are accepted.", code="user_being_erased")
         session.end_user = end_user  # the row just locked: the turn reads it from here, not once per use
         user_message = Message.objects.for_tenant(tenant).create(
             tenant=tenant,

@@ -28,12 +28,12 @@ from pydantic import BaseModel, Field
 from assistants.llm import get_chat_model
 from assistants.llm.errors import ModelError
 from assistants.llm.offline import offline_summary_merge, summary_lines
-from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.tokens import token_count, token_truncate
 from core.dispatch import enqueue_on_commit
-from core.models import tenant_scope
 from core.policy import memory_policy_for
 from memory.services.pii import pii_redact
+from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, Message
+from tenancy.scoping import tenant_scope
 
 logger = logging.getLogger(__name__)
 

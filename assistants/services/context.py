@@ -26,7 +26,6 @@ from django.db.models.fields.json import KT
 
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
-from assistants.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from assistants.services.pinned import pinned_label
 from assistants.services.recall_early import MIN_BUDGET, recall_early_result
 from assistants.services.tokens import (
@@ -39,6 +38,7 @@ from assistants.services.tokens import (
 from assistants.services.turn_context import TurnContext
 from core.policy import MemoryPolicy
 from core.text import mostly_chinese
+from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 
 logger = logging.getLogger(__name__)
 

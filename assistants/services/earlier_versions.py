@@ -16,9 +16,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 
-from assistants.models import MESSAGE_REPLACED_KEY, Message, Tenant
 from memory.models import ExperienceContribution, MessageVector
 from tasks.services.experience import experience_forget_for_message
+from tenancy.models import MESSAGE_REPLACED_KEY, Message, Tenant
 
 CLEANUP_BATCH = 500
 

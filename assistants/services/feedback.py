@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from assistants.models import Feedback, Message
 from core.exceptions import InvalidInput, NotFound
+from tenancy.models import Feedback, Message
 
 
 @transaction.atomic

@@ -18,7 +18,6 @@ import re
 from django.db import transaction
 from django.utils.translation import gettext, pgettext_lazy
 
-from assistants.models import ChatSession
 from core.i18n import user_language
 from core.text import has_chinese
 from memory.reading import message_read, user_notes_targeted
@@ -29,6 +28,7 @@ from memory.services.events import forget_event, memory_events_record
 from memory.services.forget_requests import forget_target
 from memory.services.notes import memory_forget_matching, memory_notes_forget
 from memory.services.topics import query_topics
+from tenancy.models import ChatSession
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.
 PINNED_SLOTS = {
@@ -111,7 +111,7 @@ def _sessions_forget(*, tenant, end_user, needles: Needles, current=None) -> set
 def _reply_contexts_forget(*, tenant, session, removed: set[str], needles: Needles) -> None:
     """The pinned facts and summary each reply was built from are kept with it (the web chat's "used N memories"):
     the forgotten ones leave those copies too."""
-    from assistants.models import Message
+    from tenancy.models import Message
 
     for reply in Message.objects.for_tenant(tenant).filter(
         session=session, role=Message.Role.ASSISTANT, metadata__has_key="context"
@@ -165,8 +165,8 @@ def forget_everywhere(*, tenant, end_user, query: str, actor: str = "", session=
 
 def _asked_before(*, tenant, session, message) -> list | None:
     """The two notes the previous user message of this session asked about ("Do you mean X or Y?"), if it did."""
-    from assistants.models import Message
     from memory.models import MemoryNote
+    from tenancy.models import Message
 
     previous = (
         Message.objects.for_tenant(tenant)
@@ -191,7 +191,7 @@ def _asked_before(*, tenant, session, message) -> list | None:
 
 def _said_before(*, tenant, session, message) -> str:
     """The text a bare "forget that" points at: the last reply before the message, else the user's message before."""
-    from assistants.models import Message
+    from tenancy.models import Message
 
     earlier = Message.objects.for_tenant(tenant).filter(session=session, id__lt=message.pk).order_by("-id")
     reply = earlier.filter(role=Message.Role.ASSISTANT).values_list("content", flat=True).first()
@@ -200,7 +200,7 @@ def _said_before(*, tenant, session, message) -> str:
 
 
 def _mark(*, tenant, message, **fields) -> None:
-    from assistants.models import Message
+    from tenancy.models import Message
 
     metadata = {**(message.metadata or {}), **fields}
     Message.objects.for_tenant(tenant).filter(pk=message.pk).update(metadata=metadata)

@@ -19,13 +19,14 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from assistants.models import Assistant, ChatSession, EndUser, Message, Tenant
 from assistants.services.sessions import session_title
 from core.dispatch import enqueue_on_commit
-from core.exceptions import Conflict, InvalidInput, NotFound
+from core.erasure import end_user_being_erased, end_user_erasure_refuse
+from core.exceptions import InvalidInput, NotFound
 from core.ledger import job_progress_update, job_record_create
 from core.models import JobRecord
 from core.priority import bulk_job_yield
+from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 from webhooks.services import webhook_event_emit
 
 IMPORT_ROLES = (Message.Role.USER, Message.Role.ASSISTANT)
@@ -83,8 +84,7 @@ def session_import(
     Returns the session, the message ids in the given order, and the queued processing job."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
-    if end_user.erasure_requested_at is not None:
-        raise Conflict("That user's data is being erased; nothing new is accepted.", code="user_being_erased")
+    end_user_erasure_refuse(end_user, message="That user's data is being erased; nothing new is accepted.")
     if not messages:
         raise InvalidInput("There are no messages to import.")
     previous: datetime | None = None
@@ -242,7 +242,7 @@ def _import_step(
     )
     if session is None:
         return {"skipped": "the session no longer exists"}, progress
-    if session.end_user.erasure_requested_at is not None:
+    if end_user_being_erased(session.end_user):
         return {"skipped": "user erasure in progress"}, progress
     counts.setdefault("started_at", timezone.now().isoformat())  # notes written since then get the message's time
     started = datetime.fromisoformat(counts["started_at"])

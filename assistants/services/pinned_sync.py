@@ -14,10 +14,10 @@ from datetime import UTC, datetime
 
 from django.db import transaction
 
-from assistants.models import ChatSession
 from assistants.services.pinned import pinned_facts_extract
 from memory.models import MemoryNote, NoteSourceMessage
 from memory.services.pii import pii_redact_value
+from tenancy.models import ChatSession
 
 # A note's slot (memory.services.topic_lexicon) -> the pinned fact that holds the same thing.
 PINNED_KEY_OF_SLOT = {

@@ -28,8 +28,6 @@ from django.db.models import CharField, Exists, OuterRef, Q, Value
 from django.db.models.functions import Cast, Concat
 from django.utils import timezone
 
-from assistants.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
-
 # `... as`: the export lives in privacy_export; callers (the API, the web, the admin, tests) import it from here.
 from assistants.services.privacy_export import EXPORT_BATCH as EXPORT_BATCH
 from assistants.services.privacy_export import user_export as user_export
@@ -42,6 +40,7 @@ from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
 from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import SessionScratch, TaskState
+from tenancy.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from tools.models import ToolCallLog
 from usage.services import usage_user_deidentify
 from webhooks.services import webhook_event_emit
@@ -174,8 +173,16 @@ def _session_extras(sessions) -> dict:
 def _add(counts: dict, more: dict) -> dict:
     for key, value in more.items():
         if value:
-            counts[key] = counts.get(key, 0) + value
+            counts[receipt_count_name(key)] = counts.get(receipt_count_name(key), 0) + value
     return counts
+
+
+def receipt_count_name(label: str) -> str:
+    """A receipt names a table it erased from by its model's label, as receipts always have: the tenancy models
+    keep the label they had in the assistants app ("assistants.Message") since they moved (issue 40), so that
+    receipts old and new, and those who read them, see the same names."""
+    app, _, model = label.partition(".")
+    return f"assistants.{model}" if app == "tenancy" else label
 
 
 def user_erase_preview(*, tenant, end_user) -> dict:
@@ -200,7 +207,9 @@ def user_erase_preview(*, tenant, end_user) -> dict:
 def _mark(user: EndUser) -> None:
     if user.erasure_requested_at is None:
         user.erasure_requested_at = user.updated_at = timezone.now()
-        EndUser.all_tenants.filter(pk=user.pk, tenant_id=user.tenant_id).update(  # with the tenant: docs/scaling.md
+        EndUser.objects.unscoped().filter(
+            pk=user.pk, tenant_id=user.tenant_id
+        ).update(  # with the tenant: docs/scaling.md
             erasure_requested_at=user.erasure_requested_at, updated_at=user.updated_at
         )
 
@@ -324,7 +333,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         login = user.user
         if login is not None and not (login.is_staff or login.is_superuser):
             user.user = None
-            EndUser.all_tenants.filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
+            EndUser.objects.unscoped().filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
             from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
 
             _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])

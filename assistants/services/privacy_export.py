@@ -13,10 +13,10 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from assistants.models import ChatSession, Feedback, Message
 from core.exceptions import NotFound
 from memory.models import Experience, ExperienceContribution, MemoryNote, PiiRejection
 from tasks.models import SessionScratch, TaskState
+from tenancy.models import ChatSession, Feedback, Message
 
 NOT_EXPORTED = ("tenant", "embedding", "search_text", "search_vector")  # derived from what is exported, or ours
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from assistants.models import ChatSession
 from core.exceptions import InvalidInput, NotFound
 from memory.services.pii import pii_safe_title
+from tenancy.models import ChatSession
 
 TITLE_MAX_CHARS = 200  # a title someone gave (the person renaming, an integrator importing)
 AUTO_TITLE_CHARS = 60  # a title made from the first message: short enough for a list of conversations

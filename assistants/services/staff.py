@@ -7,12 +7,12 @@ from django.contrib.auth.models import Group, Permission
 from django.db import transaction
 from django.db.models import Q
 
-from assistants.models import Tenant, TenantStaff
+from tenancy.models import Tenant, TenantStaff
 
 STAFF_GROUP = "Tenant staff"
 # Everything of the platform's apps, except what is platform-wide (tenants are created and deleted by
 # superusers; staff links and worker heartbeats are superuser-only).
-STAFF_APPS = ("core", "assistants", "memory", "tasks", "webhooks", "usage")  # core: the job ledger
+STAFF_APPS = ("tenancy", "core", "memory", "tasks", "webhooks", "usage")  # core: the job ledger
 STAFF_EXCLUDED = (
     "add_tenant",
     "delete_tenant",

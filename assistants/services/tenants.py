@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from assistants.models import ApiKey, Assistant, EndUser, Tenant
 from core.exceptions import Conflict, InvalidInput
-from core.identifiers import external_id_addressable, external_id_problem
 from tasks.services.task_types import task_types_install_examples
+from tenancy.identifiers import external_id_addressable, external_id_problem
+from tenancy.models import ApiKey, Assistant, EndUser, Tenant
 
 API_KEY_PREFIX = "mk_"
 
@@ -56,7 +56,7 @@ def tenant_create(*, slug: str, name: str = "", assistant_name: str = "Assistant
 
 def end_user_get_or_create(*, tenant: Tenant, external_id: str) -> EndUser:
     """The integrator addresses people by their own id; the first use creates the end user. A new id must follow
-    core.identifiers' rule (no invisible characters); an existing user is found whatever their id."""
+    tenancy.identifiers' rule (no invisible characters); an existing user is found whatever their id."""
     external_id = (external_id or "").strip()
     if not external_id_addressable(external_id):
         raise InvalidInput("The user id must be a non-empty string of at most 200 characters.")

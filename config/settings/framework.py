@@ -21,6 +21,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "axes",  # login throttling and lockout (web chat and admin): settings/security.py
     "csp",  # Content-Security-Policy header: settings/security.py
+    "tenancy",  # tenants and their data, the bottom layer every app reads
     "core",
     "assistants",
     "memory",

@@ -14,7 +14,6 @@ import re
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from assistants.models import Message
 from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.text import has_chinese
@@ -24,6 +23,7 @@ from memory.services.forget_requests import forget_target
 from memory.services.notes import memory_note_update, memory_notes_forget
 from memory.services.rules import injection_kind, read_message
 from memory.services.writing import existing_note, is_unclear_change, same_fact
+from tenancy.models import Message
 
 YES = re.compile(
     r"^(?:是的?|对的?|没错|嗯+|对呀|是啊|确实|现在是|改了|yes|yeah|yep|right|correct|that's right|sure)", re.IGNORECASE

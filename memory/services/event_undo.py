@@ -10,11 +10,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.models import Message
 from core.exceptions import InvalidInput, NotFound
 from memory.models import MemoryNote
 from memory.services.events import turn_user_message
 from memory.services.notes import memory_note_forget, memory_note_update
+from tenancy.models import Message
 
 
 @transaction.atomic

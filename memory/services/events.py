@@ -13,10 +13,10 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
-from assistants.models import Message
 from core.exceptions import NotFound
 from core.text import has_chinese
 from memory.models import MemoryNote
+from tenancy.models import Message
 
 UNDOABLE = {"written", "superseded"}
 

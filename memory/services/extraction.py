@@ -21,8 +21,6 @@ from typing import Any
 
 from django.db import transaction
 
-from assistants.models import MESSAGE_REPLACED_KEY, Message
-from core.models import tenant_scope
 from core.policy import memory_policy_for
 from core.text import has_chinese
 from memory.models import MemoryNote
@@ -56,6 +54,8 @@ from memory.services.rules import (
 )
 from memory.services.topics import TOPIC_BY_SLOT, topics_in
 from memory.services.writing import candidate_apply, candidates_embed_ahead
+from tenancy.models import MESSAGE_REPLACED_KEY, Message
+from tenancy.scoping import tenant_scope
 
 INFERRED_CONFIDENCE = 0.3
 HEDGED_CONFIDENCE = 0.6
@@ -205,8 +205,8 @@ def memory_extract_for_message(*, tenant_id: int, message_id: int, embed_message
     Returns counts for the job ledger: {"written": n, "refreshed": n, "superseded": n, "pending_review": n,
     "dropped": {...}, "pii": {...}}. What changed is also recorded as the turn's memory events
     (memory.services.events), and the message is marked done, so clients know the turn's memory is settled."""
-    from assistants.models import Tenant
     from memory.services.events import memory_events_record
+    from tenancy.models import Tenant
 
     tenant = Tenant.objects.get(pk=tenant_id)
     with tenant_scope(tenant):

@@ -12,12 +12,12 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from assistants.models import Tenant
 from core.dispatch import enqueue_on_commit
 from core.policy import MemoryPolicy, memory_policy_for
 from memory.models import MemoryNote
 from memory.services.embeddings import embed_texts
 from memory.services.notes import note_index_text
+from tenancy.models import Tenant
 
 DECAY_FACTOR = 0.8  # importance multiplier per daily run once a note has gone unrecalled too long
 LIVE = [MemoryNote.Status.ACTIVE, MemoryNote.Status.PENDING_REVIEW]
@@ -30,7 +30,7 @@ def policy_groups(
     assistant whose policy overrides one of `names` go by that assistant's policy, all the others by the tenant's.
     `path` leads from the row to its conversation's assistant (notes: session__assistant_id). Maintenance jobs
     run per tenant; this is how an assistant's override reaches them too."""
-    from assistants.models import Assistant
+    from tenancy.models import Assistant
 
     base = memory_policy_for(tenant=tenant)
     groups: list[tuple[Q, MemoryPolicy]] = []
@@ -142,7 +142,7 @@ def memory_reembed_notes(*, tenant: Tenant, batch: int = 256, progress=None) -> 
 
 def _reembed_work(tenant: Tenant) -> list[tuple[str, QuerySet, QuerySet]]:
     """(model, notes to embed with it, user messages without a vector of it), one per policy group."""
-    from assistants.models import Message
+    from tenancy.models import Message
 
     work = []
     for where, policy in policy_groups(tenant=tenant, names=("embedding_model",)):

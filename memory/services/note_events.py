@@ -36,6 +36,12 @@ def note_event_emit(note: MemoryNote, event: str, **extra) -> None:
     )
 
 
+def note_webhook_content(tenant_id: int, note_id: int) -> tuple[dict, int] | None:
+    """A webhook delivery's content for a note (webhooks.content, registered in memory.apps): its text now."""
+    note = MemoryNote.objects.for_tenant(tenant_id).filter(pk=note_id).first()
+    return None if note is None else ({"content": note.content}, note.end_user_id)
+
+
 def note_snapshot(note: MemoryNote) -> dict:
     return {
         "kind": note.kind,

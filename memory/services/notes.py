@@ -60,7 +60,7 @@ def note_policy(note: MemoryNote, policy: MemoryPolicy | None = None) -> MemoryP
     was written under, so a later edit keeps it where that assistant's recall looks."""
     if policy is not None:
         return policy
-    from assistants.models import ChatSession
+    from tenancy.models import ChatSession
 
     assistant = None
     if note.session_id:
@@ -248,7 +248,7 @@ def memory_note_forget(*, tenant, note: MemoryNote, actor: str = "") -> MemoryNo
     if note.tenant_id != tenant.pk:
         raise NotFound("That note does not exist.")
     before = {"kind": note.kind, "key": note.key, "status": note.status}  # never the forgotten content
-    from assistants.models import Message
+    from tenancy.models import Message
 
     Message.objects.for_tenant(tenant).filter(memory_notes=note).update(search_vector="")
     MessageVector.objects.for_tenant(tenant).filter(message__memory_notes=note).delete()
@@ -342,7 +342,7 @@ def _forget_messages(*, tenant, end_user, query: str) -> None:
     until the user's data is erased; that is the privacy layer's job)."""
     from django.db.models import Q
 
-    from assistants.models import Message
+    from tenancy.models import Message
 
     words = set()
     for slot in query_topics(query):

@@ -12,8 +12,8 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 
-from assistants.models import MESSAGE_REPLACED_KEY
 from core.db import prepared_rows, text_rows
+from tenancy.models import MESSAGE_REPLACED_KEY
 
 # The best RERANK_FACTOR x candidates of the exact scan on half-precision vectors are re-ranked on the full vectors
 # (memory.services.recall.EXACT_SCAN_MAX says when that scan is used and what it measured).

@@ -129,7 +129,6 @@ def restated_note(*, tenant, end_user, content: str, embedding_model: str, messa
     if not notes:
         return None
     said = encode([first_person(content)] + [first_person(n.content) for n in notes])
-    needed = [needed[n.pk] for n in notes]
-    likeness = [float(x) - need for x, need in zip(said[1:] @ said[0], needed, strict=True)]
+    likeness = [float(x) - needed[n.pk] for x, n in zip(said[1:] @ said[0], notes, strict=True)]
     best = max(range(len(notes)), key=likeness.__getitem__)
     return notes[best] if likeness[best] >= 0 else None

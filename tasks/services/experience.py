@@ -27,7 +27,6 @@ from django.utils.translation import gettext
 from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
-from assistants.models import Feedback, Message
 from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.text import language_of, mostly_chinese
@@ -54,6 +53,7 @@ from tasks.services.experience_sources import (
 from tasks.services.positive_feedback import is_positive_feedback as is_positive_feedback
 from tasks.services.scratch import scratch_get, scratch_put
 from tasks.services.structured import OFFLINE_MODEL, StructuredCallFailed, structured_complete
+from tenancy.models import Feedback, Message
 
 logger = logging.getLogger(__name__)
 _embedding_text = experience_embedding_text  # imported from here by tests/chat/test_policy_overrides.py

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from assistants.models import ChatSession, Message
 from memory.models import MemoryNote
 from memory.services.pii import REDACTED, pii_find
 from tasks.models import TaskState
+from tenancy.models import ChatSession, Message
 
 NAME_INTRO = re.compile(
     r"(?:我叫|我的名字是|姓名[:：]?|(?:我是|本人)(?=[\u4e00-\u9fff]{2,3}(?:[，,。.!！\s]|$)))\s*"

@@ -17,9 +17,9 @@ import re
 from django.conf import settings
 from django.utils.translation import gettext, override
 
-from assistants.models import MESSAGE_REPLACED_KEY, Message
 from memory.models import Experience
 from tasks.services.experience_privacy import GENERIC_ZH_SHINGLES, shingles_en, shingles_zh
+from tenancy.models import MESSAGE_REPLACED_KEY, Message
 
 # The earlier replies of the conversation whose hints a reply may still quote (the window carries them).
 HINTED_REPLIES_READ = 100

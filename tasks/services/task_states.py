@@ -87,6 +87,15 @@ def task_state_save(*, tenant, task: TaskState, steps: list[dict], **changes) ->
     return task
 
 
+def task_webhook_content(tenant_id: int, task_id: int) -> tuple[dict, int] | None:
+    """A webhook delivery's content for a task (webhooks.content, registered in tasks.apps): what it collected."""
+    task = TaskState.objects.for_tenant(tenant_id).filter(pk=task_id).first()
+    if task is None:
+        return None
+    collected = {k: v.get("value") if isinstance(v, dict) else v for k, v in (task.collected or {}).items()}
+    return {"collected": collected}, task.end_user_id
+
+
 def task_state_start(*, tenant, session, task_type: TaskType, message, policy=None) -> TaskState:
     """A new task of `task_type` for the session's user, collecting its required fields."""
     if task_type.tenant_id != tenant.pk or session.tenant_id != tenant.pk:

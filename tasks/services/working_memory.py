@@ -204,24 +204,11 @@ def _route_new_task(
         scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=existing.pk, policy=policy)
         return _result(existing, "offer", hint_offer(existing, zh, or_new=True))
     if current is not None and (existing is None or existing.pk != current.pk):
-        current = task_state_transition(
-            tenant=tenant,
-            state=current,
-            to=TaskState.State.PAUSED,
-            message=message,
-            reason=f"new task: {task_type.name}",
-        )
-        paused_note = hint_paused(current, zh)
+        paused_note = _pause(tenant=tenant, state=current, message=message, reason=f"new task: {task_type.name}", zh=zh)
     if earlier is not None and earlier.state in OPEN_STATES and earlier.pk != getattr(existing, "pk", None):
         # one task in progress per user: the other conversation's is kept, paused, and can be resumed
-        earlier = task_state_transition(
-            tenant=tenant,
-            state=earlier,
-            to=TaskState.State.PAUSED,
-            message=message,
-            reason=f"new task: {task_type.name}",
-        )
-        paused_note = paused_note or hint_paused(earlier, zh)
+        note = _pause(tenant=tenant, state=earlier, message=message, reason=f"new task: {task_type.name}", zh=zh)
+        paused_note = paused_note or note
     if existing is not None and existing.session_id == session.pk:
         return _resume(
             tenant=tenant,
@@ -243,6 +230,14 @@ def _route_new_task(
         policy=policy,
         prefix=paused_note,
     )
+
+
+def _pause(*, tenant, state: TaskState, message, reason: str, zh: bool) -> str:
+    """Pause `state` (kept, resumable: one task in progress per user) and return the hint that says so."""
+    paused = task_state_transition(
+        tenant=tenant, state=state, to=TaskState.State.PAUSED, message=message, reason=reason
+    )
+    return hint_paused(paused, zh)
 
 
 def _start_and_fill(
@@ -283,14 +278,7 @@ def _route_resume(*, tenant, session, message, route: Route, seen: RoutingInputs
         )
     prefix = ""
     if current is not None and current.pk != target.pk:
-        current = task_state_transition(
-            tenant=tenant,
-            state=current,
-            to=TaskState.State.PAUSED,
-            message=message,
-            reason=f"resumed: {target.task_name}",
-        )
-        prefix = hint_paused(current, zh)
+        prefix = _pause(tenant=tenant, state=current, message=message, reason=f"resumed: {target.task_name}", zh=zh)
     return _resume(
         tenant=tenant,
         session=session,

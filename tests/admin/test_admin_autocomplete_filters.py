@@ -41,16 +41,16 @@ def test_the_end_user_filter_suggests_and_shows_only_the_staff_members_own_tenan
     acme, globex = world["acme"], world["globex"]
     person = acme["person"]["user"]
     client.force_login(acme["staff"])
-    url = reverse("admin:assistants_chatsession_changelist")
+    url = reverse("admin:tenancy_chatsession_changelist")
     page = client.get(url).content.decode()
     _filter_box(page, "end_user")
-    for listing in ("assistants_message", "assistants_feedback", "tasks_taskstate"):
+    for listing in ("tenancy_message", "tenancy_feedback", "tasks_taskstate"):
         _filter_box(client.get(reverse(f"admin:{listing}_changelist")).content.decode(), "end_user")
 
     sessions = client.get(url, {"end_user__id__exact": person.pk}).context["cl"].result_list
     assert sessions and {s.end_user_id for s in sessions} == {person.pk}
 
-    ask = {"app_label": "assistants", "model_name": "chatsession", "field_name": "end_user", "term": "u-"}
+    ask = {"app_label": "tenancy", "model_name": "chatsession", "field_name": "end_user", "term": "u-"}
     found = json.loads(client.get(reverse("admin:autocomplete"), ask).content)["results"]
     assert sorted(r["id"] for r in found) == sorted(str(u.pk) for u in (person, acme["bystander"]["user"]))
 

@@ -58,7 +58,7 @@ def test_notes_list_note_page_audit_log_and_lookup_at_1366(site, new_page):
     shot(page, "admin-note-page")
     page.goto(f"{site.url}/admin/memory/auditlog/")
     shot(page, "admin-audit-log")
-    page.goto(f"{site.url}/admin/assistants/erasurereceipt/lookup/")
+    page.goto(f"{site.url}/admin/tenancy/erasurereceipt/lookup/")
     page.fill("#id_external_id", "customer-0001@example-integrator")
     with page.expect_navigation():
         page.click("input[value='Look up']")

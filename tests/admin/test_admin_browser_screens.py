@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from assistants.models import ErasureReceipt
 from memory.models import MemoryNote
+from tenancy.models import ErasureReceipt
 from tests.factories import AssistantFactory, EndUserFactory, MemoryNoteFactory, TenantFactory
 from tests.web.browser import needs_chromium, shot
 from tests.web.test_accessibility import blocking_issues
@@ -45,11 +45,11 @@ def test_admin_screens_of_issue_42_render_and_pass_axe(site, new_page):
     with page.expect_navigation():
         page.keyboard.press("Enter")
     screens = {
-        "end-user": f"/admin/assistants/enduser/{person.pk}/change/",
+        "end-user": f"/admin/tenancy/enduser/{person.pk}/change/",
         "review-inbox": "/admin/memory/reviewinboxnote/",
         "review-candidate": f"/admin/memory/reviewinboxnote/{candidate.pk}/change/",
-        "receipt": f"/admin/assistants/erasurereceipt/{receipt.pk}/change/",
-        "policy": f"/admin/assistants/tenant/{tenant.pk}/change/",
+        "receipt": f"/admin/tenancy/erasurereceipt/{receipt.pk}/change/",
+        "policy": f"/admin/tenancy/tenant/{tenant.pk}/change/",
     }
     found = {}
     for name, path in screens.items():

@@ -8,11 +8,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from assistants.models import ErasureReceipt
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.privacy import user_erase, user_erase_request, user_id_hash
 from memory.models import AuditLog, MemoryNote
 from memory.services.extraction import memory_extract_for_message
+from tenancy.models import ErasureReceipt
 from tests.factories import EndUserFactory
 
 
@@ -130,11 +130,11 @@ def test_erasure_keeps_a_reason_and_the_lookup_answers_from_receipts(admin_clien
     assert receipt.reason == "GDPR art. 17 request, ticket 4411"
     assert receipt.user_id_hash == user_id_hash("u-1")
 
-    lookup = reverse("admin:assistants_erasurereceipt_lookup")
-    assert lookup in admin_client_root.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
+    lookup = reverse("admin:tenancy_erasurereceipt_lookup")
+    assert lookup in admin_client_root.get(reverse("admin:tenancy_erasurereceipt_changelist")).content.decode()
     page = admin_client_root.post(lookup, {"tenant": acme.pk, "external_id": "u-1"}).content.decode()
     assert "GDPR art. 17 request, ticket 4411" in page and "staff: root" in page
-    assert reverse("admin:assistants_erasurereceipt_change", args=[receipt.pk]) in page
+    assert reverse("admin:tenancy_erasurereceipt_change", args=[receipt.pk]) in page
     assert 'value="u-1"' not in page  # the id typed is not echoed back
     page = admin_client_root.post(lookup, {"tenant": globex.pk, "external_id": "u-1"}).content.decode()
     assert "No erasure receipt" in page  # the same id in another tenant was not erased

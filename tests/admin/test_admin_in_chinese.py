@@ -46,9 +46,7 @@ def test_a_list_s_filters_speak_chinese(admin_client_root, world):
 
 def test_the_memory_policy_form_speaks_chinese(admin_client_root, world):
     tenant = world["acme"]["tenant"]
-    page = admin_client_root.get(
-        reverse("admin:assistants_tenant_change", args=[tenant.pk]), **CHINESE
-    ).content.decode()
+    page = admin_client_root.get(reverse("admin:tenancy_tenant_change", args=[tenant.pk]), **CHINESE).content.decode()
     for chinese in ("逐字保留的最近轮数", "每次回复召回的记录数", "天；留空：一直保留，直到被修改或遗忘", "计划"):
         assert chinese in page, chinese
     for english in ("Recent turns kept word for word", "Notes recalled per reply", "blank: kept until changed"):

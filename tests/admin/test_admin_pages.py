@@ -6,9 +6,9 @@ from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import reverse
 
-from assistants.models import ApiKey, Tenant
 from assistants.services.tenants import hash_api_key
 from memory.models import MemoryNote
+from tenancy.models import ApiKey, Tenant
 
 pytestmark = pytest.mark.django_db
 
@@ -84,7 +84,7 @@ def test_note_page_shows_provenance_and_supersede_chain(admin_client_root, world
     old, new, _pending, _forgotten = world["acme"]["person"]["notes"]
     source = world["acme"]["person"]["messages"][0]
     page = admin_client_root.get(url(MemoryNote, "change", new.pk)).content.decode()
-    assert reverse("admin:assistants_message_change", args=[source.pk]) in page
+    assert reverse("admin:tenancy_message_change", args=[source.pk]) in page
     assert source.content in page
     assert url(MemoryNote, "change", old.pk) in page and "superseded" in page
 
@@ -144,9 +144,19 @@ def test_api_key_raw_value_is_shown_once_and_revoke_stops_it(admin_client_root, 
 
 def test_health_dashboard_and_review_inbox_render(admin_client_root, world):
     tenant = world["acme"]["tenant"]
-    page = admin_client_root.get(reverse("admin:assistants_tenant_health", args=[tenant.pk])).content.decode()
+    page = admin_client_root.get(reverse("admin:tenancy_tenant_health", args=[tenant.pk])).content.decode()
     assert "Duplicate rate" in page and "Superseded per week" in page and "PII rejections" in page
     inbox = admin_client_root.get(reverse("admin:memory_reviewinboxnote_changelist"))
     pending = {n.pk for n in inbox.context["cl"].result_list}
     assert pending == set(MemoryNote.objects.unscoped().filter(status="pending_review").values_list("pk", flat=True))
     assert "inferred by the assistant" in inbox.content.decode()
+
+
+def test_an_address_from_before_the_tenancy_app_leads_to_the_page(admin_client_root, world):
+    """Issue 40 moved tenants, end users, sessions... from the assistants app to tenancy: /admin/assistants/...
+    addresses (bookmarks, links in tickets) are sent on to the same page."""
+    tenant = Tenant.objects.first()
+    response = admin_client_root.get(f"/admin/assistants/tenant/{tenant.pk}/change/?_changelist_filters=q%3Dx")
+    assert response.status_code == 302
+    assert response["Location"] == f"{url(Tenant, 'change', tenant.pk)}?_changelist_filters=q%3Dx"
+    assert admin_client_root.get(response["Location"]).status_code == 200

@@ -44,8 +44,8 @@ def test_every_admin_model_is_named_in_words_with_a_real_plural():
 
 def test_a_receipt_is_titled_by_its_hash_and_date_with_one_requester_label(admin_client_root, world):
     receipt = world["acme"]["receipt"]
-    listing = admin_client_root.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
-    page = admin_client_root.get(reverse("admin:assistants_erasurereceipt_change", args=[receipt.pk])).content.decode()
+    listing = admin_client_root.get(reverse("admin:tenancy_erasurereceipt_changelist")).content.decode()
+    page = admin_client_root.get(reverse("admin:tenancy_erasurereceipt_change", args=[receipt.pk])).content.decode()
     assert "ErasureReceipt object" not in listing + page
     assert f"Erasure of {'0' * 12}… on {receipt.created_at:%Y-%m-%d}" in page
     assert "staff: x" in listing and "staff: x" in page
@@ -85,7 +85,7 @@ def test_the_review_inbox_shows_the_note_a_candidate_would_replace(admin_client_
 
 def test_an_end_users_page_links_to_their_notes_conversations_export_and_erasure(staff_client_a, world):
     person = world["acme"]["person"]["user"]
-    page = staff_client_a.get(reverse("admin:assistants_enduser_change", args=[person.pk])).content.decode()
+    page = staff_client_a.get(reverse("admin:tenancy_enduser_change", args=[person.pk])).content.decode()
     links = dict((text, href) for href, text in re.findall(r'<a href="([^"]+)">([^<]+)</a>', page))
     notes_link = next(href for text, href in links.items() if re.fullmatch(r"\d+ notes?", text))
     sessions_link = next(href for text, href in links.items() if re.fullmatch(r"\d+ conversations?", text))
@@ -104,7 +104,7 @@ def test_an_end_users_page_links_to_their_notes_conversations_export_and_erasure
     # another tenant's staff reach none of it
     other = world["globex"]["person"]["user"]
     for name in ("export", "erase"):
-        assert staff_client_a.get(reverse(f"admin:assistants_enduser_{name}", args=[other.pk])).status_code in (
+        assert staff_client_a.get(reverse(f"admin:tenancy_enduser_{name}", args=[other.pk])).status_code in (
             302,
             404,
         )
@@ -112,11 +112,11 @@ def test_an_end_users_page_links_to_their_notes_conversations_export_and_erasure
 
 def test_the_memory_policy_is_a_form_in_plain_words_with_json_only_in_advanced(admin_client_root, world):
     from assistants.admin_policy import TTL_KINDS
-    from assistants.models import Tenant
+    from tenancy.models import Tenant
 
     assert set(TTL_KINDS) == set(MemoryNote.Kind.values) | {"whim"}  # every kind has its field
     tenant = world["acme"]["tenant"]
-    change = reverse("admin:assistants_tenant_change", args=[tenant.pk])
+    change = reverse("admin:tenancy_tenant_change", args=[tenant.pk])
     response = admin_client_root.get(change)
     page = response.content.decode()
     assert "seed 00" not in page and "LLM_CHAT_MODEL" not in page and "BULK_JOBS_PER_TENANT" not in page

@@ -18,13 +18,13 @@ from django.urls import reverse
 
 from assistants.jobs import session_compact
 from assistants.jobs import user_erase as user_erase_job
-from assistants.models import ChatSession, EndUser, ErasureReceipt, Message
 from assistants.services.chat import chat_turn, chat_turn_stream
-from assistants.services.privacy import user_erase, user_erase_request
+from assistants.services.privacy import receipt_count_name, user_erase, user_erase_request
 from core.exceptions import Conflict
 from core.models import JobRecord
 from memory.jobs import memory_extract
 from memory.models import AuditLog, MemoryNote
+from tenancy.models import ChatSession, EndUser, ErasureReceipt, Message
 from tests.admin.conftest import populate_user
 from tests.conftest import ROOT, WorkerProcess, wait_for, worker_env
 from tests.factories import AssistantFactory, TenantFactory
@@ -61,7 +61,7 @@ def rows_about(user_id) -> dict[str, set]:
         for path in paths:
             query |= models.Q(**{"__".join(path) + "_id" if len(path) == 1 else "__".join(path) + "__id": user_id})
         rows[model._meta.label] = set(model._base_manager.filter(query).values_list("pk", flat=True))
-    rows["assistants.EndUser"] = set(EndUser.all_tenants.filter(pk=user_id).values_list("pk", flat=True))
+    rows["tenancy.EndUser"] = set(EndUser.objects.unscoped().filter(pk=user_id).values_list("pk", flat=True))
     return rows
 
 
@@ -83,9 +83,9 @@ def test_no_row_about_the_user_remains_in_any_model(world):
     before = rows_about(user.pk)
     # The walk finds the kinds the issue names (a model added later with a path to EndUser joins this list).
     for label in (
-        "assistants.ChatSession",
-        "assistants.Message",
-        "assistants.Feedback",
+        "tenancy.ChatSession",
+        "tenancy.Message",
+        "tenancy.Feedback",
         "memory.MemoryNote",
         "memory.NoteSourceMessage",
         "memory.Experience",
@@ -123,7 +123,7 @@ def test_no_row_about_the_user_remains_in_any_model(world):
 def test_receipt_counts_match_what_was_there_and_hold_no_personal_content(world):
     a = world["acme"]
     user = a["person"]["user"]
-    before = {label: len(pks) for label, pks in rows_about(user.pk).items() if pks}
+    before = {receipt_count_name(label): len(pks) for label, pks in rows_about(user.pk).items() if pks}
     before["core.JobRecord"] += 1  # the ledger row keyed "extract:<message id>" has no foreign key to the user
     job = user_erase_request(tenant=a["tenant"], end_user=user, requested_by="dpo@acme", enqueue=False)
     user_erase(tenant_id=a["tenant"].pk, end_user_id=user.pk, requested_by="dpo@acme", job_id=job.pk)
@@ -233,7 +233,7 @@ def test_sigkill_mid_erasure_then_rerun_finishes_with_exact_counts(django_db_set
             for i in range(1500)
         ]
     )
-    before = {label: len(pks) for label, pks in rows_about(user.pk).items() if pks}
+    before = {receipt_count_name(label): len(pks) for label, pks in rows_about(user.pk).items() if pks}
     queue = f"erase-{uuid.uuid4().hex[:8]}"
     worker = held_worker(openai_server, queue, {"ERASURE_BATCH_SIZE": "1"}).start()
     job = user_erase_request(tenant=tenant, end_user=user, requested_by="dpo", enqueue=False)
@@ -274,7 +274,7 @@ def test_admin_erase_action_confirms_counts_then_the_worker_erases(celery_worker
     tenant = TenantFactory(slug="viaadmin")
     user = populate_user(tenant, AssistantFactory(tenant=tenant), "u-3")["user"]
     client.force_login(get_user_model().objects.create_superuser("dpo", "dpo@example.com", "pw-123456"))
-    changelist = reverse("admin:assistants_enduser_changelist")
+    changelist = reverse("admin:tenancy_enduser_changelist")
     page = client.post(changelist, {"action": "erase_users", "_selected_action": [user.pk]})
     assert page.status_code == 200
     html = page.content.decode()
@@ -309,7 +309,7 @@ def test_admin_erase_action_confirms_counts_then_the_worker_erases(celery_worker
     )
     assert job.status == "succeeded" and job.progress["step"] == "done"
     assert not any(rows_about(user.pk).values())
-    listing = client.get(reverse("admin:assistants_erasurereceipt_changelist")).content.decode()
+    listing = client.get(reverse("admin:tenancy_erasurereceipt_changelist")).content.decode()
     assert receipt.user_id_hash in listing
 
 

@@ -38,14 +38,14 @@ def test_export_command_prints_everything_about_the_user_and_nothing_else(world,
 def test_export_admin_action_downloads_json_for_one_user(admin_client_root, world, tmp_path):
     user = world["acme"]["person"]["user"]
     response = admin_client_root.post(
-        reverse("admin:assistants_enduser_changelist"), {"action": "export_user", "_selected_action": [user.pk]}
+        reverse("admin:tenancy_enduser_changelist"), {"action": "export_user", "_selected_action": [user.pk]}
     )
     assert response["Content-Type"] == "application/json"
     assert "attachment" in response["Content-Disposition"]
     assert json.loads(response.content)["profile"]["external_id"] == "u-1"
     two = [user.pk, world["acme"]["bystander"]["user"].pk]
     response = admin_client_root.post(
-        reverse("admin:assistants_enduser_changelist"), {"action": "export_user", "_selected_action": two}, follow=True
+        reverse("admin:tenancy_enduser_changelist"), {"action": "export_user", "_selected_action": two}, follow=True
     )
     assert any("exactly one" in str(m) for m in response.context["messages"])
     out = tmp_path / "u1.json"

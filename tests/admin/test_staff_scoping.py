@@ -4,8 +4,8 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from assistants.models import ChatSession, EndUser, Tenant
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, EndUser, Tenant
 
 pytestmark = pytest.mark.django_db
 
@@ -65,7 +65,7 @@ def test_staff_cannot_open_another_tenants_objects_by_url(staff_client_a, world)
             assert response["Location"] == reverse("admin:index")
     own = world["acme"]["person"]["notes"][1]
     assert staff_client_a.get(url(MemoryNote, "change", own.pk)).status_code == 200
-    health_b = reverse("admin:assistants_tenant_health", args=[b["tenant"].pk])
+    health_b = reverse("admin:tenancy_tenant_health", args=[b["tenant"].pk])
     assert staff_client_a.get(health_b).status_code == 404
     # The review inbox of B's pending note, and B's pending note through the inbox URL.
     pending_b = b["person"]["notes"][2]
@@ -109,7 +109,7 @@ def test_staff_form_choices_are_limited_to_their_tenant(staff_client_a, world):
     # The autocomplete endpoint does not offer B's users either.
     found = staff_client_a.get(
         reverse("admin:autocomplete"),
-        {"app_label": "assistants", "model_name": "chatsession", "field_name": "end_user", "term": "u-"},
+        {"app_label": "tenancy", "model_name": "chatsession", "field_name": "end_user", "term": "u-"},
     ).json()
     ids = {int(r["id"]) for r in found["results"]}
     assert ids and ids <= set(EndUser.objects.for_tenant(a["tenant"]).values_list("pk", flat=True))
@@ -138,7 +138,7 @@ def test_superuser_sees_every_tenant(admin_client_root, world):
 
 
 def test_staff_without_tenant_link_sees_nothing(client, world):
-    from assistants.models import TenantStaff
+    from tenancy.models import TenantStaff
 
     staff = world["acme"]["staff"]
     TenantStaff.objects.filter(user=staff).delete()

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
-from assistants.models import Assistant, EndUser, Tenant
 from assistants.services.tenants import end_user_get_or_create, tenant_create
+from tenancy.models import Assistant, EndUser, Tenant
 
 
 class Api:

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from api.views.base import TenantAPIView
-from assistants.models import ApiKey, Message
 from assistants.services.tenants import api_key_create, hash_api_key
+from tenancy.models import ApiKey, Message
 from tests.api.conftest import Api, error_of
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.db import connections
 from django.test import AsyncClient
 
 from api.models import IdempotencyRecord
-from assistants.models import ChatSession, Message
+from tenancy.models import ChatSession, Message
 from tests.api.conftest import error_of
 from tests.openai_server import Scripted
 

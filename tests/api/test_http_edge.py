@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 
 from api.models import IdempotencyRecord
-from assistants.models import ChatSession, EndUser, Message
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, EndUser, Message
 from tests.api.conftest import error_of
 
 pytestmark = pytest.mark.django_db

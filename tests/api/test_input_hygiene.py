@@ -10,7 +10,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from assistants.models import ChatSession, EndUser
+from tenancy.models import ChatSession, EndUser
 from tests.api.conftest import error_of
 
 pytestmark = pytest.mark.django_db
@@ -62,10 +62,10 @@ def test_a_user_stored_before_the_rule_keeps_working_and_is_shown_escaped_in_the
 
     staff = Client()
     staff.force_login(django_user_model.objects.create_superuser("root", "root@example.com", "pw-123456"))
-    page = staff.get("/admin/assistants/enduser/").content.decode()
+    page = staff.get("/admin/tenancy/enduser/").content.decode()
     assert "admin\\u202etxt.exe" in page and "\u202e" not in page
     user = EndUser.objects.for_tenant(acme.tenant).get(external_id=disguised)
-    change = staff.get(f"/admin/assistants/enduser/{user.pk}/change/").content.decode()
+    change = staff.get(f"/admin/tenancy/enduser/{user.pk}/change/").content.decode()
     assert "admin\\u202etxt.exe" in change and "\u202e" not in change
 
 

@@ -3,8 +3,8 @@ correction does (issue 42): the pinned fact the note's message set says the corr
 "What we have settled" line says it too. Only that user's conversations change; a refused or failed PATCH
 changes neither the note nor the pinned facts."""
 
-from assistants.models import ChatSession
 from memory.models import MemoryNote
+from tenancy.models import ChatSession
 from tests.api.test_memory_events import turn
 
 

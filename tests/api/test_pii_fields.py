@@ -4,8 +4,8 @@ redact policy); session titles made from a first message carry no identifier; th
 
 import pytest
 
-from assistants.models import ChatSession
 from memory.models import AuditLog, MemoryNote
+from tenancy.models import ChatSession
 from tests.api.conftest import error_of
 from tests.factories import MemoryNoteFactory
 

@@ -86,7 +86,7 @@ def test_explicit_recall_returns_exactly_k_ranked_and_the_floor_applies_only_to_
     listed = acme.api.get("/api/v1/users/mei/memories/", {"q": "天气怎么样", "k": 7}).json()
     assert listed["count"] == 7 and len(listed["results"]) == 7
     # the chat turn injects only what clears the policy's floor: an unrelated question gets little or nothing
-    from assistants.models import EndUser
+    from tenancy.models import EndUser
 
     mei = EndUser.objects.for_tenant(acme.tenant).get(external_id="mei")
     acme.tenant.recall_all_below = 0
@@ -195,7 +195,7 @@ def test_a_chat_turn_embeds_the_message_and_forgetting_removes_it(acme, celery_w
     found = recall(acme, "ravi", "plumbing repair", k=3)
     assert any("tap" in r["content"] for r in found), found
     # the current session's messages are in the window already: a turn's recall leaves them out
-    from assistants.models import EndUser
+    from tenancy.models import EndUser
 
     ravi = EndUser.objects.for_tenant(acme.tenant).get(external_id="ravi")
     in_session = memory_recall(

@@ -4,9 +4,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from assistants.models import ChatSession, Message
 from core.models import JobRecord
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, Message
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 

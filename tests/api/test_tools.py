@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from assistants.models import ChatSession, EndUser
+from tenancy.models import ChatSession, EndUser
 from tests.api.conftest import error_of
 from tests.api.test_chat import parse_sse
 from tests.factories import AssistantFactory

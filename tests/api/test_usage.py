@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import Assistant, ChatSession, EndUser, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from core.metering import usage_buffer_size
+from tenancy.models import Assistant, ChatSession, EndUser, Message
 from tests.api.conftest import error_of
 from tests.openai_server import Scripted
 from usage.models import UsageHour, UsageNotice

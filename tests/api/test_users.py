@@ -2,11 +2,11 @@
 
 import pytest
 
-from assistants.models import EndUser, Feedback
 from core.ledger import job_record_create
 from core.models import JobRecord
 from memory.models import Experience
 from tasks.models import TaskState
+from tenancy.models import EndUser, Feedback
 from tests.api.conftest import error_of
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory
@@ -29,7 +29,7 @@ def test_recall_shape_isolation_and_no_turn(acme, globex):
         assert "90" not in item["content"] and "70" not in item["content"]
     other = globex.api.get("/api/v1/users/alice/recall/", {"q": "预算", "k": 5}).json()
     assert all("40" not in item["content"] and "90" not in item["content"] for item in other["results"])
-    from assistants.models import Message
+    from tenancy.models import Message
 
     assert not Message.objects.for_tenant(acme.tenant).exists()  # no turn was added
     assert acme.api.get("/api/v1/users/alice/recall/").status_code == 400  # q is required

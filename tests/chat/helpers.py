@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from assistants.llm import sections
-from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_session_start, chat_turn
+from tenancy.models import ChatSession, Message
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 
 

@@ -28,6 +28,6 @@ def title_marking_hook(*, tenant, session, message):
     from django.db.models import F, Value
     from django.db.models.functions import Concat
 
-    from assistants.models import ChatSession
+    from tenancy.models import ChatSession
 
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(title=Concat(F("title"), Value("+")))

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from assistants.models import ChatSession, Message
 from assistants.services.compaction import session_compact
 from assistants.services.tokens import token_count
 from core.models import JobRecord
+from tenancy.models import ChatSession, Message
 from tests.chat.helpers import make_session
 from tests.conftest import wait_for
 

@@ -4,11 +4,11 @@ huge messages."""
 import pytest
 
 from assistants.llm import sections
-from assistants.models import ChatSession
 from assistants.services import hooks
 from assistants.services.compaction import session_compact
 from assistants.services.tokens import token_count, token_count_messages
 from core.exceptions import InvalidInput
+from tenancy.models import ChatSession
 from tests.chat.helpers import all_messages, make_session, say, section, verbatim
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from assistants.models import Feedback, Message
 from assistants.services.alternatives import chat_reply_regenerate_stream, chat_turn_edit_stream
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.compaction import session_compact
@@ -17,6 +16,7 @@ from memory.models import Experience, ExperienceContribution, MessageVector
 from memory.services.extraction import memory_extract_for_message
 from memory.services.recall import memory_recall
 from tasks.services.experience import experience_learn
+from tenancy.models import Feedback, Message
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 
 OLD = "For my noodle shop the rent is 8000 yuan a month and I employ 2 cooks in the kitchen."

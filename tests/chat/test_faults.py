@@ -9,10 +9,10 @@ from django.db import connection
 
 from assistants.jobs import session_compact as session_compact_job
 from assistants.llm import ModelError, get_chat_model
-from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_turn_stream
 from assistants.services.compaction import session_compact
 from core.models import JobRecord
+from tenancy.models import ChatSession, Message
 from tests.chat.helpers import add_turns, all_messages, make_session, say
 from tests.conftest import wait_for
 from tests.openai_server import Scripted

@@ -3,8 +3,8 @@ path that names nothing callable is refused by a system check, not skipped turn 
 
 import pytest
 
-from assistants.models import Feedback
 from assistants.services.hooks import check_pre_turn_hooks
+from tenancy.models import Feedback
 from tests.chat.helpers import make_session, say
 
 FEEDBACK_HOOK = "assistants.services.feedback.feedback_turn_hook"

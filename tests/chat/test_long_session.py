@@ -7,9 +7,9 @@ import itertools
 import pytest
 
 from assistants.llm import sections
-from assistants.models import ChatSession
 from assistants.services.compaction import session_compact
 from core.models import JobRecord
+from tenancy.models import ChatSession
 from tests.chat.helpers import make_session, say, section, verbatim
 from tests.conftest import wait_for
 

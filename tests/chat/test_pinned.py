@@ -4,8 +4,8 @@ them, removed when withdrawn, always in context."""
 import pytest
 
 from assistants.llm import sections
-from assistants.models import ChatSession, Message
 from assistants.services.pinned import pinned_facts_apply, pinned_facts_extract
+from tenancy.models import ChatSession, Message
 from tests.chat.helpers import make_session, say, section
 
 

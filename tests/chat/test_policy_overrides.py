@@ -17,7 +17,6 @@ import pytest
 from django.utils import timezone
 
 from assistants.llm import sections
-from assistants.models import Assistant, ChatSession, EndUser, Tenant
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_get_or_create, tenant_create
 from core.dispatch import DISPATCH_KIND
@@ -31,6 +30,7 @@ from memory.services.notes import memory_note_create
 from tasks.models import TaskState
 from tasks.services.experience import _embedding_text
 from tasks.services.task_types import task_types_install_examples
+from tenancy.models import Assistant, ChatSession, EndUser, Tenant
 from tests.chat.helpers import add_turns, section
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import deletion
 from django.utils import timezone
 
-from assistants.models import ChatSession, Message
 from assistants.services.sessions import session_delete
 from memory.models import MessageVector
 from memory.services.embeddings import embed_texts
+from tenancy.models import ChatSession, Message
 from tests.chat.helpers import make_session
 
 
@@ -64,6 +64,6 @@ def test_a_job_committing_vectors_mid_delete_cannot_fail_the_delete(monkeypatch)
     session_delete(tenant=tenant, session=session, end_user=user)  # no IntegrityError for the person deleting
     worker.join(10)
     assert len(job_errors) == 1  # the job's late vector was refused, not the delete
-    assert not ChatSession.all_tenants.filter(pk=session.pk).exists()
-    assert not MessageVector.all_tenants.filter(session_id=session.pk).exists()
-    assert ChatSession.all_tenants.filter(pk=other.pk).exists()
+    assert not ChatSession.objects.unscoped().filter(pk=session.pk).exists()
+    assert not MessageVector.objects.unscoped().filter(session_id=session.pk).exists()
+    assert ChatSession.objects.unscoped().filter(pk=other.pk).exists()

@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from assistants.models import Message
 from core.metering import usage_buffer_take
 from memory.models import MemoryNote
 from memory.services.remember import memory_fact_remember
+from tenancy.models import Message
 from tests.chat.helpers import make_session, say
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 from tests.openai_server import Scripted

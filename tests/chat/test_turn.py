@@ -3,10 +3,10 @@
 import pytest
 from django.utils import timezone
 
-from assistants.models import EndUser, Message
 from assistants.services.chat import chat_session_start
 from core.exceptions import Conflict, InvalidInput, NotFound
 from core.models import JobRecord
+from tenancy.models import EndUser, Message
 from tests.chat.helpers import all_messages, make_session, say
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory

@@ -2,11 +2,10 @@
 
 import pytest
 
-from assistants.models import ChatSession, EndUser, Message
-from core.exceptions import TenantScopeError
-from core.models import tenant_scope
 from memory.models import MemoryNote, MessageVector
 from tasks.models import TaskState
+from tenancy.models import ChatSession, EndUser, Message
+from tenancy.scoping import TenantScopeError, tenant_scope
 from tests.factories import ChatSessionFactory, EndUserFactory, MemoryNoteFactory, MessageFactory, TenantFactory
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +148,28 @@ def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenan
         assert other.note_rows[0][10] is None and other.messages.rows[0][6] is None
     own = reading.remeasured(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, model=model)
     assert 0.0 < own.note_rows[0][10] < 1.0 and 0.0 < own.messages.rows[0][6] < 1.0
+
+
+# Left to the change that owns memory/ (issue 40 changed only import lines there): delete when it is gone.
+ALL_TENANTS_LEFT = {"memory/services/notes.py"}
+
+
+def test_the_bypass_is_spelled_one_way():
+    """`.objects.unscoped()` is the one bypass of the tenant scope, the one to grep for: no code names the plain
+    manager (`all_tenants`) that Django's internals use as the default."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    root = Path(settings.BASE_DIR)
+    naming = sorted(
+        str(path.relative_to(root))
+        for folder in "api assistants core mcp_api memory tasks tenancy tools usage web webhooks bench load tests".split()
+        for path in (root / folder).rglob("*.py")
+        if "migrations" not in path.parts
+        and path != Path(__file__)
+        and re.search(r"\.all_tenants\b", path.read_text(encoding="utf-8"))
+    )
+    assert sorted(set(naming) - ALL_TENANTS_LEFT) == [], "use Model.objects.unscoped()"
+    assert sorted(ALL_TENANTS_LEFT - set(naming)) == [], "gone: delete it from ALL_TENANTS_LEFT"

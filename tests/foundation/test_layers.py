@@ -1,21 +1,22 @@
 """The layering of the code (README "Code layout"), checked on the real import graph.
 
     config (settings, queues, the Celery app)
-      <- core (tenancy, errors, dispatch, job ledger, heartbeat, policy, admin scoping) + assistants.models
-        <- memory, tasks, webhooks, usage, tools
-          <- assistants (the chat turn)
-            <- api, web
-              <- mcp_api
-                <- config.urls, config.asgi, config.wsgi (the wiring)
+      <- tenancy (tenants and the data every layer reads about them; the tenant scoping of every model)
+        <- core (errors, dispatch, job ledger, heartbeat, policy, admin scoping)
+          <- memory, tasks, webhooks, usage, tools
+            <- assistants (the chat turn)
+              <- api, web
+                <- mcp_api
+                  <- config.urls, config.asgi, config.wsgi (the wiring)
 
 A module imports only from its own layer or the layers below it; no two modules import each other, directly or
 round a longer loop; a job module is imported by no service (a service sends a job by its name through
 core.dispatch). grimp (the engine of import-linter) reads every import statement, the ones inside functions and
 under TYPE_CHECKING included: an import moved into a function to dodge a cycle is still a cycle.
 
-`assistants.models` sits with core: it holds the tenancy data every layer reads (Tenant, EndUser, Assistant,
-ChatSession, Message, ...). Moving those models into core would rewrite the migration state of every app; their
-module imports nothing but core.
+The same, one level up, between the top-level folders (the figure issue 40 set): a folder imports only folders
+below it, but for config's wiring modules, which sit at the top although their folder sits at the bottom; and no
+two folders import each other (the wiring's imports aside: config is the bottom and the top at once).
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from django.conf import settings
 # Bottom first. A module belongs to the layer of the longest prefix that names it.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("config", ("config",)),
-    ("core", ("core", "assistants.models")),
+    ("tenancy", ("tenancy",)),
+    ("core", ("core",)),
     ("memory, tasks, webhooks, usage, tools", ("memory", "tasks", "webhooks", "usage", "tools")),
     ("assistants (the chat turn)", ("assistants",)),
     ("api, web", ("api", "web")),
@@ -38,6 +40,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("wiring", ("config.urls", "config.asgi", "config.wsgi")),
 ]
 PACKAGES = sorted({prefix.split(".")[0] for _layer, prefixes in LAYERS for prefix in prefixes})
+WIRING = LAYERS[-1][1]
+# The folder-level arrows that may go up: the wiring's (config.urls, config.asgi) into the folders it serves.
+MAX_WIRING_ARROWS = 4
 
 # Cycles known and owned by another change, each with who removes it. The test fails when one of them is gone
 # (delete its entry) as much as when a new one appears.
@@ -128,6 +133,36 @@ def job_module_imports(graph: grimp.ImportGraph) -> list[str]:
     )
 
 
+def folder_imports(graph: grimp.ImportGraph) -> dict[tuple[str, str], list[str]]:
+    """Every import between two top-level folders, as {(importer folder, imported folder): ['module -> module']}.
+    The wiring modules count as the folder "config (wiring)"."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            a, b = _folder(importer), _folder(imported)
+            if a != b and b != "config (wiring)":
+                found.setdefault((a, b), []).append(f"{importer} -> {imported}")
+    return found
+
+
+def _folder(module: str) -> str:
+    if any(module == w or module.startswith(w + ".") for w in WIRING):
+        return "config (wiring)"
+    return module.split(".")[0]
+
+
+def upward_folder_imports(graph: grimp.ImportGraph) -> list[str]:
+    """The folder-level arrows from a folder into a folder of a higher layer, the folder being where its name sits
+    in LAYERS (config at the bottom, its wiring included), as 'a -> b'."""
+    return sorted(f"{a} -> {b}" for a, b in folder_imports(graph) if layer_of(b) > layer_of(a.split(" ")[0]))
+
+
+def mutual_folders(graph: grimp.ImportGraph) -> list[str]:
+    """The pairs of folders that import each other, as 'a <-> b'."""
+    pairs = folder_imports(graph)
+    return sorted(f"{a} <-> {b}" for a, b in pairs if a < b and (b, a) in pairs)
+
+
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
     return grimp.build_graph(*PACKAGES, cache_dir=None)
@@ -153,13 +188,25 @@ def test_no_two_modules_import_each_other(graph):
     assert gone == [], "these known cycles are gone: delete them from KNOWN_CYCLES"
 
 
+def test_folders_import_downwards_but_for_the_wiring(graph):
+    arrows = upward_folder_imports(graph)
+    not_wiring = [a for a in arrows if not a.startswith("config (wiring) ")]
+    assert not_wiring == [], [folder_imports(graph)[tuple(a.split(" -> "))] for a in not_wiring]
+    assert len(arrows) <= MAX_WIRING_ARROWS, arrows
+
+
+def test_no_two_folders_import_each_other(graph):
+    assert mutual_folders(graph) == [], "two folders import each other: one of them must not know the other"
+
+
 def test_no_service_imports_a_job_module(graph):
     assert job_module_imports(graph) == []
 
 
 def test_the_checks_see_what_they_must_refuse():
     """The rules above, on a small graph holding one of each fault: an upward import, a pair, a longer loop, a
-    service importing a job module; and a module of no layer is refused."""
+    service importing a job module, two folders importing each other; and a module of no layer is refused. The
+    wiring may import upwards, and its imports make no pair with config."""
     g = grimp.ImportGraph()
     for module in (
         "core.ledger",
@@ -169,28 +216,37 @@ def test_the_checks_see_what_they_must_refuse():
         "memory.services.c",
         "memory.jobs",
         "assistants.services.chat",
-        "assistants.models",
+        "tenancy.models",
         "tasks.x",
         "tasks.y",
         "tasks.z",
+        "webhooks.services",
+        "config.urls",
+        "config.queues",
     ):
         g.add_module(module)
     g.add_import(importer="core.ledger", imported="assistants.services.chat", line_number=3, line_contents="")
-    g.add_import(importer="core.policy", imported="assistants.models", line_number=1, line_contents="")
+    g.add_import(importer="core.policy", imported="tenancy.models", line_number=1, line_contents="")
     g.add_import(importer="memory.services.a", imported="memory.services.b", line_number=1, line_contents="")
     g.add_import(importer="memory.services.b", imported="memory.services.a", line_number=1, line_contents="")
     g.add_import(importer="memory.services.c", imported="memory.jobs", line_number=1, line_contents="")
     g.add_import(importer="memory.jobs", imported="memory.services.c", line_number=1, line_contents="")
     for importer, imported in (("tasks.x", "tasks.y"), ("tasks.y", "tasks.z"), ("tasks.z", "tasks.x")):
         g.add_import(importer=importer, imported=imported, line_number=1, line_contents="")
+    g.add_import(importer="memory.services.a", imported="webhooks.services", line_number=1, line_contents="")
+    g.add_import(importer="webhooks.services", imported="memory.services.c", line_number=1, line_contents="")
+    g.add_import(importer="config.urls", imported="core.ledger", line_number=1, line_contents="")
+    g.add_import(importer="core.ledger", imported="config.queues", line_number=1, line_contents="")
     assert upward_imports(g) == [
         "core.ledger:3 -> assistants.services.chat (core imports assistants (the chat turn))"
-    ]  # core.policy -> assistants.models stays in its layer
+    ]  # core.policy -> tenancy.models goes down; the wiring's config.urls -> core.ledger goes down from the top
     assert sorted(map(sorted, import_cycles(g))) == [
         ["memory.jobs", "memory.services.c"],
         ["memory.services.a", "memory.services.b"],
         ["tasks.x", "tasks.y", "tasks.z"],
     ]
+    assert upward_folder_imports(g) == ["config (wiring) -> core", "core -> assistants"]
+    assert mutual_folders(g) == ["memory <-> webhooks"]
     assert job_module_imports(g) == ["memory.services.c -> memory.jobs"]
     with pytest.raises(LookupError):
         layer_of("bench.run")

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.db import connection
 from psycopg import sql
 
-from assistants.models import ApiKey, Assistant, Tenant
 from assistants.services.tenants import hash_api_key
 from core.ledger import job_record_create
 from core.models import JobRecord
 from tasks.jobs import platform_ping
+from tenancy.models import ApiKey, Assistant, Tenant
 from tests.conftest import ROOT, wait_for
 
 

@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from assistants.models import Assistant
 from assistants.services.tenants import tenant_create
+from tenancy.models import Assistant
 from tests.conftest import ROOT, worker_env
 from tests.reliability.conftest import WebProcess, free_port
 

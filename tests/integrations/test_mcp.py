@@ -120,7 +120,7 @@ def test_identifiers_are_refused_and_nothing_is_stored(live_web, tenant_a):
 
 
 def test_refused_calls_write_nothing(live_web, tenant_a):
-    from assistants.models import ChatSession, EndUser
+    from tenancy.models import ChatSession, EndUser
 
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:
@@ -201,8 +201,8 @@ def test_a_bad_key_is_refused_before_any_tool_runs(live_web, tenant_a, header):
 
 
 def test_a_revoked_key_is_refused_and_the_sdk_client_cannot_connect(live_web, tenant_a):
-    from assistants.models import ApiKey
     from assistants.services.tenants import api_key_revoke
+    from tenancy.models import ApiKey
 
     async def go():
         async with mcp_client(live_web.base, tenant_a.key) as a:

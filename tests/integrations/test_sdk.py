@@ -54,7 +54,7 @@ def test_every_error_code_the_server_uses_has_an_exception_class():
     from api.errors import STATUS_ERRORS
 
     codes = {code for code, _ in STATUS_ERRORS.values()}
-    for folder in ("api", "assistants", "memory", "tasks", "core", "mcp_api", "webhooks", "usage"):
+    for folder in ("api", "assistants", "memory", "tasks", "tenancy", "core", "mcp_api", "webhooks", "usage"):
         for path in (ROOT / folder).rglob("*.py") if (ROOT / folder).exists() else ():
             if "migrations" in path.parts:
                 continue

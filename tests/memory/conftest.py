@@ -38,7 +38,7 @@ class Person:
 def make_person(db):
     def make(tenant=None, **tenant_fields):
         tenant = tenant or TenantFactory(**tenant_fields)
-        if not tenant.pk or not AssistantFactory._meta.model.all_tenants.filter(tenant=tenant).exists():
+        if not tenant.pk or not AssistantFactory._meta.model.objects.unscoped().filter(tenant=tenant).exists():
             AssistantFactory(tenant=tenant)
         return Person(tenant, EndUserFactory(tenant=tenant))
 

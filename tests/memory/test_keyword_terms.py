@@ -8,10 +8,10 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection
 
-from assistants.models import Message
 from memory.models import MemoryNote
 from memory.services.embeddings import search_terms
 from memory.services.recall import WEIGHTS, memory_recall
+from tenancy.models import Message
 from tests.factories import MemoryNoteFactory
 
 KEYWORDS_ONLY = replace(WEIGHTS, vector=0.0)  # only the keyword evidence ranks: the embedder cannot help

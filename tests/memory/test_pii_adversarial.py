@@ -108,11 +108,11 @@ def test_held_out_identifiers_are_redacted(text, value):
 
 @pytest.mark.django_db
 def test_no_identifier_of_the_set_is_stored_and_facts_beside_them_are(make_person):
-    from assistants.models import ChatSession
     from assistants.services.compaction import session_compact
     from assistants.services.privacy import user_export
     from assistants.services.sessions import session_auto_title
     from memory.models import MemoryNote
+    from tenancy.models import ChatSession
 
     person = make_person()
     person.tenant.summary_trigger_messages = 1

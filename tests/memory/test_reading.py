@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from assistants.models import ChatSession
+from tenancy.models import ChatSession
 
 pytestmark = pytest.mark.django_db
 
@@ -546,7 +546,7 @@ def test_where_the_user_lived_before_is_not_where_they_live(make_person):
 def test_a_forget_by_position_takes_that_item_of_the_list_just_given(
     make_person, facts, listed, request_text, gone, kept
 ):
-    from assistants.models import Message
+    from tenancy.models import Message
     from tests.factories import MessageFactory
 
     alice = make_person()

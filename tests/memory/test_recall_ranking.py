@@ -194,9 +194,9 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
 def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_user(make_person):
     """A fact said twice is one note with two source messages; `message_ids` shows first the one that answers the
     question (by meaning), whichever was said first. Another user's identical messages are never among them."""
-    from assistants.models import Message
     from core.policy import memory_policy_for
     from memory.services.episodes import message_vectors_write
+    from tenancy.models import Message
 
     people = [make_person(), None]
     people[1] = make_person(tenant=people[0].tenant)

@@ -426,7 +426,7 @@ def test_forgetting_a_note_removes_its_text_from_memory_events_and_reply_context
     assert any("30,000" in m["content"] for m in used)
     confirmation = person.say("Please forget my budget.")
     assert "30,000 euros" in confirmation.reply  # the confirmation says what was forgotten, as the issue asks
-    from assistants.models import Message
+    from tenancy.models import Message
 
     texts = [
         str(m.metadata)

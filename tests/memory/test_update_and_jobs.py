@@ -197,7 +197,7 @@ def test_passive_forgetting_jobs_report_in_the_ledger(celery_worker, make_person
     expired = MemoryNoteFactory(end_user=person.end_user, expires_at=timezone.now() - timedelta(days=1))
     stale = MemoryNoteFactory(end_user=person.end_user, key="diet", importance=0.11)
     fresh = MemoryNoteFactory(end_user=person.end_user, key="pet")
-    MemoryNote.all_tenants.filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=120))
+    MemoryNote.objects.unscoped().filter(pk=stale.pk).update(created_at=timezone.now() - timedelta(days=120))
     jobs.memory_expire.delay()
     jobs.memory_decay.delay()
     wait_for(
@@ -210,7 +210,9 @@ def test_passive_forgetting_jobs_report_in_the_ledger(celery_worker, make_person
     )
     assert JobRecord.objects.get(kind="memory_expire").result["expired"] >= 1
     assert JobRecord.objects.get(kind="memory_decay").result["archived"] >= 1
-    statuses = dict(MemoryNote.all_tenants.filter(pk__in=[expired.pk, stale.pk, fresh.pk]).values_list("pk", "status"))
+    statuses = dict(
+        MemoryNote.objects.unscoped().filter(pk__in=[expired.pk, stale.pk, fresh.pk]).values_list("pk", "status")
+    )
     assert statuses == {expired.pk: "expired", stale.pk: "archived", fresh.pk: "active"}
 
 
@@ -320,8 +322,8 @@ def test_older_facts_rank_lower_by_decay(make_person):
     for n in (fresh, old):
         _index(n, embedding_model="offline-hash-ngram-v1")
         n.save()
-    MemoryNote.all_tenants.filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=60))
-    MemoryNote.all_tenants.filter(pk=fresh.pk).update(observed_at=timezone.now())
+    MemoryNote.objects.unscoped().filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=60))
+    MemoryNote.objects.unscoped().filter(pk=fresh.pk).update(observed_at=timezone.now())
     items = [i.id for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我喜欢看科幻")]
     assert items.index(fresh.pk) < items.index(old.pk)
 
@@ -332,9 +334,9 @@ def test_one_extraction_job_reads_the_message_once_and_writes_its_terms_with_its
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from assistants.models import Message
     from memory.models import MessageVector
     from memory.services.extraction import message_search_text
+    from tenancy.models import Message
 
     person = make_person(recall_all_below=0)
     other = make_person(tenant=person.tenant, recall_all_below=0)

@@ -52,7 +52,7 @@ def test_admin_and_api_docs_under_the_csp(site, new_page, django_user_model):
     page.fill("#id_password", PASSWORD)
     page.click("input[type=submit]")
     page.wait_for_url(f"{site.url}/admin/")
-    for path in ("/admin/assistants/enduser/", "/admin/memory/memorynote/add/", "/admin/axes/accessattempt/"):
+    for path in ("/admin/tenancy/enduser/", "/admin/memory/memorynote/add/", "/admin/axes/accessattempt/"):
         page.goto(f"{site.url}{path}")
         page.locator("#content").wait_for()
     # The admin's own scripts ran: the add form's collapsible fieldsets / select filters are script-driven, and

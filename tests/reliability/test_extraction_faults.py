@@ -31,7 +31,7 @@ GARBAGE = [
 
 
 def user_message(tenant, text):
-    from assistants.models import Message
+    from tenancy.models import Message
 
     user = end_user_get_or_create(tenant=tenant, external_id="speaker")
     session = chat_session_start(tenant=tenant, end_user=user)

@@ -7,8 +7,8 @@ import psycopg
 import pytest
 from django.db import connection
 
-from assistants.models import ErasureReceipt, Message
 from core.models import JobRecord
+from tenancy.models import ErasureReceipt, Message
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory, TenantFactory
 from tests.reliability.conftest import needs

@@ -11,13 +11,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from assistants.models import Assistant, Message, Tenant
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import api_key_create, end_user_get_or_create
 from core.exceptions import InvalidInput
 from memory.models import MemoryNote
 from memory.services.extraction import memory_extract_for_message
 from memory.services.notes import memory_note_create
+from tenancy.models import Assistant, Message, Tenant
 from tests.factories import AssistantFactory, TenantFactory
 from tests.reliability.conftest import needs
 
@@ -197,8 +197,8 @@ def test_injection_is_rendered_escaped_in_the_admin(tenant, text, admin_client):
     turn = chat_turn(tenant=tenant, session=session, text=text)
     memory_note_create(tenant=tenant, end_user=user, kind="preference", content=text, source="admin")
     for url in (
-        f"/admin/assistants/message/{turn.user_message.pk}/change/",
-        "/admin/assistants/message/",
+        f"/admin/tenancy/message/{turn.user_message.pk}/change/",
+        "/admin/tenancy/message/",
         "/admin/memory/memorynote/",
     ):
         page = admin_client.get(url)

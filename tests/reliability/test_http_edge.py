@@ -13,8 +13,8 @@ import urllib.parse
 
 import pytest
 
-from assistants.models import ChatSession, EndUser, Message
 from assistants.services.tenants import tenant_create
+from tenancy.models import ChatSession, EndUser, Message
 from tests.conftest import ROOT, worker_env
 from tests.reliability.conftest import WebProcess, free_port
 

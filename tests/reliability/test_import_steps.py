@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from assistants.models import Message
 from assistants.services.importing import IMPORT_STEP_MESSAGES, session_import
 from assistants.services.tenants import end_user_get_or_create
 from core.models import JobRecord
 from memory.models import MessageVector
+from tenancy.models import Message
 from tests.conftest import wait_for
 from tests.factories import AssistantFactory, TenantFactory
 

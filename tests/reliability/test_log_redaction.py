@@ -12,9 +12,9 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from assistants.models import EndUser
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from core.models import JobRecord
+from tenancy.models import EndUser
 from tests.conftest import wait_for, worker_env
 from tests.reliability.conftest import WebProcess, free_port
 
@@ -59,7 +59,7 @@ def test_erasing_a_user_leaves_nothing_of_theirs_in_any_log(celery_worker, opena
         # The web chat's search and the admin's user search, as the person and as staff.
         assert web.get(f"/chat/search/?q={marker}", {"Cookie": _session_cookie(person.user)})[0] == 200
         admin = {"Cookie": _session_cookie(staff)}
-        assert web.get(f"/admin/assistants/enduser/?q={marker}", admin)[0] == 200
+        assert web.get(f"/admin/tenancy/enduser/?q={marker}", admin)[0] == 200
         # MCP: a tool call naming the user and querying for the marker.
         call = {
             "jsonrpc": "2.0",

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_get_or_create
+from tenancy.models import ChatSession, Message
 from tests.factories import AssistantFactory, TenantFactory
 from tests.openai_server import Scripted
 from tests.reliability.conftest import needs

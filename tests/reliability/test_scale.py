@@ -14,11 +14,11 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import Assistant, ChatSession, EndUser, Message
 from assistants.services.privacy import EXPORT_BATCH, user_erase
 from assistants.services.tenants import api_key_create, end_user_create_with_login, tenant_create
 from load.scale_data import bulk_notes, bulk_sessions
 from memory.models import MemoryNote
+from tenancy.models import Assistant, ChatSession, EndUser, Message
 
 MANY = 2_000
 FEW = 60  # a little more than one page (50)
@@ -113,9 +113,9 @@ def test_web_and_admin_pages_show_one_page_with_bounded_queries(world, admin_cli
     assert last.content.decode().count('class="note card"') == (MANY % 50 or 50)
 
     for path, name in [
-        ("/admin/assistants/chatsession/", "big-sessions"),
+        ("/admin/tenancy/chatsession/", "big-sessions"),
         ("/admin/memory/memorynote/", "big-notes"),
-        ("/admin/assistants/message/", "big-sessions"),
+        ("/admin/tenancy/message/", "big-sessions"),
     ]:
         user = users[name][0]
         _page, big_admin_q = queries(lambda: admin_client.get(path, {"end_user__id__exact": user.pk}))  # noqa: B023 - called at once

@@ -60,7 +60,7 @@ def test_the_web_chat_and_admin_render_no_inline_script(logged_in, admin_client)
         admin_client.get(path)
         for path in (
             "/admin/",
-            "/admin/assistants/enduser/",
+            "/admin/tenancy/enduser/",
             "/admin/axes/accessattempt/",
             "/admin/memory/memorynote/add/",
         )

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from assistants.models import Assistant
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create, tenant_create
 from core.dispatch import DISPATCH_KIND, enqueue_now
 from core.models import JobRecord
+from tenancy.models import Assistant
 from tests.conftest import wait_for
 from usage.models import UsageHour
 from usage.services import usage_quotas_set

@@ -12,10 +12,10 @@ import psycopg
 import pytest
 from django.db import connection
 
-from assistants.models import ChatSession, ErasureReceipt, Message
 from core.dispatch import enqueue_now
 from core.models import JobRecord
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, ErasureReceipt, Message
 from tests.conftest import wait_for
 from tests.factories import (
     AssistantFactory,
@@ -64,7 +64,7 @@ def test_worker_killed_mid_compaction_compacts_once(redis_worker, openai_server)
 
     redis_worker()
     wait_for(
-        lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
+        lambda: ChatSession.objects.unscoped().get(pk=session.pk).summary_version >= 1,
         timeout=90,
         message="the redelivered compaction",
     )
@@ -232,9 +232,9 @@ def test_worker_killed_mid_compaction_on_the_filesystem_broker_compacts_once(fil
 
     filesystem_worker()
     time.sleep(LEASE_SECONDS + 1)
-    assert ChatSession.all_tenants.get(pk=session.pk).summary_version == 0  # nothing redelivers on its own
+    assert ChatSession.objects.unscoped().get(pk=session.pk).summary_version == 0  # nothing redelivers on its own
     _redeliver_until(
-        lambda: ChatSession.all_tenants.get(pk=session.pk).summary_version >= 1,
+        lambda: ChatSession.objects.unscoped().get(pk=session.pk).summary_version >= 1,
         "the compaction re-sent once its lease ran out",
     )
     time.sleep(2)
@@ -247,7 +247,7 @@ def test_worker_killed_mid_compaction_on_the_filesystem_broker_compacts_once(fil
     assert len(jobs) == 1 and jobs[0].status == "succeeded" and jobs[0].attempts == 2
     outbox = _outbox_row("assistants.jobs.session_compact")
     assert outbox.status == "succeeded" and outbox.attempts == 2 and outbox.result["resent"] == 1
-    assert ChatSession.all_tenants.get(pk=other.pk).summary_version == 0  # the other tenant's session untouched
+    assert ChatSession.objects.unscoped().get(pk=other.pk).summary_version == 0  # the other tenant's session untouched
 
 
 @needs("admin")

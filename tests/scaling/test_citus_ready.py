@@ -14,7 +14,6 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import EndUser, Message
 from assistants.services.privacy import user_erase
 from core.citus import (
     COORDINATOR_TABLES,
@@ -26,6 +25,7 @@ from core.citus import (
     problems,
 )
 from memory.services.recall import memory_recall
+from tenancy.models import EndUser, Message
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ def test_the_platform_works_on_the_prepared_schema(make_person):
         )
         assert any("40" in i.content for i in items)
     user_erase(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, requested_by="admin:test")
-    assert not EndUser.all_tenants.filter(pk=person.end_user.pk).exists()
+    assert not EndUser.objects.unscoped().filter(pk=person.end_user.pk).exists()
     assert Message.objects.for_tenant(other.tenant).filter(end_user=other.end_user).exists()
 
 

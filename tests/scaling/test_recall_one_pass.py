@@ -8,7 +8,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from assistants.models import Message
 from memory.services import recall
 from memory.services.embeddings import embed_texts, search_terms
 from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
@@ -19,6 +18,7 @@ from memory.services.recall_sql import (
     stage_limits,
     tsquery_of,
 )
+from tenancy.models import Message
 from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
 from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision, same_notes_for_three_users
 

@@ -3,9 +3,9 @@ assistant has the example task types), its users and sessions, and `say` = one r
 
 import pytest
 
-from assistants.models import Assistant
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_get_or_create, tenant_create
+from tenancy.models import Assistant
 
 
 @pytest.fixture

@@ -6,11 +6,11 @@ import time
 import pytest
 from django.db import connection, transaction
 
-from assistants.models import Message
 from core.exceptions import Conflict
 from tasks.models import TaskState
 from tasks.services.field_extraction import Extracted
 from tasks.services.working_memory import task_route_message, task_state_fill
+from tenancy.models import Message
 from tests.tasks.conftest import say
 
 

@@ -5,12 +5,12 @@ fact from the notes, the pinned facts and the task's values, and is never itself
 
 import pytest
 
-from assistants.models import ChatSession
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import MemoryNote
 from memory.services.extraction import memory_extract_for_message
 from tasks.models import TaskState
+from tenancy.models import ChatSession
 from tests.tasks.conftest import say
 
 

@@ -5,7 +5,6 @@ confirmed it or staff approved it (issue 15: tests/tasks/test_experience_privacy
 import pytest
 from django.conf import settings
 
-from assistants.models import Assistant, Feedback, Message
 from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
@@ -19,6 +18,7 @@ from tasks.services.experience import (
     is_positive_feedback,
 )
 from tasks.services.task_types import task_types_install_examples
+from tenancy.models import Assistant, Feedback, Message
 from tests.conftest import wait_for
 from tests.tasks.conftest import say
 

@@ -4,13 +4,13 @@ what the assistant added of its own is what is learnt."""
 
 import pytest
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import Experience
 from memory.services.moderation import experience_approve
 from tasks.services.experience import experience_learn
+from tenancy.models import Message
 from tests.tasks.conftest import say
 
 TASK = "帮我批量处理 1000 条客服对话，按退款、物流、投诉分类"

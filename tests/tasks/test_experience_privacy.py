@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.feedback import feedback_record
 from assistants.services.privacy import user_erase, user_export
 from assistants.services.tenants import end_user_get_or_create, tenant_create
 from memory.models import Experience, ExperienceContribution, MemoryNote
 from tasks.services.experience import experience_learn, experience_recall
+from tenancy.models import Message
 
 SOLUTION_ZH = "先随机抽样人工定出类别，写清每类的判定规则，再用规则加模型批量打标签，最后抽检修正。"
 SOLUTION_EN = "Sample a few tickets, agree on the topics, label the rest with rules plus a model, then spot-check."
@@ -188,7 +188,7 @@ def test_sharing_turned_off_keeps_experiences_to_the_users_they_came_from():
 
 
 def tenant_assistant(tenant):
-    from assistants.models import Assistant
+    from tenancy.models import Assistant
 
     return Assistant.objects.for_tenant(tenant).get()
 

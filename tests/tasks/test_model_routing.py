@@ -3,9 +3,9 @@ OpenAI-compatible server, structured output, and the offline rules when the mode
 
 import pytest
 
-from assistants.models import Message
 from tasks.models import TaskState
 from tasks.services.working_memory import task_route_message
+from tenancy.models import Message
 from tests.openai_server import Scripted
 
 

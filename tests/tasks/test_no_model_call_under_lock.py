@@ -13,7 +13,6 @@ import time
 import pytest
 from django.db import connection
 
-from assistants.models import EndUser, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.privacy import user_erase, user_erase_request
 from assistants.services.tenants import end_user_get_or_create
@@ -21,6 +20,7 @@ from core.exceptions import Conflict, NotFound
 from tasks.models import TaskState
 from tasks.services.routing import PreparedRoute, Route
 from tasks.services.working_memory import task_route_message
+from tenancy.models import EndUser, Message
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
 

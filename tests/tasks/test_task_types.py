@@ -3,7 +3,8 @@
 import importlib
 
 import pytest
-from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 
 from assistants.services.tenants import tenant_create
 from tasks.models import TaskType
@@ -31,9 +32,11 @@ def test_a_new_tenants_assistant_gets_the_examples_in_both_languages():
 def test_the_data_migration_gives_existing_assistants_the_examples_once():
     existing = AssistantFactory()  # an assistant made before the migration, without task types
     edited = AssistantFactory()
-    TaskType.all_tenants.create(
+    TaskType.objects.unscoped().create(
         tenant=edited.tenant, assistant=edited, name="项目计划", required_fields=[{"name": "预算"}]
     )
+    # the models as that migration sees them (the assistants app's Assistant, before issue 40 moved it to tenancy)
+    apps = MigrationLoader(connection).project_state(("tasks", "0002_wm_example_task_types_and_expiry_schedule")).apps
     migration.install(apps, None)
     migration.install(apps, None)  # idempotent
     assert TaskType.objects.for_tenant(existing.tenant).filter(assistant=existing).count() == 2

@@ -8,8 +8,8 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 from django.urls import reverse
 
-from assistants.models import ChatSession, Message
 from assistants.services.chat import chat_session_start
+from tenancy.models import ChatSession, Message
 from tests.web.sse import parse_sse
 
 pytestmark = pytest.mark.django_db
@@ -46,5 +46,5 @@ def test_asgi_stream_refuses_another_users_session(alice, carol_other_tenant):
         return await client.post(reverse("web:chat_stream", args=[session.pk]), {"text": "hi"})
 
     assert async_to_sync(run)().status_code == 404
-    assert not Message.all_tenants.filter(session=session).exists()
-    assert ChatSession.all_tenants.filter(pk=session.pk).exists()
+    assert not Message.objects.unscoped().filter(session=session).exists()
+    assert ChatSession.objects.unscoped().filter(pk=session.pk).exists()

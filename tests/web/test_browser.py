@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import EndUser, Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
+from tenancy.models import EndUser, Message
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
 from tests.web.browser import log_in, needs_chromium, send, shot
@@ -219,7 +219,7 @@ def test_download_my_data_and_delete_my_account(site, new_page):
     page.wait_for_selector("h1:has-text('Your account is being deleted')")
     shot(page, "41-account-deleted")
     # Erasure has started (or finished): the end user is marked or already gone.
-    assert not EndUser.all_tenants.filter(pk=end_user.pk, erasure_requested_at__isnull=True).exists()
+    assert not EndUser.objects.unscoped().filter(pk=end_user.pk, erasure_requested_at__isnull=True).exists()
     page.goto(f"{site.url}/login/")
     page.fill("#id_username", "gail")
     page.fill("#id_password", PASSWORD)

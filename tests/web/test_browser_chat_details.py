@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import ChatSession, Message
+from tenancy.models import ChatSession, Message
 from tests.web.browser import log_in, needs_chromium, send, shot
 from tests.web.conftest import PASSWORD
 from tests.web.test_browser_chat_ux import person

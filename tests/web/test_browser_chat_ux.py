@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from assistants.models import ChatSession, EndUser, Message
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
 from memory.services.notes import memory_note_create, memory_note_update
+from tenancy.models import ChatSession, EndUser, Message
 from tests.openai_server import Scripted
 from tests.web.browser import log_in, needs_chromium, send, shot
 from tests.web.conftest import PASSWORD

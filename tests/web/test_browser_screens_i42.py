@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.services.extraction import memory_extract_for_message
+from tenancy.models import Message
 from tests.web.browser import needs_chromium, shot
 from tests.web.conftest import PASSWORD
 from tests.web.test_accessibility import blocking_issues
@@ -92,7 +92,7 @@ def test_issue_42_screens_in_both_languages_pass_axe(site, new_page):
         _log_in(admin, site.url, "root", "pw-123456", form="/admin/login/")
         check(admin, f"{language}-admin-index")
         admin.goto(
-            f"{site.url}/admin/assistants/chatsession/?tenant__id__exact={tenant.pk}&end_user__id__exact={person.pk}"
+            f"{site.url}/admin/tenancy/chatsession/?tenant__id__exact={tenant.pk}&end_user__id__exact={person.pk}"
         )
         assert admin.locator("#result_list tbody tr").count() == 2  # the person's two conversations
         assert admin.locator("#changelist-filter .select2-container").count() == 2  # one box per filter

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistants.models import Message
+from tenancy.models import Message
 from tests.conftest import wait_for
 from tests.openai_server import Scripted
 from tests.web.browser import needs_chromium, send, shot

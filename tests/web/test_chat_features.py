@@ -10,11 +10,11 @@ from django.urls import reverse
 
 from assistants.llm import sections
 from assistants.llm.offline import offline_reply
-from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from core.management.commands.runplatform import process_environment
 from memory.models import MemoryNote
 from memory.services.notes import memory_note_create, memory_note_update
+from tenancy.models import Message
 
 
 def session_with(end_user, *texts, title=""):

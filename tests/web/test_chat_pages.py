@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from assistants.models import Assistant, ChatSession, Feedback, Message
+from tenancy.models import Assistant, ChatSession, Feedback, Message
 from tests.factories import AuthUserFactory
 from tests.web.conftest import PASSWORD
 from tests.web.sse import parse_sse
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def start_session(client) -> ChatSession:
     response = client.post(reverse("web:chat_new"))
     assert response.status_code == 302
-    return ChatSession.all_tenants.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+    return ChatSession.objects.unscoped().get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
 
 
 def test_anonymous_visitors_are_sent_to_login():

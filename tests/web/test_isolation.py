@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from assistants.models import ChatSession, Feedback, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, Feedback, Message
 from tests.factories import MemoryNoteFactory
 
 pytestmark = pytest.mark.django_db
@@ -44,11 +44,11 @@ def test_another_user_gets_404_everywhere_and_changes_nothing(request, alices_th
         response = getattr(client, method)(url, data)
         assert response.status_code == 404, (intruder, url, response.status_code)
         assert "Alice" not in response.content.decode() and "9000" not in response.content.decode()
-    session = ChatSession.all_tenants.get(pk=alices_things["session"].pk)
+    session = ChatSession.objects.unscoped().get(pk=alices_things["session"].pk)
     assert session.title == "Alice's secret plans"
-    assert Message.all_tenants.filter(session=session).count() == 2
-    assert not Feedback.all_tenants.exists()
-    note = MemoryNote.all_tenants.get(pk=alices_things["note"].pk)
+    assert Message.objects.unscoped().filter(session=session).count() == 2
+    assert not Feedback.objects.unscoped().exists()
+    note = MemoryNote.objects.unscoped().get(pk=alices_things["note"].pk)
     assert note.status == "active" and note.content == "Alice earns 9000 a month"
 
 
@@ -68,16 +68,18 @@ def test_the_owner_still_reaches_everything(alice, alices_things):
     _, client = alice
     session, note = alices_things["session"], alices_things["note"]
     assert "Alice earns 9000 a month" in client.get(reverse("web:memory")).content.decode()
-    messages = Message.all_tenants.filter(session=session)
+    messages = Message.objects.unscoped().filter(session=session)
     effects = [
         lambda r: "Alice&#x27;s secret plans" in r.content.decode() or "Alice's secret plans" in r.content.decode(),
-        lambda r: ChatSession.all_tenants.get(pk=session.pk).title == "pwned",
+        lambda r: ChatSession.objects.unscoped().get(pk=session.pk).title == "pwned",
         lambda r: messages.filter(role="user", content="injected").count() == 1 and messages.count() == 4,
         lambda r: b"event: done" in b"".join(r.streaming_content) and messages.count() == 6,
-        lambda r: Feedback.all_tenants.filter(message=alices_things["reply"], rating="down").exists(),
-        lambda r: MemoryNote.all_tenants.filter(end_user=note.end_user, status="active", content="pwned").exists(),
-        lambda r: not MemoryNote.all_tenants.filter(end_user=note.end_user, status="active").exists(),
-        lambda r: not ChatSession.all_tenants.filter(pk=session.pk).exists(),
+        lambda r: Feedback.objects.unscoped().filter(message=alices_things["reply"], rating="down").exists(),
+        lambda r: (
+            MemoryNote.objects.unscoped().filter(end_user=note.end_user, status="active", content="pwned").exists()
+        ),
+        lambda r: not MemoryNote.objects.unscoped().filter(end_user=note.end_user, status="active").exists(),
+        lambda r: not ChatSession.objects.unscoped().filter(pk=session.pk).exists(),
     ]
     steps = attempts(alices_things)
     assert len(steps) == len(effects) == 8
@@ -100,6 +102,6 @@ def test_the_session_service_answers_not_found_for_anothers_session(request, ali
         session_delete(tenant=other.tenant, end_user=other, session=session)
     with pytest.raises(NotFound):
         session_rename(tenant=other.tenant, end_user=other, session=session, title="pwned")
-    kept = ChatSession.all_tenants.get(pk=session.pk)
+    kept = ChatSession.objects.unscoped().get(pk=session.pk)
     assert kept.title == "Alice's secret plans"
-    assert Message.all_tenants.filter(session=kept).count() == 2
+    assert Message.objects.unscoped().filter(session=kept).count() == 2

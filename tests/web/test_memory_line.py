@@ -3,9 +3,9 @@
 
 from django.urls import reverse
 
-from assistants.models import Message
 from memory.models import MemoryNote
 from memory.services.extraction import memory_extract_for_message
+from tenancy.models import Message
 from tests.web.test_chat_pages import start_session
 
 

@@ -6,8 +6,8 @@ import re
 
 from django.urls import reverse
 
-from assistants.models import ChatSession, Message
 from memory.models import MemoryNote
+from tenancy.models import ChatSession, Message
 from tests.web.test_chat_pages import start_session
 from tests.web.test_memory_line import send
 

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 
 from django.urls import reverse
 
-from assistants.models import Message
 from memory.models import MemoryNote
+from tenancy.models import Message
 from tests.web.test_chat_pages import start_session
 from tests.web.test_memory_labels import _memory_lines
 from tests.web.test_memory_line import send

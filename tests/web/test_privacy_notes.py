@@ -4,9 +4,9 @@ never named after an identifier, and the thumbs say what a thumbs-up shares (or 
 import pytest
 from django.urls import reverse
 
-from assistants.models import ChatSession
 from assistants.services.chat import chat_session_start
 from memory.models import MemoryNote
+from tenancy.models import ChatSession
 from tests.factories import MemoryNoteFactory
 
 pytestmark = pytest.mark.django_db

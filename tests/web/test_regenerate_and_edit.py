@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn
+from tenancy.models import Message
 from tests.web.sse import parse_sse
 
 

@@ -7,8 +7,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start
+from tenancy.models import Message
 
 pytestmark = pytest.mark.django_db
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from assistants.models import Message
 from assistants.services.chat import chat_session_start, chat_turn
+from tenancy.models import Message
 from web.services import streamed_turn_begin, streamed_turn_stop_requested
 
 KEY = "a1b2c3d4e5f60718"

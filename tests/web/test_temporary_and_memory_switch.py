@@ -11,13 +11,13 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from assistants.models import ChatSession, EndUser, Message
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.feedback import feedback_record
 from assistants.services.sessions import sessions_temporary_purge
 from assistants.services.tenants import api_key_create
 from memory.models import AuditLog, MemoryNote
 from memory.services.notes import memory_note_create
+from tenancy.models import ChatSession, EndUser, Message
 from tests.api.conftest import Api
 from tests.conftest import wait_for
 

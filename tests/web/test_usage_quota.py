@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 
-from assistants.models import ChatSession, Message
+from tenancy.models import ChatSession, Message
 from usage.services import usage_quotas_set
 
 

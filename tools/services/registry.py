@@ -50,7 +50,7 @@ def tool_name_check(name: str) -> str:
 
 
 def _assistants_of(tenant, assistant_ids) -> list:
-    from assistants.models import Assistant
+    from tenancy.models import Assistant
 
     ids = sorted(set(assistant_ids or []))
     found = list(Assistant.objects.for_tenant(tenant).filter(pk__in=ids))

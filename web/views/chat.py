@@ -17,14 +17,15 @@ from assistants.services.alternatives import (
     chat_reply_regenerate_stream,
     chat_turn_edit_stream,
 )
-from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
+from assistants.services.chat import chat_turn, chat_turn_stream
 from assistants.services.feedback import feedback_record
 from assistants.services.pinned_sync import session_pinned_after_undo
 from assistants.services.sessions import session_auto_title, session_delete, session_rename
+from assistants.services.turn_session import turn_session_open
 from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
 from memory.services.event_undo import memory_event_undo
-from web.access import assistant_for, assistants_of, end_user_required, message_for, session_for, sessions_of
+from web.access import assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.selectors import conversation_search_grouped
 from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, session_retitle_after_edit, streamed_turn_stop
 from web.views.chat_events import turn_events
@@ -80,12 +81,18 @@ def chat_home(request):
 @end_user_required
 def chat_new(request):
     assistant_id = request.POST.get("assistant") or request.session.get(ASSISTANT_KEY)
-    assistant = assistant_for(request, assistant_id) if assistant_id else assistants_of(request).first()
+    if assistant_id and not str(assistant_id).isdigit():
+        raise Http404("No such assistant.")
     temporary = request.POST.get("temporary") == "1"
     try:
-        session = chat_session_start(
-            tenant=request.tenant, end_user=request.end_user, assistant=assistant, temporary=temporary
+        session = turn_session_open(
+            tenant=request.tenant,
+            end_user=request.end_user,
+            assistant_id=int(assistant_id) if assistant_id else None,
+            temporary=temporary,
         )
+    except NotFound as exc:  # no such assistant in this tenant
+        raise Http404("No such assistant.") from exc
     except ApplicationError as exc:
         return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
     request.session[ASSISTANT_KEY] = session.assistant_id

@@ -10,9 +10,9 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from assistants.models import MESSAGE_REPLACED_KEY, Message
 from core.exceptions import ApplicationError
 from core.sse import sse
+from tenancy.models import MESSAGE_REPLACED_KEY, Message
 from web.rendering import markdown_render
 from web.selectors import memory_events_as_said
 from web.services import (

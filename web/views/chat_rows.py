@@ -9,11 +9,11 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from assistants.llm import get_chat_model
-from assistants.models import MESSAGE_REPLACED_KEY, Message
 from assistants.services.alternatives import (
     ALTERNATIVE_OF_KEY,
     EDIT_OF_KEY,
 )
+from tenancy.models import MESSAGE_REPLACED_KEY, Message
 from web.presenters import reply_context
 from web.selectors import memory_events_as_said
 

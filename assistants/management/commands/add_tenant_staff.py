@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from assistants.models import Tenant
 from assistants.services.staff import tenant_staff_add
+from tenancy.models import Tenant
 
 
 class Command(BaseCommand):

@@ -2,10 +2,10 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from assistants.models import EndUser, Tenant
 from assistants.services.privacy import ERASE_JOB_KIND, user_erase, user_erase_request
 from core.exceptions import ApplicationError
 from core.ledger import job_run
+from tenancy.models import EndUser, Tenant
 
 
 class Command(BaseCommand):

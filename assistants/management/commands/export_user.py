@@ -2,8 +2,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from assistants.models import EndUser, Tenant
 from assistants.services.privacy import user_export, user_export_write
+from tenancy.models import EndUser, Tenant
 
 
 class Command(BaseCommand):

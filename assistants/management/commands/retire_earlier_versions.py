@@ -5,7 +5,7 @@ message vectors and keyword terms are deleted, their experience confirmations wi
 
 from django.core.management.base import BaseCommand, CommandError
 
-from assistants.models import Tenant
+from tenancy.models import Tenant
 
 
 class Command(BaseCommand):

@@ -2,8 +2,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from assistants.models import Tenant
 from assistants.services.tenants import api_key_create, end_user_create_with_login, tenant_create
+from tenancy.models import Tenant
 
 DEMO_KEY_FILE = "demo-api-key"
 

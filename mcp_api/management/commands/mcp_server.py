@@ -11,8 +11,8 @@ import sys
 import anyio
 from django.core.management.base import BaseCommand, CommandError
 
-from assistants.models import Tenant
 from mcp_api.server import build_mcp_server
+from tenancy.models import Tenant
 
 
 class Command(BaseCommand):

@@ -1,4 +1,7 @@
-"""Tenants, their end users and assistants, chat sessions and messages."""
+"""Tenants, their end users and assistants, chat sessions and messages: the data every layer reads.
+
+These models were the assistants app's until issue 40 moved them to the bottom layer; each keeps its table
+(`db_table`, the name it had there), so the move changed the migration state only (tenancy 0001)."""
 
 from __future__ import annotations
 
@@ -6,8 +9,8 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from core.identifiers import external_id_shown
-from core.models import TenantOwnedModel, TimeStampedModel
+from tenancy.identifiers import external_id_shown
+from tenancy.scoping import TenantOwnedModel, TimeStampedModel
 
 
 def default_ttl_days_by_kind() -> dict:
@@ -105,6 +108,9 @@ class Tenant(TimeStampedModel):
         "cap each one. Empty: no limit.",
     )
 
+    class Meta:
+        db_table = "assistants_tenant"
+
     def __str__(self):
         return self.name or self.slug
 
@@ -119,6 +125,7 @@ class ApiKey(TenantOwnedModel):
     last_used_at = models.DateTimeField(null=True, blank=True)
 
     class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_apikey"
         verbose_name = "API key"
         verbose_name_plural = "API keys"
 
@@ -152,10 +159,11 @@ class EndUser(TenantOwnedModel):
     )
 
     class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_enduser"
         constraints = [models.UniqueConstraint(fields=["tenant", "external_id"], name="uniq_end_user_external_id")]
 
     def __str__(self):
-        # Escaped: an id stored before core.identifiers' rule must not disguise itself in the admin.
+        # Escaped: an id stored before tenancy.identifiers' rule must not disguise itself in the admin.
         return external_id_shown(self.display_name or self.external_id)
 
 
@@ -186,6 +194,9 @@ class Assistant(TenantOwnedModel):
         validators=[python_tool_names_check],
         help_text="Names of the Python tools (settings ASSISTANT_PYTHON_TOOLS) this assistant's model may call.",
     )
+
+    class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_assistant"
 
     def __str__(self):
         return self.name
@@ -218,6 +229,7 @@ class ChatSession(TenantOwnedModel):
     expires_at = models.DateTimeField(null=True, blank=True, help_text="Temporary chats only: when it is deleted.")
 
     class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_chatsession"
         indexes = [
             models.Index(fields=["tenant", "end_user", "-last_activity_at"]),
             models.Index(fields=["expires_at"], condition=models.Q(temporary=True), name="session_temporary_expiry"),
@@ -250,6 +262,7 @@ class Message(TenantOwnedModel):
     search_vector = models.TextField(blank=True, help_text="Space-separated terms for keyword recall (CJK bigrams).")
 
     class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_message"
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["session", "id"]), models.Index(fields=["tenant", "end_user", "created_at"])]
 
@@ -269,6 +282,7 @@ class Feedback(TenantOwnedModel):
     comment = models.TextField(blank=True)
 
     class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_feedback"
         constraints = [models.UniqueConstraint(fields=["message", "end_user"], name="uniq_feedback_per_message")]
         verbose_name = "reply rating"  # a thumbs up or down on one reply ("feedbacks" is no word)
         verbose_name_plural = "reply ratings"
@@ -283,6 +297,9 @@ class ErasureReceipt(TenantOwnedModel):
     counts = models.JSONField(default=dict)
     job = models.ForeignKey("core.JobRecord", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     completed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(TenantOwnedModel.Meta):
+        db_table = "assistants_erasurereceipt"
 
     def __str__(self) -> str:
         """The receipt as the admin titles it: the hashed id it proves erased, and when."""
@@ -304,6 +321,7 @@ class TenantStaff(TimeStampedModel):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="staff")
 
     class Meta:
+        db_table = "assistants_tenantstaff"
         verbose_name = "tenant staff member"
         constraints = [models.UniqueConstraint(fields=["user", "tenant"], name="uniq_tenant_staff")]
 

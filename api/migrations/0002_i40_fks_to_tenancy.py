@@ -1,0 +1,37 @@
+"""Issue 40: the tenancy models (Tenant, EndUser, Assistant, ChatSession, Message, ...) moved from the assistants app
+to the tenancy app with their tables unchanged, so this app's foreign keys to them are re-pointed in the migration
+state only: the columns and constraints already reference the same tables. Paired with tenancy 0001 and
+assistants 0017."""
+import django.db.models.deletion
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+
+    dependencies = [
+        ('api', '0001_api_idempotency'),
+        ('tenancy', '0001_i40_models_from_assistants'),
+    ]
+
+    operations = [
+        migrations.SeparateDatabaseAndState(
+            database_operations=[],
+            state_operations=[
+                migrations.AlterField(
+                    model_name='idempotencyrecord',
+                    name='api_key',
+                    field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tenancy.apikey'),
+                ),
+                migrations.AlterField(
+                    model_name='idempotencyrecord',
+                    name='session',
+                    field=models.ForeignKey(blank=True, help_text='Deleted with the session (and with an erased user).', null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tenancy.chatsession'),
+                ),
+                migrations.AlterField(
+                    model_name='idempotencyrecord',
+                    name='tenant',
+                    field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tenancy.tenant'),
+                ),
+            ],
+        ),
+    ]
