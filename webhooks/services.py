@@ -206,11 +206,13 @@ def _retry_delay(attempts: int) -> float:
 
 def _claim(delivery_id: int) -> tuple[WebhookDelivery, WebhookEndpoint] | None:
     """Take the delivery for one attempt (a short lock, released before the network call): a duplicate job or a
-    sweep that arrives during the attempt finds it leased and leaves it."""
+    sweep that arrives during the attempt finds it leased and leaves it. Only the delivery's row is locked
+    (`of=("self",)`): locking the joined endpoint too made a second delivery to the same endpoint, claimed at the
+    same moment by another worker, skip its row and be left pending with no job."""
     with transaction.atomic():
         delivery = (
             WebhookDelivery.objects.unscoped()
-            .select_for_update(skip_locked=True)
+            .select_for_update(skip_locked=True, of=("self",))
             .select_related("endpoint")
             .filter(pk=delivery_id, status=WebhookDelivery.Status.PENDING)
             .first()

@@ -176,6 +176,51 @@ def test_repeated_failures_disable_the_endpoint_and_staff_re_enable_it(celery_wo
     assert endpoint.disabled_at is None and endpoint.consecutive_failures == 0
 
 
+def test_two_deliveries_to_one_endpoint_claimed_at_once_are_both_attempted(tenant_a, receiver):
+    """Two workers attempt two deliveries of one endpoint at the same moment: the first's claim must not make the
+    second skip its row (it would stay pending with no job). The first claim is held open in a second
+    connection while the second delivery is attempted here."""
+    import threading
+
+    from django.db import connection, transaction
+
+    endpoint = webhook_endpoint_create(tenant=tenant_a.tenant, url=receiver.url, events=["memory.created"])
+    first, second = (
+        WebhookDelivery.objects.for_tenant(tenant_a.tenant).create(
+            tenant=tenant_a.tenant, endpoint=endpoint, event="memory.created", payload={"note": n}
+        )
+        for n in (1, 2)
+    )
+    claimed, release = threading.Event(), threading.Event()
+
+    def hold_the_first_claim():
+        try:
+            with transaction.atomic():
+                rows = (
+                    WebhookDelivery.objects.unscoped()
+                    .select_for_update(skip_locked=True)  # what a claim that also locks the endpoint looks like
+                    .select_related("endpoint")
+                    .filter(pk=first.pk)
+                )
+                assert rows.first() is not None
+                claimed.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold_the_first_claim)
+    holder.start()
+    try:
+        assert claimed.wait(10)
+        assert webhook_delivery_attempt(delivery_id=second.pk) is None  # delivered, no retry needed
+    finally:
+        release.set()
+        holder.join(10)
+    second.refresh_from_db()
+    assert second.status == "succeeded" and second.attempts == 1
+    assert [d["json"]["data"] for d in receiver.received] == [{"note": 2}]
+
+
 @pytest.mark.parametrize(
     "url, code",
     [
