@@ -1,5 +1,5 @@
 """Conditional requests (RFC 9110 section 13): the `ETag` an object is sent with and the `If-Match` a change may
-carry. The version itself comes from the owning layer (memory.services.note_versions); here only the header."""
+carry. The version itself comes from the owning layer (memory.services.notes.note_versions); here only the header."""
 
 from __future__ import annotations
 

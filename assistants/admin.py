@@ -27,7 +27,7 @@ from core.admin_scoping import (
 from core.downloads import file_download
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
-from memory.services.health import memory_health_get
+from memory.services.notes.health import memory_health_get
 from tenancy.identifiers import external_id_shown
 from tenancy.models import (
     ApiKey,

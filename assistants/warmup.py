@@ -23,12 +23,12 @@ def web_process_warm_up() -> None:
         "assistants.services.context",
         "assistants.jobs",
         "memory.jobs",
-        "memory.services.recall",
-        "memory.services.extraction",
+        "memory.services.recall.recall",
+        "memory.services.writing.extraction",
     ):
         importlib.import_module(module)
     from assistants.services.tokens import token_count
-    from memory.services.embeddings import search_terms
+    from memory.services.vectors.embeddings import search_terms
 
     token_count("warm up 预热")
     search_terms("warming up")  # English keyword terms load lemminflect's lexicon at first use

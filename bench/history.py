@@ -108,8 +108,8 @@ def run_long_history(
 def _measure(ctx, client, tenant, external_id: str, asked: list[str], assembly_turns: int) -> dict:
     from assistants.services.chat import chat_session_start, chat_turn_stream
     from core.db import connection_pooled
-    from memory.services.embeddings import recent_vectors_clear
-    from memory.services.recall import memory_recall
+    from memory.services.recall.recall import memory_recall
+    from memory.services.vectors.embeddings import recent_vectors_clear
     from tenancy.models import EndUser
 
     end_user = EndUser.objects.for_tenant(tenant).get(external_id=external_id)

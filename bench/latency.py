@@ -5,7 +5,7 @@ each, plus one heavy user with min(10k, N/10) notes (10k from 100k notes on). No
 through the write path would take hours at 1M) with the offline embedder's vectors and keyword terms, and the
 HNSW index is rebuilt with its own definition after each load. At each step the same queries run through
 `memory_recall(k=10, touch=False)` and through the bare SQL: the vector statement recall rests on
-(`memory.services.recall.vector_statement`: cosine distance, tenant + user + active filter, exact up to
+(`memory.services.recall.recall.vector_statement`: cosine distance, tenant + user + active filter, exact up to
 EXACT_SCAN_MAX notes and HNSW above, LIMIT CANDIDATES), for a typical user and for the heavy user. Recall's time
 includes embedding the query (the embedder's cache of recent texts is emptied before each call, as a new question
 finds it); the embedding is also timed alone, and the bare query is given the vector.
@@ -109,8 +109,8 @@ class NoteStore:
 
         from assistants.services.chat import chat_session_start
         from bench.corpus import chat_line
-        from memory.services.episodes import message_vectors_write
-        from memory.services.extraction import message_search_text
+        from memory.services.recall.episodes import message_vectors_write
+        from memory.services.writing.extraction import message_search_text
         from tenancy.models import Message
 
         # at most half of the typical users, so that first-time users stay in the typical group at every size
@@ -172,7 +172,7 @@ def _embed_chunk(args):
     """(seed, n) -> (model, texts, vectors as pgvector text, keyword terms); runs in a worker process."""
     from django.conf import settings
 
-    from memory.services import embeddings
+    from memory.services.vectors import embeddings
 
     terms = getattr(embeddings, "search_terms", None) or embeddings.text_features  # what the write path stores
     seed, n = args
@@ -246,7 +246,7 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
     settings), timed without the rest of recall."""
     from django.db import connection
 
-    from memory.services.recall import CANDIDATES, vector_statement, vector_statement_params
+    from memory.services.recall.recall import CANDIDATES, vector_statement, vector_statement_params
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -261,8 +261,8 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
 def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from django.conf import settings
 
-    from memory.services.embeddings import embed_texts, recent_vectors_clear
-    from memory.services.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
+    from memory.services.recall.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
+    from memory.services.vectors.embeddings import embed_texts, recent_vectors_clear
 
     out = {}
     first_time = [u for u in store.typical if u not in store.returning]

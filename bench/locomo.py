@@ -40,7 +40,7 @@ def _ablation() -> dict:
     """The platform's fused ranking beside each signal alone (docs/benchmarks.md, section 4)."""
     from dataclasses import replace
 
-    from memory.services.recall import WEIGHTS
+    from memory.services.recall.recall import WEIGHTS
 
     return {
         "platform": WEIGHTS,
@@ -191,8 +191,8 @@ def run_locomo(
     baselines: tuple[str, ...] = ("bm25", "minilm"),
 ) -> dict:
     from bench import baselines as bl
-    from memory.services.embeddings import embed_texts
-    from memory.services.recall import memory_recall
+    from memory.services.recall.recall import memory_recall
+    from memory.services.vectors.embeddings import embed_texts
     from tenancy.models import EndUser
 
     path = Path(path) if path else default_path()

@@ -35,10 +35,10 @@ django.setup()
 from django.db import connection, transaction  # noqa: E402 - the same
 
 from memory.models import MemoryNote  # noqa: E402 - the same
-from memory.services.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402 - the same
-from memory.services.extraction import memory_extract_for_message  # noqa: E402 - the same
-from memory.services.notes import note_index_text  # noqa: E402 - the same
-from memory.services.recall import memory_recall, vector_candidates  # noqa: E402 - the same
+from memory.services.notes.notes import note_index_text  # noqa: E402 - the same
+from memory.services.recall.recall import memory_recall, vector_candidates  # noqa: E402 - the same
+from memory.services.vectors.embeddings import OFFLINE_MODEL, embed_texts, hash_vector, search_terms  # noqa: E402 - the same
+from memory.services.writing.extraction import memory_extract_for_message  # noqa: E402 - the same
 from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant  # noqa: E402 - the same
 
 PLACES = ["深圳南山", "杭州西湖", "成都锦江", "北京朝阳", "上海徐汇", "Portland", "Berlin", "Lisbon", "Austin", "Osaka"]

@@ -1,4 +1,4 @@
-"""`python -m bench.sentence_rows`: does a message's sentence rows (memory.services.episodes) find the remark that
+"""`python -m bench.sentence_rows`: does a message's sentence rows (memory.services.recall.episodes) find the remark that
 answers a question about one of its sentences? Vector only, the platform's own embedder and rows: for each
 question, the rank of the answering remark among the user's remarks when a remark's cosine is that of its
 first row only (the whole message) and when it is that of its best row (the message and its sentences).
@@ -12,15 +12,15 @@ import numpy as np
 
 
 def _rows(texts: list[str]) -> list[np.ndarray]:
-    from memory.services.embeddings import embed_texts
-    from memory.services.episodes import _pieces, _sentence_vector
+    from memory.services.recall.episodes import message_pieces, piece_vector
+    from memory.services.vectors.embeddings import embed_texts
 
     out = []
     for text in texts:
-        pieces = _pieces(text, None)
+        pieces = message_pieces(text, None)
         vectors = embed_texts(texts=[p[1] for p in pieces])[1]
         rows = [
-            v if parent is None else _sentence_vector(vectors[parent], v)
+            v if parent is None else piece_vector(vectors[parent], v)
             for (_, _, parent), v in zip(pieces, vectors, strict=True)
         ]
         out.append(np.asarray(rows, dtype=np.float64))
@@ -28,7 +28,7 @@ def _rows(texts: list[str]) -> list[np.ndarray]:
 
 
 def evaluate(remarks: list[str], questions: list[tuple[str, int]]) -> dict:
-    from memory.services.embeddings import embed_texts
+    from memory.services.vectors.embeddings import embed_texts
 
     rows = _rows(remarks)
     queries = np.asarray(embed_texts(texts=[q for q, _ in questions])[1], dtype=np.float64)

@@ -56,7 +56,7 @@ def run_token_cost(
 ) -> dict:
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.tenants import end_user_get_or_create
-    from memory.services.recall import memory_recall
+    from memory.services.recall.recall import memory_recall
 
     counter_name, count = token_counter()
     tenant, _ = bench_tenant("bench-tokens")

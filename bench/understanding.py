@@ -52,8 +52,8 @@ def _has(text: str, word: str) -> bool:
 
 
 def _seed(*, tenant, end_user, notes: list[str]) -> list:
-    from memory.services.notes import memory_note_create
-    from memory.services.topics import topics_in
+    from memory.services.notes.notes import memory_note_create
+    from memory.services.writing.topics import topics_in
 
     seeded = []
     for content in notes:
@@ -79,7 +79,7 @@ def run_case(*, tenant, case: dict, index: int) -> dict:
     from assistants.services.chat import chat_session_start, chat_turn
     from assistants.services.tenants import end_user_get_or_create
     from memory.models import MemoryNote
-    from memory.services.extraction import memory_extract_for_message
+    from memory.services.writing.extraction import memory_extract_for_message
     from tenancy.models import ChatSession, Message
 
     end_user = end_user_get_or_create(tenant=tenant, external_id=f"u{index}-{case['id']}"[:120])
@@ -189,7 +189,7 @@ def score_case(case: dict, played: dict) -> dict:
 def reader_latency(cases: list[dict]) -> dict:
     """The offline reader's own time per message: its cache cleared, the message's embedding already computed."""
     from memory.reading import message_read
-    from memory.services.embeddings import SENTENCE_MODEL, embed_texts, recent_vectors_clear
+    from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, recent_vectors_clear
 
     message_read("warm-up: forget my coffee preference")
     samples = []

@@ -86,7 +86,7 @@ def pii_leaks(values: list[str], haystacks: list[str]) -> list[str]:
 def staff_correct(*, tenant, message_id: int, content: str) -> int | None:
     """Correct the active note that came from `message_id` as a moderator would. Returns its id."""
     from memory.models import MemoryNote
-    from memory.services.notes import memory_note_update
+    from memory.services.notes.notes import memory_note_update
 
     note = (
         MemoryNote.objects.for_tenant(tenant)

@@ -57,8 +57,8 @@ def prepared_rows(sql: str, params: dict) -> list[tuple]:
     "Recall, ninth round"). Prepared, it is planned once per connection: the connections carry
     plan_cache_mode=force_generic_plan (config/settings/database.py), which only prepared statements read, and only
     this function prepares any: recall's statements whose plan does not depend on the user's size (the notes and
-    messages statements without the branches that do: memory.services.recall_sql.prepared_first), and what the
-    extraction job reads before it embeds a message (memory.services.episodes). Errors come out
+    messages statements without the branches that do: memory.services.recall.recall_sql.prepared_first), and what the
+    extraction job reads before it embeds a message (memory.services.recall.episodes). Errors come out
     as Django's; when queries are logged (DEBUG, tests' query capture) the statement is logged with its parameters
     bound, as Django logs its own."""
     if not settings.RECALL_PREPARED_STATEMENTS:

@@ -85,9 +85,9 @@ def current_attribution() -> Attribution | None:
     found = _scope.get()
     if found is not None:
         return found
-    from tenancy.scoping import _current_tenant_id
+    from tenancy.scoping import current_tenant_id
 
-    tenant_id = _current_tenant_id.get()
+    tenant_id = current_tenant_id()
     return Attribution(tenant_id=tenant_id, purpose="api") if tenant_id is not None else None
 
 

@@ -22,7 +22,7 @@ _PLACE_VALUE = re.compile(r"[十百千万亿]")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
 
 # English number words an amount or a head count is often written in ("three employees", "a dozen staff"): the
-# one table the offline readers (memory.services.quantities, tasks.services.field_extraction) share.
+# one table the offline readers (memory.services.writing.quantities, tasks.services.field_extraction) share.
 EN_NUMBER_WORDS: dict[str, int] = {
     "one": 1,
     "two": 2,

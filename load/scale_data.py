@@ -13,7 +13,7 @@ from django.test import Client
 
 from assistants.services.tenants import api_key_create, end_user_create_with_login
 from memory.models import MemoryNote
-from memory.services.embeddings import OFFLINE_MODEL, hash_vector, text_features
+from memory.services.vectors.embeddings import OFFLINE_MODEL, hash_vector, text_features
 from tenancy.models import ChatSession, Message
 
 CITIES = ["成都", "杭州", "西安", "深圳", "Wuhan", "Xiamen", "Chongqing", "Nanjing"]

@@ -24,9 +24,9 @@ from assistants.services.turn_session import turn_session_open
 from core.erasure import end_user_erasure_refuse
 from core.exceptions import InvalidInput, NotFound
 from memory.models import MemoryNote
-from memory.services.notes import memory_forget_matching, memory_note_forget
-from memory.services.recall import memory_recall
-from memory.services.remember import memory_fact_remember
+from memory.services.notes.notes import memory_forget_matching, memory_note_forget
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.remember import memory_fact_remember
 from tasks.models import TaskState
 from tenancy.identifiers import external_id_addressable, external_id_problem
 from tenancy.models import EndUser

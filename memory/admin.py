@@ -30,8 +30,8 @@ from memory.admin_filters import (
     actor_of,
 )
 from memory.models import MemoryNote
-from memory.services import moderation
-from memory.services.notes import memory_note_forget, memory_note_history
+from memory.services.notes import moderation
+from memory.services.notes.notes import memory_note_forget, memory_note_history
 
 
 class NoteForm(TenantConsistentForm):

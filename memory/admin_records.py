@@ -20,7 +20,7 @@ from core.admin_scoping import (
 from core.exceptions import ApplicationError
 from memory.admin_filters import TENANT_FILTER, actor_of
 from memory.models import AuditLog, Experience, PiiRejection
-from memory.services import moderation
+from memory.services.notes import moderation
 
 
 @admin.register(Experience)

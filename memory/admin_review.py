@@ -14,7 +14,7 @@ from core.admin_scoping import staff_tenant_ids
 from memory.admin import MemoryNoteAdmin
 from memory.admin_filters import TENANT_FILTER, ConfidenceRangeFilter, EndUserSearchFilter
 from memory.models import MemoryNote, ReviewInboxNote
-from memory.services.health import pii_rejection_summary
+from memory.services.notes.health import pii_rejection_summary
 
 
 def _replaced(obj: MemoryNote) -> MemoryNote | None:

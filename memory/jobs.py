@@ -12,7 +12,7 @@ def _load_the_encoder(**_):
     children inherit them), not inside the first job a user waits for."""
     from django.conf import settings
 
-    from memory.services.embeddings import SENTENCE_MODEL, embed_texts, search_terms
+    from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, search_terms
 
     if settings.LLM_EMBEDDING_MODEL == SENTENCE_MODEL:
         embed_texts(texts=["warm up"], model=SENTENCE_MODEL)
@@ -26,7 +26,7 @@ def _backoff(retries: int) -> float:
 @shared_task(bind=True, max_retries=5, acks_late=True)
 def memory_extract(self, tenant_id: int, message_id: int):
     """Extract candidate notes from one user message (and the reply before it). Idempotent per message."""
-    from memory.services.extraction import memory_extract_for_message
+    from memory.services.writing.extraction import memory_extract_for_message
 
     return job_run(
         self,
@@ -55,7 +55,7 @@ def _per_tenant(service) -> dict:
 @shared_task(bind=True, max_retries=3, acks_late=True)
 def memory_expire(self):
     """Beat: expire notes past expires_at, in every tenant. The ledger row says how many."""
-    from memory.services.forgetting import memory_expire_notes
+    from memory.services.forgetting.forgetting import memory_expire_notes
 
     return job_run(
         self, kind="memory_expire", retry_countdown=_backoff, body=lambda job: _per_tenant(memory_expire_notes)
@@ -65,7 +65,7 @@ def memory_expire(self):
 @shared_task(bind=True, max_retries=3, acks_late=True)
 def memory_decay(self):
     """Beat: lower the importance of long-unrecalled notes and archive them below the floor."""
-    from memory.services.forgetting import memory_decay_notes
+    from memory.services.forgetting.forgetting import memory_decay_notes
 
     return job_run(
         self, kind="memory_decay", retry_countdown=_backoff, body=lambda job: _per_tenant(memory_decay_notes)
@@ -77,7 +77,7 @@ def memory_reembed(self, tenant_id: int):
     """Re-embed a tenant's notes (and embed its past messages) after its embedding model changed; progress in the
     ledger after each batch."""
     from core.ledger import job_progress_update
-    from memory.services.forgetting import memory_reembed_notes
+    from memory.services.forgetting.forgetting import memory_reembed_notes
     from tenancy.models import Tenant
 
     return job_run(

@@ -67,7 +67,7 @@ class MemoryNote(TenantOwnedModel):
     )
     embedding = VectorField(dimensions=settings.EMBEDDING_DIMENSIONS, null=True, blank=True)
     # memory_memorynote.embedding_half, halfvec(N) GENERATED ALWAYS AS (embedding::halfvec(N)) STORED, is not a
-    # model field on purpose: only recall's SQL reads it (memory.services.recall), and as a field every INSERT
+    # model field on purpose: only recall's SQL reads it (memory.services.recall.recall), and as a field every INSERT
     # would return it and every read parse it (134 us a note). Migration memory.0008_i22_note_halfvec. Likewise
     # embedding_bit, bit(N) GENERATED ALWAYS AS (binary_quantize(embedding)::bit(N)) STORED (memory.0014).
     embedding_model = models.CharField(max_length=200, blank=True)

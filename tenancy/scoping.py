@@ -25,6 +25,11 @@ class TenantScopeError(RuntimeError):
 _current_tenant_id: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_tenant_id", default=None)
 
 
+def current_tenant_id() -> int | None:
+    """The tenant of the enclosing tenant_scope, or None outside one."""
+    return _current_tenant_id.get()
+
+
 @contextlib.contextmanager
 def tenant_scope(tenant):
     """Make `Model.objects` filter to `tenant` (an instance or an id) for the duration of the block."""

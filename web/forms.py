@@ -7,7 +7,7 @@ class NoteCorrectionForm(forms.Form):
     content = forms.CharField(
         label=_("Correct this note"), max_length=2000, strip=True, widget=forms.Textarea(attrs={"rows": 2})
     )
-    # The note's version when the page was drawn (memory.services.note_versions): a correction made from a stale
+    # The note's version when the page was drawn (memory.services.notes.note_versions): a correction made from a stale
     # page (another tab, another device changed the note since) is refused instead of overwriting that change.
     version = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 

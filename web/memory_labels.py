@@ -2,7 +2,7 @@
 option ("vegetarian" -> "素食"), where a forgotten fact was removed from, and a pinned fact's name.
 
 Memory stores codes (`constraint:budget`, `vegetarian`) and a short label built from them ("budget ~40 万元",
-memory.services.events.note_label); the numbers and units in that label are already the user's own ("40 万元",
+memory.services.notes.events.note_label); the numbers and units in that label are already the user's own ("40 万元",
 "20,000 euros"). This module only replaces the codes around them, so the memory layer keeps one stored form and
 every page shows it in the reader's language; where the user's own words are at hand (the message a notice is
 for, a note's quote) an amount or an area is shown as the user wrote it ("400k", "40万", "60平米"), not as
@@ -18,7 +18,7 @@ from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, 
 from assistants.services.forgetting import PLACE_NAMES
 from assistants.services.pinned import LABELS as PINNED_LABELS
 from assistants.services.pinned import LIMIT_PREFIX
-from memory.services.quantities import CURRENCIES, Quantity, quantities
+from memory.services.writing.quantities import CURRENCIES, Quantity, quantities
 
 # Who a note came from (MemoryNote.source), as its owner reads it.
 SOURCE_LABELS = {
@@ -28,7 +28,7 @@ SOURCE_LABELS = {
     "admin": gettext_lazy("Added by staff"),
 }
 
-# The slots of memory.services.topic_lexicon, as a person calls them.
+# The slots of memory.services.writing.topic_lexicon, as a person calls them.
 SLOT_LABELS = {
     "commute": pgettext_lazy("memory slot", "commute"),
     "drink": pgettext_lazy("memory slot", "drink"),
@@ -57,7 +57,7 @@ SLOT_LABELS = {
     "language": pgettext_lazy("memory slot", "language"),
 }
 
-# The canonical options of a slot (memory.services.topic_lexicon), as a person says them.
+# The canonical options of a slot (memory.services.writing.topic_lexicon), as a person says them.
 OPTION_LABELS = {
     "subway": pgettext_lazy("memory option", "subway"),
     "bus": pgettext_lazy("memory option", "bus"),
@@ -106,7 +106,7 @@ def _value_text(slot: str, value: str) -> str:
 
 
 def fact_label(key: str, label: str) -> str:
-    """A note's short label (memory.services.events.note_label: "<slot> <value>", else its sentence) with the
+    """A note's short label (memory.services.notes.events.note_label: "<slot> <value>", else its sentence) with the
     slot and option codes in the page's language: "budget ~40 万元" -> "预算 约 40 万元"."""
     slot = slot_of(key)
     label = label or ""

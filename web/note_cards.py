@@ -16,8 +16,8 @@ from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext_lazy as _
 
 from memory.models import AuditLog, MemoryNote
-from memory.services.note_versions import note_version
-from memory.services.notes import memory_note_history
+from memory.services.notes.note_versions import note_version
+from memory.services.notes.notes import memory_note_history
 from web.forms import NoteCorrectionForm
 from web.memory_labels import SOURCE_LABELS, in_users_words, slot_label
 

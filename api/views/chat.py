@@ -215,7 +215,7 @@ class ChatView(TenantAPIView):
 
     def _memory_of(self, body: dict | None) -> dict:
         """The memory events of a replayed turn, as they stand now."""
-        from memory.services.events import memory_events_for_message
+        from memory.services.notes.events import memory_events_for_message
 
         body = body or {}  # a finished record always holds its body (idempotency_finish); the column is nullable
         try:

@@ -17,9 +17,13 @@ from assistants.services.forgetting import forget_everywhere
 from assistants.services.pinned_sync import session_pinned_follow_notes
 from core.exceptions import Conflict
 from memory.models import MemoryNote
-from memory.services.note_versions import memory_note_forget_if_version, memory_note_update_if_version, note_version
-from memory.services.notes import memory_note_create, memory_note_history
-from memory.services.recall import memory_recall
+from memory.services.notes.note_versions import (
+    memory_note_forget_if_version,
+    memory_note_update_if_version,
+    note_version,
+)
+from memory.services.notes.notes import memory_note_create, memory_note_history
+from memory.services.recall.recall import memory_recall
 from tenancy.models import Message
 
 NOTE_EXAMPLE = {

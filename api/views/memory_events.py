@@ -13,8 +13,8 @@ from api.views.base import TenantAPIView
 from api.views.sessions import USER_PARAM
 from assistants.services.pinned_sync import session_pinned_after_undo
 from core.exceptions import NotFound
-from memory.services.event_undo import memory_event_undo
-from memory.services.events import memory_events_for_message
+from memory.services.notes.event_undo import memory_event_undo
+from memory.services.notes.events import memory_events_for_message
 from tenancy.models import Message
 
 

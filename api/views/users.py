@@ -22,7 +22,7 @@ from core.downloads import file_download
 from core.exceptions import ApplicationError
 from core.models import JobRecord
 from memory.models import Experience
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
 from tasks.models import TaskState
 from tenancy.models import Assistant, ErasureReceipt, Feedback, Message
 

@@ -1,5 +1,5 @@
 """Episodic recall (issue 4): a stored 'simple' tsvector of the user's messages' search terms (filled by the
-extraction job) with a GIN index, queried by memory.services.recall. A GENERATED column: Django never writes it."""
+extraction job) with a GIN index, queried by memory.services.recall.recall. A GENERATED column: Django never writes it."""
 from django.db import migrations
 
 

@@ -1,6 +1,6 @@
 """A message's session has one index, (session, id), not also the foreign key's own. With both,
 PostgreSQL's estimate of a few messages a session made it read a long session whole through the single-column index
-and sort it, to find the turn next to a recalled message (memory.services.recall_context; 100-150 ms for 20
+and sort it, to find the turn next to a recalled message (memory.services.recall.recall_context; 100-150 ms for 20
 candidates in a session of 10,000 messages, 0.4 ms through (session, id): docs/benchmarks-history.md "Recall, tenth round").
 Every lookup by session is served by (session, id). The foreign key constraint stays as it is."""
 

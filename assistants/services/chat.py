@@ -24,7 +24,7 @@ from core.erasure import end_user_write_lock
 from core.exceptions import InvalidInput, NotFound
 from core.policy import memory_policy_for
 from core.priority import interactive_work_seen
-from memory.services.embeddings import embeddings_kept_for_turn
+from memory.services.vectors.embeddings import embeddings_kept_for_turn
 from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
 
 logger = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ def _compaction_due(*, tenant, session: ChatSession, policy, context: TurnContex
 
 def _count_recalls(*, tenant, memories: list) -> None:
     try:
-        from memory.services.recall import memory_recall_touch
+        from memory.services.recall.recall import memory_recall_touch
 
         memory_recall_touch(tenant=tenant, items=memories)
     except Exception:  # recall counters must not cost the user the stored reply
@@ -147,7 +147,7 @@ def _memory_events(*, tenant, message, wait: float) -> dict:
     back to the pool between polls."""
     import time
 
-    from memory.services.events import memory_events_for_message
+    from memory.services.notes.events import memory_events_for_message
 
     deadline = time.monotonic() + max(0.0, wait)
     while True:

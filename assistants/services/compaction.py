@@ -8,7 +8,7 @@ window_turns turns) into ChatSession.summary, oldest first and at most one bound
   summary_through_id), and an import runs its passes in its own bounded steps;
 - it MERGES them into the existing summary, never starting over, so early facts survive many compactions;
 - it keeps budgets, amounts, places, sizes, categories, dates, decisions and constraints and drops greetings;
-- the result is capped at budget_summary_tokens and passed through the PII guard (memory.services.pii);
+- the result is capped at budget_summary_tokens and passed through the PII guard (memory.services.identifiers.pii);
 - it writes with compare-and-set on summary_version, so two concurrent compactions cannot corrupt the summary:
   the loser re-reads and merges again from the winner's state;
 - it is idempotent: run again with nothing new, it changes nothing.
@@ -31,7 +31,7 @@ from assistants.llm.offline import offline_summary_merge, summary_lines
 from assistants.services.tokens import token_count, token_truncate
 from core.dispatch import enqueue_on_commit
 from core.policy import memory_policy_for
-from memory.services.pii import pii_redact
+from memory.services.identifiers.pii import pii_redact
 from tenancy.models import MESSAGE_REPLACED_KEY, ChatSession, Message
 from tenancy.scoping import tenant_scope
 

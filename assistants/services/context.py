@@ -2,7 +2,7 @@
 
 1. the assistant's system prompt, byte-identical, never compressed;
 2. pinned session facts;
-3. long-term memories recalled for this user and this message (memory.services.recall.memory_recall);
+3. long-term memories recalled for this user and this message (memory.services.recall.recall.memory_recall);
 4. the task in progress (pre-turn hook section "task") and the reply hints;
 5. the rolling summary of everything up to ChatSession.summary_through, as its own system message;
 6. every message after summary_through verbatim (the window; compaction moves old ones into the summary), then
@@ -87,7 +87,7 @@ def _early_still_true(early: Future | None, hook_results: list[dict]) -> Future 
 
 def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy, early: Future | None = None) -> list:
     try:
-        from memory.services.recall import memory_recall
+        from memory.services.recall.recall import memory_recall
 
         if early is not None:  # started before the message was stored (assistants.services.recall_early)
             found = recall_early_result(early, budget)

@@ -1,7 +1,7 @@
 """Earlier versions of messages: a message edited and resent, a reply regenerated (assistants.services.alternatives)
 stays for the person to read, and leaves everything that could send it to a model again.
 
-Recall, the window, the summary and experience learning all read only current versions (memory.services.recall_sql
+Recall, the window, the summary and experience learning all read only current versions (memory.services.recall.recall_sql
 `current_version`, assistants.services.compaction, tasks.services.experience_sources); on top of that, once a
 version is replaced, `message_versions_retire` removes what was derived from it for recall: its message vectors, its
 keyword terms, and the confirmation of an experience learnt from it when it was a liked reply. Erasing the user

@@ -1,7 +1,7 @@
 """ "Forget …" means everywhere: a user's forget request removes the fact from every place a turn keeps
 it, not only from the notes:
 
-- long-term notes (memory.services.notes.memory_forget_matching: content, embedding, search terms, episodic recall);
+- long-term notes (memory.services.notes.notes.memory_forget_matching: content, embedding, search terms, episodic recall);
 - pinned facts and lines of the rolling summary of the user's sessions (this module: both live on ChatSession);
 - values of the user's task states, their step history and drafted result (tasks.services.working_memory);
 - session scratch entries that hold it (tasks.services.scratch).
@@ -23,11 +23,11 @@ from core.text import has_chinese
 from memory.reading import message_read, user_notes_targeted
 from memory.reading.ordinals import listed_item
 from memory.reading.targets import ask_answered
-from memory.services.embeddings import search_terms
-from memory.services.events import forget_event, memory_events_record
-from memory.services.forget_requests import forget_target
-from memory.services.notes import memory_forget_matching, memory_notes_forget
-from memory.services.topics import query_topics
+from memory.services.forgetting.forget_requests import forget_target
+from memory.services.notes.events import forget_event, memory_events_record
+from memory.services.notes.notes import memory_forget_matching, memory_notes_forget
+from memory.services.vectors.embeddings import search_terms
+from memory.services.writing.topics import query_topics
 from tenancy.models import ChatSession
 
 # Pinned fact keys (assistants.services.pinned) and the note slots they hold.

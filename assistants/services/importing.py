@@ -44,7 +44,7 @@ COMPACTION_PASSES_MAX = 1000  # a bound, not a target: each pass summarises at m
 
 def _message_terms(text: str) -> str:
     """The keyword terms recall searches past messages by (the same function the chat turn's messages get)."""
-    from memory.services.extraction import message_search_text
+    from memory.services.writing.extraction import message_search_text
 
     return message_search_text(text)
 
@@ -191,9 +191,9 @@ def _extract_batch(*, tenant_id: int, session: ChatSession, batch: list[Message]
     left out), then the notes of each, dated with the message's time (`started`: when the import began).
     Adds to `counts` in place."""
     from core.policy import memory_policy_for
-    from memory.services.episodes import message_vectors_write
-    from memory.services.extraction import memory_extract_for_message
-    from memory.services.forget_requests import is_memory_command
+    from memory.services.forgetting.forget_requests import is_memory_command
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.writing.extraction import memory_extract_for_message
 
     policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
     counts["message_vectors"] = counts.get("message_vectors", 0) + message_vectors_write(

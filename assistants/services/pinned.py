@@ -20,7 +20,7 @@ from django.utils.translation import pgettext, pgettext_lazy
 from core.i18n import user_language
 from core.text import has_chinese
 from memory.reading import message_read
-from memory.services.pii import pii_redact_value
+from memory.services.identifiers.pii import pii_redact_value
 from tenancy.models import ChatSession
 
 # A pinned fact's label as the user and the model read it (translated in locale/zh_Hans).

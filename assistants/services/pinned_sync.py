@@ -16,10 +16,10 @@ from django.db import transaction
 
 from assistants.services.pinned import pinned_facts_extract
 from memory.models import MemoryNote, NoteSourceMessage
-from memory.services.pii import pii_redact_value
+from memory.services.identifiers.pii import pii_redact_value
 from tenancy.models import ChatSession
 
-# A note's slot (memory.services.topic_lexicon) -> the pinned fact that holds the same thing.
+# A note's slot (memory.services.writing.topic_lexicon) -> the pinned fact that holds the same thing.
 PINNED_KEY_OF_SLOT = {
     "budget": "budget",
     "location": "city",

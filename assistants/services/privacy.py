@@ -38,7 +38,7 @@ from core.exceptions import NotFound
 from core.models import JobRecord
 from core.pruning import tenant_delete
 from memory.models import AuditLog, Experience, ExperienceContribution, MemoryNote, MessageVector, PiiRejection
-from memory.services.moderation import NOTE_OBJECT_TYPES, audit_log_write
+from memory.services.notes.moderation import NOTE_OBJECT_TYPES, audit_log_write
 from tasks.models import SessionScratch, TaskState
 from tenancy.models import ChatSession, EndUser, ErasureReceipt, Feedback, Message
 from tools.models import ToolCallLog

@@ -49,8 +49,8 @@ def recall_early_start(*, tenant, session, text: str, policy, long_term: bool) -
         return None
     if connection.in_atomic_block or not connection.settings_dict["OPTIONS"].get("pool"):
         return None
-    from memory.services.embeddings import embed_texts
-    from memory.services.recall import memory_recall_ranked
+    from memory.services.recall.recall import memory_recall_ranked
+    from memory.services.vectors.embeddings import embed_texts
 
     query = text[:4000]
     # the query is embedded here: in the thread, the embedder's Python would contend for the interpreter lock with
@@ -84,7 +84,7 @@ def _on_own_connection(function, arguments: dict):
 def recall_early_result(future: Future, budget: int) -> list | None:
     """The early recall's items within `budget` tokens, waiting for it if it is running; None when it had not
     started (it is cancelled, and the caller recalls inline). Raises what the recall raised."""
-    from memory.services.recall import recall_within_budget
+    from memory.services.recall.recall import recall_within_budget
 
     if future.cancel():
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from core.exceptions import InvalidInput, NotFound
-from memory.services.pii import pii_safe_title
+from memory.services.identifiers.pii import pii_safe_title
 from tenancy.models import ChatSession
 
 TITLE_MAX_CHARS = 200  # a title someone gave (the person renaming, an integrator importing)

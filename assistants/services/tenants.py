@@ -109,7 +109,7 @@ def end_user_memory_set(*, tenant: Tenant, end_user: EndUser, enabled: bool, act
     notes already kept stay, listed and deletable, until the person forgets them or switches memory back on."""
     if end_user.tenant_id != tenant.pk:
         raise InvalidInput("That user does not belong to this tenant.")
-    from memory.services.moderation import audit_log_write
+    from memory.services.notes.moderation import audit_log_write
 
     before = EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).values_list("memory_enabled", flat=True).first()
     EndUser.objects.for_tenant(tenant).filter(pk=end_user.pk).update(memory_enabled=bool(enabled))

@@ -16,7 +16,7 @@ class TurnContext:
     messages: list[dict]
     summary: str = ""
     pinned_facts: dict = field(default_factory=dict)
-    memories: list = field(default_factory=list)  # list[memory.services.recall.RecalledItem]
+    memories: list = field(default_factory=list)  # list[memory.services.recall.recall.RecalledItem]
     task: dict | None = None
     hints: list[str] = field(default_factory=list)  # reply hints from pre-turn hooks (assistants.services.hooks)
     hint_sections: list[str] = field(default_factory=list)  # the hook section each hint came from, in order

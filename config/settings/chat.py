@@ -13,7 +13,7 @@ ASSISTANT_PRE_TURN_HOOKS = [
         "ASSISTANT_PRE_TURN_HOOKS",
         default=[
             "assistants.services.forgetting.forget_turn_hook",  # "forget …" everywhere: notes, pinned, summary, tasks
-            "memory.services.commands.memory_turn_hook",  # forget requests' notes, the question on an unclear change
+            "memory.services.writing.commands.memory_turn_hook",  # forget requests' notes, the question on an unclear change
             "tasks.services.working_memory.task_route_message",  # working memory: the task state of this message
             "assistants.services.feedback.feedback_turn_hook",  # "很好，就按这个来": a thumbs-up on the previous reply
             "tasks.services.experience.experience_turn_hook",  # a hint from a similar earlier task

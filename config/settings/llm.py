@@ -7,7 +7,7 @@ from config.env import env
 OPENAI_BASE_URL = env("OPENAI_BASE_URL", default="")
 OPENAI_API_KEY = env("OPENAI_API_KEY", default="")
 LLM_CHAT_MODEL = env("LLM_CHAT_MODEL", default="offline")
-# The offline default is a multilingual sentence encoder shipped in a PyPI package (memory/services/embeddings.py);
+# The offline default is a multilingual sentence encoder shipped in a PyPI package (memory/services/vectors/embeddings.py);
 # "offline-hash-ngram-v1" is the older lexical embedder.
 LLM_EMBEDDING_MODEL = env("LLM_EMBEDDING_MODEL", default="usem3-multilingual-v3")
 # BLAS threads of the offline encoder in each process, because the web process and the worker share the cores.

@@ -1,6 +1,6 @@
 """Issue 22: a half-precision copy of each note's embedding, computed by PostgreSQL and kept in the row (1 KB,
 where the full 512-float vector is stored out of line in TOAST). Recall ranks a user's notes exactly on it and
-re-ranks the best candidates on the full vectors (memory.services.recall). Not a model field: see MemoryNote.
+re-ranks the best candidates on the full vectors (memory.services.recall.recall). Not a model field: see MemoryNote.
 
 Adding a stored generated column rewrites the table (291 s for 100,000 notes on 2 busy cores): on a large store,
 run it in a maintenance window."""

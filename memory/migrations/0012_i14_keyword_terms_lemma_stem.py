@@ -1,5 +1,5 @@
 """Issue 14: English keyword terms are now the Snowball stem of the word's dictionary form ("won" -> "win",
-"commuting" -> "commut"; memory.services.embeddings._stem). A query's terms are computed with the new rule, so the
+"commuting" -> "commut"; memory.services.vectors.embeddings._stem). A query's terms are computed with the new rule, so the
 stored terms of notes (search_text) and of past messages (search_vector; both feed GENERATED tsvector columns) are
 recomputed here with the same functions, in batches by id (a forgotten note or message, whose terms were
 cleared, stays without). Chinese terms (CJK bigrams) come out unchanged.
@@ -24,9 +24,9 @@ def _recompute(cursor, *, select: str, update: str, terms_of) -> None:
 
 
 def recompute_terms(apps, schema_editor):
-    from memory.services.embeddings import search_terms
-    from memory.services.extraction import message_search_text
-    from memory.services.notes import note_index_text
+    from memory.services.vectors.embeddings import search_terms
+    from memory.services.writing.extraction import message_search_text
+    from memory.services.notes.notes import note_index_text
 
     with schema_editor.connection.cursor() as cursor:
         _recompute(

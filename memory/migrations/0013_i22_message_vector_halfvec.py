@@ -1,7 +1,7 @@
 """Issue 22: a half-precision copy of each message vector, computed by PostgreSQL and kept in the row (1 KB, where
 the full 512-float vector is stored out of line in TOAST), as memory.0008 did for notes. Episodic recall ranks a
 user's message vectors exactly on it and re-ranks the best candidates on the full vectors
-(memory.services.recall_messages_sql.EPISODES_SQL). Not a model field: see MemoryNote.
+(memory.services.recall.recall_messages_sql.EPISODES_SQL). Not a model field: see MemoryNote.
 
 Adding a stored generated column rewrites the table (every partition): on a large store, run it in a maintenance
 window."""

@@ -4,7 +4,7 @@
   column like embedding_half (memory.0008), and a covering index of the user's active notes that holds it
   (note_user_active_bits, replacing note_user_active_expiry): recall ranks a user's notes on it by Hamming distance
   reading the index only, then re-ranks the nearest on embedding_half and those on the full vectors
-  (memory.services.recall_sql).
+  (memory.services.recall.recall_sql).
 - note_user_terms_gin, a GIN index over each active note's keyword terms plus one lexeme for its user ("u<id>"): the
   keyword matches of a user come from that user's entries of the index instead of matching every one of their rows.
 
@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import migrations
 
 DIMS = int(settings.EMBEDDING_DIMENSIONS)
-# as memory.services.recall_sql.USER_TERMS, written out: a migration does not change when the code does
+# as memory.services.recall.recall_sql.USER_TERMS, written out: a migration does not change when the code does
 USER_TERMS = "(search_tsv || array_to_tsvector(ARRAY['u' || end_user_id::text]))"
 
 

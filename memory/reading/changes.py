@@ -17,7 +17,7 @@ from typing import Any
 from core.text import split_sentences
 from memory.reading.about import SUBJECT_KIN
 from memory.reading.measures import measure_changed
-from memory.reading.targets import _kin, notes_scored
+from memory.reading.targets import kin, notes_scored
 
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
@@ -61,7 +61,7 @@ def _same_thing(sentence: str, note_text: str) -> bool:
     """A new amount said without a change word is about the note's thing: a word in common ("瘦到58公斤" / "体重65
     公斤" share the unit; "7点起床" / "11点睡觉" share nothing), or an age said bare after the note's age."""
     from memory.reading.measures import bare_numbers, measures
-    from memory.services.restating import fact_terms
+    from memory.services.writing.restating import fact_terms
 
     if fact_terms(sentence) & fact_terms(note_text):
         return True
@@ -188,7 +188,7 @@ def _about_another(sentence: str, note) -> bool:
     if m is None:
         return False
     who = _OWNER.sub("", m.group()).strip().lower()
-    return not (_kin(m.group()) & _kin(note.content)) and not (who and who in note.content.lower())
+    return not (kin(m.group()) & kin(note.content)) and not (who and who in note.content.lower())
 
 
 def change_read(text: str, notes: list) -> Change | None:
@@ -267,7 +267,7 @@ def change_candidates(candidates: list, change: Change, *, chinese: bool) -> lis
     candidate holding the whole sentence in the user's words ("Zoe dropped violin and picked up drums" is one
     change, not "Zoe dropped violin")."""
     from memory.models import MemoryNote
-    from memory.services.rules import Candidate, third_person
+    from memory.services.writing.rules import Candidate, third_person
 
     note = change.note
     if change.rewritten:

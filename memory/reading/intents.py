@@ -1,7 +1,7 @@
 """What one sentence is for: the offline reader's intent, by similarity to the labelled bank (memory.reading.bank)
 with the cue words (memory.reading.cues) as features.
 
-A sentence with no cue is a plain sentence (a statement, a question, a request: memory.services.rules reads it).
+A sentence with no cue is a plain sentence (a statement, a question, a request: memory.services.writing.rules reads it).
 A sentence with cues is compared with the bank's examples of each intent its cues allow and of the labels that
 share those cues without the intent; the closest label wins, with the cue features added to its score. The
 encoder is the multilingual one the platform ships, whatever embedding model a tenant uses for recall: the bank
@@ -43,7 +43,7 @@ class Intent:
 
 def encode(texts: list[str]) -> np.ndarray:
     """Unit vectors of `texts` from the shipped multilingual encoder (identifiers redacted first)."""
-    from memory.services.embeddings import SENTENCE_MODEL, embed_texts
+    from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts
 
     _model, vectors = embed_texts(texts=texts, model=SENTENCE_MODEL)
     matrix = np.asarray(vectors, dtype=np.float32)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from memory.services.quantities import normalise, quantities
+from memory.services.writing.quantities import normalise, quantities
 
 # each measure with the units that name it, in either language (the longer spellings first)
 _UNITS = {
@@ -47,7 +47,7 @@ _AGE_SAID = re.compile(
 
 def measures(text: str) -> dict[str, set[float]]:
     """{measure: amounts} for the numbers of `text` whose unit says what they measure (money and head counts as
-    memory.services.quantities reads them)."""
+    memory.services.writing.quantities reads them)."""
     said = normalise(text or "")
     found: dict[str, set[float]] = {}
     for m in _MEASURE.finditer(said):

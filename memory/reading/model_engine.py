@@ -11,7 +11,7 @@ import re
 from pydantic import BaseModel, Field, field_validator
 
 from memory.models import MemoryNote
-from memory.services.rules import Candidate
+from memory.services.writing.rules import Candidate
 
 NEAREST_NOTES = 12  # the notes the model is shown, nearest to the message first
 

@@ -8,7 +8,7 @@ be kept of it.
 - an attack on the assistant's rules makes the whole message unkeepable (a message that tries to change the rules
   is no source of facts about its author); a style instruction is kept (the rules store it as a preference);
 - a hypothetical is a NoFact act.
-What is left (`Reading.keep`) is what memory.services.rules reads for facts; the connected model reads it too.
+What is left (`Reading.keep`) is what memory.services.writing.rules reads for facts; the connected model reads it too.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Secrets said in a message: passwords, PINs, API keys, recovery and one-time codes, answers to security questions.
 
-A secret is kept out of memory the way an identifier is (memory.services.pii calls `secret_spans`): the value is
+A secret is kept out of memory the way an identifier is (memory.services.identifiers.pii calls `secret_spans`): the value is
 redacted before anything is stored, embedded, summarised or logged, and the sentence that carries it is never read
 as a fact (memory.reading.reader). Only the value after a label is a span; the label itself ("my wifi password")
 says nothing secret.

@@ -21,7 +21,7 @@ def _asks_something_else(said: str) -> bool:
 def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> list:
     """Preference candidates for the style instructions of `reading` no candidate already rests on."""
     from memory.models import MemoryNote
-    from memory.services.rules import Candidate
+    from memory.services.writing.rules import Candidate
 
     out = []
     for act in reading.of(Instruction):

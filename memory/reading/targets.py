@@ -41,7 +41,7 @@ class Targeting:
 
 def _lexical(phrase: str, note) -> float:
     """The share of the phrase's terms the note holds (its words, and the slot's terms kept for keyword recall)."""
-    from memory.services.embeddings import search_terms
+    from memory.services.vectors.embeddings import search_terms
 
     terms = set(search_terms(phrase))
     if not terms:
@@ -67,19 +67,19 @@ _KIN = {
 _KIN_RX = {k: re.compile(rf"(?:{v})", re.I) for k, v in _KIN.items()}
 
 
-def _kin(text: str) -> set[str]:
+def kin(text: str) -> set[str]:
     return {k for k, rx in _KIN_RX.items() if rx.search(text or "")}
 
 
 def kin_mismatch(phrase: str, content: str) -> bool:
     """The phrase names a relative and the note speaks of other relatives only ("my wife" / "the user's sister")."""
-    mine, theirs = _kin(phrase), _kin(content)
+    mine, theirs = kin(phrase), kin(content)
     return bool(mine and theirs and not mine & theirs)
 
 
 def _slots(note) -> set[str]:
     """The note's slot and every slot its words are on ("用户的狗叫旺财" is on the pet slot, keyed or not)."""
-    from memory.services.topics import topics_in
+    from memory.services.writing.topics import topics_in
 
     key = (getattr(note, "key", "") or "").split(":")[-1]
     return ({key} if key else set()) | {t.slot for t in topics_in(note.content)} | _residence(note.content)
@@ -92,7 +92,7 @@ _ORIGIN = re.compile(r"\b(?:grew up|born|raised|originally|from)\b|老家|出生
 def _residence(text: str) -> set[str]:
     """{"location"} when the text says where the user lives now ("lives in Manchester", "we've relocated to
     Sheffield"), not where they come from."""
-    from memory.services.rules.slots import place_in
+    from memory.services.writing.rules.slots import place_in
 
     return {"location"} if place_in(text) and not _ORIGIN.search(text) else set()
 
@@ -103,7 +103,7 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False) -> list[tuple
     slot the phrase names, a relative it does not."""
     if not notes:
         return []
-    from memory.services.topics import query_topics
+    from memory.services.writing.topics import query_topics
 
     vectors = encode([phrase] + [n.content for n in notes])
     sims = vectors[1:] @ vectors[0]
@@ -276,7 +276,7 @@ _TWO_THINGS = re.compile(r",\s*and (?:also )?|\band also\b|以及|还有|、", r
 def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") -> Targeting:
     """The user's forgettable notes that `phrase` names (see notes_targeted)."""
     from memory.models import MemoryNote
-    from memory.services.notes import FORGETTABLE
+    from memory.services.notes.notes import FORGETTABLE
 
     notes = list(
         MemoryNote.objects.for_tenant(tenant)

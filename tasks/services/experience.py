@@ -31,7 +31,7 @@ from core.i18n import user_language
 from core.policy import memory_policy_for
 from core.text import language_of, mostly_chinese
 from memory.models import Experience, ExperienceContribution, PiiRejection
-from memory.services.embeddings import embed_texts
+from memory.services.vectors.embeddings import embed_texts
 from tasks.models import TaskState
 from tasks.services.experience_generalise import (
     experience_embedding_text,

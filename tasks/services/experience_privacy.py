@@ -2,7 +2,7 @@
 
 An experience may only hold a generalised procedure. Every clause of a candidate summary or solution is checked,
 and a clause that fails any check is left out (a summary that fails is refused):
-- an identifier (memory.services.pii, every format it knows);
+- an identifier (memory.services.identifiers.pii, every format it knows);
 - one of the user's facts: names and ids, display name, pinned facts, note values, task field values;
 - a quote of the user: 4 consecutive words (or 4 consecutive Chinese characters) shared with the user's message
   or any of their notes, quotation marks, or a content word of their notes or of the message that is not part
@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from memory.models import MemoryNote
-from memory.services.pii import REDACTED, pii_find
+from memory.services.identifiers.pii import REDACTED, pii_find
 from tasks.models import TaskState
 from tenancy.models import ChatSession, Message
 

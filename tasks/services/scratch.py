@@ -20,7 +20,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.policy import memory_policy_for
-from memory.services.pii import pii_redact_value
+from memory.services.identifiers.pii import pii_redact_value
 from tasks.models import SessionScratch
 
 

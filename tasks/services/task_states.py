@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from core.exceptions import Conflict, InvalidInput
 from core.i18n import user_language
 from core.policy import memory_policy_for
-from memory.services.pii import pii_redact_value
+from memory.services.identifiers.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (
     FINAL_STATES,

@@ -78,7 +78,7 @@ def task_route_prepare(*, tenant, session, text: str, policy) -> PreparedRoute |
     """Ask the chat model how to route `text`, before the turn locks the user's rows (the hook's `prepare`, see
     assistants.services.hooks): a model that takes seconds then holds up nobody else's work. Reads only, without
     locks. None when the model is not needed (no task involved, an offline model, a forget request)."""
-    from memory.services.forget_requests import forget_target
+    from memory.services.forgetting.forget_requests import forget_target
 
     if forget_target(text):
         return None  # "forget ..." is said to memory, never routed (task_route_message returns None for it)

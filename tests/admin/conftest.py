@@ -12,7 +12,7 @@ from assistants.services.staff import tenant_staff_add
 from assistants.services.tenants import end_user_create_with_login
 from core.models import JobRecord, WorkerHeartbeat
 from memory.models import AuditLog, Experience, MemoryNote, PiiRejection
-from memory.services.embeddings import embed_texts
+from memory.services.vectors.embeddings import embed_texts
 from tasks.models import SessionScratch, TaskState, TaskType
 from tenancy.models import ApiKey, ErasureReceipt, Feedback, Message, TenantStaff
 from tests.factories import (

@@ -11,7 +11,7 @@ from django.utils import timezone
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.privacy import user_erase, user_erase_request, user_id_hash
 from memory.models import AuditLog, MemoryNote
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tenancy.models import ErasureReceipt
 from tests.factories import EndUserFactory
 

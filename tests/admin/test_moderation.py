@@ -7,9 +7,9 @@ from django.utils import timezone
 
 from core.exceptions import InvalidInput
 from memory.models import AuditLog, MemoryNote, PiiRejection
-from memory.services import moderation
-from memory.services.embeddings import embed_texts
-from memory.services.health import memory_health_get
+from memory.services.notes import moderation
+from memory.services.notes.health import memory_health_get
+from memory.services.vectors.embeddings import embed_texts
 from tests.admin.conftest import vector
 from tests.factories import EndUserFactory, MemoryNoteFactory, TenantFactory
 

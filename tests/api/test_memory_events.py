@@ -4,7 +4,7 @@ what a turn wrote, superseded or forgot, for the turn's own user only."""
 import pytest
 
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tenancy.models import ChatSession
 from tests.api.conftest import error_of
 from tests.api.test_chat import parse_sse

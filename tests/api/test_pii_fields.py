@@ -69,7 +69,7 @@ def test_a_new_sessions_title_has_no_identifier(acme, message, identifier):
 
 
 def test_the_audit_log_keeps_no_identifier(acme):
-    from memory.services.moderation import audit_log_write
+    from memory.services.notes.moderation import audit_log_write
 
     entry = audit_log_write(
         tenant=acme.tenant,
@@ -86,7 +86,7 @@ def test_the_audit_log_keeps_no_identifier(acme):
 @pytest.mark.django_db
 def test_a_structured_value_with_an_identifier_is_refused_by_the_service(acme):
     from core.exceptions import InvalidInput
-    from memory.services.notes import memory_note_create, memory_note_update
+    from memory.services.notes.notes import memory_note_create, memory_note_update
 
     note = MemoryNoteFactory(end_user=acme.user("alice"), kind="profile", key="city", content="Lives in Leeds")
     with pytest.raises(InvalidInput):

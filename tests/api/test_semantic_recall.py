@@ -8,8 +8,8 @@ import pytest
 from django.conf import settings
 
 from memory.models import MemoryNote, MessageVector
-from memory.services.embeddings import SENTENCE_MODEL, embed_texts
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
+from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts
 from tests.conftest import wait_for
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import unicodedata
 from bench.common import percentiles
 from bench.locomo import aggregate, clean_evidence, flatten_dia_ids, normalise_dia_id, score
 from bench.write_quality import DATA, load_dataset, pii_leaks
-from memory.services.recall import RecalledItem
+from memory.services.recall.recall import RecalledItem
 
 
 def test_recall_at_k_is_the_per_question_fraction_of_evidence_in_the_top_k():

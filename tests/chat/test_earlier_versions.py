@@ -13,8 +13,8 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.compaction import session_compact
 from assistants.services.privacy import user_erase, user_erase_request
 from memory.models import Experience, ExperienceContribution, MessageVector
-from memory.services.extraction import memory_extract_for_message
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.extraction import memory_extract_for_message
 from tasks.services.experience import experience_learn
 from tenancy.models import Feedback, Message
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory

@@ -13,7 +13,7 @@ FEEDBACK_HOOK = "assistants.services.feedback.feedback_turn_hook"
 def test_the_configured_hooks_pass_the_check_and_bad_paths_are_refused(settings):
     assert settings.ASSISTANT_PRE_TURN_HOOKS and check_pre_turn_hooks(None) == []
     settings.ASSISTANT_PRE_TURN_HOOKS = settings.ASSISTANT_PRE_TURN_HOOKS + [
-        "memory.services.commands.no_such_hook",
+        "memory.services.writing.commands.no_such_hook",
         "no_such_package.hook",
         "config.settings.base.MAX_MESSAGE_CHARS",
     ]

@@ -23,10 +23,10 @@ from core.dispatch import DISPATCH_KIND
 from core.models import JobRecord
 from core.policy import MemoryPolicy
 from memory.models import Experience, ExperienceContribution, MemoryNote
-from memory.services.embeddings import embed_texts
-from memory.services.extraction import memory_extract_for_message
-from memory.services.forgetting import memory_decay_notes, memory_reembed_notes
-from memory.services.notes import memory_note_create
+from memory.services.forgetting.forgetting import memory_decay_notes, memory_reembed_notes
+from memory.services.notes.notes import memory_note_create
+from memory.services.vectors.embeddings import embed_texts
+from memory.services.writing.extraction import memory_extract_for_message
 from tasks.models import TaskState
 from tasks.services.experience import _embedding_text
 from tasks.services.task_types import task_types_install_examples

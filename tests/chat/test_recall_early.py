@@ -7,8 +7,8 @@ import pytest
 from assistants.services import recall_early
 from assistants.services.chat import chat_session_start, chat_turn
 from core.db import connection_pooled
-from memory.services.recall import memory_recall
-from memory.services.remember import memory_fact_remember
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.remember import memory_fact_remember
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 
 FACTS = {
@@ -105,8 +105,8 @@ def test_an_embedder_that_fails_loses_no_turn_the_context_goes_on_without_memori
     def down(**_kwargs):
         raise RuntimeError("embedding endpoint unreachable")
 
-    monkeypatch.setattr("memory.services.embeddings.embed_texts", down)
-    monkeypatch.setattr("memory.services.recall.embed_texts", down)
+    monkeypatch.setattr("memory.services.vectors.embeddings.embed_texts", down)
+    monkeypatch.setattr("memory.services.recall.recall.embed_texts", down)
     session = chat_session_start(tenant=tenant, end_user=people["ada"])
     result = chat_turn(tenant=tenant, session=session, text="What am I allergic to?")
     assert started == [None]  # nothing started early: the context recalled inline, and that failed too

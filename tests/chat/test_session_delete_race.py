@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from assistants.services.sessions import session_delete
 from memory.models import MessageVector
-from memory.services.embeddings import embed_texts
+from memory.services.vectors.embeddings import embed_texts
 from tenancy.models import ChatSession, Message
 from tests.chat.helpers import make_session
 

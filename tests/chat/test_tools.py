@@ -12,7 +12,7 @@ import pytest
 
 from core.metering import usage_buffer_take
 from memory.models import MemoryNote
-from memory.services.remember import memory_fact_remember
+from memory.services.writing.remember import memory_fact_remember
 from tenancy.models import Message
 from tests.chat.helpers import make_session, say
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
@@ -190,7 +190,7 @@ def test_a_looping_model_is_stopped_and_repeated_calls_are_reused(scripted_llm, 
 
 
 def test_save_note_lists_the_change_with_undo_and_forget_only_own_notes(scripted_llm):
-    from memory.services.event_undo import memory_event_undo
+    from memory.services.notes.event_undo import memory_event_undo
 
     session = make_session(chat_model="scripted-model")
     other = EndUserFactory.create(tenant=session.tenant)

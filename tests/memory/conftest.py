@@ -5,7 +5,7 @@ import pytest
 
 from assistants.services.chat import chat_session_start, chat_turn
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
 
 

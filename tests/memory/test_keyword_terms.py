@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 
 from memory.models import MemoryNote
-from memory.services.embeddings import search_terms
-from memory.services.recall import WEIGHTS, memory_recall
+from memory.services.recall.recall import WEIGHTS, memory_recall
+from memory.services.vectors.embeddings import search_terms
 from tenancy.models import Message
 from tests.factories import MemoryNoteFactory
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
-from memory.services.notes import memory_note_create
+from memory.services.notes.notes import memory_note_create
+from memory.services.writing.extraction import memory_extract_for_message
 
 pytestmark = pytest.mark.django_db
 
@@ -110,7 +110,7 @@ def test_a_delete_is_applied_only_for_a_forget_request_the_reader_also_read(make
 
 
 def test_an_unknown_op_is_garbage_and_changes_nothing(make_person, scripted_llm):
-    from memory.services.extraction import ExtractionOutputInvalid
+    from memory.services.writing.extraction import ExtractionOutputInvalid
 
     alice = make_person(chat_model="scripted-model")
     old = _note(alice, "The user lives in Paris.")

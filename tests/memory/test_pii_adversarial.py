@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.services.pii import pii_find, pii_redact
+from memory.services.identifiers.pii import pii_find, pii_redact
 
 DATA = Path(__file__).resolve().parents[2] / "bench" / "data"
 ROWS = [json.loads(line) for line in (DATA / "pii_adversarial.jsonl").read_text().splitlines() if line.strip()]

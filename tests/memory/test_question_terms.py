@@ -4,10 +4,10 @@ words are found as before, for this user only."""
 
 import pytest
 
-from memory.services.embeddings import search_terms
-from memory.services.notes import memory_note_create
-from memory.services.query_terms import query_terms, question_terms
-from memory.services.recall import memory_recall
+from memory.services.notes.notes import memory_note_create
+from memory.services.recall.query_terms import query_terms, question_terms
+from memory.services.recall.recall import memory_recall
+from memory.services.vectors.embeddings import search_terms
 from tests.factories import EndUserFactory
 from tests.memory.test_keyword_terms import KEYWORDS_ONLY
 

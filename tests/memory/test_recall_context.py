@@ -1,8 +1,8 @@
-"""Recall around a match (memory.services.recall_context): the turn next to a matching one shares its evidence, and
+"""Recall around a match (memory.services.recall.recall_context): the turn next to a matching one shares its evidence, and
 k slots go to k different pieces of evidence while there are any."""
 
-from memory.services.recall import RecalledItem
-from memory.services.recall_context import Episode, distinct_first, spread_to_neighbours
+from memory.services.recall.recall import RecalledItem
+from memory.services.recall.recall_context import Episode, distinct_first, spread_to_neighbours
 
 
 def _episode(mid: int, relevance: float) -> Episode:

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memory.services import recall
-from memory.services.recall import memory_recall
+from memory.services.recall import recall
+from memory.services.recall.recall import memory_recall
 from tests.factories import MemoryNoteFactory
 
 # Small talk that extraction keeps no note of. Three messages share two common words of the question, one holds
@@ -147,7 +147,7 @@ def same_notes_for_three_users(make_person, make_notes):
     """A person with 3 x CANDIDATES notes, another user of the same tenant and a user of another tenant holding the
     same notes (which must never come back): (person, the person's note ids, the embedding model).
     `make_notes(person, texts, model, vectors)` writes them."""
-    from memory.services.embeddings import embed_texts
+    from memory.services.vectors.embeddings import embed_texts
 
     person = make_person(recall_all_below=0)
     neighbour, stranger = make_person(tenant=person.tenant), make_person()
@@ -177,7 +177,7 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
     """The exact branch ranks on MemoryNote.embedding_half and re-ranks on the full vectors (issue 22): with three
     times CANDIDATES notes, the candidates are those of a full-precision sort, in its order; another user of the
     same tenant and a user of another tenant holding the same notes never appear."""
-    from memory.services.embeddings import embed_texts
+    from memory.services.vectors.embeddings import embed_texts
 
     person, own, model = same_notes_for_three_users(make_person, _notes_with_vectors)
     questions = ["我对什么过敏？", "what instrument do I play", "我在成都养的狗", "where do I swim every week?"]
@@ -195,7 +195,7 @@ def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_u
     """A fact said twice is one note with two source messages; `message_ids` shows first the one that answers the
     question (by meaning), whichever was said first. Another user's identical messages are never among them."""
     from core.policy import memory_policy_for
-    from memory.services.episodes import message_vectors_write
+    from memory.services.recall.episodes import message_vectors_write
     from tenancy.models import Message
 
     people = [make_person(), None]
@@ -233,7 +233,7 @@ def test_a_recalled_notes_times_are_its_own_to_the_microsecond_and_decay_reads_w
     from django.utils import timezone
 
     from memory.models import MemoryNote
-    from memory.services.notes import memory_note_create
+    from memory.services.notes.notes import memory_note_create
 
     person = make_person(recall_all_below=0)
     note = memory_note_create(
@@ -261,9 +261,9 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     of another user's notes passed that way never come back: the final select filters by tenant and user."""
     from core.policy import memory_policy_for
     from memory.models import MemoryNote
-    from memory.services.embeddings import embed_texts, search_terms
-    from memory.services.notes import memory_note_create
-    from memory.services.recall_sql import tsquery_of
+    from memory.services.notes.notes import memory_note_create
+    from memory.services.recall.recall_sql import tsquery_of
+    from memory.services.vectors.embeddings import embed_texts, search_terms
 
     person, other = make_person(recall_all_below=0), make_person(recall_all_below=0)
     neighbour = make_person(tenant=person.tenant)  # a second user of the same tenant
@@ -324,8 +324,8 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
     make_person, language, remark, others, question, answer_word
 ):
     from memory.models import MessageVector
-    from memory.services.embeddings import embed_texts
-    from memory.services.episodes import chunk_sentences
+    from memory.services.recall.episodes import chunk_sentences
+    from memory.services.vectors.embeddings import embed_texts
 
     person = make_person(recall_all_below=0)
     neighbour = make_person(tenant=person.tenant, recall_all_below=0)
@@ -356,7 +356,7 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
     assert theirs and not any(answer_word in i.content for i in theirs)
 
     # forgetting what was learnt from the remark takes every row of it, the sentences' too, out of recall
-    from memory.services.notes import memory_note_forget
+    from memory.services.notes.notes import memory_note_forget
 
     learnt = [n for n in person.notes() if n.source_messages.filter(pk=said.pk).exists()]
     assert learnt
@@ -368,8 +368,8 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
 def test_no_identifier_reaches_the_embedder_in_a_sentence_row_or_a_chunk(make_person, monkeypatch):
     """A message is redacted before it is cut into chunks and sentences: cut first, "john.doe@example.com" or
     "138.1234.5678" would split at its dots into pieces the redactor no longer recognises."""
-    from memory.services import episodes
-    from memory.services.pii import pii_redact
+    from memory.services.identifiers.pii import pii_redact
+    from memory.services.recall import episodes
 
     seen: list[str] = []
     real = episodes.embed_texts

@@ -4,7 +4,7 @@ other words -> a change supersedes -> forgetting removes; plus PII, whims and is
 import pytest
 
 from memory.models import MemoryNote, PiiRejection
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
 
 
 def recall(person, query, **kw):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from memory.services.pii import pii_find, pii_redact
-from memory.services.rules import read_message
+from memory.services.identifiers.pii import pii_find, pii_redact
+from memory.services.writing.rules import read_message
 
 
 def facts(text):
@@ -168,7 +168,7 @@ def test_amounts_and_dates_are_not_identifiers(text):
     ],
 )
 def test_forget_requests_are_recognised(text, target):
-    from memory.services.forget_requests import forget_target
+    from memory.services.forgetting.forget_requests import forget_target
 
     assert forget_target(text) == target
 
@@ -185,6 +185,6 @@ def test_forget_requests_are_recognised(text, target):
     ],
 )
 def test_ordinary_sentences_are_not_forget_requests(text):
-    from memory.services.forget_requests import forget_target
+    from memory.services.forgetting.forget_requests import forget_target
 
     assert forget_target(text) is None

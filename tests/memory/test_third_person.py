@@ -3,7 +3,7 @@ third person when it is a base form, past forms and modals stay, and adverbs bef
 
 import pytest
 
-from memory.services.rules import third_person
+from memory.services.writing.rules import third_person
 
 
 @pytest.mark.parametrize(

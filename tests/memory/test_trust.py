@@ -6,11 +6,11 @@ import pytest
 
 from core.exceptions import NotFound
 from memory.models import MemoryNote
-from memory.services.event_undo import memory_event_undo
-from memory.services.events import memory_events_for_message
-from memory.services.extraction import memory_extract_for_message
-from memory.services.notes import memory_note_history, memory_note_update
-from memory.services.rules import read_message
+from memory.services.notes.event_undo import memory_event_undo
+from memory.services.notes.events import memory_events_for_message
+from memory.services.notes.notes import memory_note_history, memory_note_update
+from memory.services.writing.extraction import memory_extract_for_message
+from memory.services.writing.rules import read_message
 
 NUMERIC = {"budget", "revenue", "rent", "staff", "shop_size", "age", "orders"}
 
@@ -122,7 +122,7 @@ CLAIMS = [
     ],
 )
 def test_a_job_title_is_not_a_claim_of_authority(text):
-    from memory.services.rules import injection_kind
+    from memory.services.writing.rules import injection_kind
 
     assert injection_kind(text) is None and [c for c in read_message(text) if not c.whim]
 
@@ -397,7 +397,7 @@ def test_a_models_candidates_cannot_overwrite_a_correction_misread_a_number_or_s
 
 
 def test_a_correction_in_the_admin_sticks(make_person):
-    from memory.services.moderation import memory_note_edit
+    from memory.services.notes.moderation import memory_note_edit
 
     person = make_person()
     person.say("我们店有 6 个员工。")

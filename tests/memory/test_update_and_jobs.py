@@ -11,9 +11,14 @@ from core.exceptions import InvalidInput
 from core.models import JobRecord
 from memory import jobs
 from memory.models import AuditLog, MemoryNote
-from memory.services.extraction import memory_extract_for_message
-from memory.services.notes import memory_forget_matching, memory_note_create, memory_note_history, memory_note_update
-from memory.services.recall import memory_recall
+from memory.services.notes.notes import (
+    memory_forget_matching,
+    memory_note_create,
+    memory_note_history,
+    memory_note_update,
+)
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.extraction import memory_extract_for_message
 from tests.conftest import wait_for
 from tests.factories import MemoryNoteFactory
 from tests.openai_server import Scripted
@@ -221,9 +226,9 @@ def test_reembed_job_switches_models_and_vectors_are_never_mixed(celery_worker, 
     person = make_person(recall_all_below=0)
     person.say("我平时上下班都是坐地铁")
     [note] = person.notes()
-    from memory.services.embeddings import embed_texts
-    from memory.services.forgetting import memory_embedding_model_set
-    from memory.services.recall import vector_candidates
+    from memory.services.forgetting.forgetting import memory_embedding_model_set
+    from memory.services.recall.recall import vector_candidates
+    from memory.services.vectors.embeddings import embed_texts
 
     default_model, [offline_vec] = embed_texts(texts=["地铁"])
     assert vector_candidates(
@@ -317,10 +322,10 @@ def test_older_facts_rank_lower_by_decay(make_person):
     person = make_person(recall_all_below=0)
     fresh = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻电影。")
     old = MemoryNoteFactory(end_user=person.end_user, kind="preference", key="", content="用户喜欢看科幻小说。")
-    from memory.services.notes import _index
+    from memory.services.notes.notes import index
 
     for n in (fresh, old):
-        _index(n, embedding_model="offline-hash-ngram-v1")
+        index(n, embedding_model="offline-hash-ngram-v1")
         n.save()
     MemoryNote.objects.unscoped().filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=60))
     MemoryNote.objects.unscoped().filter(pk=fresh.pk).update(observed_at=timezone.now())
@@ -335,7 +340,7 @@ def test_one_extraction_job_reads_the_message_once_and_writes_its_terms_with_its
     from django.test.utils import CaptureQueriesContext
 
     from memory.models import MessageVector
-    from memory.services.extraction import message_search_text
+    from memory.services.writing.extraction import message_search_text
     from tenancy.models import Message
 
     person = make_person(recall_all_below=0)

@@ -5,7 +5,7 @@ corrections that replace the old note, passing moods left out, and no identifier
 import pytest
 
 from memory.models import MemoryNote
-from memory.services.rules import read_message, split_clauses
+from memory.services.writing.rules import read_message, split_clauses
 
 
 def facts(text):
@@ -252,7 +252,7 @@ def test_a_subjectless_change_only_changes_a_known_fact(make_person):
     ],
 )
 def test_labelled_phone_numbers_and_handles_are_identifiers(text, identifier):
-    from memory.services.pii import pii_redact
+    from memory.services.identifiers.pii import pii_redact
 
     redacted, counts = pii_redact(text)
     assert counts and identifier not in redacted, redacted
@@ -260,7 +260,7 @@ def test_labelled_phone_numbers_and_handles_are_identifiers(text, identifier):
 
 @pytest.mark.parametrize("text", ["order number 1234567 arrived", "my account is closed", "我们有 12 个员工"])
 def test_unlabelled_numbers_and_words_are_not_identifiers(text):
-    from memory.services.pii import pii_find
+    from memory.services.identifiers.pii import pii_find
 
     assert pii_find(text) == []
 

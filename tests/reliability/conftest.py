@@ -288,7 +288,7 @@ def layer_missing(layer: str) -> str:
     checks = {
         "api": lambda: has("api.exception_handlers"),
         "chat": lambda: has("assistants.llm.openai_chat"),
-        "ltm": lambda: has("memory.services.extraction", "extract_with_model"),
+        "ltm": lambda: has("memory.services.writing.extraction", "extract_with_model"),
         "admin": lambda: has("assistants.services.privacy", "user_erase_preview"),
     }
     missing = [name for name in layer.split("+") if not checks[name]()]

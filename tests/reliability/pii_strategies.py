@@ -6,7 +6,7 @@ import string
 
 from hypothesis import strategies as st
 
-from memory.services.pii import _ID_CHECK, _ID_WEIGHTS
+from memory.services.identifiers.pii import ID_CHECK, ID_WEIGHTS
 
 FULL_WIDTH = {str(d): chr(0xFF10 + d) for d in range(10)}
 
@@ -27,8 +27,8 @@ def luhn_complete(body: str) -> str:
 
 
 def id_complete(body17: str) -> str:
-    total = sum(int(d) * w for d, w in zip(body17, _ID_WEIGHTS, strict=True))
-    return body17 + _ID_CHECK[total % 11]
+    total = sum(int(d) * w for d, w in zip(body17, ID_WEIGHTS, strict=True))
+    return body17 + ID_CHECK[total % 11]
 
 
 digits = lambda n: st.text(alphabet=string.digits, min_size=n, max_size=n)  # noqa: E731 - a strategy shorthand, as hypothesis examples write them

@@ -71,7 +71,7 @@ def test_extraction_retries_with_backoff_then_records_the_failure(celery_worker,
 @pytest.mark.django_db
 @pytest.mark.parametrize("answer", GARBAGE[:4])
 def test_garbage_from_the_model_is_never_stored(scripted_llm, answer):
-    from memory.services.extraction import memory_extract_for_message
+    from memory.services.writing.extraction import memory_extract_for_message
 
     tenant = TenantFactory(chat_model="scripted-model")
     AssistantFactory(tenant=tenant)
@@ -85,8 +85,8 @@ def test_garbage_from_the_model_is_never_stored(scripted_llm, answer):
 
 @pytest.mark.django_db
 def test_a_note_in_the_wrong_language_is_not_stored_in_that_language(scripted_llm):
-    from memory.services.extraction import memory_extract_for_message
-    from memory.services.rules import is_chinese
+    from memory.services.writing.extraction import memory_extract_for_message
+    from memory.services.writing.rules import is_chinese
 
     tenant = TenantFactory(chat_model="scripted-model")
     AssistantFactory(tenant=tenant)
@@ -115,7 +115,7 @@ def test_a_note_in_the_wrong_language_is_not_stored_in_that_language(scripted_ll
 
 @pytest.mark.django_db
 def test_an_invented_quote_is_not_stored_as_something_the_user_said(scripted_llm):
-    from memory.services.extraction import memory_extract_for_message
+    from memory.services.writing.extraction import memory_extract_for_message
 
     tenant = TenantFactory(chat_model="scripted-model")
     AssistantFactory(tenant=tenant)

@@ -15,8 +15,8 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import api_key_create, end_user_get_or_create
 from core.exceptions import InvalidInput
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
-from memory.services.notes import memory_note_create
+from memory.services.notes.notes import memory_note_create
+from memory.services.writing.extraction import memory_extract_for_message
 from tenancy.models import Assistant, Message, Tenant
 from tests.factories import AssistantFactory, TenantFactory
 from tests.reliability.conftest import needs

@@ -1,4 +1,4 @@
-"""Property-based tests of the PII guard (memory.services.pii): generated identifiers in Chinese and English
+"""Property-based tests of the PII guard (memory.services.identifiers.pii): generated identifiers in Chinese and English
 sentences, with spaces, dashes and full-width digits, are always found and redacted; ordinary numbers are not."""
 
 import re
@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memory.services.pii import REDACTED, pii_find, pii_redact
+from memory.services.identifiers.pii import REDACTED, pii_find, pii_redact
 from tests.reliability.pii_strategies import held_out_sentence, ordinary_number_sentence, sentence_with_identifier
 
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

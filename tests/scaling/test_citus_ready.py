@@ -24,7 +24,7 @@ from core.citus import (
     prepare_statements,
     problems,
 )
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
 from tenancy.models import EndUser, Message
 
 pytestmark = pytest.mark.django_db

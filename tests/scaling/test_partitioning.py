@@ -10,9 +10,9 @@ from django.test.utils import CaptureQueriesContext
 from assistants.services.privacy import user_erase
 from core.partitioning import partition_by_tenant, partitions_of, unpartition
 from memory.models import MemoryNote, MessageVector
-from memory.services import recall, recall_messages
-from memory.services.episodes import message_vectors_write
-from memory.services.recall import memory_recall
+from memory.services.recall import recall, recall_messages
+from memory.services.recall.episodes import message_vectors_write
+from memory.services.recall.recall import memory_recall
 from tenancy.models import Message
 from tests.scaling.pruning import PARTITIONED, partitions_in_plan, statements_touching_partitioned, unpruned
 

@@ -8,16 +8,16 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from memory.services import recall
-from memory.services.embeddings import embed_texts, search_terms
-from memory.services.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
-from memory.services.recall_messages_sql import episodes_sql
-from memory.services.recall_sql import (
+from memory.services.recall import recall
+from memory.services.recall.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
+from memory.services.recall.recall_messages_sql import episodes_sql
+from memory.services.recall.recall_sql import (
     RERANK_FACTOR,
     notes_sql,
     stage_limits,
     tsquery_of,
 )
+from memory.services.vectors.embeddings import embed_texts, search_terms
 from tenancy.models import Message
 from tests.factories import ChatSessionFactory, MemoryNoteFactory, MessageFactory
 from tests.memory.test_recall_ranking import PLACES, THINGS, _exact_full_precision, same_notes_for_three_users
@@ -177,7 +177,7 @@ def test_above_the_exact_scan_size_keyword_matches_still_come_through_their_inde
 
 
 def _vectors_of_messages(person, texts, model):
-    from memory.services.episodes import message_vectors_write
+    from memory.services.recall.episodes import message_vectors_write
 
     session = ChatSessionFactory(end_user=person.end_user)
     messages = [MessageFactory(session=session, content=text) for text in texts]

@@ -10,10 +10,10 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core.policy import memory_policy_for
-from memory.services import recall, recall_messages, recall_messages_sql, recall_sql
-from memory.services.embeddings import embed_texts
-from memory.services.query_terms import query_terms
-from memory.services.recall_messages import message_candidates
+from memory.services.recall import recall, recall_messages, recall_messages_sql, recall_sql
+from memory.services.recall.query_terms import query_terms
+from memory.services.recall.recall_messages import message_candidates
+from memory.services.vectors.embeddings import embed_texts
 from tests.factories import ChatSessionFactory, MessageFactory
 from tests.scaling.test_recall_one_pass import QUESTIONS, _notes
 
@@ -114,8 +114,8 @@ EPISODE_QUESTIONS = [
 
 def _past_messages(person, model):
     """The user's past messages, indexed as the extraction job indexes them, with their vectors."""
-    from memory.services.episodes import message_vectors_write
-    from memory.services.extraction import message_search_text
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.writing.extraction import message_search_text
 
     session = ChatSessionFactory(end_user=person.end_user)
     messages = [

@@ -8,7 +8,7 @@ import pytest
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tasks.models import TaskState
 from tenancy.models import ChatSession
 from tests.tasks.conftest import say

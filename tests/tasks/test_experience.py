@@ -10,7 +10,7 @@ from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
 from core.models import JobRecord
 from memory.models import Experience, ExperienceContribution, PiiRejection
-from memory.services.moderation import experience_approve
+from memory.services.notes.moderation import experience_approve
 from tasks.services.experience import (
     experience_generalise_offline,
     experience_learn,

@@ -8,7 +8,7 @@ from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
 from memory.models import Experience
-from memory.services.moderation import experience_approve
+from memory.services.notes.moderation import experience_approve
 from tasks.services.experience import experience_learn
 from tenancy.models import Message
 from tests.tasks.conftest import say

@@ -113,7 +113,7 @@ def test_a_reply_about_what_is_remembered_is_never_an_experience():
     tenant = _tenant()
     user, session = _user(tenant, "alice")
     chat_turn(tenant=tenant, session=session, text="I'm vegetarian")
-    from memory.services.extraction import memory_extract_for_message
+    from memory.services.writing.extraction import memory_extract_for_message
 
     memory_extract_for_message(
         tenant_id=tenant.pk, message_id=Message.objects.for_tenant(tenant).filter(role="user").latest("id").pk
@@ -179,7 +179,7 @@ def test_sharing_turned_off_keeps_experiences_to_the_users_they_came_from():
     learned = _like(tenant, alice, _exchange(tenant, alice_session, "帮我把 600 条客服对话分类", SOLUTION_ZH))
     assert learned["shared"] is False
     experience = Experience.objects.for_tenant(tenant).get()
-    from memory.services.moderation import experience_approve
+    from memory.services.notes.moderation import experience_approve
 
     experience_approve(tenant=tenant, experience=experience, actor="admin:staff")
     query = "我有 2000 条用户评论要分类"

@@ -13,8 +13,8 @@ import pytest
 
 from assistants.llm import get_chat_model
 from assistants.services.privacy import user_erase_request, user_export
-from memory.services.extraction import memory_extract_for_message
-from memory.services.recall import memory_recall
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.extraction import memory_extract_for_message
 from tasks.services.working_memory import task_route_message
 
 

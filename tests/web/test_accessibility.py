@@ -8,7 +8,7 @@ import pytest
 
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_create_with_login, tenant_create
-from memory.services.notes import memory_note_create
+from memory.services.notes.notes import memory_note_create
 from tests.web.browser import needs_chromium, shot
 from tests.web.conftest import PASSWORD
 

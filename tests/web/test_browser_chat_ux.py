@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_create, memory_note_update
+from memory.services.notes.notes import memory_note_create, memory_note_update
 from tenancy.models import ChatSession, EndUser, Message
 from tests.openai_server import Scripted
 from tests.web.browser import log_in, needs_chromium, send, shot

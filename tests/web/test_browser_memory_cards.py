@@ -9,7 +9,7 @@ import pytest
 
 from assistants.services.tenants import end_user_create_with_login, tenant_create
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_create
+from memory.services.notes.notes import memory_note_create
 from tests.conftest import wait_for
 from tests.web.browser import log_in, needs_chromium, shot
 from tests.web.conftest import PASSWORD

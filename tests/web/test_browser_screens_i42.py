@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_create_with_login, tenant_create
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tenancy.models import Message
 from tests.web.browser import needs_chromium, shot
 from tests.web.conftest import PASSWORD

@@ -13,7 +13,7 @@ from assistants.llm.offline import offline_reply
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from core.management.commands.runplatform import process_environment
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_create, memory_note_update
+from memory.services.notes.notes import memory_note_create, memory_note_update
 from tenancy.models import Message
 
 

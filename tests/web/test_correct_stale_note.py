@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from memory.models import MemoryNote
-from memory.services.notes import memory_note_update
+from memory.services.notes.notes import memory_note_update
 from tests.factories import MemoryNoteFactory
 
 pytestmark = pytest.mark.django_db

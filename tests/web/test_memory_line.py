@@ -4,7 +4,7 @@
 from django.urls import reverse
 
 from memory.models import MemoryNote
-from memory.services.extraction import memory_extract_for_message
+from memory.services.writing.extraction import memory_extract_for_message
 from tenancy.models import Message
 from tests.web.test_chat_pages import start_session
 

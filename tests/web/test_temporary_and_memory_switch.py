@@ -16,7 +16,7 @@ from assistants.services.feedback import feedback_record
 from assistants.services.sessions import sessions_temporary_purge
 from assistants.services.tenants import api_key_create
 from memory.models import AuditLog, MemoryNote
-from memory.services.notes import memory_note_create
+from memory.services.notes.notes import memory_note_create
 from tenancy.models import ChatSession, EndUser, Message
 from tests.api.conftest import Api
 from tests.conftest import wait_for

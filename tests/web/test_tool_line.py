@@ -3,7 +3,7 @@ offline model looks up the user's notes when asked what it remembers."""
 
 from django.urls import reverse
 
-from memory.services.remember import memory_fact_remember
+from memory.services.writing.remember import memory_fact_remember
 from tests.web.test_chat_pages import start_session
 
 

@@ -1,13 +1,13 @@
 """The built-in tools a connected model may call on the user's memory, each scoped to the turn's tenant and end
 user exactly as the turn is:
 
-- search_memory: the turn's own recall (memory.services.recall), same ranking and scoping;
+- search_memory: the turn's own recall (memory.services.recall.recall), same ranking and scoping;
 - save_note: memory_fact_remember, the write rules and identifier guard of extraction; a fact that only a tool's
   result said is refused (tool results are untrusted: never a fact about the user);
 - forget_note: one of the user's own notes, by id;
 - get_task_state / update_task_state: the task in progress (working memory).
 
-Writes are listed in the turn's memory events (memory.services.events), so Undo works as for extraction's.
+Writes are listed in the turn's memory events (memory.services.notes.events), so Undo works as for extraction's.
 A tool's `label` is stored in English (the reply's metadata, the API); the web chat shows it in the page's
 language from the catalogue (web.templatetags.web_extras.tool_label)."""
 
@@ -22,10 +22,10 @@ from django.utils.translation import gettext_noop
 from core.erasure import end_user_lock_for_write
 from core.exceptions import InvalidInput
 from memory.models import MemoryNote
-from memory.services.events import forget_event, memory_events_record, note_event
-from memory.services.notes import memory_note_forget
-from memory.services.recall import memory_recall
-from memory.services.remember import memory_fact_remember
+from memory.services.notes.events import forget_event, memory_events_record, note_event
+from memory.services.notes.notes import memory_note_forget
+from memory.services.recall.recall import memory_recall
+from memory.services.writing.remember import memory_fact_remember
 from tasks.models import TaskState
 from tasks.selectors import task_state_as_context, task_state_open_or_resumable
 from tasks.services.task_states import task_state_save

@@ -3,7 +3,7 @@ from the conversation's scratch (tasks.services.scratch, with a time to live), H
 every failure turned into a result that says so, and a content-free log row per call.
 
 A tool's result is untrusted input: the model gets it as data, bounded to ASSISTANT_TOOL_RESULT_CHARS, with the
-identifiers of an HTTP or Python tool's result redacted (memory.services.pii, as messages' facts are guarded);
+identifiers of an HTTP or Python tool's result redacted (memory.services.identifiers.pii, as messages' facts are guarded);
 clients and the stored reply get a shorter copy, also redacted; the result never becomes a note (save_note
 refuses a fact only a tool said) and nothing in it is read as a setting or a command."""
 
@@ -24,7 +24,7 @@ from jsonschema import exceptions as schema_errors  # type: ignore[import-untype
 from jsonschema.validators import validator_for  # type: ignore[import-untyped]  # as above
 
 from core.exceptions import ApplicationError, InvalidInput
-from memory.services.pii import pii_redact
+from memory.services.identifiers.pii import pii_redact
 from tasks.services.scratch import scratch_get_many, scratch_key, scratch_put_many
 from tools.models import ToolCallLog
 from tools.services.catalogue import tool_specs_for

@@ -24,7 +24,7 @@ from assistants.services.sessions import session_auto_title, session_delete, ses
 from assistants.services.turn_session import turn_session_open
 from core.exceptions import ApplicationError, InvalidInput, NotFound
 from core.sse import sse_response
-from memory.services.event_undo import memory_event_undo
+from memory.services.notes.event_undo import memory_event_undo
 from web.access import assistants_of, end_user_required, message_for, session_for, sessions_of
 from web.selectors import conversation_search_grouped
 from web.services import TURN_KEY, chat_reply_stop, chat_stop_clear, session_retitle_after_edit, streamed_turn_stop

@@ -14,8 +14,8 @@ from assistants.services.pinned_sync import session_pinned_follow_notes
 from assistants.services.tenants import end_user_memory_set
 from core.exceptions import ApplicationError
 from memory.models import MemoryNote
-from memory.services.note_versions import VersionMismatch, memory_note_update_if_version
-from memory.services.notes import memory_note_forget
+from memory.services.notes.note_versions import VersionMismatch, memory_note_update_if_version
+from memory.services.notes.notes import memory_note_forget
 from web.access import end_user_required, note_for
 from web.forms import NoteCorrectionForm
 from web.note_cards import note_cards

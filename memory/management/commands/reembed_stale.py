@@ -10,7 +10,7 @@ class Command(BaseCommand):
     help = "Re-embed, in the background, memories embedded with another model than their tenant's current one."
 
     def handle(self, *args, **options):
-        from memory.services.forgetting import memory_reembed_stale
+        from memory.services.forgetting.forgetting import memory_reembed_stale
 
         with transaction.atomic():  # the jobs are sent once this commits
             queued = memory_reembed_stale()

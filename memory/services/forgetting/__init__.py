@@ -1,0 +1,1 @@
+"""Forgetting: forget requests, TTL, decay and archiving."""

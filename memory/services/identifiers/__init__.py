@@ -1,0 +1,1 @@
+"""Personal identifiers and secrets: found in text, normalised, never stored."""

@@ -1,0 +1,1 @@
+"""Notes: storing, versioning, moderating and reporting on notes, and the memory events of a turn."""

@@ -1,0 +1,1 @@
+"""Recall: ranking notes and past messages for a query, the chat turn's memory context, recall feedback."""

@@ -1,0 +1,134 @@
+"""A fact said again in other words ("I'm Brighton-based btw" after "The user lives in Brighton", "香菜我真的一口都吃
+不下" after "用户不吃香菜") is the note the user already has, not a second one.
+
+The user's nearest notes (by the stored vectors) are compared with the candidate by the shipped encoder, both as
+the user would say them (memory.reading.domains.first_person), and a note is the same fact when the likeness
+clears RESTATED and nothing tells them apart: another relative, another name, another number. RESTATED was set on
+pairs of one user's different facts written to be confusable (the understanding sets' notes: none of 483 reach
+it once the guards apply) against pairs of restatements (about half reach it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.db import connection
+
+from memory.models import MemoryNote
+from memory.services.notes.notes import note_index_text
+from memory.services.vectors.embeddings import embed_texts, search_terms
+
+_PERSON = re.compile(r"用户|我们|咱们|我|俺|\b(?:the user'?s?|i'm|i've|i'd|i|my|me|we|our|us)\b", re.IGNORECASE)
+
+
+def fact_terms(text: str) -> set[str]:
+    """Content terms of a statement, without the person it is about (the user's words and the note's third person
+    must compare alike: "我对猫过敏" / "用户对猫过敏")."""
+    return set(search_terms(_PERSON.sub(" ", text or "")))
+
+
+RESTATED = 0.73
+# Said with no word at all in common ("我滴酒不沾" / "用户不喝酒"), a restatement needs more likeness: of 1,679 pairs of
+# one user's different facts sharing no word in the development sets, none reaches 0.65; of the 5 restatements, 2 reach
+# this (the others, "teetotal" / "doesn't drink alcohol" among them, stay below 0.55, as they do for multilingual-e5).
+RESTATED_IN_OTHER_WORDS = 0.75
+NEAREST = 8
+_DIGITS = re.compile(r"\d+")
+# a relative or animal, with the rank that tells two of a kind apart ("大姐" / "二姐", "older brother" / "younger
+# brother")
+_RELATION = re.compile(
+    r"\b(?:(?:older|younger|big|little|elder|eldest|youngest|twin) )?(?:wife|husband|spouse|partner|son|daughter|"
+    r"kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|brother|sister|grand(?:ma|mother|pa|father)|cousin|"
+    r"aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|puppy|kitten|rabbit|hamster|parrot)s?\b|"
+    r"老婆|老公|妻子|丈夫|爱人|媳妇|太太|儿子|女儿|闺女|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
+    r"(?:大|二|三|四|小|亲|表|堂)?(?:哥哥?|姐姐?|弟弟?|妹妹?)|狗|猫|兔子|仓鼠|鹦鹉",
+    re.IGNORECASE,
+)
+
+
+# one name for each relative however it is said ("老婆", "媳妇", "wife"): "孟佳是我媳妇儿" and "用户的老婆叫孟佳" name one
+_SAME_RELATIVE = (
+    ("wife", re.compile(r"wife|老婆|妻子|媳妇|太太|爱人", re.I)),
+    ("husband", re.compile(r"husband|老公|丈夫", re.I)),
+    ("mother", re.compile(r"mum|mom|mother|妈妈|母亲", re.I)),
+    ("father", re.compile(r"dad|father|爸爸|父亲", re.I)),
+    ("son", re.compile(r"^sons?$|儿子", re.I)),
+    ("daughter", re.compile(r"daughters?|女儿|闺女", re.I)),
+    ("dog", re.compile(r"^(?:dog|puppy)s?$|^狗$", re.I)),
+    ("cat", re.compile(r"^(?:cat|kitten)s?$|^猫$", re.I)),
+)
+
+
+def _one_name(word: str) -> str:
+    return next((name for name, rx in _SAME_RELATIVE if rx.search(word)), word.lower())
+
+
+def relations_in(text: str) -> set[str]:
+    """The relatives and animals a statement names ("wife", "儿子", "猫"), each by one name in either language."""
+    return {_one_name(m) for m in _RELATION.findall(text or "")}
+
+
+def told_apart(a: str, b: str) -> bool:
+    """Something says two statements are about different things: the relatives they name, the names they give,
+    the numbers they hold."""
+    from memory.reading.targets import kin, names_in
+
+    if kin(a) != kin(b) or relations_in(a) != relations_in(b):
+        return True
+    names = (names_in(a), names_in(b))
+    if names[0] and names[1] and not names[0] & names[1]:
+        return True
+    numbers = (set(_DIGITS.findall(a)), set(_DIGITS.findall(b)))
+    return bool(numbers[0] and numbers[1] and numbers[0] != numbers[1])
+
+
+# the frame a fact is said in ("likes", "在学", "every day"): two facts of one frame share it and nothing else
+_FRAME = re.compile(
+    r"^(?:like|likes|love|loves|enjoy|enjoys|prefer|play|plays|learn|learning|work|works|live|lives|has|have|got|"
+    r"every|day|week|always|usual|usually|really|from|the|and|with|for|go|goe|goes|want|need|"
+    r"喜欢|欢喝|欢吃|欢看|欢玩|欢听|爱喝|爱吃|爱看|在学|学习|每天|每周|周末|经常|平时|一直|最近|现在|工作|住在|在住|"
+    r"喜爱|偏爱|热爱|比较|非常|特别|真的)$",
+    re.IGNORECASE,
+)
+
+
+def shares_the_thing(a: str, b: str) -> bool:
+    """Two statements name one thing: a content term in common beyond the frame they are said in ("喜欢喝茉莉花茶" /
+    "喜欢喝龙井茶" share only the frame: two facts). Two things of one kind named by a shared word ("jasmine tea" /
+    "green tea") still pass: the likeness threshold and the guards are left to tell those apart."""
+    shared = {t for t in fact_terms(a) & fact_terms(b) if not _FRAME.match(t)}
+    return bool(shared)
+
+
+def restated_note(*, tenant, end_user, content: str, embedding_model: str, message=None) -> MemoryNote | None:
+    """The user's active note that `content` says again in other words, if one clearly is (not one written from
+    `message` itself)."""
+    from memory.reading.domains import first_person
+    from memory.reading.intents import encode
+
+    model, vectors = embed_texts(texts=[note_index_text(content=content, kind="", key="")], model=embedding_model)
+    with connection.cursor() as cur:
+        cur.execute(
+            "SELECT id FROM memory_memorynote WHERE tenant_id = %s AND end_user_id = %s AND status = %s "
+            "AND embedding_model = %s AND embedding IS NOT NULL ORDER BY embedding <=> %s::vector LIMIT %s",
+            [tenant.pk, end_user.pk, MemoryNote.Status.ACTIVE, model, str(vectors[0]), NEAREST],
+        )
+        ids = [row[0] for row in cur.fetchall()]
+    notes_qs = MemoryNote.objects.for_tenant(tenant).filter(pk__in=ids).defer("embedding")
+    if message is not None:
+        notes_qs = notes_qs.exclude(source_messages=message)
+    notes = list(notes_qs)
+    terms = fact_terms(content)
+    needed = {
+        n.pk: RESTATED if shares_the_thing(n.content, content) else RESTATED_IN_OTHER_WORDS
+        for n in notes
+        if not told_apart(n.content, content)
+        and (shares_the_thing(n.content, content) or not terms & fact_terms(n.content))
+    }  # two things said in one frame ("喜欢喝茉莉花茶" / "也喜欢喝普洱茶") share a word, but not the thing
+    notes = [n for n in notes if n.pk in needed]
+    if not notes:
+        return None
+    said = encode([first_person(content)] + [first_person(n.content) for n in notes])
+    likeness = [float(x) - needed[n.pk] for x, n in zip(said[1:] @ said[0], notes, strict=True)]
+    best = max(range(len(notes)), key=likeness.__getitem__)
+    return notes[best] if likeness[best] >= 0 else None
