@@ -150,6 +150,15 @@ def test_a_stop_signal_ends_every_process_of_the_platform(openai_server, tmp_pat
             assert "Platform is up." in block and f"http://127.0.0.1:{port}/admin/" in block, block
             assert api_key in block and "demo / " in block and f"{run_dir / 'logs'}/" in block, block
             assert "celery" not in block.lower() and "uvicorn" not in block.lower(), block
+        # the workers print their banner once ready, a little after the web server answers (seconds on a loaded
+        # machine): what is checked below is that it went to their log files, so wait until they are ready
+        banners = {"worker-interactive": "interactive@", "worker-bulk": "bulk@"}
+        deadline = time.time() + 60
+        while time.time() < deadline and not all(
+            (run_dir / "logs" / f"{name}.log").exists() and mark in (run_dir / "logs" / f"{name}.log").read_text()
+            for name, mark in banners.items()
+        ):
+            time.sleep(0.3)
         started = descendants(proc.pid)
         assert len(started) >= 4, "web, two workers and beat"
         if pipe_gone:
