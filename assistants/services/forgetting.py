@@ -230,7 +230,9 @@ def forget_turn_hook(*, tenant, session, message) -> dict | None:
     )
     # "第二条删掉" after a reply that listed what the assistant remembers: that item of the list
     target = listed_item(target, _said_before(tenant=tenant, session=session, message=message)) or target
-    targeting = user_notes_targeted(tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence)
+    targeting = user_notes_targeted(
+        tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence, spared=act.spared
+    )
     if targeting.ask:
         notes = [n for n, _score in targeting.ask]
         _mark(tenant=tenant, message=message, forget_ask=[n.pk for n in notes])

@@ -16,6 +16,7 @@ class Forget:
     phrase: str
     sentence: str
     topic_wide: bool = False  # "everything about my dog": every note on the topic, not the closest one
+    spared: tuple[str, ...] = ()  # what the message says stays ("Jess can stay", "老家无所谓"): memory.reading.sparing
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,15 @@ import re
 FORGET = re.compile(
     r"\bforget(?:ting)?\b|\bunlearn\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
     r"\b(?:delete|erase|remove|wipe|clear|purge|drop|scrub|scrap|discard|get rid of|throw away|take out|toss|"
-    r"bin|ditch|lose)\b|"
+    r"bin|ditch|lose|nuke|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
+    r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
+    r"(?:saved|stored|kept|remembered|noted))\b|\bnever want\b.{0,40}\b(?:coming up|brought up|mentioned|again)\b|"
     r"\b(?:don'?t|do not|never|not|didn'?t|no need to|needn'?t|don'?t need to|doesn'?t need to) "
     r"(?:remember|keep|store|save|hold on to|record|retain|track|log|note)\b|\bno longer (?:remember|keep|store)\b|"
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
     r"忘|删|清除|清掉|清空|抹掉|抹去|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
+    r"不想让?你(?:再)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
     r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b",
     re.IGNORECASE,
 )
@@ -86,7 +89,8 @@ NOT_RECORDING = re.compile(
     re.IGNORECASE,
 )
 ERASING = re.compile(
-    r"\b(?:forget|unlearn|delete|erase|remove|wipe|clear|purge|scrub|get rid of)\b|忘|删|清除|清掉|抹掉|去掉|移除",
+    r"\b(?:forget|unlearn|delete|erase|remove|wipe|clear|purge|scrub|get rid of|nuke|strike|unsave|ditch|scrap|trash)\b|"
+    r"忘|删|清除|清掉|抹掉|去掉|移除|划掉|拿掉",
     re.IGNORECASE,
 )
 HYPOTHETICAL = re.compile(
@@ -152,8 +156,9 @@ STYLE = re.compile(
 FORGET_IMPERATIVE = re.compile(
     r"^(?:(?:please|pls|ok(?:ay)?|so|and|also|oh|hey|now|actually|just|kindly|can you|could you|would you|will you|"
     r"you can|you should|i want you to|i'd like you to|i need you to)[\s,]+)*(?:forget|unlearn|stop remembering|"
-    r"(?:don'?t|do not|never) (?:remember|keep|store|save|record|hold on to)|delete|erase|remove|wipe|clear|purge|drop|scrub|discard|get rid of|scrap|toss)\b|"
-    r"^(?:请你?|麻烦你?|帮我|你|那你|还是|算了|好吧|嗯|那就|就)*(?:忘掉|忘记|忘了|删掉|删除|删了|清除|清掉|抹掉|别再?记|"
+    r"(?:don'?t|do not|never) (?:remember|keep|store|save|record|hold on to)|delete|erase|remove|wipe|clear|purge|drop|scrub|discard|get rid of|scrap|toss|"
+    r"nuke|strike|unsave|del|ditch|bin|axe|trash|junk|cross (?:out|off)|take out|throw out)\b|"
+    r"^(?:[①-⑩]|第[一二三四五六七八九十\d]+条?|最后(?:那|一)?条?)?(?:请你?|麻烦你?|帮我|你|那你|还是|算了|好吧|嗯|那就|就)*(?:忘掉|忘记|忘了|删掉|删除|删了|清除|清掉|抹掉|别再?记|"
     r"不要再?记|不用再?记|别存|不要存|去掉)|^(?:请|麻烦|帮我|你)*把.{1,40}(?:忘掉|忘了|忘记|删掉|删了|删除|清掉|抹掉|去掉)|"
     r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)[。.!！~～]*$",
     re.IGNORECASE,

@@ -37,6 +37,8 @@ LASTING = [
     "I have a PhD.",
     "I own a bakery.",
     "I speak Portuguese.",
+    "I'm from Scotland.",
+    "I'm from a farming family.",
 ]
 PASSING = [
     "I'm tired.",

@@ -11,13 +11,22 @@ _LAST = 0  # the position of "the last one"
 
 # What may stand beside the ordinal: the item's name ("one", "条", "point"), "the", "那", "把" ...
 _FILLER = re.compile(
-    r"\b(?:the|one|ones|item|entry|thing|point|note|memory|bit|line|on the list|in the list|from the list|you listed|"
-    r"please|that|number|no)\b|[把那这个条项点句的了吧呢啊#.\s]",
+    r"\b(?:the|one|ones|item|items|entry|entries|thing|things|point|points|note|notes|memory|bit|bits|line|lines|"
+    r"bullets?|on the list|in the list|from the list|you listed|please|that|those|number|no)\b|"
+    r"[把那这个条项点句的了吧呢啊#.\s]|就行|就好|去掉|删掉|删了|可以|\bcan go\b",
     re.IGNORECASE,
 )
 _EN = re.compile(r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|last|(\d)(?:st|nd|rd|th)?)\b", re.I)
 _NUMBERED = re.compile(r"\b(?:number|no\.?|#)\s*(\d)\b", re.IGNORECASE)
-_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后")
+_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|([①-⑩])")
+# a run of items at either end of the list: "the last two bullets", "first 3", "最后两条", "前两条"
+_RUN = re.compile(
+    r"\b(?:the\s+)?(first|top|last|bottom)\s+(two|three|four|2|3|4)\b|(前|后|最后|倒数)([两二三四]|\d)(?:条|项|个|点)?",
+    re.IGNORECASE,
+)
+_COUNTS = {"two": 2, "three": 3, "four": 4, "两": 2, "二": 2, "三": 3, "四": 4}
+# one position beside another: "最后那条和第一条", "the first and the third"
+_PARTS = re.compile(r"\s*(?:和|跟|与|及|以及|还有|、|,|，|\band\b|&)\s*", re.IGNORECASE)
 
 
 def ordinal_of(phrase: str) -> int | None:
@@ -32,6 +41,8 @@ def ordinal_of(phrase: str) -> int | None:
     if m.re is _ZH:
         if m.group(0) == "最后":
             return _LAST
+        if m.group(3):
+            return ord(m.group(3)) - ord("①") + 1
         n = int(m.group(2)) if m.group(2).isdigit() else _ZH_DIGITS[m.group(2)]
         return -n if m.group(1) else n
     word = m.group(1).lower()
@@ -41,6 +52,7 @@ def ordinal_of(phrase: str) -> int | None:
 
 
 _BULLET = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[）)])\s*(.+)$")
+_INLINE = re.compile(r"[①-⑩]|[（(]\d{1,2}[）)]")
 _AFTER_COLON = re.compile(r"[:：]\s*(.+)$", re.DOTALL)
 _ITEM_SEP = re.compile(r"[，、；;]|,\s*(?:and\s+)?|\s+and\s+|以及|还有")
 
@@ -51,6 +63,9 @@ def listed_items(reply: str) -> list[str]:
     lines = [m.group(1).strip() for m in map(_BULLET.match, (reply or "").splitlines()) if m]
     if len(lines) >= 2:
         return lines
+    inline = _INLINE.split(reply or "")  # "①你在外企做HR ②你喜欢露营", "(1) you play the cello, (2) …"
+    if len(inline) >= 3:
+        return [i.strip(" ,，;；。.!！\n") for i in inline[1:] if i.strip(" ,，;；。.!！\n")]
     m = _AFTER_COLON.search(reply or "")
     if m is None:
         return []
@@ -59,11 +74,28 @@ def listed_items(reply: str) -> list[str]:
     return items if len(items) >= 2 else []
 
 
+def _positions(phrase: str, size: int) -> list[int] | None:
+    """The 0-based indexes a phrase names in a list of `size` items: one position, a run at either end ("the last
+    two"), or several positions joined ("最后那条和第一条"); None when it names anything else."""
+    run = _RUN.search(phrase or "")
+    if run and not _FILLER.sub("", phrase.replace(run.group(0), " ")).strip():
+        end, count = (run.group(1) or run.group(3)).lower(), run.group(2) or run.group(4)
+        n = int(count) if count.isdigit() else _COUNTS[count.lower()]
+        return list(range(n)) if end in ("first", "top", "前") else list(range(max(0, size - n), size))
+    indexes = []
+    for part in [p for p in _PARTS.split(phrase or "") if p.strip()]:
+        position = ordinal_of(part)
+        if position is None:
+            return None
+        indexes.append(size - 1 if position == _LAST else position - 1 if position > 0 else size + position)
+    return indexes or None
+
+
 def listed_item(phrase: str, reply: str) -> str | None:
-    """The item of `reply`'s list that a forget `phrase` points at by position, if it does and the list has it."""
-    position = ordinal_of(phrase)
-    if position is None:
-        return None
+    """The items of `reply`'s list that a forget `phrase` points at by position (joined by " and ", which the
+    targeting reads as several requests), if it does and the list has them."""
     items = listed_items(reply)
-    index = len(items) - 1 if position == _LAST else position - 1 if position > 0 else len(items) + position
-    return items[index] if items and 0 <= index < len(items) else None
+    indexes = _positions(phrase, len(items)) if items else None
+    if not indexes or not all(0 <= i < len(items) for i in indexes):
+        return None
+    return " and ".join(items[i] for i in dict.fromkeys(indexes))

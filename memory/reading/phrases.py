@@ -10,7 +10,7 @@ from memory.reading import cues
 
 _POLITE = re.compile(
     r"^(?:(?:please|pls|hey|ok(?:ay)?|so|and|also|oh|actually|can you|could you|would you|will you|i want you to|"
-    r"i'd like you to|you can|you should|just|kindly)\s+)+|^(?:请你?|麻烦你?|帮我|你就?|就|那你|还是|算了|好吧|嗯)+",
+    r"i'd like you to|you can|you should|just|kindly|stop)\s+)+|^(?:请你?|麻烦你?|帮我|你就?|就|那你|还是|算了|好吧|嗯)+",
     re.IGNORECASE,
 )
 _REQUEST_WORDS = re.compile(
@@ -32,7 +32,7 @@ _WISH_WORDS = re.compile(
     r"stuff|it|them|right now|pls|any ?more|saved|kept|stor(?:ed|ing)|keep(?:ing)?|remember(?:ing)?|honestly|just|"
     r"i told you|i said|i mentioned|you have|you know|you'?ve got|got)\b|"
     r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
-    r"我不想让人知道|不需要你|不用你|你|"
+    r"我不想让人知道|(?:我)?不想让?(?:你)?|不需要你|不用你|(?:就)?当我没(?:说|讲)过?|你|"
     # what points back at the turn before ("刚才那个", "what you just saved"): it names nothing by itself
     r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|"
     r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|"
@@ -56,8 +56,8 @@ def _strip(clause: str) -> str:
 
 # words that are left around the named thing and name nothing: "what", "don't", "可以", "全部"
 _FILLER = re.compile(
-    r"\b(?:what|whatever|don'?t|do|not|note|notes|please|can|could|would|will|all|everything|anything|about)\b|"
-    r"可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全",
+    r"\b(?:what|whatever|don'?t|do|not|note|notes|please|can|could|would|will|all|everything|anything|about|me|"
+    r"one|go)\b|可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全|^[跟和与]|的$",
     re.IGNORECASE,
 )
 

@@ -23,6 +23,7 @@ from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading,
 from memory.reading.intents import sentence_intent
 from memory.reading.phrases import forget_phrase
 from memory.reading.secrets import mentions_secret, secret_spans
+from memory.reading.sparing import spare_clauses
 
 _MARKER_ONLY = 12  # a marker sentence with fewer content characters than this points at a neighbour
 
@@ -130,7 +131,12 @@ def message_read(text: str) -> Reading:
     sentences = split_sentences(_QUOTED.sub(" ", text))
     dropped: set[int] = set()
     partial: dict[int, str] = {}  # a sentence of which only some clauses may be kept
+    spares = [spare_clauses(s) for s in sentences]  # "…, keep the rest", "Jess can stay.": what a forget spares
     for i, sentence in enumerate(sentences):
+        core = spares[i][0] if spares[i][1] and spares[i][0] and cues.cues_in(spares[i][0]) else sentence
+        if core is not sentence and not forget_phrase(core):
+            # "不吃葱那个其实无所谓，删了吧": the "doesn't matter" clause is what the request names, not what stays
+            core, spares[i] = sentence, (sentence, [])
         if secret_spans(sentence):
             reading.acts.append(Secret(sentence))
             partial[i] = _without_secrets(sentence)
@@ -148,14 +154,14 @@ def message_read(text: str) -> Reading:
             reading.acts.append(NoFact("request", sentence))
             dropped.update(range(i, len(sentences)) if re.search(r"[:：]", sentence) else {i})
             continue
-        intent = sentence_intent(sentence)
+        intent = sentence_intent(core)
         if intent.label == "plain" and "hypothetical" in cues.cues_in(sentence) and _ASKS.search(sentence):
             intent = replace(intent, label="hypothetical")  # "如果我中了五百万，你觉得该先买房吗？": a premise
         if intent.label == "forget" and _about_now(sentence, sentences):
             intent = replace(intent, label="off_record")
         if intent.label == "forget":
-            phrase = forget_phrase(sentence)
-            reading.acts.append(Forget(phrase, sentence, topic_wide=bool(cues.TOPIC_WIDE.search(sentence))))
+            phrase = forget_phrase(core)
+            reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":
             reading.acts.append(OffRecord(sentence))
@@ -181,6 +187,10 @@ def message_read(text: str) -> Reading:
             partial[i] = before
     if reading.attack:
         return reading  # nothing of it is kept
+    if reading.forget is not None:
+        spared = tuple(p for _core, found in spares for p in found if p)
+        reading.acts = [replace(a, spared=spared) if isinstance(a, Forget) else a for a in reading.acts]
+        dropped.update(i for i, (core, found) in enumerate(spares) if found and not core)  # no fact of its own
     kept = [partial.get(i, s) for i, s in enumerate(sentences) if i not in dropped]
     reading.keep = " ".join(s for s in kept if s)
     return reading

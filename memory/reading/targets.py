@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from core.text import has_chinese
 from memory.reading import cues
-from memory.reading.domains import AREAS, area_named, area_shares, first_person, names_an_area
+from memory.reading.domains import AREAS, area_named, area_shares, first_person
 from memory.reading.intents import encode
 from memory.reading.phrases import forget_gist
 
@@ -37,6 +38,30 @@ class Targeting:
 
     named: list = field(default_factory=list)
     ask: list = field(default_factory=list)
+
+
+# the words that head a phrase without naming a thing ("my shift pattern", "婚姻状况", "the coffee one")
+_ABSTRACT_HEADS = {
+    "pattern", "schedul", "status", "situat", "name", "detail", "info", "stuff", "thing", "one", "bit", "part",
+    "histori", "condit", "plan", "issu", "problem", "note", "record", "entri", "fact", "memori", "life", "situation",
+    "状况", "情况", "名字", "问题", "事情", "东西", "信息", "资料", "记录", "计划", "那条", "这条", "相关", "那事", "这事",
+    "的事", "那个", "这个",
+}  # fmt: skip
+HEAD_MISSING = 0.3
+_VERB_FORM = re.compile(r"\b\w{3,}(?:ing|ed)\b|\b(?:am|is|are|was|were|do|does|did|have|has|go|goes|get|gets)\b", re.I)
+
+
+def _head_missing(phrase: str, note) -> bool:
+    """The phrase's head is not in the note though a word before it is ("my peanut allergy" / "loves peanut butter",
+    "my home address" / "works from home"): the note shares a modifier, not the thing named."""
+    from memory.services.vectors.embeddings import search_terms
+
+    terms = search_terms(phrase)
+    if has_chinese(phrase) or len(terms) < 2 or terms[-1] in _ABSTRACT_HEADS or _VERB_FORM.search(phrase):
+        # Chinese bigrams are no heads ("近视度数" / "近视600度"); "us trying for a baby": what is done, not a thing
+        return False
+    held = set(search_terms(note.content))  # its own words: a slot's topic terms ("address") are no thing it holds
+    return terms[-1] not in held and any(t in held for t in terms[:-1])
 
 
 def _lexical(phrase: str, note) -> float:
@@ -97,10 +122,11 @@ def _residence(text: str) -> set[str]:
     return {"location"} if place_in(text) and not _ORIGIN.search(text) else set()
 
 
-def notes_scored(phrase: str, notes: list, *, areas: bool = False) -> list[tuple[object, float]]:
+def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool = False) -> list[tuple[object, float]]:
     """(note, score) for each note, best first: cosine of the phrase and the note, plus the features: the area of
     life both are about (memory.reading.domains: for a request that may name an area, `areas`), shared words, the
-    slot the phrase names, a relative it does not."""
+    slot the phrase names, a relative it does not, and (for a phrase that names a thing, `named`: a forget, not a
+    statement of a new value) a head the note lacks."""
     if not notes:
         return []
     from memory.services.writing.topics import query_topics
@@ -117,7 +143,8 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False) -> list[tuple
             + AREA_WEIGHT * float(area)
             + LEXICAL_WEIGHT * _lexical(phrase, note)
             + (SLOT_WEIGHT if _slots(note) & slots else 0.0)
-            - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0),
+            - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0)
+            - (HEAD_MISSING if named and _head_missing(phrase, note) else 0.0),
         )
         for note, sim, area in zip(notes, np.asarray(sims).tolist(), same_area.tolist(), strict=True)
     ]
@@ -142,7 +169,7 @@ def _whole_topic(phrase: str, scored: list) -> list:
     walks go with the dog)."""
     best = scored[0][1]
     named = [(n, s) for n, s in scored if s >= LOW and (s >= best - TOPIC_KEEP or _lexical(phrase, n) >= 0.99)]
-    names = set().union(*(names_in(n.content) for n, _ in named)) if named else set()
+    names = set().union(*(set(_NAMED.findall(n.content)) for n, _ in named)) if named else set()
     kept = {id(n) for n, _ in named}
     named += [(n, s) for n, s in scored if id(n) not in kept and any(name in n.content for name in names)]
     return named
@@ -197,7 +224,7 @@ def _same_area(phrase: str, notes: list) -> list:
     return [(n, LOW) for n, row in zip(notes, shares, strict=True) if row.argmax() == area and row[area] >= AREA_SHARE]
 
 
-def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
+def notes_targeted(phrase: str, notes: list, *, topic_wide: bool, one_note: bool = False) -> Targeting:
     """Decide from the scores: the named notes, or the two to ask about, or nothing. A phrase that names two
     things ("the diet and the weight-loss stuff", "公司和住址") is two requests."""
     parts = [p.strip() for p in _AND.split(phrase) if len(p.strip()) >= 2]
@@ -205,29 +232,38 @@ def notes_targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
         named: list = []
         ask: list = []
         for part in parts:
-            one = _targeted(part, notes, topic_wide=topic_wide)
+            one = _targeted(part, notes, topic_wide=topic_wide, one_note=one_note)
             named += [pair for pair in one.named if pair[0] not in [n for n, _ in named]]
             ask = ask or one.ask
         return Targeting(ask=ask) if ask and not named else Targeting(named=named)
-    return _targeted(phrase, notes, topic_wide=topic_wide)
+    return _targeted(phrase, notes, topic_wide=topic_wide, one_note=one_note)
 
 
-def _targeted(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
+def _targeted(phrase: str, notes: list, *, topic_wide: bool, one_note: bool = False) -> Targeting:
     """The notes themselves first; when none stands out, or the phrase names a whole area of life ("my health
-    stuff"), the areas the notes are about decide ("my medication" names "takes metformin for type 2 diabetes")."""
+    stuff"), the areas the notes are about decide ("my medication" names "takes metformin for type 2 diabetes").
+    A request for one note ("收入那条") gets one, or the question which."""
+    found = _targeted_all(phrase, notes, topic_wide=topic_wide)
+    if not one_note or len(found.named) < 2:
+        return found
+    ranked = sorted(found.named, key=lambda pair: pair[1], reverse=True)
+    return Targeting(named=ranked[:1]) if ranked[0][1] - ranked[1][1] >= GAP else Targeting(ask=ranked[:2])
+
+
+def _targeted_all(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
     if not topic_wide:
         asked = _which_one(phrase, notes)
         if asked is not None:
             return asked
-    wide = topic_wide or names_an_area(phrase)
-    found = _decided(phrase, notes_scored(phrase, notes), wide=wide)
+    wide = topic_wide or area_named(phrase) not in (None, *_ONE_THING)  # "my car" is one thing, not an area
+    found = _decided(phrase, notes_scored(phrase, notes, named=not wide), wide=wide)
     if wide:  # "everything about my dad", "all my health info": each note about that person, or in that area
         held = {id(n) for n, _ in found.named}
         found.named += [(n, s) for n, s in _same_person(phrase, notes) + _same_area(phrase, notes) if id(n) not in held]
         found.ask = [] if found.named else found.ask
     if found.named or found.ask:
         return found
-    return _decided(phrase, notes_scored(phrase, notes, areas=True), wide=wide)
+    return _decided(phrase, notes_scored(phrase, notes, areas=True, named=not wide), wide=wide)
 
 
 _ANIMAL = re.compile(r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|horses?)\b|狗|猫|兔|马", re.IGNORECASE)
@@ -273,8 +309,31 @@ def _decided(phrase: str, scored: list, *, wide: bool) -> Targeting:
 _TWO_THINGS = re.compile(r",\s*and (?:also )?|\band also\b|以及|还有|、", re.IGNORECASE)
 
 
-def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") -> Targeting:
-    """The user's forgettable notes that `phrase` names (see notes_targeted)."""
+# one note, said so ("收入那条", "the note about my cycle", "that one"): not every note of its area
+_ONE_NOTE = re.compile(r"那条|这条|那一条|这一条|\b(?:the|that|this) (?:note|entry|one|bit|line)\b", re.IGNORECASE)
+# every note the request could mean ("both my kids' names", "两个都删"): no question to ask
+_ALL_OF_THEM = re.compile(r"\b(?:both|all \w+ of|each of)\b|两个都|两条都|都删|全删", re.IGNORECASE)
+
+
+def spared_removed(found: Targeting, spared: tuple[str, ...], notes: list) -> Targeting:
+    """`found` without the notes the message says stay ("Jess can stay": the note that phrase names best). A
+    question between a spared note and another one is answered by it."""
+    keep = set()
+    for phrase in spared:
+        scored = notes_scored(phrase, notes)
+        if scored and scored[0][1] >= LOW:
+            keep.add(id(scored[0][0]))
+    if not keep:
+        return found
+    named = [(n, s) for n, s in found.named if id(n) not in keep]
+    ask = [(n, s) for n, s in found.ask if id(n) not in keep]
+    return Targeting(ask=ask) if len(ask) == 2 and not named else Targeting(named=named or ask)
+
+
+def user_notes_targeted(
+    *, tenant, end_user, phrase: str, sentence: str = "", spared: tuple[str, ...] = ()
+) -> Targeting:
+    """The user's forgettable notes that `phrase` names (see notes_targeted), less those `spared`."""
     from memory.models import MemoryNote
     from memory.services.notes.notes import FORGETTABLE
 
@@ -295,13 +354,23 @@ def user_notes_targeted(*, tenant, end_user, phrase: str, sentence: str = "") ->
             "supersedes_id",
         )[:MAX_NOTES]
     )
-    wide = bool(cues.TOPIC_WIDE.search(sentence or phrase))
+    return targeted_among(notes, phrase=phrase, sentence=sentence, spared=spared)
+
+
+def targeted_among(notes: list, *, phrase: str, sentence: str = "", spared: tuple[str, ...] = ()) -> Targeting:
+    """user_notes_targeted over `notes` already read."""
+    said = sentence or phrase
+    wide = bool(cues.TOPIC_WIDE.search(said)) and not (_ONE_NOTE.search(said) and not _ALL_OF_THEM.search(said))
     gist = forget_gist(sentence) if sentence else ""
     if gist and _TWO_THINGS.search(gist) and not _AND.search(phrase):
         phrase = gist  # "Forget that I'm vegetarian, and also that I live in Galway": both
-    found = notes_targeted(phrase, notes, topic_wide=wide)
+    found = notes_targeted(phrase, notes, topic_wide=wide, one_note=bool(_ONE_NOTE.search(said)))
     gist = forget_gist(sentence) if sentence and not (found.named or found.ask) else ""
-    return notes_targeted(gist, notes, topic_wide=wide) if gist and gist != phrase else found
+    if gist and gist != phrase:
+        found = notes_targeted(gist, notes, topic_wide=wide, one_note=bool(_ONE_NOTE.search(said)))
+    if found.ask and _ALL_OF_THEM.search(said):
+        found = Targeting(named=found.ask)  # "delete both my kids' names": both, no question
+    return spared_removed(found, spared, notes)
 
 
 _BOTH = re.compile(r"\b(?:both|all of them|either|the two)\b|两个都|两条都|都(?:忘|删|不要|别记)|全部|都行|都是", re.I)

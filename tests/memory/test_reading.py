@@ -559,3 +559,69 @@ def test_a_forget_by_position_takes_that_item_of_the_list_just_given(
     left = " ".join(n.content for n in alice.notes())
     assert gone not in left and all(k in left for k in kept), left
     assert gone in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["My ex-husband is called Marco.", "I play five-a-side with my mate Marco on Thursdays."],
+            "Forget everything about my ex. My mate Marco stays.",
+            "ex-husband",
+            "five-a-side",
+        ),
+        (
+            ["我老家在四川。", "我住在杭州。", "我在一家游戏公司上班。"],
+            "住哪和在哪上班都删掉，老家留着",
+            "杭州",
+            "四川",
+        ),
+    ],
+)
+def test_what_a_forget_says_stays_is_kept(make_person, facts, request_text, gone, kept):
+    """ "…, my mate Marco stays" / "老家留着": the request spares the note it names, and the sparing clause is no fact."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    alice.say(request_text)
+    left = " ".join(n.content for n in alice.notes())
+    assert gone not in left, left
+    assert kept in left, left
+    assert gone in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("fact", "request_text", "word"),
+    [
+        ("I love peanut butter on toast.", "scrub my peanut allergy", "peanut"),
+        ("I work from home.", "delete my home address", "home"),
+    ],
+)
+def test_a_forget_that_shares_only_a_modifier_with_a_note_removes_nothing(make_person, fact, request_text, word):
+    """ "my peanut allergy" is not "loves peanut butter": the thing named (an allergy) is not in the note."""
+    alice = make_person()
+    alice.say(fact)
+    alice.say(request_text)
+    assert any(word in n.content for n in alice.notes()), [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    ("phrase", "reply", "items"),
+    [
+        ("②", "我记得：①你在外企做HR ②你周末去露营 ③你有个妹妹", "你周末去露营"),
+        (
+            "the last two",
+            "Saved:\n• You're vegan\n• You run a bakery\n• You play chess",
+            "You run a bakery and You play chess",
+        ),
+        ("最后那条和第一条", "我记着：\n- 你在学日语\n- 你老家是东北的\n- 你喜欢吃辣", "你喜欢吃辣 and 你在学日语"),
+        ("the second one", "I remember: (1) you play the cello, (2) you're from Sunderland.", "you're from Sunderland"),
+        ("the second dog", "I remember: (1) you play the cello, (2) you're from Sunderland.", None),
+    ],
+)
+def test_a_forget_by_position_names_the_items_of_the_list_just_given(phrase, reply, items):
+    from memory.reading.ordinals import listed_item
+
+    assert listed_item(phrase, reply) == items

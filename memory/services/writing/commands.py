@@ -141,7 +141,11 @@ def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
     if target:
         act = message_read(message.content).forget
         targeting = user_notes_targeted(
-            tenant=tenant, end_user=session.end_user, phrase=target, sentence=act.sentence if act else target
+            tenant=tenant,
+            end_user=session.end_user,
+            phrase=target,
+            sentence=act.sentence if act else target,
+            spared=act.spared if act else (),
         )
         chinese = has_chinese(message.content)
         if targeting.ask:  # two notes about equally close: ask, never guess

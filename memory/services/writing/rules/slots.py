@@ -18,11 +18,16 @@ _PERIOD = (
     ("month", re.compile(r"每月|每个月|月流水|月营业|一个月|月入|\bmonthly\b|\ba month\b|\bper month\b", re.I)),
     ("year", re.compile(r"每年|一年|年营业|年收入|\byearly\b|\bannual|\ba year\b|\bper year\b", re.I)),
 )
-PLACE_ZH = re.compile(
-    r"(?:住在|在|搬到|来自|老家是?)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|工作|上班|读书|生活|做|经营|有)"
+# where the user lives or has their business; "我在杭州上班" / "I work in Leeds" is where they work and "老家在四川" /
+# "I'm from Cork" where they come from, not where they live: those are kept in the user's words and never replace
+# their city
+PLACE_ZH = re.compile(r"(?:住在|(?<!老家)在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有)")
+_WORKS_THERE = re.compile(
+    r"\b(?:work|works|working|worked|job|office|study|studying|studies|studied|grew up|born|raised)\b\W*(?:\w+\W+){0,3}$",
+    re.I,
 )
 _PLACE_ZH_END = re.compile(
-    r"(?:住在|(?<=[我俺])(?:现在|目前|一直|还)?住(?![得的过了着惯在])|搬到了?|搬去了?|来自|老家(?:是|在)?|"
+    r"(?:住在|(?<=[我俺])(?:现在|目前|一直|还)?住(?![得的过了着惯在])|搬到了?|搬去了?|"
     r"我家在)([\u4e00-\u9fff]{2,8}?)(?:的|了|啦)?[。！!.]?$"
 )
 PLACE_EN = re.compile(
@@ -30,7 +35,7 @@ PLACE_EN = re.compile(
 )
 _PLACE_EN_FRONT = re.compile(
     r"^((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2}) is (?:where|the city where) (?:I|we) "
-    r"(?:live|am based|work)\b|\b(?:I'm|I am|we're|we are) from\s+((?:[A-Z][a-zA-Z]+)(?:[ ,]+[A-Z][a-zA-Z]+){0,2})"
+    r"(?:live|am based)\b"
 )
 
 
@@ -44,10 +49,16 @@ _NOT_A_PLACE = re.compile(
 )
 
 
+def _works_there(rx, text: str, m) -> bool:
+    """A place the clause says the user works, studies, grew up or was born in."""
+    return rx is PLACE_EN and bool(_WORKS_THERE.search(text[: m.start()]))
+
+
 def place_in(text: str) -> str | None:
-    """The place a clause says the user lives or works in, if any."""
+    """The place a clause says the user lives in (or runs a business in), if any."""
     for rx in (PLACE_ZH, _PLACE_ZH_END, PLACE_EN, _PLACE_EN_FRONT):
-        m = rx.search(text or "")
+        # "I work at a bank in Leeds and live in York": a workplace is passed over
+        m = next((m for m in rx.finditer(text or "") if not _works_there(rx, text, m)), None)
         if m:
             place = next(g for g in m.groups() if g).strip(" ,")
             if not _NOT_A_PLACE.match(place):
