@@ -349,6 +349,16 @@ def pinned_label(key: str, *, chinese: bool) -> str:
         return str(LABELS[key]) if key in LABELS else key
 
 
+def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
+    """The pinned facts as "label: value" lines in the user's language, a fact's lines joined into one."""
+    lines = []
+    for key, entry in (pinned_facts or {}).items():
+        value = str(entry.get("value", "")).replace("\n", "；" if chinese else "; ")
+        if value:
+            lines.append(f"{pinned_label(key, chinese=chinese)}: {value}")
+    return lines
+
+
 def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:
     """Apply one user message to the session's pinned facts. Call inside the turn's transaction; the session row
     is locked so that two concurrent turns cannot lose each other's facts. `session` is brought up to date with
