@@ -16,14 +16,14 @@ from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.recall_early import recall_early_start
-from assistants.services.sessions import session_title
+from assistants.services.sessions import session_assistant_choose, session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
 from assistants.services.turn_input import turn_input_check
 from assistants.services.turn_usage import turn_quota_check
 from core.db import connection_release_while_waiting
 from core.erasure import end_user_write_lock
-from core.exceptions import InvalidInput, NotFound
+from core.exceptions import NotFound
 from core.policy import MemoryPolicy, memory_policy_for
 from core.priority import interactive_work_seen
 from memory.services.vectors.embeddings import embeddings_kept_for_turn
@@ -53,12 +53,7 @@ def chat_session_start(
     into it, and it is deleted `tenant.temporary_chat_ttl_hours` after it starts (assistants.jobs)."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
-    if assistant is None:
-        assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()
-        if assistant is None:
-            raise InvalidInput("This tenant has no assistant yet: create one first.")
-    elif assistant.tenant_id != tenant.pk:
-        raise NotFound("That assistant does not exist.")
+    assistant = session_assistant_choose(tenant=tenant, assistant=assistant)
     # A title is often the first words of a message: no identifier may be kept in it.
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(
