@@ -124,18 +124,24 @@ def enqueue_later(job: Task | str, *args, countdown: float, **kwargs) -> bool:
     return _publish(record.pk, job, list(args), kwargs, countdown=wait or None)
 
 
+def _send(job, record_id: int, args, kwargs, countdown: float | None = None) -> None:
+    """Publish the job of outbox row `record_id` under the task id its run maps back to the row by, with the
+    publish retry policy. The one place a job goes to the broker; a broker error is raised to the caller."""
+    job.apply_async(
+        args=args,
+        kwargs=kwargs,
+        task_id=f"{TASK_ID_PREFIX}{record_id}",
+        countdown=countdown,
+        retry=True,
+        retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
+    )
+
+
 def _publish(record_id: int, job, args: list, kwargs: dict, countdown: float | None = None) -> bool:
     from core.models import JobRecord
 
     try:
-        job.apply_async(
-            args=args,
-            kwargs=kwargs,
-            task_id=f"{TASK_ID_PREFIX}{record_id}",
-            countdown=countdown,
-            retry=True,
-            retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
-        )
+        _send(job, record_id, args, kwargs, countdown)
         return True
     except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
         logger.warning("broker unreachable, job %s kept in the outbox for redelivery: %s", job.name, exc)
@@ -186,13 +192,7 @@ def dispatch_redeliver(*, limit: int = 500) -> dict:
                 record.save(update_fields=["status", "error", "finished_at", "updated_at"])
                 continue
             try:
-                job.apply_async(
-                    args=record.progress.get("args", []),
-                    kwargs=record.progress.get("kwargs", {}),
-                    task_id=f"{TASK_ID_PREFIX}{record.pk}",
-                    retry=True,
-                    retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
-                )
+                _send(job, record.pk, record.progress.get("args", []), record.progress.get("kwargs", {}))
             except Exception as exc:  # noqa: BLE001 - kombu/redis/OS errors all mean "not delivered"
                 record.error = f"broker unreachable: {type(exc).__name__}: {exc}"[:500]
                 record.save(update_fields=["error", "updated_at"])
@@ -330,14 +330,7 @@ def _outbox_defer(task, record_id: int, args, kwargs, wait: float | None = None)
         updated_at=timezone.now(),
         lease_expires_at=timezone.now() + timedelta(seconds=wait + settings.DISPATCH_START_SECONDS),
     )
-    task.apply_async(
-        args=args,
-        kwargs=kwargs,
-        task_id=f"{TASK_ID_PREFIX}{record_id}",
-        countdown=wait,
-        retry=True,
-        retry_policy=settings.CELERY_TASK_PUBLISH_RETRY_POLICY,
-    )
+    _send(task, record_id, args, kwargs, wait)
 
 
 def _priority_prepare(*, bulk: bool) -> None:

@@ -18,9 +18,7 @@ from __future__ import annotations
 import json
 import os
 import random
-import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -30,7 +28,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from load.run_load import PY, RESULTS, ROOT, create_tenant, django_setup, env_int, wait_healthy
+from load.run_load import (
+    RESULTS,
+    create_tenant,
+    django_setup,
+    env_int,
+    platform_start,
+    platform_stop,
+    wait_healthy,
+)
 
 ZH_PLACES = ["成都", "杭州", "深圳", "厦门", "西安", "重庆", "南京", "武汉"]
 EN_PLACES = ["Leeds", "Austin", "Berlin", "Toronto", "Lisbon", "Osaka", "Denver", "Madrid"]
@@ -197,120 +203,134 @@ def import_steps(tenant_id: int, session_id: int, job_id: int) -> list[float]:
     return [round((r.finished_at - r.started_at).total_seconds(), 2) for r in rows if r.finished_at and r.started_at]
 
 
+def idle_phase(base: str, key: str, report: dict):
+    """B alone: a warm-up turn (the web process's first request imports and connects: not counted), then
+    FAIR_IDLE_TURNS turns half a second apart, the baseline the loaded figures are compared with. Returns B."""
+    idle = Chatter(base, key, 0)
+    idle.turn()
+    idle.turns.clear()
+    report["load_before"] = load_average()
+    for _ in range(env_int("FAIR_IDLE_TURNS", 20)):
+        idle.turn()
+        time.sleep(0.5)
+    time.sleep(5)
+    report["b_idle"] = {
+        "chat_latency_s": summary([t["seconds"] for t in idle.turns]),
+        "extraction_delay_s": summary(
+            extraction_delays([t["user_message_id"] for t in idle.turns if t["user_message_id"]])
+        ),
+        "load": load_average(),
+    }
+    return idle
+
+
+def imports_send(base: str, key: str, bodies: list[dict]) -> tuple[list[int], list[int], list[float]]:
+    """A's imports, one request each: (their job ids, their session ids, the seconds each took to be stored)."""
+    jobs, sessions, stored = [], [], []
+    for n, body in enumerate(bodies):
+        status, data, seconds = call(base, key, f"/api/v1/users/a-person-{n}/sessions/", body, timeout=300)
+        if status not in (200, 201, 202):
+            raise RuntimeError(f"import {n} failed: HTTP {status} {data}")
+        jobs.append(int(data["job"]))
+        sessions.append(int(data["session"]["id"] if isinstance(data["session"], dict) else data["session"]))
+        stored.append(round(seconds, 2))
+    return jobs, sessions, stored
+
+
+def imports_wait(jobs: list[int], timeout: int) -> list[float]:
+    """Wait (at most `timeout` s) until every import job has finished; the machine's load average every 5 s."""
+    from core.models import JobRecord
+
+    started = time.time()
+    loads = []
+    while time.time() - started < timeout:
+        rows = list(JobRecord.objects.filter(pk__in=jobs).values("status"))
+        loads.append(load_average()[0])
+        if all(r["status"] in ("succeeded", "failed") for r in rows):
+            break
+        time.sleep(5)
+    return loads
+
+
+def imports_detail(tenant_id: int, jobs: list[int], sessions: list[int]) -> list[dict]:
+    """Each import's outcome: status, total processing time, and its steps' durations, extraction steps (250
+    user messages each) apart from the compaction steps after them."""
+    from core.models import JobRecord
+
+    finished = {r.pk: r for r in JobRecord.objects.filter(pk__in=jobs)}
+    per_import = []
+    for job_id, session_id in zip(jobs, sessions, strict=True):
+        row = finished[job_id]
+        steps = import_steps(tenant_id, session_id, job_id)
+        user_messages = (row.progress or {}).get("total") or 0
+        extraction_steps = -(-user_messages // 250)
+        per_import.append(
+            {
+                "job": job_id,
+                "status": row.status,
+                "result": row.result,
+                "processing_s": round((row.finished_at - row.created_at).total_seconds(), 1)
+                if row.finished_at
+                else None,
+                "steps": len(steps),
+                "extraction_steps_s": steps[:extraction_steps],
+                "compaction_steps_s": steps[extraction_steps:],
+                "longest_step_s": max(steps) if steps else None,
+            }
+        )
+    return per_import
+
+
+def under_load_report(turns: list[dict], idle_p95) -> dict:
+    """B's turns while A's imports ran: errors, latency, extraction delay, and the p95 latency against idle."""
+    report = {
+        "turns": len(turns),
+        "errors": sum(t["status"] != 200 for t in turns),
+        "chat_latency_s": summary([t["seconds"] for t in turns]),
+        "extraction_delay_s": summary(extraction_delays([t["user_message_id"] for t in turns if t["user_message_id"]])),
+    }
+    if idle_p95:
+        report["chat_latency_p95_vs_idle"] = round(report["chat_latency_s"]["p95"] / idle_p95, 2)
+    return report
+
+
 def main() -> int:
     port, imports, size = env_int("FAIR_PORT", 8098), env_int("FAIR_IMPORTS", 1), env_int("FAIR_MESSAGES", 10_000)
     interval, timeout = float(os.environ.get("FAIR_CHAT_INTERVAL", "3")), env_int("FAIR_TIMEOUT", 1800)
     base = f"http://127.0.0.1:{port}"
     RESULTS.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, PORT=str(port), API_THROTTLE_RATE="100000/min", API_TENANT_THROTTLE_RATE="100000/min")
-    platform = subprocess.Popen(
-        [PY, "manage.py", "runplatform", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=open(RESULTS / "fairness-platform.log", "wb"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    platform = platform_start(port, "fairness-platform.log", throttle_rate="100000/min")
     turns_seen: dict = {}
     report: dict = {"imports": imports, "messages_per_import": size, "chat_interval_s": interval}
     ok = False
     try:
         wait_healthy(base, platform)
         django_setup()
-        from core.models import JobRecord
         from tenancy.models import Tenant
 
         stamp = int(time.time())
         key_a, key_b = create_tenant(f"fair-a-{stamp}"), create_tenant(f"fair-b-{stamp}")
         tenant_a = Tenant.objects.get(slug=f"fair-a-{stamp}")
-
-        idle = Chatter(base, key_b, 0)
-        idle.turn()  # warm-up (the web process's first request imports and connects): not counted
-        idle.turns.clear()
-        report["load_before"] = load_average()
-        for _ in range(env_int("FAIR_IDLE_TURNS", 20)):
-            idle.turn()
-            time.sleep(0.5)
-        time.sleep(5)
-        report["b_idle"] = {
-            "chat_latency_s": summary([t["seconds"] for t in idle.turns]),
-            "extraction_delay_s": summary(
-                extraction_delays([t["user_message_id"] for t in idle.turns if t["user_message_id"]])
-            ),
-            "load": load_average(),
-        }
+        idle = idle_phase(base, key_b, report)
 
         bodies = [{"title": f"import {n}", "messages": conversation(n, size)} for n in range(imports)]
         chatter = Chatter(base, key_b, interval)
         chatter.session = idle.session
         chatter.start()
-        jobs, sessions, stored = [], [], []
-        for n, body in enumerate(bodies):
-            status, data, seconds = call(base, key_a, f"/api/v1/users/a-person-{n}/sessions/", body, timeout=300)
-            if status not in (200, 201, 202):
-                raise RuntimeError(f"import {n} failed: HTTP {status} {data}")
-            jobs.append(int(data["job"]))
-            sessions.append(int(data["session"]["id"] if isinstance(data["session"], dict) else data["session"]))
-            stored.append(round(seconds, 2))
-        report["import_stored_s"] = stored
-        started = time.time()
-        loads = []
-        while time.time() - started < timeout:
-            rows = list(JobRecord.objects.filter(pk__in=jobs).values("status"))
-            loads.append(load_average()[0])
-            if all(r["status"] in ("succeeded", "failed") for r in rows):
-                break
-            time.sleep(5)
+        jobs, sessions, report["import_stored_s"] = imports_send(base, key_a, bodies)
+        loads = imports_wait(jobs, timeout)
         chatter.stop_event.set()
         chatter.join(130)
         time.sleep(10)  # B's last extractions
-        finished = {r.pk: r for r in JobRecord.objects.filter(pk__in=jobs)}
-        per_import = []
-        for job_id, session_id in zip(jobs, sessions, strict=True):
-            row = finished[job_id]
-            steps = import_steps(tenant_a.pk, session_id, job_id)
-            user_messages = (row.progress or {}).get("total") or 0
-            extraction_steps = -(-user_messages // 250)
-            per_import.append(
-                {
-                    "job": job_id,
-                    "status": row.status,
-                    "result": row.result,
-                    "processing_s": round((row.finished_at - row.created_at).total_seconds(), 1)
-                    if row.finished_at
-                    else None,
-                    "steps": len(steps),
-                    "extraction_steps_s": steps[:extraction_steps],
-                    "compaction_steps_s": steps[extraction_steps:],
-                    "longest_step_s": max(steps) if steps else None,
-                }
-            )
-        turns = chatter.turns
-        turns_seen.update(idle=idle.turns, under_load=turns)
-        report["b_under_load"] = {
-            "turns": len(turns),
-            "errors": sum(t["status"] != 200 for t in turns),
-            "chat_latency_s": summary([t["seconds"] for t in turns]),
-            "extraction_delay_s": summary(
-                extraction_delays([t["user_message_id"] for t in turns if t["user_message_id"]])
-            ),
-        }
-        idle_p95 = report["b_idle"]["chat_latency_s"]["p95"]
-        if idle_p95:
-            report["b_under_load"]["chat_latency_p95_vs_idle"] = round(
-                report["b_under_load"]["chat_latency_s"]["p95"] / idle_p95, 2
-            )
+        per_import = imports_detail(tenant_a.pk, jobs, sessions)
+        turns_seen.update(idle=idle.turns, under_load=chatter.turns)
+        report["b_under_load"] = under_load_report(chatter.turns, report["b_idle"]["chat_latency_s"]["p95"])
         report["imports_detail"] = per_import
         report["load_during"] = {"min": min(loads), "max": max(loads), "mean": round(statistics.fmean(loads), 2)}
         report["load_after"] = load_average()
         ok = report["b_under_load"]["errors"] == 0 and all(p["status"] == "succeeded" for p in per_import)
     finally:
-        if platform.poll() is None:
-            os.killpg(platform.pid, signal.SIGINT)
-            try:
-                platform.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(platform.pid, signal.SIGKILL)
+        platform_stop(platform)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     (RESULTS / "fairness.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
     if turns_seen:  # every turn of B (status, seconds, time), to see which ones were slow and when

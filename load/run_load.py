@@ -118,6 +118,83 @@ def stats_for(csv_prefix: Path, name: str) -> dict:
     return {"requests": 0, "failures": 0}
 
 
+def platform_start(port: int, log_name: str, *, throttle_rate: str) -> subprocess.Popen:
+    """`make run`'s platform on `port`, in its own process group (stopped as one), its output in RESULTS/log_name.
+    The throttle is generous: the simulated people share one integrator key."""
+    env = dict(os.environ, PORT=str(port), API_THROTTLE_RATE=throttle_rate, API_TENANT_THROTTLE_RATE=throttle_rate)
+    return subprocess.Popen(
+        [PY, "manage.py", "runplatform", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=open(RESULTS / log_name, "wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def platform_stop(platform: subprocess.Popen | None) -> None:
+    """Stop the platform as Ctrl-C does (it stops its own processes); killed when it has not within a minute."""
+    if platform is not None and platform.poll() is None:
+        os.killpg(platform.pid, signal.SIGINT)
+        try:
+            platform.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(platform.pid, signal.SIGKILL)
+
+
+def locust_run(*, host: str, users: int, seconds: int, api_key: str, prefix: Path) -> subprocess.CompletedProcess:
+    """Locust, headless, against `host`: its statistics in `prefix`_*.csv, its output in RESULTS/locust.log.
+    Failed requests are counted in the report, not turned into locust's exit code."""
+    run = subprocess.run(
+        [
+            PY,
+            "-m",
+            "locust",
+            "-f",
+            str(ROOT / "load" / "locustfile.py"),
+            "--headless",
+            "--only-summary",
+            "-u",
+            str(users),
+            "-r",
+            os.environ.get("LOAD_SPAWN_RATE", "10"),
+            "-t",
+            f"{seconds}s",
+            "--host",
+            host,
+            "--csv",
+            str(prefix),
+            "--stop-timeout",
+            "30",
+            "--exit-code-on-error",
+            "0",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, LOAD_API_KEY=api_key),
+        capture_output=True,
+        text=True,
+    )
+    (RESULTS / "locust.log").write_text(run.stdout + run.stderr)
+    return run
+
+
+def drained_at(slug: str, load_end: float, timeout: int) -> float | None:
+    """When the backlog (broker queue, open ledger jobs, undelivered outbox rows) emptied for good: the first of
+    three empty readings a second apart; None when it did not within `timeout` seconds of the load's end."""
+    drained, stable = None, 0
+    while time.time() - load_end < timeout:
+        state = backlog(slug)
+        if not any(state.values()):
+            stable += 1
+            drained = drained or time.time()
+            if stable >= 3:
+                break
+        else:
+            stable, drained = 0, None
+        time.sleep(1)
+    return drained
+
+
 def main() -> int:
     users, seconds = env_int("LOAD_USERS", 50), env_int("LOAD_SECONDS", 60)
     port = env_int("LOAD_PORT", 8097)
@@ -125,72 +202,22 @@ def main() -> int:
     RESULTS.mkdir(parents=True, exist_ok=True)
     platform = None
     if os.environ.get("LOAD_EXTERNAL") != "1":
-        # A generous per-key throttle: the 50 simulated people share one integrator key.
         rate = os.environ.get("API_THROTTLE_RATE", "100000/min")
-        penv = dict(os.environ, PORT=str(port), API_THROTTLE_RATE=rate, API_TENANT_THROTTLE_RATE=rate)
-        platform = subprocess.Popen(
-            [PY, "manage.py", "runplatform", "--port", str(port)],
-            cwd=ROOT,
-            env=penv,
-            stdout=open(RESULTS / "platform.log", "wb"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        platform = platform_start(port, "platform.log", throttle_rate=rate)
     try:
         wait_healthy(host, platform)
         django_setup()
         slug = os.environ.get("LOAD_TENANT", f"load-{int(time.time())}")
         api_key = os.environ.get("LOAD_API_KEY") or create_tenant(slug)
         prefix = RESULTS / "locust"
-        run = subprocess.run(
-            [
-                PY,
-                "-m",
-                "locust",
-                "-f",
-                str(ROOT / "load" / "locustfile.py"),
-                "--headless",
-                "--only-summary",
-                "-u",
-                str(users),
-                "-r",
-                os.environ.get("LOAD_SPAWN_RATE", "10"),
-                "-t",
-                f"{seconds}s",
-                "--host",
-                host,
-                "--csv",
-                str(prefix),
-                "--stop-timeout",
-                "30",
-                "--exit-code-on-error",
-                "0",
-            ],
-            cwd=ROOT,
-            env=dict(os.environ, LOAD_API_KEY=api_key),
-            capture_output=True,
-            text=True,
-        )
-        (RESULTS / "locust.log").write_text(run.stdout + run.stderr)
+        run = locust_run(host=host, users=users, seconds=seconds, api_key=api_key, prefix=prefix)
         load_end = time.time()
         leaks = next(
             (json.loads(line) for line in run.stdout.splitlines() if line.startswith('{"cross_user_leaks"')),
             {"cross_user_leaks": None},
         )
         turn = stats_for(prefix, "chat turn")
-
-        drain_timeout = env_int("LOAD_DRAIN_TIMEOUT", 600)
-        drained_at, stable = None, 0
-        while time.time() - load_end < drain_timeout:
-            state = backlog(slug)
-            if not any(state.values()):
-                stable += 1
-                drained_at = drained_at or time.time()
-                if stable >= 3:
-                    break
-            else:
-                stable, drained_at = 0, None
-            time.sleep(1)
+        drained = drained_at(slug, load_end, env_int("LOAD_DRAIN_TIMEOUT", 600))
         report = {
             "users": users,
             "seconds": seconds,
@@ -200,18 +227,13 @@ def main() -> int:
             "leak_examples": leaks.get("leak_examples", []),
             "turn_latency_ms": {k: turn.get(k) for k in ("p50_ms", "p95_ms", "p99_ms", "max_ms")},
             "turns_per_second": turn.get("rps"),
-            "backlog_drain_seconds": round(drained_at - load_end, 1) if drained_at else None,
+            "backlog_drain_seconds": round(drained - load_end, 1) if drained else None,
             "backlog_at_end": backlog(slug),
             "ledger": ledger_summary(slug),
             "tenant": slug,
         }
     finally:
-        if platform is not None and platform.poll() is None:
-            os.killpg(platform.pid, signal.SIGINT)
-            try:
-                platform.wait(60)
-            except subprocess.TimeoutExpired:
-                os.killpg(platform.pid, signal.SIGKILL)
+        platform_stop(platform)
     print(json.dumps(report, indent=2, ensure_ascii=False))
     (RESULTS / "latest.json").write_text(json.dumps(report, indent=2, ensure_ascii=False))
     ok = (

@@ -97,10 +97,54 @@ def admin_client(tenant) -> Client:
     return client
 
 
-def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
-    """Latency (ms) of what a person, an integrator and an operator do, with the big data in place."""
+def _measure_pages(tenant, check, *, sessions_user: str, notes_user: str) -> None:
+    """The pages a person and an operator open on the big users: the web chat and memory pages, the admin's lists
+    filtered to one user, and the erasure preview (which counts everything the user has)."""
     from tenancy.models import EndUser
 
+    web_sessions, web_notes = web_client(f"{tenant.slug}-{sessions_user}"), web_client(f"{tenant.slug}-{notes_user}")
+    check("web_chat_page", lambda: web_sessions.get("/", follow=True))
+    check("web_memory_page", lambda: web_notes.get("/memory/"))
+    check("web_memory_last_page", lambda: web_notes.get("/memory/", {"page": "last"}))
+
+    admin = admin_client(tenant)
+    for name, model, user in [
+        ("admin_sessions", "assistants/chatsession", sessions_user),
+        ("admin_notes", "memory/memorynote", notes_user),
+    ]:
+        end_user = EndUser.objects.for_tenant(tenant).get(external_id=user)
+        check(name, lambda: admin.get(f"/admin/{model}/", {"end_user__id__exact": end_user.pk}))  # noqa: B023 - called at once
+    check(
+        "admin_erase_preview",
+        lambda: admin.post(
+            "/admin/tenancy/enduser/",
+            {
+                "action": "erase_users",
+                "_selected_action": [EndUser.objects.for_tenant(tenant).get(external_id=notes_user).pk],
+            },
+        ),
+    )
+
+
+def _measure_export(api, out: dict, name: str, user: str) -> None:
+    """One user's export: its time, size, status and whether it streamed; then a second, traced run for the most
+    Python memory it used (apart, since tracing slows the timed run down)."""
+    url = f"/api/v1/users/{user}/export/"
+    t0 = time.perf_counter()
+    resp = api.get(url)
+    size = sum(len(block) for block in resp.streaming_content) if resp.streaming else len(resp.content)
+    out[f"{name}_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    out[f"{name}_status"], out[f"{name}_bytes"], out[f"{name}_streamed"] = resp.status_code, size, resp.streaming
+    tracemalloc.start()  # again, traced (tracing slows it down): the most Python memory the export used
+    resp = api.get(url)
+    for _block in resp.streaming_content if resp.streaming else [resp.content]:
+        pass
+    out[f"{name}_python_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 1e6, 1)
+    tracemalloc.stop()
+
+
+def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
+    """Latency (ms) of what a person, an integrator and an operator do, with the big data in place."""
     api = ApiClient(tenant)
     out = {}
     api.get("/api/v1/assistants/")  # the process's first request loads code and marks the key used: not timed
@@ -130,42 +174,9 @@ def measure(*, tenant, sessions_user: str, notes_user: str) -> dict:
     if resp.status_code == 200:
         out["turn_many_notes_memories"] = len(resp.json().get("context", {}).get("memories", []))
 
-    web_sessions, web_notes = web_client(f"{tenant.slug}-{sessions_user}"), web_client(f"{tenant.slug}-{notes_user}")
-    check("web_chat_page", lambda: web_sessions.get("/", follow=True))
-    check("web_memory_page", lambda: web_notes.get("/memory/"))
-    check("web_memory_last_page", lambda: web_notes.get("/memory/", {"page": "last"}))
-
-    admin = admin_client(tenant)
-    for name, model, user in [
-        ("admin_sessions", "assistants/chatsession", sessions_user),
-        ("admin_notes", "memory/memorynote", notes_user),
-    ]:
-        end_user = EndUser.objects.for_tenant(tenant).get(external_id=user)
-        check(name, lambda: admin.get(f"/admin/{model}/", {"end_user__id__exact": end_user.pk}))  # noqa: B023 - called at once
-    check(
-        "admin_erase_preview",
-        lambda: admin.post(
-            "/admin/tenancy/enduser/",
-            {
-                "action": "erase_users",
-                "_selected_action": [EndUser.objects.for_tenant(tenant).get(external_id=notes_user).pk],
-            },
-        ),
-    )
-
+    _measure_pages(tenant, check, sessions_user=sessions_user, notes_user=notes_user)
     for name, user in [("export_many_sessions", sessions_user), ("export_many_notes", notes_user)]:
-        url = f"/api/v1/users/{user}/export/"
-        t0 = time.perf_counter()
-        resp = api.get(url)
-        size = sum(len(block) for block in resp.streaming_content) if resp.streaming else len(resp.content)
-        out[f"{name}_ms"] = round((time.perf_counter() - t0) * 1000, 1)
-        out[f"{name}_status"], out[f"{name}_bytes"], out[f"{name}_streamed"] = resp.status_code, size, resp.streaming
-        tracemalloc.start()  # again, traced (tracing slows it down): the most Python memory the export used
-        resp = api.get(url)
-        for _block in resp.streaming_content if resp.streaming else [resp.content]:
-            pass
-        out[f"{name}_python_peak_mb"] = round(tracemalloc.get_traced_memory()[1] / 1e6, 1)
-        tracemalloc.stop()
+        _measure_export(api, out, name, user)
     return out
 
 

@@ -44,6 +44,8 @@ User = Annotated[
 Kind = Literal["profile", "preference", "plan", "business_status", "constraint", "conclusion"]
 
 TenantOf = Callable[[Context], tuple[Any, str]]  # ctx -> (tenant, actor name for the audit log)
+# A tool that only reads: an agent may call it freely and again (MCP tool annotations).
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
 
 async def _run(ctx: Context, tenant_of: TenantOf, operation, **arguments) -> dict:
@@ -78,12 +80,12 @@ def build_mcp_server(*, tenant_of: TenantOf) -> MCPServer:
     _register_memory_tools(server, tenant_of)
     _register_note_tools(server, tenant_of)
     _register_chat_tools(server, tenant_of)
+    _register_user_data_tools(server, tenant_of)
     return server
 
 
 def _register_memory_tools(server: MCPServer, tenant_of: TenantOf) -> None:
     """remember and recall: writing to the user's long-term memory and reading from it."""
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(
         description=(
@@ -110,7 +112,7 @@ def _register_memory_tools(server: MCPServer, tenant_of: TenantOf) -> None:
         return await _run(ctx, tenant_of, operations.mcp_remember, user=user, fact=fact, kind=kind, key=key)
 
     @server.tool(
-        annotations=read_only,
+        annotations=READ_ONLY,
         description=(
             "Recall what is known about the user that is relevant to a query: notes and past messages, best first, "
             "each with its score and provenance (session and message ids).\n"
@@ -130,10 +132,9 @@ def _register_memory_tools(server: MCPServer, tenant_of: TenantOf) -> None:
 
 def _register_note_tools(server: MCPServer, tenant_of: TenantOf) -> None:
     """list_memories and forget: the user's notes, page by page, and forgetting them."""
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 
     @server.tool(
-        annotations=read_only,
+        annotations=READ_ONLY,
         description=(
             "List the user's notes, newest first, one page at a time (pass `next_offset` back as `offset`).\n"
             "列出用户的笔记，最新的在前，分页返回（把 `next_offset` 作为 `offset` 传回取下一页）。"
@@ -179,8 +180,7 @@ def _register_note_tools(server: MCPServer, tenant_of: TenantOf) -> None:
 
 
 def _register_chat_tools(server: MCPServer, tenant_of: TenantOf) -> None:
-    """chat, get_task_state and export_user: a chat turn, the working memory and the user's data."""
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
+    """chat: one chat turn, the same turn as the REST API's."""
 
     @server.tool(
         description=(
@@ -217,8 +217,12 @@ def _register_chat_tools(server: MCPServer, tenant_of: TenantOf) -> None:
             tool_choice=tool_choice,
         )
 
+
+def _register_user_data_tools(server: MCPServer, tenant_of: TenantOf) -> None:
+    """get_task_state and export_user: the user's working memory and everything held about them."""
+
     @server.tool(
-        annotations=read_only,
+        annotations=READ_ONLY,
         description=(
             "The user's task states (working memory): the task, its state, collected and pending fields, most "
             "recently updated first.\n"
@@ -238,7 +242,7 @@ def _register_chat_tools(server: MCPServer, tenant_of: TenantOf) -> None:
         return await _run(ctx, tenant_of, operations.mcp_get_task_state, user=user, session=session, state=state)
 
     @server.tool(
-        annotations=read_only,
+        annotations=READ_ONLY,
         description=(
             "Export everything held about the user (sessions, messages, notes, task states, feedback) as one JSON "
             "document, as the REST export does.\n"

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from django.db import transaction
-from django.utils import timezone
 
 from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.chat import (
@@ -20,6 +19,7 @@ from assistants.services.chat import (
     turn_uses_long_term_memory,
 )
 from assistants.services.earlier_versions import message_versions_retire
+from assistants.services.turn_input import turn_session_live_check
 from assistants.services.turn_usage import turn_quota_check
 from core.erasure import end_user_being_erased
 from core.exceptions import InvalidInput, NotFound
@@ -35,13 +35,24 @@ def _current(tenant, session):
 
 
 def _check_session(*, tenant, session: ChatSession) -> None:
-    if session.tenant_id != tenant.pk:
-        raise NotFound("That session does not exist.")
-    if session.expires_at is not None and session.expires_at <= timezone.now():
-        raise NotFound("That temporary conversation has expired and is being deleted.")
+    turn_session_live_check(tenant=tenant, session=session)
     user = EndUser.objects.for_tenant(session.tenant_id).filter(pk=session.end_user_id).first()
     if user is None or end_user_being_erased(user):  # a 404 here, as it always was: the conversation is going
         raise NotFound("That user's data is being erased; no new messages are accepted.")
+
+
+def _latest_checked(*, tenant, session: ChatSession, message: Message, role: str, missing: str, not_latest: str):
+    """The session's current messages, once `message` is found to be the latest current one of `role`: only the
+    latest exchange can be regenerated or edited. NotFound(`missing`) for a message of another session or role;
+    InvalidInput(`not_latest`) for an earlier one."""
+    _check_session(tenant=tenant, session=session)
+    current = _current(tenant, session)
+    latest = current.filter(role=role).order_by("-id").first()
+    if message.session_id != session.pk or message.role != role or latest is None:
+        raise NotFound(missing)
+    if latest.pk != message.pk:
+        raise InvalidInput(not_latest, code="not_latest")
+    return current
 
 
 def _mark_replaced(tenant, messages, by) -> None:
@@ -58,13 +69,14 @@ def _mark_replaced(tenant, messages, by) -> None:
 def _regenerated_message(*, tenant: Tenant, session: ChatSession, reply: Message) -> Message:
     """The user message `reply` answered. Raises NotFound unless `reply` is a current reply of `session`,
     InvalidInput unless it is the latest one and answers a message."""
-    _check_session(tenant=tenant, session=session)
-    current = _current(tenant, session)
-    latest = current.filter(role=Message.Role.ASSISTANT).order_by("-id").first()
-    if reply.session_id != session.pk or reply.role != Message.Role.ASSISTANT or latest is None:
-        raise NotFound("That reply does not exist.")
-    if latest.pk != reply.pk:
-        raise InvalidInput("Only the latest reply can be regenerated.", code="not_latest")
+    current = _latest_checked(
+        tenant=tenant,
+        session=session,
+        message=reply,
+        role=Message.Role.ASSISTANT,
+        missing="That reply does not exist.",
+        not_latest="Only the latest reply can be regenerated.",
+    )
     user_message = current.filter(role=Message.Role.USER, id__lt=reply.pk).order_by("-id").first()
     if user_message is None:
         raise InvalidInput("That reply answers no message.")
@@ -159,13 +171,14 @@ def chat_turn_edit_stream(
     """Send a corrected version of the person's latest message: a new turn (chat_turn_stream, so the new text is
     read for memory like any message) after which the old message and its reply are an earlier version. If the
     new text is refused (empty, too long) nothing changes."""
-    _check_session(tenant=tenant, session=session)
-    current = _current(tenant, session)
-    latest = current.filter(role=Message.Role.USER).order_by("-id").first()
-    if message.session_id != session.pk or message.role != Message.Role.USER or latest is None:
-        raise NotFound("That message does not exist.")
-    if latest.pk != message.pk:
-        raise InvalidInput("Only your latest message can be edited.", code="not_latest")
+    current = _latest_checked(
+        tenant=tenant,
+        session=session,
+        message=message,
+        role=Message.Role.USER,
+        missing="That message does not exist.",
+        not_latest="Only your latest message can be edited.",
+    )
     if text.strip() == message.content.strip():
         raise InvalidInput("The message is unchanged: edit it before sending it again.", code="unchanged")
     replaced = [message, *current.filter(id__gt=message.pk)]

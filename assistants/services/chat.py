@@ -6,6 +6,7 @@ import logging
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -15,17 +16,21 @@ from assistants.services.agent import ReplyState, reply_stream
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.recall_early import recall_early_start
-from assistants.services.sessions import session_title
+from assistants.services.sessions import session_assistant_choose, session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
+from assistants.services.turn_input import turn_input_check
 from assistants.services.turn_usage import turn_quota_check
 from core.db import connection_release_while_waiting
 from core.erasure import end_user_write_lock
-from core.exceptions import InvalidInput, NotFound
-from core.policy import memory_policy_for
+from core.exceptions import NotFound
+from core.policy import MemoryPolicy, memory_policy_for
 from core.priority import interactive_work_seen
 from memory.services.vectors.embeddings import embeddings_kept_for_turn
 from tenancy.models import Assistant, ChatSession, EndUser, Message, Tenant
+
+if TYPE_CHECKING:
+    from tools.services.toolbox import Toolbox
 
 logger = logging.getLogger(__name__)
 
@@ -48,12 +53,7 @@ def chat_session_start(
     into it, and it is deleted `tenant.temporary_chat_ttl_hours` after it starts (assistants.jobs)."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
-    if assistant is None:
-        assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()
-        if assistant is None:
-            raise InvalidInput("This tenant has no assistant yet: create one first.")
-    elif assistant.tenant_id != tenant.pk:
-        raise NotFound("That assistant does not exist.")
+    assistant = session_assistant_choose(tenant=tenant, assistant=assistant)
     # A title is often the first words of a message: no identifier may be kept in it.
     expires_at = timezone.now() + timedelta(hours=tenant.temporary_chat_ttl_hours) if temporary else None
     return ChatSession.objects.for_tenant(tenant).create(
@@ -173,7 +173,62 @@ def chat_turn_stream(
     The user's message is committed before the model is called, so no model fault can lose it; a fault gives a
     reply from the offline model and TurnResult.error says what happened. Extraction and compaction are queued
     after commit and never block the reply."""
-    _turn_input_check(tenant=tenant, session=session, text=text)
+    turn = _turn_open(tenant=tenant, session=session, text=text, tool_choice=tool_choice)
+    context, user_message = turn.context, turn.user_message
+    yield "context", context
+
+    state = ReplyState()
+    reply_message, error = yield from _reply(
+        tenant=tenant,
+        session=session,
+        text=text,
+        context=context,
+        policy=turn.policy,
+        user_message=user_message,
+        toolbox=turn.toolbox,
+        tool_choice=turn.tool_choice,
+        state=state,
+    )
+    _count_recalls(tenant=tenant, memories=context.memories)
+    if _compaction_due(tenant=tenant, session=session, policy=turn.policy, context=context):
+        _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
+    interactive_work_seen()
+    yield (
+        "done",
+        TurnResult(
+            session=session,
+            user_message=user_message,
+            reply_message=reply_message,
+            reply=state.text,
+            context=context,
+            error=error,
+            tool_calls=state.calls,
+        ),
+    )
+    if not turn.long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
+        yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
+        return
+    wait = settings.MEMORY_EVENTS_WAIT_SECONDS if memory_wait is None else memory_wait
+    yield "memory", _memory_events(tenant=tenant, message=user_message, wait=wait)
+
+
+@dataclass
+class _OpenTurn:
+    """A turn up to the model call: its policy, tools, stored message and context."""
+
+    policy: MemoryPolicy
+    toolbox: Toolbox
+    tool_choice: str
+    user_message: Message
+    long_term: bool
+    context: TurnContext
+
+
+def _turn_open(*, tenant: Tenant, session: ChatSession, text: str, tool_choice: str) -> _OpenTurn:
+    """Everything before the model is called, in the order that keeps the turn safe: refusals (input, quota, a
+    tool the assistant lacks) before anything is written; remote calls (recall, the hooks' models) before any
+    row is locked; then the user's message committed, so no model fault can lose it; then the context."""
+    turn_input_check(tenant=tenant, session=session, text=text)
     interactive_work_seen()  # bulk jobs on this machine pause while the turn runs (core.priority)
     # The turn's effective policy (tenant + assistant), resolved once: every layer below gets this one.
     policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
@@ -205,66 +260,7 @@ def chat_turn_stream(
         recall=long_term,
         early_recall=early_recall,
     )
-    yield "context", context
-
-    state = ReplyState()
-    reply_message, error = yield from _reply(
-        tenant=tenant,
-        session=session,
-        text=text,
-        context=context,
-        policy=policy,
-        user_message=user_message,
-        toolbox=toolbox,
-        tool_choice=tool_choice,
-        state=state,
-    )
-    reply = state.text
-    _count_recalls(tenant=tenant, memories=context.memories)
-    if _compaction_due(tenant=tenant, session=session, policy=policy, context=context):
-        _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
-    interactive_work_seen()
-    yield (
-        "done",
-        TurnResult(
-            session=session,
-            user_message=user_message,
-            reply_message=reply_message,
-            reply=reply,
-            context=context,
-            error=error,
-            tool_calls=state.calls,
-        ),
-    )
-    if not long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
-        yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
-        return
-    wait = settings.MEMORY_EVENTS_WAIT_SECONDS if memory_wait is None else memory_wait
-    yield "memory", _memory_events(tenant=tenant, message=user_message, wait=wait)
-
-
-def _turn_input_check(*, tenant: Tenant, session: ChatSession, text: str) -> None:
-    """Raise NotFound for another tenant's or an expired session, InvalidInput for a message that cannot be
-    stored (empty, a NUL character, over MAX_MESSAGE_CHARS); before anything is written."""
-    if session.tenant_id != tenant.pk:
-        raise NotFound("That session does not exist.")
-    if session.expires_at is not None and session.expires_at <= timezone.now():
-        raise NotFound("That temporary conversation has expired and is being deleted.")
-    if not text or not text.strip():
-        raise InvalidInput("The message is empty: write something to send.")
-    if "\x00" in text:
-        raise InvalidInput(
-            "The message contains a NUL character (\\0), which cannot be stored: remove it and send again.",
-            code="nul_character",
-        )
-    limit = settings.MAX_MESSAGE_CHARS
-    if len(text) > limit:
-        raise InvalidInput(
-            f"The message is {len(text):,} characters long; the limit is {limit:,} characters: "
-            f"shorten it or send it in parts.",
-            code="message_too_long",
-            details={"length": len(text), "limit": limit},
-        )
+    return _OpenTurn(policy, toolbox, tool_choice, user_message, long_term, context)
 
 
 def _user_message_commit(
@@ -344,7 +340,20 @@ def _reply(
     """The reply's events (assistants.services.agent), then the reply stored with the calls it made; returns
     (the stored reply, the error sentence or None)."""
     toolbox.ctx.user_message = user_message
-    calls = lambda: {"tool_calls": state.calls} if state.calls else None  # noqa: E731 - read when the reply ends
+
+    def store(model_name: str, **outcome) -> Message:
+        """The reply as far as it got (`outcome`: stopped=True, or the error sentence), with the calls it made,
+        both read when the reply ends."""
+        return chat_reply_store(
+            tenant=tenant,
+            session=session,
+            text=state.text,
+            context=context,
+            model_name=model_name,
+            extra={"tool_calls": state.calls} if state.calls else None,
+            **outcome,
+        )
+
     model_name, error = yield from reply_stream(
         tenant=tenant,
         session=session,
@@ -354,25 +363,9 @@ def _reply(
         toolbox=toolbox,
         tool_choice=tool_choice,
         state=state,
-        store_stopped=lambda model_name: chat_reply_store(
-            tenant=tenant,
-            session=session,
-            text=state.text,
-            context=context,
-            model_name=model_name,
-            stopped=True,
-            extra=calls(),
-        ),
+        store_stopped=lambda model_name: store(model_name, stopped=True),
     )
-    reply_message = chat_reply_store(
-        tenant=tenant,
-        session=session,
-        text=state.text,
-        context=context,
-        model_name=model_name,
-        error=error,
-        extra=calls(),
-    )
+    reply_message = store(model_name, error=error)
     toolbox.log()
     return reply_message, error
 
@@ -385,7 +378,7 @@ def tool_choice_check(*, tenant: Tenant, session: ChatSession, tool_choice: str)
     return _toolbox(tenant=tenant, session=session, policy=None).choice(tool_choice)
 
 
-def _toolbox(*, tenant: Tenant, session: ChatSession, policy):
+def _toolbox(*, tenant: Tenant, session: ChatSession, policy) -> Toolbox:
     """The tools this turn may offer its model (tools.services.toolbox)."""
     from tools.services.toolbox import Toolbox
 

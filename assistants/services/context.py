@@ -26,7 +26,7 @@ from django.db.models.fields.json import KT
 
 from assistants.llm import sections
 from assistants.llm.offline import offline_summary_merge
-from assistants.services.pinned import pinned_label
+from assistants.services.pinned import pinned_lines
 from assistants.services.recall_early import MIN_BUDGET, recall_early_result
 from assistants.services.tokens import (
     MESSAGE_OVERHEAD,
@@ -62,15 +62,6 @@ def _fit_lines(header: str, lines: list[str], budget: int) -> list[str]:
             kept.append(token_truncate(line, room - 2) + "…")
         break
     return kept
-
-
-def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
-    lines = []
-    for key, entry in (pinned_facts or {}).items():
-        value = str(entry.get("value", "")).replace("\n", "；" if chinese else "; ")
-        if value:
-            lines.append(f"{pinned_label(key, chinese=chinese)}: {value}")
-    return lines
 
 
 def _early_still_true(early: Future | None, hook_results: list[dict]) -> Future | None:
@@ -114,15 +105,17 @@ def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy, ea
         return []
 
 
-def _user_content(message: Message, budget: int) -> tuple[str, bool]:
-    """The user's message as sent to the model: whole, or its head and tail with a note when over `budget`."""
+def _user_turn(message: Message, budget: int) -> tuple[dict, bool]:
+    """(the user's message as sent to the model, whether it was cut): whole, or its head and tail with a note
+    when over `budget`."""
     text = message.content
     if token_count(text) + MESSAGE_OVERHEAD <= budget:
-        return text, False
+        return {"role": "user", "content": text}, False
     template = sections.TRUNCATED_NOTE_ZH if mostly_chinese(text[:2000]) else sections.TRUNCATED_NOTE_EN
     note = template.format(chars=f"{len(text):,}")
     room = max(16, budget - MESSAGE_OVERHEAD - token_count(note) - 4)
-    return token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note, True
+    content = token_truncate(text, room, keep_tail_tokens=int(room * TRUNCATE_TAIL_SHARE)) + "\n" + note
+    return {"role": "user", "content": content}, True
 
 
 def context_build(
@@ -138,62 +131,38 @@ def context_build(
     """Assemble the TurnContext for `user_message` (already stored) in `session`. `recall=False` (a temporary chat,
     memory off): no long-term memories. `early_recall`: the turn's recall, started early (services.recall_early)."""
     hook_results = hook_results or []
-    chinese = mostly_chinese(user_message.content[:2000])
     total_budget = policy.context_limit_tokens - policy.reply_reserve_tokens
     system = {"role": "system", "content": session.assistant.system_prompt}
     remaining = total_budget - token_count_messages([system])  # includes the reply priming once
 
     # The new user message first: it must be sent whatever else is cut.
-    user_content, truncated = _user_content(user_message, min(policy.budget_window_tokens, max(remaining, 0)))
-    user = {"role": "user", "content": user_content}
-    remaining -= token_count(user_content) + MESSAGE_OVERHEAD
+    user, truncated = _user_turn(user_message, min(policy.budget_window_tokens, max(remaining, 0)))
+    remaining -= token_count(user["content"]) + MESSAGE_OVERHEAD
 
-    # 2. Pinned facts
-    pinned_msg = _pinned_section(session, chinese=chinese, budget=min(policy.budget_pinned_tokens, remaining))
-    remaining -= token_count_messages([pinned_msg]) - REPLY_PRIMING if pinned_msg else 0
+    # 2. Pinned facts, 4. task state and reply hints
+    pinned_msg, hooks, remaining = _fixed_sections(session, user_message, hook_results, policy, remaining)
 
-    # 4. Task state and reply hints (hints first: the reply must say them)
-    hooks = _hook_sections(hook_results, min(policy.budget_task_tokens, remaining))
-    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hooks.hints_msg, hooks.task_msg) if m)
-
-    # 6. The window: every message after summary_through (except the new one), newest first, within budget.
-    unsummarised = _unsummarised_rows(tenant=tenant, session=session, user_message=user_message)
-    summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
-    memories_budget = min(policy.budget_memories_tokens, max(remaining - summary_budget, 0))
-    window_budget = min(
-        policy.budget_window_tokens - (token_count(user_content) + MESSAGE_OVERHEAD),
-        max(remaining - summary_budget - memories_budget, 0),
+    # 6. and 5. The conversation so far: the window and the summary, leaving memories their share.
+    history = _history(
+        tenant=tenant, session=session, user_message=user_message, policy=policy, remaining=remaining, user=user
     )
-    window, overflow, used = _window(unsummarised, window_budget)
-    remaining -= used
-
-    # 5. Summary, plus a digest of unsummarised messages that did not fit (no gap, no overlap).
-    summary_text = session.summary or ""
-    summary_msgs = _summary_messages(session, overflow, min(policy.budget_summary_tokens, max(remaining, 0)))
-    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in summary_msgs)
 
     # 3. Long-term memories, within what is left, from the state this turn's hooks left.
     memories, memories_msg = _memories_section(
         tenant=tenant,
         session=session,
         text=user_message.content[:4000],
-        budget=min(policy.budget_memories_tokens, max(remaining, 0)),
+        budget=min(policy.budget_memories_tokens, max(history.remaining, 0)),
         policy=policy,
         recall=recall,
         early=_early_still_true(early_recall, hook_results),
     )
 
-    messages = [system]
-    messages += [m for m in (pinned_msg, memories_msg, hooks.task_msg, hooks.hints_msg) if m]
-    messages += summary_msgs
-    messages += [{"role": r["role"], "content": r["content"]} for r in window]
-    messages.append(user)
-    count = token_count_messages(messages)
-    if count > total_budget and len(messages) > 2:
-        logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
+    sections_in_order = [system, pinned_msg, memories_msg, hooks.task_msg, hooks.hints_msg, *history.summary_msgs]
+    messages, count = _messages_counted(sections_in_order, history.window, user, total_budget, session=session)
     return TurnContext(
         messages=messages,
-        summary=summary_text,
+        summary=history.summary,
         pinned_facts=dict(session.pinned_facts or {}),
         memories=memories,
         task=hooks.task,
@@ -201,10 +170,70 @@ def context_build(
         hint_sections=hooks.hint_sections,
         experience_ids=hooks.experience_ids,
         token_count=count,
-        window_message_ids=[r["id"] for r in window],
+        window_message_ids=[r["id"] for r in history.window],
         truncated=truncated,
-        unsummarised_before=len(unsummarised),
+        unsummarised_before=history.unsummarised,
     )
+
+
+def _fixed_sections(
+    session: ChatSession, user_message: Message, hook_results: list[dict], policy: MemoryPolicy, remaining: int
+) -> tuple[dict | None, _HookSections, int]:
+    """(pinned message, hook sections, tokens left): the sections the turn sends whatever the history's length,
+    each within its own budget and taken before the history, since they state what the reply must respect. The
+    pinned facts are labelled in the user's language; the hints are fitted before the task state."""
+    chinese = mostly_chinese(user_message.content[:2000])
+    pinned_msg = _pinned_section(session, chinese=chinese, budget=min(policy.budget_pinned_tokens, remaining))
+    remaining -= token_count_messages([pinned_msg]) - REPLY_PRIMING if pinned_msg else 0
+    hooks = _hook_sections(hook_results, min(policy.budget_task_tokens, remaining))
+    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in (hooks.hints_msg, hooks.task_msg) if m)
+    return pinned_msg, hooks, remaining
+
+
+@dataclass
+class _History:
+    """The conversation before the new message as it goes to the model: the verbatim window (oldest first), the
+    summary section, how many messages were unsummarised, and the tokens left after both."""
+
+    window: list[dict]
+    summary: str
+    summary_msgs: list[dict]
+    unsummarised: int
+    remaining: int
+
+
+def _history(
+    *, tenant, session: ChatSession, user_message: Message, policy: MemoryPolicy, remaining: int, user: dict
+) -> _History:
+    """The window and the summary within `remaining` tokens. The window is sized first, after setting aside the
+    summary's and the memories' budgets, so that a long conversation cannot crowd recall out; the summary then
+    takes what the window left, and carries a digest of the messages the window could not hold (no gap)."""
+    user_tokens = token_count(user["content"]) + MESSAGE_OVERHEAD
+    unsummarised = _unsummarised_rows(tenant=tenant, session=session, user_message=user_message)
+    summary_budget = min(policy.budget_summary_tokens, max(remaining, 0))
+    memories_budget = min(policy.budget_memories_tokens, max(remaining - summary_budget, 0))
+    window_budget = min(policy.budget_window_tokens - user_tokens, max(remaining - summary_budget - memories_budget, 0))
+    window, overflow, used = _window(unsummarised, window_budget)
+    remaining -= used
+    summary_text = session.summary or ""
+    summary_msgs = _summary_messages(session, overflow, min(policy.budget_summary_tokens, max(remaining, 0)))
+    remaining -= sum(token_count(m["content"]) + MESSAGE_OVERHEAD for m in summary_msgs)
+    return _History(window, summary_text, summary_msgs, len(unsummarised), remaining)
+
+
+def _messages_counted(
+    sections_in_order: list[dict | None], window: list[dict], user: dict, total_budget: int, *, session: ChatSession
+) -> tuple[list[dict], int]:
+    """(the messages sent, their token count): the system sections present, then the window as plain
+    role/content messages, then the new user message. Each section was cut to its budget already, so going over
+    the total only means an estimate was off: it is logged, never raised, and the turn goes on."""
+    messages = [m for m in sections_in_order if m]
+    messages += [{"role": r["role"], "content": r["content"]} for r in window]
+    messages.append(user)
+    count = token_count_messages(messages)
+    if count > total_budget and len(messages) > 2:
+        logger.warning("context over budget (%s > %s) for session %s", count, total_budget, session.pk)
+    return messages, count
 
 
 def _pinned_section(session: ChatSession, *, chinese: bool, budget: int) -> dict | None:

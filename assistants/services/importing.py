@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from assistants.services.sessions import session_title
+from assistants.services.sessions import session_assistant_choose, session_title
 from core.dispatch import enqueue_on_commit
 from core.erasure import end_user_being_erased, end_user_erasure_refuse
 from core.exceptions import InvalidInput, NotFound
@@ -69,19 +69,9 @@ def _check_imported_message(index: int, item: dict, previous: datetime | None) -
         )
 
 
-@transaction.atomic
-def session_import(
-    *,
-    tenant: Tenant,
-    end_user: EndUser,
-    messages: list[dict],
-    title: str = "",
-    assistant: Assistant | None = None,
-    requested_by: str = "",
-) -> tuple[ChatSession, list[int], JobRecord]:
-    """Store `messages` ([{role, content, created_at}], oldest first) as a new session of `end_user`.
-
-    Returns the session, the message ids in the given order, and the queued processing job."""
+def _import_check(*, tenant: Tenant, end_user: EndUser, messages: list[dict]) -> None:
+    """Refuse the whole import before anything is written: another tenant's user (404), a user being erased, no
+    messages, or any one message that cannot be imported as it is (InvalidInput naming it)."""
     if end_user.tenant_id != tenant.pk:
         raise NotFound("That user does not exist.")
     end_user_erasure_refuse(end_user, message="That user's data is being erased; nothing new is accepted.")
@@ -91,17 +81,13 @@ def session_import(
     for index, item in enumerate(messages):
         _check_imported_message(index, item, previous)
         previous = item["created_at"]
-    if assistant is None:
-        assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()
-        if assistant is None:
-            raise InvalidInput("This tenant has no assistant yet: create one first.")
-    elif assistant.tenant_id != tenant.pk:
-        raise NotFound("That assistant does not exist.")
 
-    title = session_title(title or "Imported conversation")  # the integrator's title may quote the user
-    session = ChatSession.objects.for_tenant(tenant).create(
-        tenant=tenant, end_user=end_user, assistant=assistant, title=title
-    )
+
+def _imported_messages_create(
+    *, tenant: Tenant, session: ChatSession, end_user: EndUser, messages: list[dict]
+) -> list[Message]:
+    """The messages stored in `session` with the times they were written (not the time of the import), in the
+    given order; the rows come back with those times set."""
     rows = Message.objects.for_tenant(tenant).bulk_create(
         [
             Message(
@@ -127,6 +113,29 @@ def session_import(
         )
     for row, item in zip(rows, messages, strict=True):
         row.created_at = item["created_at"]
+    return rows
+
+
+@transaction.atomic
+def session_import(
+    *,
+    tenant: Tenant,
+    end_user: EndUser,
+    messages: list[dict],
+    title: str = "",
+    assistant: Assistant | None = None,
+    requested_by: str = "",
+) -> tuple[ChatSession, list[int], JobRecord]:
+    """Store `messages` ([{role, content, created_at}], oldest first) as a new session of `end_user`.
+
+    Returns the session, the message ids in the given order, and the queued processing job."""
+    _import_check(tenant=tenant, end_user=end_user, messages=messages)
+    assistant = session_assistant_choose(tenant=tenant, assistant=assistant)
+    title = session_title(title or "Imported conversation")  # the integrator's title may quote the user
+    session = ChatSession.objects.for_tenant(tenant).create(
+        tenant=tenant, end_user=end_user, assistant=assistant, title=title
+    )
+    rows = _imported_messages_create(tenant=tenant, session=session, end_user=end_user, messages=messages)
     ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(
         created_at=messages[0]["created_at"], last_activity_at=messages[-1]["created_at"]
     )

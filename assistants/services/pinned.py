@@ -192,6 +192,106 @@ def _limit_subject(prefix: str) -> str:
     return match.group() if match else ""
 
 
+def _read_budget(clause: str, found: dict) -> None:
+    """A sum of money stated as the budget; a sum under a limit ("装修不超10万") is a limit, not the budget."""
+    money = MONEY_RE.search(clause)
+    if money and _BUDGET_WORDS.search(clause) and not _ZH_LIMIT.search(clause):
+        found["budget"] = _clean(money.group())
+
+
+def _read_size(clause: str, found: dict) -> None:
+    size = SIZE_RE.search(clause)
+    if size:
+        found["size"] = _clean(size.group())
+
+
+def _read_category(clause: str, found: dict) -> None:
+    """The kind of business; a question about one ("开什么店") names none."""
+    for rx in (_ZH_CATEGORY, _ZH_CATEGORY2, _EN_CATEGORY):
+        m = rx.search(clause)
+        if m and not re.search(r"预算|多少|怎么|什么|吗|哪", m.group(1)):
+            found["category"] = _clean(m.group(1))
+            break
+
+
+def _read_place(clause: str, found: dict) -> None:
+    """City and district. An English capitalised name counts as a city only in a clause about a place, and
+    never when it is a month, a weekday or a language."""
+    m = _ZH_CITY.search(clause)
+    if m:
+        found["city"] = m.group(1) or m.group(2)
+    m = _ZH_DISTRICT.search(clause)
+    if m:
+        found["district"] = m.group(1)
+    m = _EN_DISTRICT.search(clause)
+    if m:
+        found["district"] = _clean(m.group(0))
+    elif _EN_PLACE_CONTEXT.search(clause):
+        for m in _EN_PLACE.finditer(clause):
+            name = m.group(1)
+            if name.split()[0] not in _EN_NOT_PLACES:
+                found["city"] = name
+                break
+
+
+def _read_deadline(clause: str, found: dict) -> None:
+    for rx in (_ZH_DEADLINE, _ZH_DEADLINE2, _EN_DEADLINE):
+        m = rx.search(clause)
+        if m:
+            found["deadline"] = _clean(m.group(1))
+            break
+
+
+def _read_headcount(clause: str, found: dict) -> None:
+    """How many people. The Chinese pattern is loose ("60平" and "10万" carry numbers too), so it is read only
+    from a clause that states neither a size nor a sum of money, and only beside a word about people."""
+    if not SIZE_RE.search(clause) and not MONEY_RE.search(clause):
+        m = _ZH_HEADCOUNT.search(clause)
+        if m and _ZH_HEADCOUNT_CTX.search(clause):
+            found["headcount"] = _clean(m.group(1))
+    m = _EN_HEADCOUNT.search(clause)
+    if m:
+        found["headcount"] = _clean(m.group(1))
+
+
+def _read_limits(clause: str, found: dict) -> None:
+    """A cap on one part of the spending, keyed by its subject ("limit:装修"), so that two caps live side by side."""
+    m = _ZH_LIMIT.search(clause)
+    if m:
+        subject = _limit_subject(clause[: m.start()])
+        value = _ZH_LIMIT_VALUE.search(clause[m.end() :])
+        if subject and value:
+            found[LIMIT_PREFIX + subject] = _clean(f"{m.group(1)}{value.group(1)}")
+    for m in _EN_LIMIT.finditer(clause):
+        subject, amount = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
+        found[LIMIT_PREFIX + subject] = _clean(f"at most {amount}")
+
+
+# In this order, so that the facts of a message keep the order in which a reader meets them.
+_CLAUSE_READERS = (_read_budget, _read_size, _read_category, _read_place, _read_deadline, _read_headcount, _read_limits)
+
+
+def _clause_allergies(clause: str) -> list[str]:
+    """Every allergy a clause names; a message may name several, so they are gathered, not replaced."""
+    allergies = []
+    for m in list(_ZH_ALLERGY.finditer(clause)) or list(_ZH_ALLERGY2.finditer(clause)):
+        item = m.group(1).lstrip("我他她们也都还有就对")
+        if item and item not in ("不", "没有", "会不会", "有没有"):
+            allergies.append(item)
+    for m in _EN_ALLERGY.finditer(clause):
+        allergies.append(_clean(m.group(1) or m.group(2)))
+    return allergies
+
+
+def _clause_is_rule(clause: str) -> bool:
+    """An instruction to the assistant ("以后都用中文回答", "call me Sam"); a question about one is not a rule."""
+    instructs = (_ZH_RULE.search(clause) and _ZH_RULE_CTX.search(clause)) or (
+        _EN_RULE.search(clause) and _EN_RULE_CTX.search(clause)
+    )
+    return bool(instructs) and not re.search(r"[?？吗]$|^(?:what|how|why|can|could|should)\b", clause, re.I)
+
+
 def pinned_facts_extract(text: str) -> tuple[dict[str, str | list[str]], set[str]]:
     """The constraints in one user message: ({key: value; "rules": a list}, {keys whose value the user withdrew})."""
     found: dict[str, str | list[str]] = {}
@@ -200,77 +300,17 @@ def pinned_facts_extract(text: str) -> tuple[dict[str, str | list[str]], set[str
     for clause in _clauses(text):
         if _REMOVE.search(clause):
             continue  # "not X anymore": handled as a removal below, never as a new value
-        money = MONEY_RE.search(clause)
-        if money and _BUDGET_WORDS.search(clause) and not _ZH_LIMIT.search(clause):
-            found["budget"] = _clean(money.group())
-        size = SIZE_RE.search(clause)
-        if size:
-            found["size"] = _clean(size.group())
-        for rx in (_ZH_CATEGORY, _ZH_CATEGORY2, _EN_CATEGORY):
-            m = rx.search(clause)
-            if m and not re.search(r"预算|多少|怎么|什么|吗|哪", m.group(1)):
-                found["category"] = _clean(m.group(1))
-                break
-        m = _ZH_CITY.search(clause)
-        if m:
-            found["city"] = m.group(1) or m.group(2)
-        m = _ZH_DISTRICT.search(clause)
-        if m:
-            found["district"] = m.group(1)
-        m = _EN_DISTRICT.search(clause)
-        if m:
-            found["district"] = _clean(m.group(0))
-        elif _EN_PLACE_CONTEXT.search(clause):
-            for m in _EN_PLACE.finditer(clause):
-                name = m.group(1)
-                if name.split()[0] not in _EN_NOT_PLACES:
-                    found["city"] = name
-                    break
-        for rx in (_ZH_DEADLINE, _ZH_DEADLINE2, _EN_DEADLINE):
-            m = rx.search(clause)
-            if m:
-                found["deadline"] = _clean(m.group(1))
-                break
-        for m in list(_ZH_ALLERGY.finditer(clause)) or list(_ZH_ALLERGY2.finditer(clause)):
-            item = m.group(1).lstrip("我他她们也都还有就对")
-            if item and item not in ("不", "没有", "会不会", "有没有"):
-                allergies.append(item)
-        for m in _EN_ALLERGY.finditer(clause):
-            allergies.append(_clean(m.group(1) or m.group(2)))
-        if not size and not money:
-            m = _ZH_HEADCOUNT.search(clause)
-            if m and _ZH_HEADCOUNT_CTX.search(clause):
-                found["headcount"] = _clean(m.group(1))
-        m = _EN_HEADCOUNT.search(clause)
-        if m:
-            found["headcount"] = _clean(m.group(1))
-        if (_ZH_RULE.search(clause) and _ZH_RULE_CTX.search(clause)) or (
-            _EN_RULE.search(clause) and _EN_RULE_CTX.search(clause)
-        ):
-            if not re.search(r"[?？吗]$|^(?:what|how|why|can|could|should)\b", clause, re.I):
-                rules.append(_clean(clause))
-        m = _ZH_LIMIT.search(clause)
-        if m:
-            subject = _limit_subject(clause[: m.start()])
-            value = _ZH_LIMIT_VALUE.search(clause[m.end() :])
-            if subject and value:
-                found[LIMIT_PREFIX + subject] = _clean(f"{m.group(1)}{value.group(1)}")
-        for m in _EN_LIMIT.finditer(clause):
-            subject, amount = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-            subject = re.sub(r"^(?:the|my|our)\s+", "", subject.lower())
-            found[LIMIT_PREFIX + subject] = _clean(f"at most {amount}")
+        for read in _CLAUSE_READERS:
+            read(clause, found)
+        allergies += _clause_allergies(clause)
+        if _clause_is_rule(clause):
+            rules.append(_clean(clause))
     if allergies:
-        found["allergy"] = (
-            "、".join(dict.fromkeys(allergies))
-            if has_chinese("".join(allergies))
-            else ", ".join(dict.fromkeys(allergies))
-        )
+        sep = "、" if has_chinese("".join(allergies)) else ", "
+        found["allergy"] = sep.join(dict.fromkeys(allergies))
     if rules:
         found["rules"] = rules  # merged with earlier rules by pinned_facts_apply
-    removed = set()
-    for clause in _clauses(text):
-        if _REMOVE.search(clause):
-            removed.add(clause)
+    removed = {clause for clause in _clauses(text) if _REMOVE.search(clause)}
     return found, removed
 
 
@@ -307,6 +347,16 @@ def pinned_label(key: str, *, chinese: bool) -> str:
         if key.startswith(LIMIT_PREFIX):
             return pgettext("pinned fact", "Limit on %(subject)s") % {"subject": key[len(LIMIT_PREFIX) :]}
         return str(LABELS[key]) if key in LABELS else key
+
+
+def pinned_lines(pinned_facts: dict, *, chinese: bool) -> list[str]:
+    """The pinned facts as "label: value" lines in the user's language, a fact's lines joined into one."""
+    lines = []
+    for key, entry in (pinned_facts or {}).items():
+        value = str(entry.get("value", "")).replace("\n", "；" if chinese else "; ")
+        if value:
+            lines.append(f"{pinned_label(key, chinese=chinese)}: {value}")
+    return lines
 
 
 def session_pinned_update(*, tenant, session: ChatSession, message) -> dict:

@@ -279,48 +279,76 @@ def _finished(tenant_id, job_id) -> dict:
 
 def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: int | None = None) -> dict:
     """Delete every row about the user; return counts per table; write the ErasureReceipt. Idempotent: run it
-    again after a crash and it finishes, with counts that add up to what was there."""
+    again after a crash and it finishes, with counts that add up to what was there. The three phases are the
+    module docstring's steps 2 and 3; a phase that finds the user gone (erased by a run before this one) returns
+    that run's receipt counts."""
     batch = max(1, int(getattr(settings, "ERASURE_BATCH_SIZE", 500)))
     local: dict[str, Any] = {"counts": {}}  # progress when there is no ledger row
+    if not _erase_start(tenant_id, end_user_id, requested_by=requested_by, job_id=job_id, local=local):
+        return _finished(tenant_id, job_id)
+    for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):
+        if not _erase_in_batches(tenant_id, end_user_id, name, factory, batch=batch, job_id=job_id, local=local):
+            return _finished(tenant_id, job_id)
+    counts = _erase_finish(tenant_id, end_user_id, requested_by=requested_by, job_id=job_id, local=local)
+    return counts if counts is not None else _finished(tenant_id, job_id)
 
-    def progress_of(job_progress):
-        return job_progress if job_id is not None else local
 
+def _progress(job_id: int | None, local: dict) -> dict:
+    """The erasure's progress, read under a lock: the ledger row's, or `local` when there is no ledger row."""
+    return _lock_progress(job_id) if job_id is not None else local
+
+
+def _erase_start(tenant_id: int, end_user_id: int, *, requested_by: str, job_id: int | None, local: dict) -> bool:
+    """Mark the user (no new turn is accepted) and scrub their words from the audit log first, since the log
+    is kept and must not hold them even while the deletion runs. False when the user is gone already."""
     with transaction.atomic():
         user = _lock_user(tenant_id, end_user_id)
         if user is None:
-            return _finished(tenant_id, job_id)
+            return False
         _mark(user)
-        progress = progress_of(_lock_progress(job_id))
+        progress = _progress(job_id, local)
         progress.setdefault("counts", {})
         scrubbed = _scrub_audit_log(tenant_id, user)
         _add(progress["counts"], {"memory.AuditLog (content scrubbed)": scrubbed})
         progress.update(step="started", requested_by=requested_by)
         _save_progress(job_id, progress)
+    return True
 
-    for name, factory in _erasure_steps(tenant_id, end_user_id, job_id):
-        while True:
-            with transaction.atomic():
-                if _lock_user(tenant_id, end_user_id) is None:
-                    return _finished(tenant_id, job_id)
-                progress = progress_of(_lock_progress(job_id))
-                qs = factory()
-                pks = list(qs.order_by().values_list("pk", flat=True)[:batch])
-                if not pks:
-                    break
-                chunk = qs.model._base_manager.filter(pk__in=pks)
-                if name == "sessions":
-                    _add(progress["counts"], _session_extras(chunk.filter(tenant_id=tenant_id)))
-                _total, deleted = tenant_delete(chunk, tenant_id=tenant_id)
-                _add(progress["counts"], deleted)
-                progress["step"] = name
-                _save_progress(job_id, progress)
 
+def _erase_in_batches(
+    tenant_id: int, end_user_id: int, name: str, factory: Callable, *, batch: int, job_id: int | None, local: dict
+) -> bool:
+    """Delete one kind of row, `batch` rows a transaction, each adding its counts to the progress in the same
+    transaction, so a job killed between batches resumes with exact counts. False when the user is gone."""
+    while True:
+        with transaction.atomic():
+            if _lock_user(tenant_id, end_user_id) is None:
+                return False
+            progress = _progress(job_id, local)
+            qs = factory()
+            pks = list(qs.order_by().values_list("pk", flat=True)[:batch])
+            if not pks:
+                return True
+            chunk = qs.model._base_manager.filter(pk__in=pks)
+            if name == "sessions":
+                _add(progress["counts"], _session_extras(chunk.filter(tenant_id=tenant_id)))
+            _total, deleted = tenant_delete(chunk, tenant_id=tenant_id)
+            _add(progress["counts"], deleted)
+            progress["step"] = name
+            _save_progress(job_id, progress)
+
+
+def _erase_finish(
+    tenant_id: int, end_user_id: int, *, requested_by: str, job_id: int | None, local: dict
+) -> dict | None:
+    """The last transaction, with the user locked again: sweep every kind once more (a job or turn already past
+    its own check may have written a row meanwhile), de-identify usage, delete the login and the EndUser row and
+    write the receipt. Returns the counts; None when the user is gone."""
     with transaction.atomic():
         user = _lock_user(tenant_id, end_user_id)
         if user is None:
-            return _finished(tenant_id, job_id)
-        progress = progress_of(_lock_progress(job_id))
+            return None
+        progress = _progress(job_id, local)
         counts = progress["counts"]
         _add(counts, {"memory.AuditLog (content scrubbed)": _scrub_audit_log(tenant_id, user)})
         # usage keeps its counts, merged into the tenant's "no user" rows (aggregated, de-identified)
@@ -330,14 +358,7 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
             if name == "sessions":
                 _add(counts, _session_extras(qs))
             _add(counts, tenant_delete(qs.model._base_manager.filter(pk__in=qs.values("pk")), tenant_id=tenant_id)[1])
-        login = user.user
-        if login is not None and not (login.is_staff or login.is_superuser):
-            user.user = None
-            EndUser.objects.unscoped().filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
-            from axes.models import AccessAttempt  # failed logins keep the username (and address): erase them too
-
-            _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])
-            _add(counts, tenant_delete(type(login).objects.filter(pk=login.pk), tenant_id=tenant_id)[1])
+        _erase_login(tenant_id, user, counts)
         hashed = user_id_hash(user.external_id)
         _add(counts, tenant_delete(EndUser.objects.unscoped().filter(pk=user.pk), tenant_id=tenant_id)[1])
         receipt = ErasureReceipt.objects.unscoped().create(
@@ -354,3 +375,16 @@ def user_erase(*, tenant_id: int, end_user_id: int, requested_by: str, job_id: i
         progress["step"] = "done"
         _save_progress(job_id, progress)
     return counts
+
+
+def _erase_login(tenant_id: int, user: EndUser, counts: dict) -> None:
+    """Delete the user's web-chat login and its failed-login records (they keep the username and address). A
+    staff or superuser login is an operator's account, not the end user's data: it is kept."""
+    login = user.user
+    if login is not None and not (login.is_staff or login.is_superuser):
+        user.user = None
+        EndUser.objects.unscoped().filter(pk=user.pk, tenant_id=tenant_id).update(user=None)
+        from axes.models import AccessAttempt
+
+        _add(counts, AccessAttempt.objects.filter(username=login.get_username()).delete()[1])
+        _add(counts, tenant_delete(type(login).objects.filter(pk=login.pk), tenant_id=tenant_id)[1])

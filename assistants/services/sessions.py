@@ -9,7 +9,7 @@ from django.db import transaction
 
 from core.exceptions import InvalidInput, NotFound
 from memory.services.identifiers.pii import pii_safe_title
-from tenancy.models import ChatSession
+from tenancy.models import Assistant, ChatSession, Tenant
 
 TITLE_MAX_CHARS = 200  # a title someone gave (the person renaming, an integrator importing)
 AUTO_TITLE_CHARS = 60  # a title made from the first message: short enough for a list of conversations
@@ -20,6 +20,18 @@ def session_title(text: str, *, from_message: bool = False) -> str:
     own words and is shown in lists and exports), cut with an ellipsis. `from_message`: made from a message,
     so the shorter AUTO_TITLE_CHARS limit applies."""
     return pii_safe_title(text, AUTO_TITLE_CHARS if from_message else TITLE_MAX_CHARS)
+
+
+def session_assistant_choose(*, tenant: Tenant, assistant: Assistant | None) -> Assistant:
+    """The assistant a new session (started or imported) belongs to: `assistant` if it is the tenant's (404
+    otherwise), or the tenant's first when none is named (InvalidInput when the tenant has none yet)."""
+    if assistant is None:
+        assistant = Assistant.objects.for_tenant(tenant).order_by("id").first()
+        if assistant is None:
+            raise InvalidInput("This tenant has no assistant yet: create one first.")
+    elif assistant.tenant_id != tenant.pk:
+        raise NotFound("That assistant does not exist.")
+    return assistant
 
 
 def session_auto_title(*, tenant, session: ChatSession, text: str) -> None:

@@ -49,6 +49,7 @@ from tasks.services.experience_sources import (
     liked_reply_question,
     own_solution,
     reply_was_about_memory,
+    user_words_before,
 )
 from tasks.services.positive_feedback import is_positive_feedback as is_positive_feedback
 from tasks.services.scratch import scratch_get, scratch_put
@@ -136,13 +137,7 @@ def experience_learn(*, tenant_id: int, message_id: int) -> dict:
     policy = memory_policy_for(tenant=tenant, assistant=assistant)
     zh = language_of(question_text + reply) == "zh"
     # the user's words in this conversation (the request, and what they said around it) and all their notes
-    said = list(
-        Message.objects.for_tenant(tenant)
-        .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
-        .order_by("-id")
-        .values_list("content", flat=True)[:50]
-    )
-    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=said)
+    terms = private_terms_of(tenant=tenant, end_user=end_user, message_texts=user_words_before(message))
     summary, solution, source, dropped = _draft(
         reply=reply, question_text=question_text, state=state, policy=policy, terms=terms, zh=zh
     )

@@ -45,6 +45,18 @@ def liked_reply_question(message: Message) -> Message | None:
     )
 
 
+def user_words_before(message: Message, *, limit: int = 50) -> list[str]:
+    """What the user said in the conversation before the reply `message`, newest first, at most `limit` messages:
+    the words an experience learnt from the reply must not repeat. Earlier versions count too: words the user
+    edited away are still theirs."""
+    return list(
+        Message.objects.for_tenant(message.tenant_id)
+        .filter(session_id=message.session_id, role=Message.Role.USER, id__lt=message.pk)
+        .order_by("-id")
+        .values_list("content", flat=True)[:limit]
+    )
+
+
 def reply_was_about_memory(metadata: dict) -> bool:
     """A reply that said what the assistant remembers or forgot of this user is about them, never a procedure."""
     context = metadata.get("context") or {}

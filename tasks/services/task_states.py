@@ -150,6 +150,29 @@ def task_state_fill(
     through planning to waiting_confirm with its drafted result."""
     if not values:
         return state
+    collected, steps = _fields_collected(state, values, message)
+    if not steps:
+        return state
+    pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
+    changes: dict[str, Any] = {"collected": collected, "pending_fields": pending}
+    if session is not None and state.state in OPEN_STATES:
+        changes["expires_at"] = timezone.now() + task_state_ttl(
+            tenant=tenant, assistant=session.assistant, policy=policy
+        )
+    if pending:
+        if state.state != TaskState.State.COLLECTING_INFO:
+            changes["state"] = TaskState.State.COLLECTING_INFO
+            steps.append({"action": "state", "to": "collecting_info", "at": now_iso()})
+        return task_state_save(tenant=tenant, task=state, steps=steps, **changes)
+    return _task_state_complete(
+        tenant=tenant, state=state, steps=steps, changes=changes, session=session, policy=policy
+    )
+
+
+def _fields_collected(state: TaskState, values: dict[str, Extracted], message) -> tuple[dict, list[dict]]:
+    """(the collected fields with `values` applied, one history step per field that changed). A value the task
+    does not ask for, or one equal to what it holds, changes nothing and leaves no step; each value is redacted
+    first, since a task state never holds an identifier."""
     known = {f["name"] for f in state.required_fields}
     collected = dict(state.collected)
     steps = []
@@ -157,7 +180,7 @@ def task_state_fill(
         if name not in known:
             continue
         old = collected.get(name, {}).get("value")
-        value = pii_redact_value(extracted.value)[0]  # a task-state value never holds an identifier
+        value = pii_redact_value(extracted.value)[0]
         if old == value:
             continue
         collected[name] = {
@@ -175,31 +198,17 @@ def task_state_fill(
         if old is not None:
             step["old_value"] = old
         steps.append(step)
-    if not steps:
-        return state
-    pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
-    changes: dict[str, Any] = {"collected": collected, "pending_fields": pending}
-    if session is not None and state.state in OPEN_STATES:
-        changes["expires_at"] = timezone.now() + task_state_ttl(
-            tenant=tenant, assistant=session.assistant, policy=policy
-        )
-    if pending:
-        if state.state != TaskState.State.COLLECTING_INFO:
-            changes["state"] = TaskState.State.COLLECTING_INFO
-            steps.append({"action": "state", "to": "collecting_info", "at": now_iso()})
-        return task_state_save(tenant=tenant, task=state, steps=steps, **changes)
+    return collected, steps
+
+
+def _task_state_complete(*, tenant, state: TaskState, steps: list[dict], changes: dict, session, policy) -> TaskState:
+    """Every field collected: save them (a task still collecting moves to planning with them), then draft the
+    result from the saved state and wait for the user's confirmation."""
     if state.state == TaskState.State.COLLECTING_INFO:
-        state = task_state_save(
-            tenant=tenant,
-            task=state,
-            steps=steps + [{"action": "state", "to": "planning", "at": now_iso()}],
-            state=TaskState.State.PLANNING,
-            **changes,
-        )
-        steps = []
+        steps = steps + [{"action": "state", "to": "planning", "at": now_iso()}]
+        state = task_state_save(tenant=tenant, task=state, steps=steps, state=TaskState.State.PLANNING, **changes)
     else:
         state = task_state_save(tenant=tenant, task=state, steps=steps, **changes)
-        steps = []
     result = _draft(tenant=tenant, session=session, state=state, policy=policy)
     return task_state_save(
         tenant=tenant,

@@ -1,7 +1,7 @@
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from assistants.management.arguments import command_tenant
 from assistants.services.staff import tenant_staff_add
-from tenancy.models import Tenant
 
 
 class Command(BaseCommand):
@@ -13,8 +13,6 @@ class Command(BaseCommand):
         parser.add_argument("--password", default="", help="Set this password (otherwise keep or leave unusable).")
 
     def handle(self, *args, tenant, username, password, **options):
-        tenant_obj = Tenant.objects.filter(slug=tenant).first()
-        if tenant_obj is None:
-            raise CommandError(f"There is no tenant '{tenant}'.")
+        tenant_obj = command_tenant(tenant)
         user = tenant_staff_add(tenant=tenant_obj, username=username, password=password or None)
         self.stdout.write(f"'{user.get_username()}' is now staff of tenant '{tenant_obj.slug}' in the admin.")

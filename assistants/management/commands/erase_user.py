@@ -2,10 +2,10 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from assistants.management.arguments import command_end_user, command_tenant
 from assistants.services.privacy import ERASE_JOB_KIND, user_erase, user_erase_request
 from core.exceptions import ApplicationError
 from core.ledger import job_run
-from tenancy.models import EndUser, Tenant
 
 
 class Command(BaseCommand):
@@ -21,12 +21,8 @@ class Command(BaseCommand):
         parser.add_argument("--queue", action="store_true", help="Queue the job for the worker and return.")
 
     def handle(self, *args, tenant, external_id, requested_by, queue, **options):
-        tenant_obj = Tenant.objects.filter(slug=tenant).first()
-        if tenant_obj is None:
-            raise CommandError(f"There is no tenant '{tenant}'.")
-        end_user = EndUser.objects.for_tenant(tenant_obj).filter(external_id=external_id).first()
-        if end_user is None:
-            raise CommandError(f"Tenant '{tenant}' has no user '{external_id}' (already erased, or never existed).")
+        tenant_obj = command_tenant(tenant)
+        end_user = command_end_user(tenant_obj, external_id, missing=" (already erased, or never existed)")
         try:
             job = user_erase_request(tenant=tenant_obj, end_user=end_user, requested_by=requested_by, enqueue=queue)
         except ApplicationError as exc:

@@ -1,9 +1,9 @@
 import json
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from assistants.management.arguments import command_end_user, command_tenant
 from assistants.services.privacy import user_export, user_export_write
-from tenancy.models import EndUser, Tenant
 
 
 class Command(BaseCommand):
@@ -15,12 +15,8 @@ class Command(BaseCommand):
         parser.add_argument("--output", "-o", default="", help="Write to this file instead of standard output.")
 
     def handle(self, *args, tenant, external_id, output, **options):
-        tenant_obj = Tenant.objects.filter(slug=tenant).first()
-        if tenant_obj is None:
-            raise CommandError(f"There is no tenant '{tenant}'.")
-        end_user = EndUser.objects.for_tenant(tenant_obj).filter(external_id=external_id).first()
-        if end_user is None:
-            raise CommandError(f"Tenant '{tenant}' has no user '{external_id}'.")
+        tenant_obj = command_tenant(tenant)
+        end_user = command_end_user(tenant_obj, external_id)
         if output:  # written piece by piece: any size of user fits
             with open(output, "w", encoding="utf-8") as fh:
                 user_export_write(tenant=tenant_obj, end_user=end_user, write=fh.write)

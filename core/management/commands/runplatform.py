@@ -78,6 +78,37 @@ def worker_commands(python: str) -> dict:
     }
 
 
+def process_commands(python: str, *, host: str, port: int) -> dict:
+    """The command line of every process `make run` starts, by name: the web server, the workers, beat."""
+    return {
+        "web": [
+            python,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            host,
+            "--port",
+            str(port),
+            "--workers",
+            web_concurrency(),
+            *uvicorn_proxy_options(settings.TRUSTED_PROXIES),
+        ],
+        **worker_commands(python),
+        "beat": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "beat",
+            "--loglevel=INFO",
+            "--schedule",
+            str(settings.RUN_DIR / "celerybeat-schedule"),
+        ],
+    }
+
+
 def process_environment(name: str) -> dict:
     """The environment of one process `make run` starts. The web server runs with DEBUG off unless
     DJANGO_DEBUG says otherwise: people trying the product see its own 404 and 500 pages, never Django's debug
@@ -108,69 +139,57 @@ class Command(BaseCommand):
         # Before any child starts: a stop signal from here on is always seen, and ends every process started.
         for number in STOP_SIGNALS:
             signal.signal(number, stop)
+        reembed_note = self._prepare()
+        commands = process_commands(sys.executable, host=host, port=port)
+        if stopping:
+            return
+        procs: dict[str, subprocess.Popen] = {}
+        try:
+            self._start(commands, procs)
+            record_write(settings.RUN_DIR, port, {"platform": os.getpid(), **{n: p.pid for n, p in procs.items()}})
+            base = f"http://{host}:{port}"
+            healthy = self._wait_healthy(base, procs, lambda: stopping)
+            if not stopping and all(proc.poll() is None for proc in procs.values()):
+                self._say(self.style.SUCCESS(up_block(base, list(procs), healthy, reembed_note)))
+            self._watch(procs, lambda: stopping)
+        finally:  # whatever ended the loop (a signal, an exception, output that can no longer be written)
+            self._shutdown(procs)
+            record_remove(settings.RUN_DIR, port)
+
+    def _prepare(self) -> str:
+        """Bring the database and the demo up to date before any process starts, so the web server never answers
+        from an old schema. Returns what re-embedding said (a note for the block printed once up)."""
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("seed_demo", stdout=io.StringIO())  # its logins and key are in the block printed once up
         reembed = io.StringIO()
         call_command("reembed_stale", stdout=reembed)  # after an upgrade that changed the default encoder
-        python = sys.executable
-        commands = {
-            "web": [
-                python,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
-                "--host",
-                host,
-                "--port",
-                str(port),
-                "--workers",
-                web_concurrency(),
-                *uvicorn_proxy_options(settings.TRUSTED_PROXIES),
-            ],
-            **worker_commands(python),
-            "beat": [
-                python,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "beat",
-                "--loglevel=INFO",
-                "--schedule",
-                str(settings.RUN_DIR / "celerybeat-schedule"),
-            ],
-        }
-        if stopping:
-            return
-        procs: dict[str, subprocess.Popen] = {}
-        try:
-            for name, cmd in commands.items():
-                with log_open(settings.RUN_DIR, name) as log:  # the child keeps its own copy of the descriptor
-                    procs[name] = subprocess.Popen(
-                        cmd,
-                        start_new_session=True,
-                        env=process_environment(name),
-                        preexec_fn=die_with_parent,
-                        stdin=subprocess.DEVNULL,
-                        stdout=log,
-                        stderr=subprocess.STDOUT,
-                    )
-            record_write(settings.RUN_DIR, port, {"platform": os.getpid(), **{n: p.pid for n, p in procs.items()}})
-            base = f"http://{host}:{port}"
-            healthy = self._wait_healthy(base, procs, lambda: stopping)
-            if not stopping and all(proc.poll() is None for proc in procs.values()):
-                self._say(self.style.SUCCESS(up_block(base, list(procs), healthy, reembed.getvalue().strip())))
-            while not stopping:
-                for name, proc in procs.items():
-                    if proc.poll() is not None:
-                        self._say(exit_sentence(name, proc.returncode), error=True)
-                        stopping = True
-                        break
-                time.sleep(0.5)
-        finally:  # whatever ended the loop (a signal, an exception, output that can no longer be written)
-            self._shutdown(procs)
-            record_remove(settings.RUN_DIR, port)
+        return reembed.getvalue().strip()
+
+    def _start(self, commands: dict, procs: dict[str, subprocess.Popen]) -> None:
+        """Start each process into `procs` as it starts, so that a failure halfway still stops those already
+        running. Each is its own process group (stopped as one) and dies with this process."""
+        for name, cmd in commands.items():
+            with log_open(settings.RUN_DIR, name) as log:  # the child keeps its own copy of the descriptor
+                procs[name] = subprocess.Popen(
+                    cmd,
+                    start_new_session=True,
+                    env=process_environment(name),
+                    preexec_fn=die_with_parent,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+
+    def _watch(self, procs: dict[str, subprocess.Popen], stopping) -> None:
+        """Return when a stop signal came or a process ended on its own; the platform does not run on in part,
+        so the first process to end says why and the caller stops the rest."""
+        while not stopping():
+            for name, proc in procs.items():
+                if proc.poll() is not None:
+                    self._say(exit_sentence(name, proc.returncode), error=True)
+                    return
+            time.sleep(0.5)
 
     def _say(self, text: str, *, error: bool = False) -> None:
         """Write a line if the output is still there: a closed pipe (the terminal or `| tee` gone) must never
