@@ -17,7 +17,7 @@ from typing import Any
 from core.text import split_sentences
 from memory.reading.about import SUBJECT_KIN
 from memory.reading.measures import measure_changed
-from memory.reading.targets import kin, notes_scored
+from memory.reading.targets import kin, names_in, notes_scored
 
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
@@ -40,7 +40,9 @@ CHANGE = re.compile(
 # a plan, a wish or a hypothetical is not yet a change of what is so
 NOT_YET = re.compile(
     r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|maybe|perhaps|considering|going to|gonna|want to|"
-    r"would like|hope|hoping|if|should i)\b|(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备",
+    r"would like|would love|wish|dream(?:ing)? (?:of|about)|someday|one day|hope|hoping|if|should i)\b|"
+    r"(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备|好想|真想|"
+    r"多想|希望|要是能|但愿",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
@@ -181,9 +183,34 @@ _OWNER = re.compile(
 )
 
 
-def _about_another(sentence: str, note) -> bool:
+_NAMING = re.compile(r"叫|名叫|名字|\b(?:called|named|name is)\b", re.IGNORECASE)
+# the user is in it too: "Priya and I got engaged", "老周现在成我领导了", "Sam is now my manager"
+_WITH_ME = re.compile(
+    r"\s*(?:(?:and|&)\s+(?:I|me)\b|和我|跟我|与我|同我|(?:现在|已经)?(?:成了?|变成了?|当上了?|是)了?我|"
+    r"(?:is|'s|became|has become)\s+(?:now\s+)?my\b)",
+    re.IGNORECASE,
+)
+
+
+def _named_subject(sentence: str, notes: list) -> str | None:
+    """The person a sentence opens on by a name one of the user's notes gives ("用户的闺蜜叫阿琳" -> "阿琳搬去成都了",
+    "Tom moved to Leeds" after "My friend Tom lives in York")."""
+    head = re.sub(r"^[\W_]+", "", sentence)
+    known = {name for n in notes for name in names_in(getattr(n, "content", "")) if len(name) >= 2}
+    name = next((name for name in known if head.startswith(name)), None)
+    if name and _WITH_ME.match(head[len(name) :]):
+        return None  # "Priya and I got engaged": the user too
+    return name
+
+
+def _about_another(sentence: str, note, notes: tuple = ()) -> bool:
     """The sentence's subject is a relative (or friend) the note is not about ("My brother just moved to Cardiff"
-    does not move the user; "室友都搬走了" does change "用户和两个室友合租")."""
+    does not move the user; "室友都搬走了" does change "用户和两个室友合租"), or someone it names whom the note
+    does not ("阿琳搬去成都了" does not move the user)."""
+    named = _named_subject(sentence, list(notes))
+    if named is not None:  # only a note of what that person does changes, not the note that says who they are
+        content = getattr(note, "content", "")
+        return named not in content or bool(_NAMING.search(content) and kin(content))  # a pet's note changes
     m = SUBJECT_KIN.search(sentence)
     if m is None:
         return False
@@ -211,7 +238,7 @@ def change_read(text: str, notes: list) -> Change | None:
         scored = [
             (note, score + (MEASURE_WEIGHT if remeasured else 0.0))
             for note, score in notes_scored(sentence, notes)
-            if not _about_another(sentence, note)
+            if not _about_another(sentence, note, tuple(notes))
             and (not remeasured or id(note) in remeasured)
             and (worded or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
         ]

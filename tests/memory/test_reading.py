@@ -625,3 +625,32 @@ def test_a_forget_by_position_names_the_items_of_the_list_just_given(phrase, rep
     from memory.reading.ordinals import listed_item
 
     assert listed_item(phrase, reply) == items
+
+
+@pytest.mark.parametrize(
+    ("facts", "news", "kept"),
+    [
+        (["我闺蜜叫小雅。", "我住在西安。"], "小雅搬去厦门了", "西安"),
+        (["My best mate is called Ronan.", "I live in Galway."], "Ronan finally moved to Limerick, gutted.", "Galway"),
+        (["我住在昆明。"], "真想搬去丽江住啊", "昆明"),
+        (["I live in Bath."], "I'd love to move to Lisbon someday.", "Bath"),
+    ],
+)
+def test_someone_elses_move_or_a_wish_replaces_nothing(make_person, facts, news, kept):
+    """A friend named in a note moving, or a wish to move, is no change of where the user lives."""
+    alice = make_person()
+    for fact in facts:
+        alice.say(fact)
+    before = {n.pk for n in alice.notes() if kept in n.content}
+    assert before, [n.content for n in alice.notes()]
+    alice.say(news)
+    assert {n.pk for n in alice.notes() if kept in n.content} == before, [n.content for n in alice.notes()]
+
+
+def test_a_workplace_or_a_hometown_never_replaces_where_the_user_lives(make_person):
+    alice = make_person()
+    alice.say("我住在杭州。")
+    alice.say("我老家在四川。")
+    alice.say("我在一家游戏公司上班。")
+    left = " ".join(n.content for n in alice.notes())
+    assert "杭州" in left and "四川" in left and "游戏公司上班" in left, left

@@ -265,9 +265,9 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
     hedged = bool(HEDGE.search(joined)) or s.hedged
     if value is not None and hedged and "amount" in value:
         value["approx"] = True
-    if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not s.change:
-        if not any(FIRST_PERSON.search(c) for c in s.clauses):
-            return None
+    if slot in {"location", "business"} and not FIRST_PERSON.search(joined):
+        if not any(FIRST_PERSON.search(c) for c in s.clauses) and (not s.change or _SOMEONE_MOVED.search(joined)):
+            return None  # "Ronan finally moved to Limerick": his move, not the user's
     content_quote = joined + (
         s.comma + s.reason if s.reason and not any(REASON.search(c) for c in slot_clauses) else ""
     )
@@ -292,6 +292,13 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
         change=bool(s.change),
         whim=s.whim,
     )
+
+
+# a named person's move ("Ronan finally moved to Limerick"), not a subjectless one of the user's ("Moved to Leeds!")
+_SOMEONE_MOVED = re.compile(
+    r"^\W*(?!(?:I|We|My|Our|Just|Finally|Recently|Moved|Relocated|Now|Also|So|Oh|Btw|Well|Actually)\b)[A-Z][a-z]+"
+    r"\s+(?:(?:just|finally|recently|has|had|have)\s+)*(?:moved|relocated|went|left|lives|is living)\b"
+)
 
 
 def _slot_kind_and_value(
