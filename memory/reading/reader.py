@@ -20,7 +20,7 @@ from functools import lru_cache
 from core.text import split_sentences
 from memory.reading import cues
 from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading, Secret
-from memory.reading.intents import sentence_intent
+from memory.reading.intents import Intent, sentence_intent
 from memory.reading.phrases import forget_phrase
 from memory.reading.secrets import mentions_secret, secret_spans
 from memory.reading.sparing import spare_clauses
@@ -123,6 +123,62 @@ def _before_premise(sentence: str) -> str | None:
     return " ".join(c.strip() for c in clauses[:at]).strip(" ,，;；")
 
 
+def _taken_out(i: int, sentences: list[str], *, reading: Reading, dropped: set[int], partial: dict[int, str]) -> bool:
+    """Whether sentence `i` is taken out before its intent is read, recording its act in `reading` and what is left
+    of it in `dropped`/`partial`: a secret's value (only its clauses without one stay), a secret's label pointing
+    back at the value before it, a security question, or a request for a text to be written (what follows a colon
+    is that text)."""
+    sentence = sentences[i]
+    if secret_spans(sentence):
+        reading.acts.append(Secret(sentence))
+        partial[i] = _without_secrets(sentence)
+        return True
+    if mentions_secret(sentence) and i > 0 and _POINTS_BACK.search(sentence):
+        # "My first car was a Fiesta. That's the answer to my security question.": the value came first
+        reading.acts.append(Secret(sentences[i - 1]))
+        dropped.update({i - 1, i})
+        return True
+    if _SECURITY_QUESTION.search(sentence):
+        reading.acts.append(Secret(sentence))
+        dropped.add(i)
+        return True
+    if _TASK.search(sentence.strip()):
+        reading.acts.append(NoFact("request", sentence))
+        dropped.update(range(i, len(sentences)) if re.search(r"[:：]", sentence) else {i})
+        return True
+    return False
+
+
+def _intent_of(core: str, sentence: str, sentences: list[str]) -> Intent:
+    """The intent of a sentence (of `core`, its part a forget request names), corrected by the message around it: a
+    question on a premise is hypothetical, and a "don't write this down" beside what the message says is off the
+    record, not a forget request."""
+    intent = sentence_intent(core)
+    if intent.label == "plain" and "hypothetical" in cues.cues_in(sentence) and _ASKS.search(sentence):
+        intent = replace(intent, label="hypothetical")  # "如果我中了五百万，你觉得该先买房吗？": a premise
+    if intent.label == "forget" and _about_now(sentence, sentences):
+        intent = replace(intent, label="off_record")
+    return intent
+
+
+def _off_record_read(i: int, sentences: list[str], *, reading: Reading, dropped: set[int]) -> None:
+    """Record an off-the-record sentence `i` in `reading` and `dropped`; a marker standing alone, or a short one
+    ending on "that", points at a neighbour, which goes too (as a forget request when it names what was said
+    before)."""
+    sentence = sentences[i]
+    reading.acts.append(OffRecord(sentence))
+    dropped.add(i)
+    points_back = i > 0 and len(sentence) <= _SHORT and bool(_POINTS_AT.search(sentence))
+    if (_marker_only(sentence) or points_back) and len(sentences) > 1:
+        neighbour = i - 1 if i == len(sentences) - 1 or points_back else i + 1
+        dropped.add(neighbour)
+        if _NAMES_KNOWN.search(sentences[neighbour]):  # "The thing about my therapy... can you not keep that?"
+            told = sentences[neighbour]
+            reading.acts.append(Forget(forget_phrase(told), f"{told} {sentence}"))
+        else:
+            reading.acts.append(OffRecord(sentences[neighbour]))
+
+
 @lru_cache(maxsize=512)
 def message_read(text: str) -> Reading:
     """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
@@ -137,44 +193,15 @@ def message_read(text: str) -> Reading:
         if core is not sentence and not forget_phrase(core):
             # "不吃葱那个其实无所谓，删了吧": the "doesn't matter" clause is what the request names, not what stays
             core, spares[i] = sentence, (sentence, [])
-        if secret_spans(sentence):
-            reading.acts.append(Secret(sentence))
-            partial[i] = _without_secrets(sentence)
+        if _taken_out(i, sentences, reading=reading, dropped=dropped, partial=partial):
             continue
-        if mentions_secret(sentence) and i > 0 and _POINTS_BACK.search(sentence):
-            # "My first car was a Fiesta. That's the answer to my security question.": the value came first
-            reading.acts.append(Secret(sentences[i - 1]))
-            dropped.update({i - 1, i})
-            continue
-        if _SECURITY_QUESTION.search(sentence):
-            reading.acts.append(Secret(sentence))
-            dropped.add(i)
-            continue
-        if _TASK.search(sentence.strip()):
-            reading.acts.append(NoFact("request", sentence))
-            dropped.update(range(i, len(sentences)) if re.search(r"[:：]", sentence) else {i})
-            continue
-        intent = sentence_intent(core)
-        if intent.label == "plain" and "hypothetical" in cues.cues_in(sentence) and _ASKS.search(sentence):
-            intent = replace(intent, label="hypothetical")  # "如果我中了五百万，你觉得该先买房吗？": a premise
-        if intent.label == "forget" and _about_now(sentence, sentences):
-            intent = replace(intent, label="off_record")
+        intent = _intent_of(core, sentence, sentences)
         if intent.label == "forget":
             phrase = forget_phrase(core)
             reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":
-            reading.acts.append(OffRecord(sentence))
-            dropped.add(i)
-            points_back = i > 0 and len(sentence) <= _SHORT and bool(_POINTS_AT.search(sentence))
-            if (_marker_only(sentence) or points_back) and len(sentences) > 1:
-                neighbour = i - 1 if i == len(sentences) - 1 or points_back else i + 1
-                dropped.add(neighbour)
-                if _NAMES_KNOWN.search(sentences[neighbour]):  # "The thing about my therapy... can you not keep that?"
-                    told = sentences[neighbour]
-                    reading.acts.append(Forget(forget_phrase(told), f"{told} {sentence}"))
-                else:
-                    reading.acts.append(OffRecord(sentences[neighbour]))
+            _off_record_read(i, sentences, reading=reading, dropped=dropped)
         elif intent.label == "attack":
             reading.acts.append(Instruction("attack", sentence))
         elif intent.label == "style" and _TO_THE_ASSISTANT.search(sentence):

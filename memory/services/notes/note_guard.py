@@ -1,10 +1,11 @@
-"""The personal-identifier guard of note writes (memory.services.notes.notes): text, key and structured value are
-checked before anything is stored or embedded; what is refused is recorded as kinds and counts, never content."""
+"""The guards of note writes (memory.services.notes.notes): a new note's kind, content and confidence are checked,
+then the personal-identifier guard checks text, key and structured value before anything is stored or embedded;
+what is refused is recorded as kinds and counts, never content."""
 
 from __future__ import annotations
 
-from core.exceptions import InvalidInput
-from memory.models import PiiRejection
+from core.exceptions import InvalidInput, NotFound
+from memory.models import MemoryNote, PiiRejection
 from memory.services.identifiers.pii import pii_find, pii_find_in_value, pii_redact
 
 
@@ -63,3 +64,34 @@ def note_value_clean(*, tenant, end_user, value, refuse: bool = False, pii_polic
     if (pii_policy or tenant.pii_policy) == "redact" and not refuse:
         return None
     raise InvalidInput(PII_ERROR, code="personal_identifier", details={"kinds": sorted(counts), "field": "value"})
+
+
+def note_fields_clean(
+    *, tenant, end_user, content: str, quote: str, key: str, value, pii_policy: str
+) -> tuple[str, str, str, dict | None]:
+    """A new note's content, quote, key and value as the guard lets them be stored (memory_note_create): each
+    redacted or refused by `pii_policy`, the key always refused, in that order."""
+    content = note_text_clean(tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=pii_policy)
+    quote = (
+        note_text_clean(tenant=tenant, end_user=end_user, text=quote, stage="note", pii_policy=pii_policy)
+        if quote
+        else ""
+    )
+    key = note_key_clean(tenant=tenant, end_user=end_user, key=key)
+    value = note_value_clean(tenant=tenant, end_user=end_user, value=value, pii_policy=pii_policy)
+    return content, quote, key, value
+
+
+def note_request_check(*, tenant, end_user, kind: str, content: str, confidence: float) -> str:
+    """The content of a new note (memory_note_create), stripped, once the request is one a note can be made of (InvalidInput, or
+    NotFound for another tenant's user, with a sentence that says what to fix)."""
+    if end_user.tenant_id != tenant.pk:
+        raise NotFound("That user does not exist.")
+    if kind not in MemoryNote.Kind.values:
+        raise InvalidInput(f"'{kind}' is not a note kind: use one of {', '.join(MemoryNote.Kind.values)}.")
+    content = (content or "").strip()
+    if not content:
+        raise InvalidInput("A note needs a content sentence.")
+    if not 0 <= float(confidence) <= 1:
+        raise InvalidInput("Confidence must be between 0 and 1.")
+    return content

@@ -18,7 +18,13 @@ from core.exceptions import InvalidInput, NotFound
 from core.policy import MemoryPolicy, memory_policy_for
 from memory.models import MemoryNote, MessageVector
 from memory.services.notes.note_events import note_audit, note_event_emit, note_snapshot
-from memory.services.notes.note_guard import note_key_clean, note_text_clean, note_value_clean
+from memory.services.notes.note_guard import (
+    note_fields_clean,
+    note_key_clean,
+    note_request_check,
+    note_text_clean,
+    note_value_clean,
+)
 
 # `... as`: callers import pii_reject from notes (extraction, the API); it lives in note_guard.
 from memory.services.notes.note_guard import pii_reject as pii_reject
@@ -102,26 +108,17 @@ def memory_note_create(
 ) -> MemoryNote:
     """Create one note (TTL by kind from the policy, embedded, keyword-indexed). A note that supersedes another
     marks the other `superseded` when it is active itself."""
-    if end_user.tenant_id != tenant.pk:
-        raise NotFound("That user does not exist.")
-    if kind not in MemoryNote.Kind.values:
-        raise InvalidInput(f"'{kind}' is not a note kind: use one of {', '.join(MemoryNote.Kind.values)}.")
-    content = (content or "").strip()
-    if not content:
-        raise InvalidInput("A note needs a content sentence.")
-    if not 0 <= float(confidence) <= 1:
-        raise InvalidInput("Confidence must be between 0 and 1.")
+    content = note_request_check(tenant=tenant, end_user=end_user, kind=kind, content=content, confidence=confidence)
     policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
-    content = note_text_clean(
-        tenant=tenant, end_user=end_user, text=content, stage="note", pii_policy=policy.pii_policy
+    content, quote, key, value = note_fields_clean(
+        tenant=tenant,
+        end_user=end_user,
+        content=content,
+        quote=quote,
+        key=key,
+        value=value,
+        pii_policy=policy.pii_policy,
     )
-    quote = (
-        note_text_clean(tenant=tenant, end_user=end_user, text=quote, stage="note", pii_policy=policy.pii_policy)
-        if quote
-        else ""
-    )
-    key = note_key_clean(tenant=tenant, end_user=end_user, key=key)
-    value = note_value_clean(tenant=tenant, end_user=end_user, value=value, pii_policy=policy.pii_policy)
     now = timezone.now()
     note = MemoryNote(
         tenant=tenant,
@@ -143,13 +140,19 @@ def memory_note_create(
     )
     index(note, embedding_model=policy.embedding_model)
     note.save()
+    _note_created_record(note, tenant=tenant, message=message, supersedes=supersedes, actor=actor)
+    return note
+
+
+def _note_created_record(note: MemoryNote, *, tenant, message, supersedes: MemoryNote | None, actor: str) -> None:
+    """What a new note's row brings with it, in this order: the message it came from, its event, the supersede of
+    the note it replaces (only when the new note is active: one held for review replaces nothing yet), its audit."""
     if message is not None:
         note.source_messages.add(message, through_defaults={"tenant_id": note.tenant_id})
     note_event_emit(note, "memory.created", supersedes=supersedes.pk if supersedes is not None else None)
-    if supersedes is not None and status == MemoryNote.Status.ACTIVE:
+    if supersedes is not None and note.status == MemoryNote.Status.ACTIVE:
         _mark_superseded(supersedes, tenant=tenant, by=note, actor=actor)
     note_audit(tenant=tenant, actor=actor, action="create", note=note, before=None, after=note_snapshot(note))
-    return note
 
 
 AUTOMATIC_ACTOR = "job:memory_extract"  # who supersedes a note when no person did (the extraction job)

@@ -234,20 +234,28 @@ def memory_recall_ranked(
     )
     ranked, reading = _ranking(vector, **once)
     if weights.feedback and not for_context and ranked:  # recall_feedback: why explicit lists only, and how
-        moved = feedback_vector(
-            tenant_id=tenant.pk,
-            end_user_id=end_user.pk,
-            vector=vector,
-            items=ranked[: weights.feedback_items],
-            model=policy.embedding_model,
-            share=weights.feedback,
-        )
-        if moved is not None:
-            again = reading.remeasured(
-                tenant_id=tenant.pk, end_user_id=end_user.pk, vector=moved, model=policy.embedding_model
-            )
-            ranked = _ranking(moved, reading=again, **once)[0]
+        ranked = _ranked_again(ranked, reading, vector=vector, once=once)
     return ranked
+
+
+def _ranked_again(
+    ranked: list[RecalledItem], reading: FirstReading, *, vector: list[float], once: dict
+) -> list[RecalledItem]:
+    """The ranking once more with the question's vector moved toward its best items (recall_feedback), from what the
+    first ranking read with only the cosines measured again; the first ranking when there is nothing to move by."""
+    tenant, end_user, policy, weights = once["tenant"], once["end_user"], once["policy"], once["weights"]
+    moved = feedback_vector(
+        tenant_id=tenant.pk,
+        end_user_id=end_user.pk,
+        vector=vector,
+        items=ranked[: weights.feedback_items],
+        model=policy.embedding_model,
+        share=weights.feedback,
+    )
+    if moved is None:
+        return ranked
+    again = reading.remeasured(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=moved, model=policy.embedding_model)
+    return _ranking(moved, reading=again, **once)[0]
 
 
 def _ranking(

@@ -85,30 +85,22 @@ def message_candidates(
         },
     )
     n_terms = max(term_count, len(set(terms)))
-    return [
-        (
-            mid,
-            session_id,
-            content,
-            created_at,
-            _coverage(matched, size, total, n_matched, n_terms),
-            _coverage(prev_matched, size, total, prev_n_matched, n_terms),
-            None if sim is None else float(sim),
-        )
-        for (
-            mid,
-            session_id,
-            content,
-            created_at,
-            matched,
-            n_matched,
-            prev_matched,
-            prev_n_matched,
-            size,
-            total,
-            sim,
-        ) in (row[2:] for row in rows if row[2] is not None)
-    ]
+    return [_candidate_row(row[2:], n_terms) for row in rows if row[2] is not None]
+
+
+def _candidate_row(columns: tuple, n_terms: int) -> tuple:
+    """One message of the statement's rows (past its two counts, which only choose the plan: episodes_rows) as
+    message_candidates returns it: its raw BM25 sums turned into coverages of the question's `n_terms` terms."""
+    (mid, session_id, content, created_at, matched, n_matched, prev_matched, prev_n_matched, size, total, sim) = columns
+    return (
+        mid,
+        session_id,
+        content,
+        created_at,
+        _coverage(matched, size, total, n_matched, n_terms),
+        _coverage(prev_matched, size, total, prev_n_matched, n_terms),
+        None if sim is None else float(sim),
+    )
 
 
 @dataclass
@@ -211,10 +203,7 @@ def message_candidates_add(
     not added: it raises that note's score and relevance to its own when higher, so the evidence appears once, and
     the note's `message_ids` are ordered by their messages' relevance (the most relevant first; the others after
     them, by id)."""
-    notes_by_message: dict[int, list[Candidate]] = {}
-    for c in candidates:
-        for m in c.item.message_ids:
-            notes_by_message.setdefault(m, []).append(c)
+    notes_by_message = _notes_by_message(candidates)
     if evidence is None:
         evidence = message_evidence(
             tenant_id=tenant_id,
@@ -229,34 +218,47 @@ def message_candidates_add(
             term_count=term_count,
         )
     episodes = episodes_of(evidence, weights=weights)
-    for note in {id(c): c for cs in notes_by_message.values() for c in cs}.values():
-        # a note restated in several turns shows first the turn that answers the question best, then the others
-        note.item.message_ids.sort(key=lambda m: (-episodes[m].relevance if m in episodes else 1.0, m))
+    _cited_messages_order(notes_by_message, episodes)
     for mid, episode in episodes.items():
-        session_id, content, created_at, relevance = (
-            episode.session_id,
-            episode.content,
-            episode.created_at,
-            episode.relevance,
-        )
-        score = relevance * time_factor(policy, created_at, now, weights) * weights.message
+        relevance = episode.relevance
+        score = relevance * time_factor(policy, episode.created_at, now, weights) * weights.message
         if mid in notes_by_message:  # a note already carries what this message said: it is as relevant
             for note in notes_by_message[mid]:
                 if score > note.item.score:
                     note.item.score, note.relevance = score, max(note.relevance, relevance)
             continue
-        candidates.append(
-            Candidate(
-                RecalledItem(
-                    type="message",
-                    id=mid,
-                    content=content,
-                    score=score,
-                    session_id=session_id,
-                    message_ids=[mid],
-                    created_at=created_at,
-                ),
-                relevance,
-            )
-        )
+        candidates.append(_message_candidate(mid, episode, score))
     return evidence
+
+
+def _notes_by_message(candidates: list[Candidate]) -> dict[int, list[Candidate]]:
+    """The candidates (notes) that cite each message: such a message raises their score instead of being listed
+    a second time."""
+    notes_by_message: dict[int, list[Candidate]] = {}
+    for c in candidates:
+        for m in c.item.message_ids:
+            notes_by_message.setdefault(m, []).append(c)
+    return notes_by_message
+
+
+def _cited_messages_order(notes_by_message: dict[int, list[Candidate]], episodes: dict[int, Episode]) -> None:
+    """Order each note's `message_ids` (in place) by their messages' relevance: a note restated in several turns
+    shows first the turn that answers the question best, then the others, by id."""
+    for note in {id(c): c for cs in notes_by_message.values() for c in cs}.values():
+        note.item.message_ids.sort(key=lambda m: (-episodes[m].relevance if m in episodes else 1.0, m))
+
+
+def _message_candidate(mid: int, episode: Episode, score: float) -> Candidate:
+    """A past message no note cites, as a recall candidate of its own."""
+    return Candidate(
+        RecalledItem(
+            type="message",
+            id=mid,
+            content=episode.content,
+            score=score,
+            session_id=episode.session_id,
+            message_ids=[mid],
+            created_at=episode.created_at,
+        ),
+        episode.relevance,
+    )

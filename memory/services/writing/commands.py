@@ -57,24 +57,7 @@ def _settle(*, tenant, session, message, policy) -> dict | None:
     )
     if previous is None:
         return None
-    if (
-        policy.chat_model == "offline"
-        and not MemoryNote.objects.for_tenant(tenant).filter(source_messages=previous).exists()
-    ):
-        # the extraction job of the question's message may not have run yet; offline it is cheap and idempotent
-        from memory.services.writing.extraction import memory_extract_for_message
-
-        memory_extract_for_message(tenant_id=tenant.pk, message_id=previous.pk)
-    pending = (
-        MemoryNote.objects.for_tenant(tenant)
-        .filter(
-            end_user=session.end_user,
-            status=MemoryNote.Status.PENDING_REVIEW,
-            review_reason="conflict",
-            source_messages=previous,
-        )
-        .first()
-    )
+    pending = _pending_conflict(tenant=tenant, session=session, previous=previous, policy=policy)
     text = message.content.strip()
     chinese = has_chinese(text)
     answer = "yes" if YES.search(text) else "no" if NO.search(text) else None
@@ -86,28 +69,56 @@ def _settle(*, tenant, session, message, policy) -> dict | None:
     )
     message.metadata = {**(message.metadata or {}), "memory_answer": {"note": pending.pk, "answer": answer}}
     if answer == "yes":
-        from memory.services.notes.events import memory_events_record, note_event
-
-        memory_note_update(
-            tenant=tenant,
-            note=pending,
-            actor=actor,
-            status=MemoryNote.Status.ACTIVE,
-            confidence=max(pending.confidence, 0.85),
-        )
-        before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
-        memory_events_record(
-            tenant=tenant,
-            message=message,
-            events=[note_event(action="superseded" if before is not None else "written", note=pending, before=before)],
-        )
-        with user_language(chinese):
-            hint = _("Got it, I've updated my notes: %(content)s") % {"content": pending.content}
+        hint = _change_accept(tenant=tenant, message=message, pending=pending, actor=actor, chinese=chinese)
     else:
         memory_note_update(tenant=tenant, note=pending, actor=actor, status=MemoryNote.Status.REJECTED)
         with user_language(chinese):
             hint = _("OK, I'll keep what I had.")
     return {"section": "memory", "data": {"settled": pending.pk, "answer": answer}, "reply_hint": hint}
+
+
+def _pending_conflict(*, tenant, session, previous, policy) -> MemoryNote | None:
+    """The change held for review that the user's previous message made (the one we asked about). Offline, that
+    message is extracted first: its job may not have run yet, and offline it is cheap and idempotent."""
+    if (
+        policy.chat_model == "offline"
+        and not MemoryNote.objects.for_tenant(tenant).filter(source_messages=previous).exists()
+    ):
+        from memory.services.writing.extraction import memory_extract_for_message
+
+        memory_extract_for_message(tenant_id=tenant.pk, message_id=previous.pk)
+    return (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(
+            end_user=session.end_user,
+            status=MemoryNote.Status.PENDING_REVIEW,
+            review_reason="conflict",
+            source_messages=previous,
+        )
+        .first()
+    )
+
+
+def _change_accept(*, tenant, message, pending: MemoryNote, actor: str, chinese: bool) -> str:
+    """The user said yes: the held change becomes the active note (superseding the old one), the turn records it as
+    a memory event, and the reply says what the notes now hold."""
+    from memory.services.notes.events import memory_events_record, note_event
+
+    memory_note_update(
+        tenant=tenant,
+        note=pending,
+        actor=actor,
+        status=MemoryNote.Status.ACTIVE,
+        confidence=max(pending.confidence, 0.85),
+    )
+    before = MemoryNote.objects.for_tenant(tenant).filter(pk=pending.supersedes_id).first()
+    memory_events_record(
+        tenant=tenant,
+        message=message,
+        events=[note_event(action="superseded" if before is not None else "written", note=pending, before=before)],
+    )
+    with user_language(chinese):
+        return _("Got it, I've updated my notes: %(content)s") % {"content": pending.content}
 
 
 def _ask(*, tenant, session, message, policy) -> dict | None:

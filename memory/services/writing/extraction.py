@@ -278,8 +278,6 @@ def _model_deletes_applied(*, tenant, message, notes: list) -> list[dict]:
 
 
 def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
-    from memory.services.notes.events import memory_events_record
-
     message = (
         Message.objects.for_tenant(tenant)
         .select_related("session", "end_user", "session__assistant")
@@ -314,9 +312,25 @@ def _extract(*, tenant, message_id: int, embed_message: bool) -> dict:
         )
     candidates, deletes = _candidates_read(tenant=tenant, message=message, reading=reading, policy=policy)
     kept, dropped, pii = candidates_check(candidates=candidates, text=message.content, policy=policy)
-    for match in pii_find(message.content):  # every identifier in the message was kept out of memory
-        pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(message.content) if m.kind == match.kind))
+    _pii_of_message(message.content, pii)
     result["dropped"], result["pii"] = dropped, pii
+    return _candidates_write(
+        tenant=tenant, message=message, kept=kept, deletes=deletes, pii=pii, policy=policy, result=result
+    )
+
+
+def _pii_of_message(text: str, pii: dict[str, int]) -> None:
+    """Count in `pii` (in place) every identifier of the message, each kind at least as often as the message holds
+    it: all of them were kept out of memory, not only those the candidates carried."""
+    for match in pii_find(text):
+        pii[match.kind] = max(pii.get(match.kind, 0), sum(1 for m in pii_find(text) if m.kind == match.kind))
+
+
+def _candidates_write(*, tenant, message, kept: list, deletes, pii: dict, policy, result: dict) -> dict:
+    """Write the checked candidates of the message under its row lock, with its memory events and keyword terms,
+    and return the job result. The vectors are embedded first, outside the lock."""
+    from memory.services.notes.events import memory_events_record
+
     with embeddings_kept_for_turn():
         # Embedded now, before the message row is locked: the writes below find these vectors kept instead of
         # asking a remote embedding model while the lock holds up an erasure of this user.

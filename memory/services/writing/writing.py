@@ -263,55 +263,49 @@ def _note_of(*, tenant, end_user, candidate: Candidate, policy, message) -> Memo
     )
 
 
-def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None, events: list | None = None) -> str:
-    """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
-    the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result: written, refreshed,
-    superseded, pending_review, unchanged or kept_correction (a person corrected the note and the user did not
-    restate that fact). `events` (when given) receives what changed, for the turn's memory events
-    (memory.services.notes.events)."""
-    end_user = message.end_user if message is not None else end_user
-    if message is not None and (message.metadata or {}).get("memory_answer"):
-        candidate.change, candidate.unclear = True, False  # the user is answering our question: it is settled
-    status, reason = MemoryNote.Status.ACTIVE, ""
+def _review_status(candidate: Candidate, policy) -> tuple[str, str]:
+    """The status a new note of the candidate starts in, with the review reason: an inference or a low-confidence
+    reading waits for review; a fact the user stated plainly is active."""
     if candidate.source == MemoryNote.Source.AGENT_INFERRED:
-        status, reason = MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
-    elif candidate.confidence < policy.review_confidence_threshold:
-        status, reason = MemoryNote.Status.PENDING_REVIEW, "low_confidence"
-    old = _note_of(tenant=tenant, end_user=end_user, candidate=candidate, policy=policy, message=message)
-    if old is None and candidate.extra.get("needs_match"):
-        return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
-    if (
-        old is not None
-        and old.corrected_at is not None
-        and not same_fact(old, candidate)
-        and not restates_with_new_value(old, candidate)
-    ):
-        return "kept_correction"  # a person's correction is final until the user restates that fact
-    if old is not None and same_fact(old, candidate):
-        if status == MemoryNote.Status.ACTIVE:
-            if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
-                old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
-                old.save(update_fields=["value", "updated_at"])
-                if events is not None:
-                    from memory.services.notes.events import note_event
+        return MemoryNote.Status.PENDING_REVIEW, "agent_inferred"
+    if candidate.confidence < policy.review_confidence_threshold:
+        return MemoryNote.Status.PENDING_REVIEW, "low_confidence"
+    return MemoryNote.Status.ACTIVE, ""
 
-                    events.append(note_event(action="updated", note=old))
-            memory_note_refresh(note=old, confidence=candidate.confidence, message=message, policy=policy)
-            return "refreshed"
-        return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
-    if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
-        status, reason = MemoryNote.Status.PENDING_REVIEW, "conflict"
+
+def _repeat_apply(*, old: MemoryNote, candidate: Candidate, status: str, message, policy, events) -> str:
+    """The outcome of a candidate that says the fact of `old` again: a checked repeat refreshes the note (and an
+    approximate value said exactly replaces the hedge); an unchecked one adds nothing."""
     if status != MemoryNote.Status.ACTIVE:
-        # Every pending note of the slot is compared (a user who keeps changing a value piles them up), so their
-        # vectors, which same_fact does not read, are left in the database: parsing them grew with the notes.
-        duplicate = (
-            MemoryNote.objects.for_tenant(tenant)
-            .filter(end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW)
-            .defer("embedding")
-        )
-        if candidate.key and any(same_fact(n, candidate) for n in duplicate):
-            return "pending_review"
-    reason = candidate.extra.get("review_reason", reason) if status != MemoryNote.Status.ACTIVE else reason
+        return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
+    if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
+        old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
+        old.save(update_fields=["value", "updated_at"])
+        if events is not None:
+            from memory.services.notes.events import note_event
+
+            events.append(note_event(action="updated", note=old))
+    memory_note_refresh(note=old, confidence=candidate.confidence, message=message, policy=policy)
+    return "refreshed"
+
+
+def _pending_already(*, tenant, end_user, candidate: Candidate) -> bool:
+    """Whether a slot's candidate is already waiting for review as the same fact: a second copy would ask twice."""
+    # Every pending note of the slot is compared (a user who keeps changing a value piles them up), so their
+    # vectors, which same_fact does not read, are left in the database: parsing them grew with the notes.
+    duplicate = (
+        MemoryNote.objects.for_tenant(tenant)
+        .filter(end_user=end_user, kind=candidate.kind, key=candidate.key, status=MemoryNote.Status.PENDING_REVIEW)
+        .defer("embedding")
+    )
+    return bool(candidate.key) and any(same_fact(n, candidate) for n in duplicate)
+
+
+def _note_write(
+    *, tenant, end_user, message, candidate: Candidate, status: str, reason: str, old, policy, events
+) -> str:
+    """Write the candidate as a new note (superseding `old` when there is one and it is active) and report the
+    outcome; a note held for review is no memory event yet."""
     note = memory_note_create(
         tenant=tenant,
         end_user=end_user,
@@ -336,3 +330,43 @@ def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=N
 
         events.append(note_event(action=outcome, note=note, before=old if outcome == "superseded" else None))
     return outcome
+
+
+def candidate_apply(*, tenant, message, candidate: Candidate, policy, end_user=None, events: list | None = None) -> str:
+    """Write one checked candidate for the message's user (or, for a fact handed in without a message, such as
+    the MCP `remember` tool, for `end_user`). Returns the outcome counted in the job result: written, refreshed,
+    superseded, pending_review, unchanged or kept_correction (a person corrected the note and the user did not
+    restate that fact). `events` (when given) receives what changed, for the turn's memory events
+    (memory.services.notes.events)."""
+    end_user = message.end_user if message is not None else end_user
+    if message is not None and (message.metadata or {}).get("memory_answer"):
+        candidate.change, candidate.unclear = True, False  # the user is answering our question: it is settled
+    status, reason = _review_status(candidate, policy)
+    old = _note_of(tenant=tenant, end_user=end_user, candidate=candidate, policy=policy, message=message)
+    if old is None and candidate.extra.get("needs_match"):
+        return "unchanged"  # a subjectless change ("it moved to Thursday") of nothing we know: not a fact alone
+    if (
+        old is not None
+        and old.corrected_at is not None
+        and not same_fact(old, candidate)
+        and not restates_with_new_value(old, candidate)
+    ):
+        return "kept_correction"  # a person's correction is final until the user restates that fact
+    if old is not None and same_fact(old, candidate):
+        return _repeat_apply(old=old, candidate=candidate, status=status, message=message, policy=policy, events=events)
+    if old is not None and status == MemoryNote.Status.ACTIVE and is_unclear_change(old, candidate, policy):
+        status, reason = MemoryNote.Status.PENDING_REVIEW, "conflict"
+    if status != MemoryNote.Status.ACTIVE and _pending_already(tenant=tenant, end_user=end_user, candidate=candidate):
+        return "pending_review"
+    reason = candidate.extra.get("review_reason", reason) if status != MemoryNote.Status.ACTIVE else reason
+    return _note_write(
+        tenant=tenant,
+        end_user=end_user,
+        message=message,
+        candidate=candidate,
+        status=status,
+        reason=reason,
+        old=old,
+        policy=policy,
+        events=events,
+    )
