@@ -426,6 +426,21 @@ def test_one_chinese_character_put_right_rewrites_the_name(make_person):
             "asthma",
             "baker",
         ),
+        # one animal named by its kind: the dog's note, not the cat's
+        (["我养了一只狗叫豆豆。", "我养了一只猫叫咪咪。"], "把狗那条划掉吧", "豆豆", "咪咪"),
+        # what the request says stays ("my mate Marco stays", "老家留着") is spared
+        (
+            ["My ex-husband is called Marco.", "I play five-a-side with my mate Marco on Thursdays."],
+            "Forget everything about my ex. My mate Marco stays.",
+            "ex-husband",
+            "five-a-side",
+        ),
+        (
+            ["我老家在四川。", "我住在杭州。", "我在一家游戏公司上班。"],
+            "住哪和在哪上班都删掉，老家留着",
+            "杭州",
+            "四川",
+        ),
     ],
 )
 def test_an_indirect_or_whole_person_forget_takes_what_it_names(make_person, facts, request_text, gone, kept):
@@ -558,37 +573,6 @@ def test_a_forget_by_position_takes_that_item_of_the_list_just_given(
     alice.say(request_text)
     left = " ".join(n.content for n in alice.notes())
     assert gone not in left and all(k in left for k in kept), left
-    assert gone in " ".join(n.content for n in bob.notes())
-
-
-@pytest.mark.parametrize(
-    ("facts", "request_text", "gone", "kept"),
-    [
-        (
-            ["My ex-husband is called Marco.", "I play five-a-side with my mate Marco on Thursdays."],
-            "Forget everything about my ex. My mate Marco stays.",
-            "ex-husband",
-            "five-a-side",
-        ),
-        (
-            ["我老家在四川。", "我住在杭州。", "我在一家游戏公司上班。"],
-            "住哪和在哪上班都删掉，老家留着",
-            "杭州",
-            "四川",
-        ),
-    ],
-)
-def test_what_a_forget_says_stays_is_kept(make_person, facts, request_text, gone, kept):
-    """ "…, my mate Marco stays" / "老家留着": the request spares the note it names, and the sparing clause is no fact."""
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
-    alice.say(request_text)
-    left = " ".join(n.content for n in alice.notes())
-    assert gone not in left, left
-    assert kept in left, left
     assert gone in " ".join(n.content for n in bob.notes())
 
 
