@@ -12,7 +12,8 @@ import re
 FORGET = re.compile(
     r"\bforget(?:ting)?\b|\bunlearn\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
     r"\b(?:delete|erase|remove|wipe|clear|purge|drop|scrub|scrap|discard|get rid of|throw away|take out|toss|"
-    r"bin|ditch|lose|nuke|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
+    r"bin|ditch|lose|nuke|zap|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
+    r"\b(?:wasn'?t|weren'?t|not) (?:in there|on file|on record|in your notes)\b|"
     r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
     r"(?:saved|stored|kept|remembered|noted))\b|\bnever want\b.{0,40}\b(?:coming up|brought up|mentioned|again)\b|"
     r"\b(?:don'?t|do not|never|not|didn'?t|no need to|needn'?t|don'?t need to|doesn'?t need to) "

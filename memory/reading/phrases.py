@@ -10,7 +10,7 @@ from memory.reading import cues
 
 _POLITE = re.compile(
     r"^(?:(?:please|pls|hey|ok(?:ay)?|so|and|also|oh|actually|can you|could you|would you|will you|i want you to|"
-    r"i'd like you to|you can|you should|just|kindly|stop)\s+)+|^(?:请你?|麻烦你?|帮我|你就?|就|那你|还是|算了|好吧|嗯)+",
+    r"i'd like you to|you can|you should|just|kindly|stop)\s+)+|^(?:请你?|麻烦你?|帮我|你就?|就|那你|还是|算了|好吧|嗯|把)+",
     re.IGNORECASE,
 )
 _REQUEST_WORDS = re.compile(

@@ -71,9 +71,9 @@ def _lexical(phrase: str, note) -> float:
     terms = set(search_terms(phrase))
     if not terms:
         return 0.0
-    return len(terms & (set(search_terms(note.content)) | set((getattr(note, "search_text", "") or "").split()))) / len(
-        terms
-    )
+    held = set(search_terms(note.content)) | set((getattr(note, "search_text", "") or "").split())
+    # a lone Chinese character ("狗") is a word of its own, which the note's bigrams do not list
+    return len({t for t in terms if t in held or (len(t) == 1 and t in note.content)}) / len(terms)
 
 
 # Relatives and other people, each group with the words that name it in either language
@@ -280,7 +280,8 @@ def _which_one(phrase: str, notes: list) -> Targeting | None:
     kinds = [rx for rx in [*_PERSON_RX.values(), _ANIMAL] if rx.search(phrase)]
     if len(kinds) == 1:
         rest = re.sub(r"[\W_]", "", _ONLY_WHO.sub("", kinds[0].sub("", phrase)))
-        such = [n for n in notes if kinds[0].search(n.content)]
+        named = kinds[0].search(phrase).group().lower().rstrip("s")  # "狗" asks between two dogs, not a dog and a cat
+        such = [n for n in notes if kinds[0].search(n.content) and named in n.content.lower()]
         if not rest and len(such) >= 2:
             scored = notes_scored(phrase, such)
             return Targeting(ask=scored[:2])
