@@ -277,10 +277,11 @@ WHICH_GAP = 0.2  # "which book I'm reading" between two notes this close: ask
 def _which_one(phrase: str, notes: list) -> Targeting | None:
     """Ask instead of guessing when the phrase names only whom ("我哥那条", "my dog") and two notes are about such a
     one (大哥 and 二哥, two dogs), or asks "which" of two notes about equally close."""
-    kinds = [rx for rx in [*_PERSON_RX.values(), _ANIMAL] if rx.search(phrase)]
+    found = [m for m in (rx.search(phrase) for rx in [*_PERSON_RX.values(), _ANIMAL]) if m is not None]
+    kinds = [m.re for m in found]
     if len(kinds) == 1:
         rest = re.sub(r"[\W_]", "", _ONLY_WHO.sub("", kinds[0].sub("", phrase)))
-        named = kinds[0].search(phrase).group().lower().rstrip("s")  # "狗" asks between two dogs, not a dog and a cat
+        named = found[0].group().lower().rstrip("s")  # "狗" asks between two dogs, not a dog and a cat
         such = [n for n in notes if kinds[0].search(n.content) and named in n.content.lower()]
         if not rest and len(such) >= 2:
             scored = notes_scored(phrase, such)
