@@ -79,7 +79,7 @@ MARGIN = 0.0
 _SIDES = TwoSides(SELF, OTHERS)
 
 
-_KIN_WORDS = (
+KIN_WORDS = (
     r"wife|husband|spouse|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|child(?:ren)?|baby|mum|mom|"
     r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|"
     r"niece|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇|男朋友|女朋友|对象|儿子|女儿|孩子|娃|宝宝|闺女|妈妈?|爸爸?|母亲|父亲|"
@@ -90,8 +90,8 @@ _KIN_WORDS = (
 )
 # the relative (or friend, colleague) a sentence is about, named as its subject ("My brother just moved…", "我老公下周就45了")
 SUBJECT_KIN = re.compile(
-    rf"^\W*(?:(?:so|well|oh|btw|and|also)\W+)*(?:my|our)\s+(?:\w+\s+){{0,2}}?(?:{_KIN_WORDS})\b|"
-    rf"^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?(?:{_KIN_WORDS})",
+    rf"^\W*(?:(?:so|well|oh|btw|and|also)\W+)*(?:my|our)\s+(?:\w+\s+){{0,2}}?(?:{KIN_WORDS})\b|"
+    rf"^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?(?:{KIN_WORDS})",
     re.IGNORECASE,
 )
 # what happened to them or is about to ("just moved", "got an offer", "turns 45 next week", "刚拿到", "下周")

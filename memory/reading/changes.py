@@ -16,6 +16,7 @@ from typing import Any
 
 from core.text import split_sentences
 from memory.reading.about import SUBJECT_KIN
+from memory.reading.facets import facet_weights, others_note, states_value, value_replaced
 from memory.reading.measures import measure_changed
 from memory.reading.targets import kin, names_in, notes_scored
 
@@ -31,7 +32,8 @@ CHANGE = re.compile(
     r"cancell?ed|stopped|started|became|pushed|postponed|brought forward|overtaken|replaced|up to|down to|"
     r"hiked|raised|cut|increased|decreased|reduced|lowered|bumped|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
     r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced)|relocat(?:ed|ing)|separated|split up|"
-    r"broke up|sold|traded in|ended up|push(?:ed|ing)? (?:\w+ ){0,3}back)\b|卖了|卖掉|最后(?:买|选|去|定)|"
+    r"broke up|sold|traded in|ended up|passed away|died|adopted|put (?:down|to sleep)|"
+    r"push(?:ed|ing)? (?:\w+ ){0,3}back)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到",
@@ -166,7 +168,7 @@ def _one_character_put_right(text: str, notes: list) -> Change | None:
 
 def says_change(text: str) -> bool:
     """Whether a sentence of `text` could state a change (the user's notes are read only then): a change word, a
-    name put right, a new form of address, or a number with what it measures."""
+    name put right, a new form of address, a number with what it measures, or where the user works or lives."""
     from memory.reading.measures import says_measure
 
     return (
@@ -175,6 +177,7 @@ def says_change(text: str) -> bool:
         or bool(_PUT_RIGHT.search(text))
         or bool(_CALL_ME.search(text))
         or says_measure(text)
+        or states_value(text)
     )
 
 
@@ -203,6 +206,15 @@ def _named_subject(sentence: str, notes: list) -> str | None:
     return name
 
 
+_THEM = re.compile(r"\b(?:she|he|her|him|his|they|them|their)\b|[他她它]", re.IGNORECASE)
+
+
+def _names_them(sentence: str, content: str) -> bool:
+    """Whether a sentence speaks of the person a note is about: by the relative's word, the name the note gives
+    ("我和陈宇已经分手了" / "用户的男朋友叫陈宇"), or a pronoun."""
+    return bool(kin(sentence) & kin(content) or any(n in sentence for n in names_in(content)) or _THEM.search(sentence))
+
+
 def _about_another(sentence: str, note, notes: tuple = ()) -> bool:
     """The sentence's subject is a relative (or friend) the note is not about ("My brother just moved to Cardiff"
     does not move the user; "室友都搬走了" does change "用户和两个室友合租"), or someone it names whom the note
@@ -212,43 +224,64 @@ def _about_another(sentence: str, note, notes: tuple = ()) -> bool:
         content = getattr(note, "content", "")
         return named not in content or bool(_NAMING.search(content) and kin(content))  # a pet's note changes
     m = SUBJECT_KIN.search(sentence)
-    if m is None:
-        return False
+    if m is None:  # the user speaks of themselves: a note about one of their people is not theirs to change
+        return others_note(note.content) and not _names_them(sentence, note.content)
     who = _OWNER.sub("", m.group()).strip().lower()
     return not (kin(m.group()) & kin(note.content)) and not (who and who in note.content.lower())
 
 
 def change_read(text: str, notes: list) -> Change | None:
     """The note `text` changes, with the sentence that says so; None when no sentence states a change of a
-    known fact clearly enough: no change word (or new amount of a measure the note holds), a question or a plan,
-    a relative's news, or no note clearly closest."""
+    known fact clearly enough: no change word (or new amount of a measure the note holds, or a new employer or
+    home), a question or a plan, a relative's news, or no note clearly closest."""
     if not notes:
         return None
     best: Change | None = renamed(text, notes)
     if best is not None:
         return best
-    for sentence in split_sentences(text):
+    for sentence in _units(text):
         if not _stated(sentence):
             continue
-        worded = bool(CHANGE.search(sentence) or _PUT_RIGHT.search(sentence))
-        remeasured = {id(n) for n in notes if measure_changed(sentence, n.content, worded=worded)}
-        if not worded and not remeasured:
-            continue
-        # a new amount of a measure a note holds changes that note, whatever else the sentence mentions
-        scored = [
-            (note, score + (MEASURE_WEIGHT if remeasured else 0.0))
-            for note, score in notes_scored(sentence, notes)
-            if not _about_another(sentence, note, tuple(notes))
-            and (not remeasured or id(note) in remeasured)
-            and (worded or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
-        ]
-        if not scored:
-            continue
-        top, score = scored[0]
-        second = scored[1][1] if len(scored) > 1 else 0.0
-        if score >= FLOOR and score - second >= MARGIN and (best is None or score > best.score):
-            best = Change(note=top, sentence=sentence.strip(), score=score, measured=bool(remeasured))
+        found = _sentence_change(sentence, notes)
+        if found is not None and (best is None or found.score > best.score):
+            best = found
     return best or _new_address(text, notes)
+
+
+def _units(text: str) -> list[str]:
+    """The sentences of `text`, and the whole of a short message of two ("现在双休了！一周就上5天": the change word
+    in one, the new value in the other)."""
+    sentences = split_sentences(text)
+    whole = [text.strip()] if len(sentences) == 2 and len(text.strip()) <= MAX_SENTENCE * 2 // 3 else []
+    return sentences + whole
+
+
+def _sentence_change(sentence: str, notes: list) -> Change | None:
+    """The note one sentence changes, when one is clearly closest."""
+    worded = bool(CHANGE.search(sentence) or _PUT_RIGHT.search(sentence))
+    remeasured = {id(n) for n in notes if measure_changed(sentence, n.content, worded=worded)}
+    # a new employer or home said with no change word replaces the one note that holds the old one
+    replaced = set() if remeasured else value_replaced(sentence, notes)
+    pinned = remeasured or replaced
+    if not worded and not pinned:
+        return None
+    facets = facet_weights(sentence, notes)
+    # a new amount of a measure a note holds changes that note, whatever else the sentence mentions
+    scored = [
+        (note, score + (MEASURE_WEIGHT if pinned else 0.0) + facets.get(id(note), 0.0))
+        for note, score in notes_scored(sentence, notes)
+        if not _about_another(sentence, note, tuple(notes))
+        and (not pinned or id(note) in pinned)
+        and (worded or replaced or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
+    ]
+    if not scored:
+        return None
+    scored.sort(key=lambda pair: pair[1], reverse=True)
+    top, score = scored[0]
+    second = scored[1][1] if len(scored) > 1 else 0.0
+    if score < FLOOR or score - second < MARGIN:
+        return None
+    return Change(note=top, sentence=sentence.strip(), score=score, measured=bool(remeasured))
 
 
 # "以后叫我阿杰吧", "Call me Bobby": a new form of address replaces the note that holds the old one

@@ -11,7 +11,8 @@ import re
 
 FORGET = re.compile(
     r"\bforget(?:ting)?\b|\bunlearn\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
-    r"\b(?:delete|erase|remove|wipe|clear|purge|drop|scrub|scrap|discard|get rid of|throw away|take out|toss|"
+    r"\bdrop(?!\s+(?:off|by|in|out|round)\b)(?!\s+(?:[\w']+\s+){1,3}(?:off|at|by)\b)|"
+    r"\b(?:delete|erase|remove|wipe|clear|purge|scrub|scrap|discard|get rid of|throw away|take out|toss|"
     r"bin|ditch|lose|nuke|zap|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
     r"\b(?:wasn'?t|weren'?t|not) (?:in there|on file|on record|in your notes)\b|"
     r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
@@ -21,7 +22,7 @@ FORGET = re.compile(
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
     r"忘|删|清除|清掉|清空|抹掉|抹去|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
-    r"不想让?你(?:再)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
+    r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
     r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b",
     re.IGNORECASE,
 )
@@ -29,10 +30,11 @@ FORGET = re.compile(
 # the assistant keeps, said as a statement
 FORGET_WISH = re.compile(
     r"\b(?:i'?d (?:rather|prefer)|i would (?:rather|prefer)|i (?:don'?t|do not) want|i'?m not comfortable with|"
-    r"i (?:don'?t|do not) like|please don'?t|you (?:don'?t|do not) need to|no need to|there'?s no need to|"
+    r"i (?:don'?t|do not) like|please don'?t|you (?:don'?t|do not) need to|no need (?:for you )?to|there'?s no need (?:for you )?to|"
     r"would you mind|could you|can you|you can|you should|you may)\b.{0,60}\b(?:forget(?:ting)?|remember(?:ing)?|"
     r"keep(?:ing)?|kept|stor(?:e|ing|ed)|sav(?:e|ing|ed)|record(?:ed|ing)?|on record|on file|delete|remove|erase)\b|"
-    r"(?:不需要|不用|不必|没必要|甭|别|不要|不想让?你)(?:你)?(?:再)?(?:记|存|留|保存|记录|记住|记得|知道)",
+    r"(?:不需要|不用|不必|没必要|甭|别|不要|不(?:太|是很|怎么)?想让?你)(?:你)?(?:再|一直|老是|总是)?"
+    r"(?:记|存|留|保存|记录|记住|记得|知道)",
     re.IGNORECASE,
 )
 # a wish that something not be kept, said as a statement ("I don't want you remembering …", "I'd prefer you not hold

@@ -11,12 +11,15 @@ _LAST = 0  # the position of "the last one"
 
 # What may stand beside the ordinal: the item's name ("one", "条", "point"), "the", "那", "把" ...
 _FILLER = re.compile(
-    r"\b(?:the|one|ones|item|items|entry|entries|thing|things|point|points|note|notes|memory|bit|bits|line|lines|"
+    r"\b(?:i|the|one|ones|item|items|entry|entries|thing|things|point|points|note|notes|memory|bit|bits|line|lines|"
     r"bullets?|on the list|in the list|from the list|you listed|please|that|those|number|no)\b|"
-    r"[把那这个条项点句的了吧呢啊#.\s]|就行|就好|去掉|删掉|删了|可以|\bcan go\b",
+    r"[把那这个条项点句的了吧呢啊都也全#.\s]|一(?=[个条项点])|就行|就好|去掉|删掉|删了|可以|\bcan go\b",
     re.IGNORECASE,
 )
-_EN = re.compile(r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|last|(\d)(?:st|nd|rd|th)?)\b", re.I)
+_EN = re.compile(
+    r"(?<![A-Za-z0-9])(first|second|third|fourth|fifth|sixth|seventh|eighth|last|(\d)(?:st|nd|rd|th)?)(?![A-Za-z0-9])",
+    re.I,
+)
 _NUMBERED = re.compile(r"\b(?:number|no\.?|#)\s*(\d)\b", re.IGNORECASE)
 _ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|([①-⑩])")
 # a run of items at either end of the list: "the last two bullets", "first 3", "最后两条", "前两条"
@@ -99,3 +102,21 @@ def listed_item(phrase: str, reply: str) -> str | None:
     if not indexes or not all(0 <= i < len(items) for i in indexes):
         return None
     return " and ".join(items[i] for i in dict.fromkeys(indexes))
+
+
+# a word that drops an item: "the last one can go", "1和3都不要了", "把最后一个去掉"
+_DROP = re.compile(
+    r"不要了?|去掉|删(?:掉|了|除)?|划掉|拿掉|不用(?:记)?了|没用了|不需要了|"
+    r"\b(?:can go|drop|remove|delete|scrap|ditch|lose|bin|cut|strike|get rid of|(?:don'?t|do not) need)\b",
+    re.IGNORECASE,
+)
+
+
+def position_request(sentence: str) -> str | None:
+    """The phrase naming the positions a sentence drops from a list, when the sentence is only those positions and
+    a word that drops them ("the last one can go" -> "the last one", "1和3都不要了" -> "1和3都"); None otherwise."""
+    m = _DROP.search(sentence or "")
+    if m is None:
+        return None
+    phrase = f"{sentence[: m.start()]} {sentence[m.end() :]}".strip(" ,，。.!！~～?？")
+    return phrase if phrase and _positions(phrase, 10) else None

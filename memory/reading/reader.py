@@ -21,6 +21,7 @@ from core.text import split_sentences
 from memory.reading import cues
 from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading, Secret
 from memory.reading.intents import Intent, sentence_intent
+from memory.reading.ordinals import position_request
 from memory.reading.phrases import forget_phrase
 from memory.reading.secrets import mentions_secret, secret_spans
 from memory.reading.sparing import spare_clauses
@@ -194,6 +195,10 @@ def message_read(text: str) -> Reading:
             # "不吃葱那个其实无所谓，删了吧": the "doesn't matter" clause is what the request names, not what stays
             core, spares[i] = sentence, (sentence, [])
         if _taken_out(i, sentences, reading=reading, dropped=dropped, partial=partial):
+            continue
+        if positions := position_request(sentence):  # "the last one can go": the list just given says which
+            reading.acts.append(Forget(positions, sentence))
+            dropped.add(i)
             continue
         intent = _intent_of(core, sentence, sentences)
         if intent.label == "forget":

@@ -107,14 +107,14 @@ def _slots(note) -> set[str]:
     from memory.services.writing.topics import topics_in
 
     key = (getattr(note, "key", "") or "").split(":")[-1]
-    return ({key} if key else set()) | {t.slot for t in topics_in(note.content)} | _residence(note.content)
+    return ({key} if key else set()) | {t.slot for t in topics_in(note.content)} | residence(note.content)
 
 
 # where one comes from is no place one lives ("grew up in Cork", "老家在湖南")
 _ORIGIN = re.compile(r"\b(?:grew up|born|raised|originally|from)\b|老家|出生|长大|来自", re.IGNORECASE)
 
 
-def _residence(text: str) -> set[str]:
+def residence(text: str) -> set[str]:
     """{"location"} when the text says where the user lives now ("lives in Manchester", "we've relocated to
     Sheffield"), not where they come from."""
     from memory.services.writing.rules.slots import place_in
@@ -135,7 +135,7 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool =
     sims = vectors[1:] @ vectors[0]
     shares = area_shares(encode([phrase] + [first_person(n.content) for n in notes])) if areas else np.zeros((1, 1))
     same_area = shares[1:] @ shares[0] if areas else np.zeros(len(notes))
-    slots = set(query_topics(phrase)) | _residence(phrase)
+    slots = set(query_topics(phrase)) | residence(phrase)
     scored = [
         (
             note,

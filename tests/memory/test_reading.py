@@ -556,6 +556,20 @@ def test_where_the_user_lived_before_is_not_where_they_live(make_person):
             "triathlon",
             ["Exeter", "bees"],
         ),
+        (
+            ["I live in Exeter.", "I keep bees.", "I'm training for a triathlon."],
+            "Here's what I have:\n- You live in Exeter\n- You keep bees\n- You're training for a triathlon",
+            "the middle one... actually no, the 2nd can go",
+            "bees",
+            ["Exeter", "triathlon"],
+        ),
+        (
+            ["我住在扬州。", "我在合唱团唱男低音。", "我不吃香菜。"],
+            "好的，我记得这些：\n1. 你住在扬州\n2. 你在合唱团唱男低音\n3. 你不吃香菜",
+            "1和3都不要了",
+            "扬州",
+            ["合唱团"],
+        ),
     ],
 )
 def test_a_forget_by_position_takes_that_item_of_the_list_just_given(
@@ -638,3 +652,67 @@ def test_a_workplace_or_a_hometown_never_replaces_where_the_user_lives(make_pers
     alice.say("我在一家游戏公司上班。")
     left = " ".join(n.content for n in alice.notes())
     assert "杭州" in left and "四川" in left and "游戏公司上班" in left, left
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "old", "new", "kept"),
+    [
+        (
+            ["I work at Lloyds in Bristol.", "I play the cello."],
+            "Switched employers, I'm at Aviva these days.",
+            "Lloyds",
+            "Aviva",
+            "cello",
+        ),
+        (["我在京东上班。", "我喜欢打羽毛球。"], "上个月跳槽了，现在在拼多多", "京东", "拼多多", "羽毛球"),
+        (
+            ["I'm a junior analyst.", "I work at Deloitte."],
+            "Got promoted to senior today!",
+            "junior",
+            "senior",
+            "Deloitte",
+        ),
+        (["我是普通销售。", "我在一家汽车公司上班。"], "升主管了嘿嘿", "普通销售", "主管", "汽车公司"),
+        (
+            ["I live in Cardiff.", "My sister lives in Newport."],
+            "we've been living in Swansea since June",
+            "Cardiff",
+            "Swansea",
+            "Newport",
+        ),
+        (["我住在天津。", "我哥在北京。"], "我们搬到石家庄了", "天津", "石家庄", "北京"),
+        (["我在招商银行上班。", "我住在深圳。"], "这段时间我在平安银行那边上班", "招商", "平安", "深圳"),
+    ],
+)
+def test_a_new_job_title_or_home_replaces_that_note_and_no_other(make_person, facts, change, old, new, kept):
+    """A job change, a promotion or a move names the user's employer, title or home, with few words in common;
+    a new employer or home said with no change word replaces the one note holding the old one; a relative's note
+    is not the user's."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    alice.say(change)
+    active = " ".join(n.content for n in alice.notes())
+    assert new in active and old not in active and kept in active, active
+    assert old in " ".join(n.content for n in bob.notes()) and new not in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("originally from Cork, living in Galway these days", ["Cork", "Galway"]),
+        ("老家湖南的，现在在深圳上班", ["湖南", "深圳"]),
+        ("在学法语", ["法语"]),
+    ],
+)
+def test_a_statement_that_leaves_out_its_subject_is_the_users(make_person, text, words):
+    """Chat leaves the subject out ("originally from Cork", "在学法语"): the user is its subject."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    bob.say("I like tea.")
+    alice.say(text)
+    kept = " ".join(n.content for n in alice.notes())
+    assert all(w in kept for w in words), kept
+    assert not any(w in " ".join(n.content for n in bob.notes()) for w in words)

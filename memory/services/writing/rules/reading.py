@@ -35,6 +35,7 @@ from memory.services.writing.rules.patterns import (
     SUBJECT_EN,
     SUBJECT_ZH,
     SUBJECTLESS_PLAN,
+    SUBJECTLESS_SELF,
     TO_THE_LISTENER,
     WHIM,
     generic_kind,
@@ -236,6 +237,8 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
     ):
         # "现在更喜欢绿色，不是蓝色了": a correction needs no subject to be about the user
         s.generic.append((kind or generic_kind(clause), clause))
+    elif SUBJECTLESS_SELF.search(clause.strip()) and not IDENTIFIER_TALK.search(s.text):
+        s.generic.append((kind or generic_kind(clause), clause))
     elif kind == "plan" and SUBJECTLESS_PLAN.search(clause) and not IDENTIFIER_TALK.search(s.text):
         if not PUT_OFF.search(clause):  # "下个月要去云南自驾", "planning to sell the car": the user's own plans
             s.generic.append(("plan", clause))
@@ -265,7 +268,7 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
     hedged = bool(HEDGE.search(joined)) or s.hedged
     if value is not None and hedged and "amount" in value:
         value["approx"] = True
-    if slot in {"location", "business"} and not FIRST_PERSON.search(joined):
+    if slot in {"location", "business"} and not FIRST_PERSON.search(joined) and not SUBJECTLESS_SELF.search(joined):
         if not any(FIRST_PERSON.search(c) for c in s.clauses) and (not s.change or _SOMEONE_MOVED.search(joined)):
             return None  # "Ronan finally moved to Limerick": his move, not the user's
     content_quote = joined + (
@@ -314,7 +317,7 @@ def _slot_kind_and_value(
     if slot == "location":
         place = place_in(joined)
         if not place:  # "我住在12楼": where, but no place name: the user's words as a plain fact
-            if FIRST_PERSON.search(joined) and not s.whim:
+            if (FIRST_PERSON.search(joined) or SUBJECTLESS_SELF.search(joined.strip())) and not s.whim:
                 s.generic.extend(
                     (kind_of(c) or "profile", c) for c in slot_clauses if (kind_of(c) or "profile", c) not in s.generic
                 )

@@ -89,6 +89,31 @@ def _agree(m: re.Match) -> str:
 # what comes before the statement and says nothing ("and btw I just adopted a beagle", "所以说我…")
 _FILLER = re.compile(r"^(?:(?:and|but|so|also|btw|oh|well|anyway|plus|ok|okay)\b\W*)+", re.IGNORECASE)
 _SUBJECTLESS = re.compile(r"^(?:planning|going|hoping|trying|learning|working|living|thinking) ", re.IGNORECASE)
+# a clause that leaves its subject out, as people do in chat: "originally from Belfast", "born in Lagos", "never
+# learned to drive", "got promoted to senior": the user is its subject
+_SUBJECTLESS_IS = re.compile(
+    r"^(?:(?:originally|also|actually) )?(?:from|based|married|divorced|retired|allergic)\b", re.I
+)
+_SUBJECTLESS_WAS = re.compile(r"^(?:born|raised|brought up)\b", re.IGNORECASE)
+_SUBJECTLESS_DID = re.compile(
+    r"^(?:never|always|usually|just|finally|recently|still|often|rarely|mostly|got|went|moved|started|stopped|"
+    r"quit|left|finished|lost|bought|sold|adopted|took|had|have|can'?t|cannot|don'?t|[a-z]+ed)\b",
+    re.IGNORECASE,
+)
+
+_DISCOURSE_LEAD = re.compile(r"^(?:(?:so|oh|well|ok|okay|anyway|btw|and|but|also|yeah|yep|haha|lol)\b[\s,]*)+", re.I)
+_TIME_LEAD = re.compile(
+    r"^((?:these days|nowadays|lately|recently|now|currently|at the moment|since (?:\w+ ){0,2}\w+|this year)\s*,?\s*)",
+    re.IGNORECASE,
+)
+
+
+def _subject_given(text: str) -> str:
+    """ "The user …" for a clause that left its subject out, or "" when the clause is not of that shape."""
+    for rx, verb in ((_SUBJECTLESS_IS, "is "), (_SUBJECTLESS_WAS, "was "), (_SUBJECTLESS_DID, "")):
+        if rx.match(text):
+            return "The user " + verb + text[0].lower() + text[1:]
+    return ""
 
 
 def third_person(text: str, chinese: bool) -> str:
@@ -112,8 +137,13 @@ def third_person(text: str, chinese: bool) -> str:
 
     out = _AFTER_SUBJECT.sub(_agree, out)
     out = _SUBJECTLESS.sub(lambda m: "the user is " + m.group().lower(), out)  # "Planning to sell the car"
+    out = _DISCOURSE_LEAD.sub("", out) or out
+    lead = _TIME_LEAD.match(out)
+    if lead and out[lead.end() :].lower().startswith("the user"):  # "these days the user is at HSBC"
+        when = lead.group(1).strip(" ,")
+        out = f"{out[lead.end() :]} {when[0].lower()}{when[1:]}"
     if not out.lower().startswith("the user"):
-        out = "The user: " + out
+        out = _subject_given(out) or "The user: " + out
     return out[0].upper() + out[1:] + "."
 
 

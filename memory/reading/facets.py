@@ -1,0 +1,180 @@
+"""What a change is a change of, when its words share little with the note it changes: "跳槽了，现在在小红书" changes
+"用户在美团做运营", "got promoted to senior" changes "The user is a junior developer", "We finally relocated —
+Bristol" changes "The user lives in Leeds". A job, a promotion and a move each name a kind of note (the user's
+employer, their title, where they live); memory.reading.changes adds a weight to the notes of that kind.
+
+A workplace or a home said again with another value ("这阵子我在平安这边上班", "we've been in Vancouver since March")
+is a change with no change word at all: one works at one employer and lives in one place, so a new one replaces the
+one note that holds the old one, and only when exactly one does.
+
+A note about someone else ("用户的哥哥在北京", "The user's brother lives in Ottawa") is that person's: a sentence in
+which the user speaks of themselves does not change it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.reading.about import KIN_WORDS
+
+FACET_WEIGHT = 0.35  # a note of the kind the change is about (as much as a shared slot, memory.reading.targets)
+
+_PROMOTED = re.compile(
+    r"\bpromot(?:ed|ion)\b|\bmade (?:a |an |the )?(?:senior|lead|head|manager|partner|director|principal)\b|"
+    r"\bstepp?(?:ed|ing)? up (?:to|as)\b|升职|提拔|转正|升(?:了|为|到|任|成)?(?:组长|主管|经理|总监|主任|高级|资深|副|正|总)",
+    re.IGNORECASE,
+)
+_NEW_JOB = re.compile(
+    r"\b(?:changed|switched|new|swapped|started (?:a|my) new) (?:jobs?|employers?|companies|company|firms?|roles?)\b|"
+    r"\bjob (?:change|switch|hop)|\bjoined\b|\bgot (?:a |the )?job\b|\bgot hired\b|\bhired (?:at|by)\b|"
+    r"\bstarted (?:working )?(?:at|with|for)\b|\bquit (?:my )?(?:job|work)\b|\blaid off\b|\bmade redundant\b|"
+    r"\blost my job\b|\bretired\b|\b(?:I'm|I am|I've been) (?:now |currently )?(?:at|with) [A-Z]|"
+    r"\bwork(?:ing)? (?:at|for) .{1,40}\b(?:now|these days|nowadays)\b|"
+    r"跳槽|换(?:了)?(?:份|个)?工作|换(?:了)?(?:家|个)?公司|新工作|新公司|新单位|入职|辞职|离职|被裁|裁员|失业|退休|"
+    r"(?:去|到|进)了?(?:一家)?.{1,10}?(?:上班|工作|实习)|现在在.{1,10}?(?:上班|工作|实习|做)",
+    re.IGNORECASE,
+)
+# the user moving, not a class or a meeting that moved ("gym's moved to tues/thurs")
+_MOVED = re.compile(
+    r"\b(?:I|we)(?:'ve| have| had)?\s+(?:\w+\s+){0,2}?(?:moved|relocated|emigrated|settled)\b(?!\s+(?:her|him|them|it|the|my|our|his)\b)|"
+    r"\bmov(?:ed|ing) (?:house|out|abroad|back home|in with)\b|\brelocat(?:ed|ing)\b|\bemigrat(?:ed|ing)\b|"
+    r"\b(?:based|living|live) in\b|搬家|搬(?:到|去|来|回|出|进)|住(?:到|进)|定居|落户|回国|租房|买了房",
+    re.IGNORECASE,
+)
+# the user's employer ("works at Barclays", "用户在招商银行上班", "用户在美团做运营", "用户在一家游戏公司")
+_EMPLOYER = re.compile(
+    r"\bworks? (?:at|for|in)\b|\bemployed\b|\bjob at\b|"
+    r"(?<![现正实存])在.{1,14}?(?:上班|工作|实习|做|任职|打工)|在一家|(?:公司|单位|集团|银行|医院|学校)(?:上班|工作)?[。.]?$",
+    re.IGNORECASE,
+)
+# the user's trade or title ("works as a graphic designer", "The user is a junior developer", "用户是普通程序员")
+_TITLE = re.compile(
+    r"\bworks? as\b|\bjob\b|\bcareer\b|\bthe user is an? (?!\w+ (?:of|with)\b)|职业|职位|岗位|"
+    r"^用户(?:是|当)(?:一名|一个|名|个)?",
+    re.IGNORECASE,
+)
+# a rank or a trade the occupation slot's lexicon does not list ("a junior analyst", "a sous chef", "组长")
+_JOB_WORD = re.compile(
+    r"\b(?:junior|senior|lead|head|chief|principal|trainee|apprentice|intern|analyst|consultant|manager|"
+    r"director|officer|clerk|assistant|technician|scientist|researcher|programmer|architect|editor|writer|"
+    r"journalist|chef|cook|baker|driver|pilot|mechanic|electrician|plumber|carpenter|builder|cleaner|"
+    r"cashier|barista|waiter|waitress|bartender|sommelier|paramedic|pharmacist|dentist|vet|surgeon|"
+    r"therapist|solicitor|barrister|banker|trader|broker|recruiter|marketer|salesperson|receptionist|"
+    r"librarian|lecturer|professor|postdoc|tutor|coach|firefighter|soldier|farmer)s?\b|"
+    r"组长|主管|经理|总监|主任|专员|助理|实习生|销售|运营|产品经理|会计|出纳|司机|厨师|店长|文员|客服|质检|"
+    r"工程师|程序员|设计师|老师|教师|医生|护士|律师|记者|编辑",
+    re.IGNORECASE,
+)
+# a note whose subject is one of the user's people ("用户的哥哥在北京", "The user's brother lives in Ottawa")
+_OTHERS_NOTE = re.compile(
+    rf"^\W*(?:the user's|用户的|用户)\s*(?:[\w-]+\s+){{0,2}}?(?:{KIN_WORDS})(?![A-Za-z])|^\W*用户(?:家)?(?:{KIN_WORDS})",
+    re.IGNORECASE,
+)
+_PLACE_SAID = re.compile(
+    r"\b(?:in|to)\s+(?P<en>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?)|(?:在|到|去)(?P<zh>[\u4e00-\u9fff]{2,4})"
+)
+_EMPLOYER_SAID = re.compile(
+    r"\b(?:at|for|with)\s+(?P<en>[A-Z][\w&'-]+(?:\s+[A-Z][\w&'-]+)?)|"
+    r"(?<![现正实存])在(?P<zh>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:这边|那边|那儿|这儿)?(?:上班|工作|实习|打工|任职)",
+)
+_WORK_NEWS = re.compile(r"(?<![现正实存])在.{1,10}?(?:上班|工作|实习|打工)|\bwork(?:ing)? (?:at|for)\b", re.IGNORECASE)
+
+
+# the company, the office or the school moved, not the user ("公司搬家了", "the office relocated to Slough")
+_NOT_THE_USER = re.compile(
+    r"^\W*(?:(?:so|oh|btw|and|also)\W+)*(?:our |my |the )?(?:office|company|firm|school|gym|shop|team|clinic)\b|"
+    r"^\W*(?:我们)?(?:公司|单位|店|学校|办公室|健身房|门店)",
+    re.IGNORECASE,
+)
+# where the user lived before ("Before Vancouver I lived in Calgary", "以前住在武汉"): no present value
+_BEFORE = re.compile(
+    r"\b(?:before|previously|used to|back (?:in|when)|lived|was living|grew up|as a kid)\b|以前|之前|曾经|过去|小时候",
+    re.IGNORECASE,
+)
+
+
+def change_facet(sentence: str) -> str | None:
+    """ "promotion", "job" or "move": the kind of change a sentence states, if it states one of these."""
+    if _PROMOTED.search(sentence):
+        return "promotion"
+    if _NEW_JOB.search(sentence):
+        return "job"
+    if _MOVED.search(sentence) and not _NOT_THE_USER.search(sentence) and not _BEFORE.search(sentence):
+        return "move"
+    return None
+
+
+def others_note(content: str) -> bool:
+    """Whether a note is about one of the user's people rather than the user."""
+    return bool(_OTHERS_NOTE.search(content or ""))
+
+
+def _residence_note(content: str) -> bool:
+    from memory.reading.targets import residence
+
+    return bool(residence(content)) and not others_note(content)
+
+
+def _work_note(content: str) -> str | None:
+    """ "employer", "title" or None: which of the user's work a note holds."""
+    if others_note(content):
+        return None
+    if _EMPLOYER.search(content):
+        return "employer"
+    if re.search(r"\bworks? as\b|职业|职位|岗位", content, re.IGNORECASE):
+        return "title"
+    return "title" if _TITLE.search(content) and (_JOB_WORD.search(content) or _about_work(content)) else None
+
+
+def _about_work(content: str) -> bool:
+    """A note on the occupation slot, or one the encoder puts in the area of work ("is a junior analyst")."""
+    from memory.reading.domains import AREAS, area_shares, first_person
+    from memory.reading.intents import encode
+    from memory.services.writing.topics import topics_in
+
+    if any(t.slot == "occupation" for t in topics_in(content)):
+        return True
+    shares = area_shares(encode([first_person(content)]))[0]
+    return list(AREAS)[int(shares.argmax())] == "work"
+
+
+def facet_weights(sentence: str, notes: list) -> dict[int, float]:
+    """id(note) -> the weight the note gets as the kind of note the sentence's change is about."""
+    facet = change_facet(sentence)
+    if facet == "move":
+        return {id(n): FACET_WEIGHT for n in notes if _residence_note(n.content)}
+    if facet is None:
+        return {}
+    first, second = ("title", "employer") if facet == "promotion" else ("employer", "title")
+    weights = {first: FACET_WEIGHT, second: FACET_WEIGHT / 2}
+    return {id(n): weights[kind] for n in notes if (kind := _work_note(n.content))}
+
+
+def _value(rx: re.Pattern, text: str) -> str:
+    m = rx.search(text)
+    return (m.group("en") or m.group("zh") or "") if m else ""
+
+
+def states_value(text: str) -> bool:
+    """Whether `text` says where the user works or lives (the notes are then read for the one it may replace)."""
+    from memory.reading.targets import residence
+
+    return bool(_WORK_NEWS.search(text) or residence(text))
+
+
+def value_replaced(sentence: str, notes: list) -> set[int]:
+    """{id(note)} when the sentence says where the user now works or lives and exactly one of their notes holds
+    another employer or home; empty otherwise."""
+    from memory.reading.targets import residence
+
+    if _BEFORE.search(sentence):
+        return set()
+    if _WORK_NEWS.search(sentence) and not others_note(sentence):
+        said, held = _value(_EMPLOYER_SAID, sentence), [n for n in notes if _work_note(n.content) == "employer"]
+    elif residence(sentence):
+        said, held = _value(_PLACE_SAID, sentence), [n for n in notes if _residence_note(n.content)]
+    else:
+        return set()
+    if not said or len(held) != 1 or said.lower() in held[0].content.lower():
+        return set()
+    return {id(held[0])}
