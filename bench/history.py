@@ -108,6 +108,7 @@ def run_long_history(
 def _measure(ctx, client, tenant, external_id: str, asked: list[str], assembly_turns: int) -> dict:
     from assistants.services.chat import chat_session_start, chat_turn_stream
     from core.db import connection_pooled
+    from core.policy import memory_policy_for
     from memory.services.recall.recall import memory_recall
     from memory.services.vectors.embeddings import recent_vectors_clear
     from tenancy.models import EndUser
@@ -115,6 +116,7 @@ def _measure(ctx, client, tenant, external_id: str, asked: list[str], assembly_t
     end_user = EndUser.objects.for_tenant(tenant).get(external_id=external_id)
     warm = min(10, len(asked) // 10)
     http, floor, local, empty = [], [], [], 0
+    policy = memory_policy_for(tenant=tenant)  # as the recall endpoint resolves it
     for i, question in enumerate(asked):
         ms_floor, _ = timed_ms(client.get, "/api/v1/assistants/")
         recent_vectors_clear()  # a new question: its embedding is part of the recall, as in a turn
@@ -124,7 +126,9 @@ def _measure(ctx, client, tenant, external_id: str, asked: list[str], assembly_t
         if status != 200:
             raise RuntimeError(f"recall failed with HTTP {status}: {str(body)[:200]}")
         recent_vectors_clear()
-        ms_local, items = timed_ms(memory_recall, tenant=tenant, end_user=end_user, query=question, k=10, touch=False)
+        ms_local, items = timed_ms(
+            memory_recall, tenant=tenant, end_user=end_user, query=question, policy=policy, k=10, touch=False
+        )
         empty += not items
         if i >= warm:
             http.append(ms_http)

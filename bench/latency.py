@@ -261,6 +261,7 @@ def _bare_query(tenant_id, user_id, literal, model, exact: bool):
 def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
     from django.conf import settings
 
+    from core.policy import memory_policy_for
     from memory.services.recall.recall import EXACT_SCAN_MAX, active_note_count, memory_recall
     from memory.services.vectors.embeddings import embed_texts, recent_vectors_clear
 
@@ -273,6 +274,7 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
         groups[f"returning user ({TYPICAL_NOTES} notes, {RETURNING_TURNS} past turns)"] = lambda: rng.choice(
             store.returning
         )
+    policy = memory_policy_for(tenant=store.tenant)
     for label, pick in groups.items():
         texts = [query_text(rng) for _ in range(queries)]
         users = [pick() for _ in texts]
@@ -284,7 +286,9 @@ def measure(store: NoteStore, *, queries: int, rng: random.Random) -> dict:
             exact = active_note_count(tenant_id=store.tenant.pk, end_user_id=user.pk) <= EXACT_SCAN_MAX
             bms, _ = timed_ms(_bare_query, store.tenant.pk, user.pk, literal, model, exact)
             recent_vectors_clear()  # recall embeds the query itself: its time includes the embedding
-            rms, items = timed_ms(memory_recall, tenant=store.tenant, end_user=user, query=text, k=10, touch=False)
+            rms, items = timed_ms(
+                memory_recall, tenant=store.tenant, end_user=user, query=text, policy=policy, k=10, touch=False
+            )
             empty += not items
             if i >= min(10, queries // 10):  # the first queries warm caches and connections
                 embed_ms.append(ms)

@@ -191,6 +191,7 @@ def run_locomo(
     baselines: tuple[str, ...] = ("bm25", "minilm"),
 ) -> dict:
     from bench import baselines as bl
+    from core.policy import memory_policy_for
     from memory.services.recall.recall import memory_recall
     from memory.services.vectors.embeddings import embed_texts
     from tenancy.models import EndUser
@@ -224,6 +225,7 @@ def run_locomo(
     ablation = _ablation()
     systems: dict[str, list[dict]] = {name: [] for name in ablation}
     latencies = []
+    policy = memory_policy_for(tenant=tenant)
     for conv in convs:
         end_user = EndUser.objects.for_tenant(tenant).get(external_id=conv["id"])
         for q in conv["questions"]:
@@ -234,6 +236,7 @@ def run_locomo(
                     tenant=tenant,
                     end_user=end_user,
                     query=q["question"],
+                    policy=policy,
                     k=25,
                     touch=False,
                     weights=weights,

@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from core.policy import memory_policy_for
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
@@ -165,7 +167,15 @@ def measure(tenant, user, queries, vectors):
     for q in queries:
         vec = vectors[q]
         t = time.perf_counter()
-        memory_recall(tenant=tenant, end_user=user, query=q, touch=False, include_messages=False, query_embedding=vec)
+        memory_recall(
+            tenant=tenant,
+            end_user=user,
+            query=q,
+            touch=False,
+            include_messages=False,
+            query_embedding=vec,
+            policy=memory_policy_for(tenant=tenant),
+        )
         recall_t.append(time.perf_counter() - t)
         t = time.perf_counter()
         bare_sql(tenant.pk, user.pk, vec)

@@ -14,6 +14,7 @@ import random
 
 from bench.common import BenchContext, bench_tenant
 from bench.corpus import chat_line
+from core.policy import memory_policy_for
 
 FIRST_TURN = {
     "en": (
@@ -85,7 +86,9 @@ def run_token_cost(
                 ctx.log(f"tokens {lang}: turn {turn}: {sent} sent vs {full} full history")
             if turn % 5 == 0 or turn in checkpoints:
                 ctx.wait_idle()  # compaction keeps up as it would between a person's messages
-        items = memory_recall(tenant=tenant, end_user=end_user, query=question, k=10, touch=False)
+        items = memory_recall(
+            tenant=tenant, end_user=end_user, query=question, k=10, touch=False, policy=memory_policy_for(tenant=tenant)
+        )
         recalled = any(any(n in item.content for n in needles) for item in items)
         probe = chat_turn(tenant=tenant, session=session, text=question)
         in_context = any(

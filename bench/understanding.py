@@ -26,6 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.common import BenchContext, bench_tenant, percentiles
+from core.policy import memory_policy_for
 
 DATA = Path(__file__).resolve().parent / "data"
 CATEGORIES = ("forget", "correction", "off_record", "no_fact", "restatement", "secret", "instruction", "meaning")
@@ -69,6 +70,7 @@ def _seed(*, tenant, end_user, notes: list[str]) -> list:
                 source="user_stated",
                 confidence=0.85,
                 actor="bench:seed",
+                policy=memory_policy_for(tenant=tenant),
             )
         )
     return seeded

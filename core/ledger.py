@@ -61,25 +61,18 @@ def _job_start(*, kind: str, tenant_id, end_user_id, idempotency_key: str, job_i
     """The ledger row of this run, marked running. The usual first run costs one INSERT; a row that exists already
     (queued by a request, or a redelivery) is read and updated."""
     now = timezone.now()
+    running = {
+        "kind": kind,
+        "tenant_id": tenant_id,
+        "end_user_id": end_user_id,
+        "status": JobRecord.Status.RUNNING,
+        "started_at": now,
+        "attempts": 1,
+    }
     if job_id is None and not idempotency_key:
-        return JobRecord.objects.create(
-            kind=kind,
-            tenant_id=tenant_id,
-            end_user_id=end_user_id,
-            status=JobRecord.Status.RUNNING,
-            started_at=now,
-            attempts=1,
-        )
+        return JobRecord.objects.create(**running)
     if job_id is None:
-        job = _job_insert_running(
-            kind=kind,
-            tenant_id=tenant_id,
-            end_user_id=end_user_id,
-            idempotency_key=idempotency_key,
-            status=JobRecord.Status.RUNNING,
-            started_at=now,
-            attempts=1,
-        )
+        job = _job_insert_running(idempotency_key=idempotency_key, **running)
         if job is not None:
             return job
         job = JobRecord.objects.get(kind=kind, idempotency_key=idempotency_key)

@@ -23,6 +23,7 @@ from assistants.services.tenants import end_user_get_or_create
 from assistants.services.turn_session import turn_session_open
 from core.erasure import end_user_erasure_refuse
 from core.exceptions import InvalidInput, NotFound
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall.recall import memory_recall
@@ -89,7 +90,8 @@ def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dic
     if not 1 <= k <= 100:
         raise InvalidInput("k must be between 1 and 100.")
     end_user = _end_user(tenant=tenant, external_id=user)
-    items = memory_recall(tenant=tenant, end_user=end_user, query=query, k=k, touch=False)
+    policy = memory_policy_for(tenant=tenant)
+    items = memory_recall(tenant=tenant, end_user=end_user, query=query, policy=policy, k=k, touch=False)
     return {"query": query, "results": [item.as_dict() for item in items][:k]}
 
 

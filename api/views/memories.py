@@ -16,6 +16,7 @@ from api.views.sessions import PAGE_PARAMS, USER_PARAM
 from assistants.services.forgetting import forget_everywhere
 from assistants.services.pinned_sync import session_pinned_follow_notes
 from core.exceptions import Conflict
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.note_versions import (
     memory_note_forget_if_version,
@@ -217,6 +218,7 @@ class UserMemoriesView(TenantAPIView):
                 tenant=self.tenant,
                 end_user=end_user,
                 query=params["q"],
+                policy=memory_policy_for(tenant=self.tenant),
                 k=params["k"],
                 include_messages=False,
                 touch=False,
@@ -259,6 +261,7 @@ class UserMemoriesView(TenantAPIView):
                 end_user=end_user,
                 kind=data["kind"],
                 content=data["content"],
+                policy=memory_policy_for(tenant=self.tenant),
                 key=data.get("key", ""),
                 source=data["source"],
                 confidence=data["confidence"],

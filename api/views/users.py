@@ -21,6 +21,7 @@ from assistants.services.tenants import end_user_memory_set
 from core.downloads import file_download
 from core.exceptions import ApplicationError
 from core.models import JobRecord
+from core.policy import memory_policy_for
 from memory.models import Experience
 from memory.services.recall.recall import memory_recall
 from tasks.models import TaskState
@@ -192,7 +193,10 @@ class RecallView(TenantAPIView):
     def get(self, request, external_id):
         params = self.query(RecallQuery)
         end_user = self.end_user(external_id)
-        items = memory_recall(tenant=self.tenant, end_user=end_user, query=params["q"], k=params["k"], touch=False)
+        policy = memory_policy_for(tenant=self.tenant)
+        items = memory_recall(
+            tenant=self.tenant, end_user=end_user, query=params["q"], policy=policy, k=params["k"], touch=False
+        )
         return Response({"query": params["q"], "results": [item.as_dict() for item in items][: params["k"]]})
 
 

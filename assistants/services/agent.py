@@ -83,7 +83,7 @@ def reply_stream(
     """Yield ("delta", str), ("tool_call", dict), ("tool_result", dict) events; return (the model name to store,
     the error sentence or None, in the language of `text`). The reply and calls are in `state`. Closed
     mid-stream (the person stopped it or went away), it stores what was streamed, marked stopped, and re-raises."""
-    model = get_chat_model(tenant=tenant, assistant=session.assistant, policy=policy)
+    model = get_chat_model(policy=policy, assistant=session.assistant)
     model_name = model.name
     if not model.offline:
         connection_release_while_waiting()  # a remote model takes seconds: do not hold a pooled connection

@@ -123,7 +123,7 @@ def session_compact(*, tenant_id: int, session_id: int, continue_in_job: bool = 
             dropped, more = _pass_messages(session=session, keep=2 * policy.window_turns)
             if not dropped:
                 return {"compacted": 0, "summary_version": session.summary_version}
-            model = get_chat_model(tenant=session.tenant, assistant=session.assistant, policy=policy)
+            model = get_chat_model(policy=policy, assistant=session.assistant)
             merged = summary_merge(
                 model=model,
                 old_summary=session.summary,

@@ -95,7 +95,6 @@ def _recall(*, tenant, session, text: str, budget: int, policy: MemoryPolicy, ea
                 exclude_session_id=session.id,
                 touch=False,
                 for_context=True,
-                assistant=session.assistant,
                 policy=policy,
             )
             or []

@@ -35,6 +35,8 @@ from django.core.checks import CheckMessage, Error, register
 from django.db import transaction
 from django.utils.module_loading import import_string
 
+from core.policy import MemoryPolicy
+
 logger = logging.getLogger(__name__)
 
 
@@ -93,7 +95,9 @@ def prepare_pre_turn_hooks(*, tenant, session, text: str, policy) -> dict[str, A
     return prepared
 
 
-def run_pre_turn_hooks(*, tenant, session, message, policy=None, prepared: dict[str, Any] | None = None) -> list[dict]:
+def run_pre_turn_hooks(
+    *, tenant, session, message, policy: MemoryPolicy, prepared: dict[str, Any] | None = None
+) -> list[dict]:
     """Run every hook in one savepoint (two statements, not two per hook). Should one hook raise, that
     savepoint is rolled back, so no hook's writes are half kept, and the hooks run again one savepoint each, the
     failing one skipped: the others' effects are exactly those of a turn where it failed alone. `policy` and
@@ -115,7 +119,7 @@ def _call(path: str, *, tenant, session, message, extra: dict[str, Any]):
     hook = import_string(path)
     accepted = _accepted(hook)
     kwargs: dict[str, Any] = {}
-    if "policy" in accepted and extra["policy"] is not None:
+    if "policy" in accepted:
         kwargs["policy"] = extra["policy"]
     if "prepared" in accepted and extra["prepared"] is not None:  # the turn prepared: None if this hook's failed
         kwargs["prepared"] = extra["prepared"].get(path)

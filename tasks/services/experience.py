@@ -28,7 +28,7 @@ from pgvector.django import CosineDistance
 from pydantic import BaseModel, Field
 
 from core.i18n import user_language
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy, memory_policy_for
 from core.text import language_of, mostly_chinese
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.vectors.embeddings import embed_texts
@@ -285,11 +285,10 @@ def experience_forget_for_message(*, tenant, message) -> int:
     return deleted
 
 
-def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
+def experiences_visible_to(*, tenant, assistant, end_user, policy: MemoryPolicy):
     """The experiences of `assistant` that `end_user` may be offered: the ones they contributed, and (while the
     tenant shares experiences) those confirmed by `experience_min_users` distinct users or approved by staff.
-    `end_user=None`: only the shared ones."""
-    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
+    `end_user=None`: only the shared ones. `policy`: the caller's effective policy (the turn's)."""
     qs = Experience.objects.for_tenant(tenant).filter(assistant=assistant)
     own = (
         Q(pk__in=[])
@@ -305,14 +304,20 @@ def experiences_visible_to(*, tenant, assistant, end_user, policy=None):
 
 
 def experience_recall(
-    *, tenant, assistant, text: str, end_user=None, limit: int = 3, min_similarity: float | None = None, policy=None
+    *,
+    tenant,
+    assistant,
+    text: str,
+    policy: MemoryPolicy,
+    end_user=None,
+    limit: int = 3,
+    min_similarity: float | None = None,
 ) -> list[dict]:
     """Experiences `end_user` may be offered (experiences_visible_to) similar to `text`, best first. Cosine
     distance is computed in SQL over vectors of the same embedding model, in this tenant and assistant only.
-    `policy`: the caller's effective policy (the turn's), else `assistant`'s."""
+    `policy`: the caller's effective policy (the turn's)."""
     if min_similarity is None:
         min_similarity = settings.EXPERIENCE_MIN_SIMILARITY
-    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     base = experiences_visible_to(tenant=tenant, assistant=assistant, end_user=end_user, policy=policy).filter(
         embedding__isnull=False
     )
@@ -347,7 +352,9 @@ def experience_turn_prepare(*, tenant, session, text: str, policy) -> list[dict]
     )
 
 
-def experience_turn_hook(*, tenant, session, message, policy=None, prepared: list[dict] | None = None) -> dict | None:
+def experience_turn_hook(
+    *, tenant, session, message, policy: MemoryPolicy, prepared: list[dict] | None = None
+) -> dict | None:
     """See assistants.services.hooks for the contract. Recalls experiences this user may be offered as a hint
     (`prepared`: recalled by experience_turn_prepare before the turn's locks). A message that praises the previous
     reply gets no hint: it is feedback, which the hook before this one

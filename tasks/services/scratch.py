@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy
 from memory.services.identifiers.pii import pii_redact_value
 from tasks.models import SessionScratch
 
@@ -27,13 +27,6 @@ from tasks.models import SessionScratch
 def scratch_key(*, call: str, args: Any = None) -> str:
     digest = hashlib.sha256(json.dumps(args, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
     return f"{call[:130]}:{digest[:64]}"
-
-
-def _ttl(*, tenant, session, ttl: timedelta | None, policy=None) -> timedelta:
-    if ttl is not None:
-        return ttl
-    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
-    return timedelta(days=policy.task_ttl_days)
 
 
 def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
@@ -46,12 +39,13 @@ def scratch_get(*, tenant, session, key: str, default: Any = None) -> Any:
     return default if row is None else row.value
 
 
-def scratch_put(*, tenant, session, key: str, value: Any, ttl: timedelta | None = None, policy=None) -> SessionScratch:
-    """Keep `value` under `key` for this session, for `ttl` (default: task_ttl_days of `policy`, the caller's
-    effective policy, else the session assistant's)."""
+def scratch_put(
+    *, tenant, session, key: str, value: Any, policy: MemoryPolicy, ttl: timedelta | None = None
+) -> SessionScratch:
+    """Keep `value` under `key` for this session, for `ttl` (default: task_ttl_days of `policy`, the turn's)."""
     if session.tenant_id != tenant.pk:
         raise ValueError("The session belongs to another tenant.")
-    expires_at = timezone.now() + _ttl(tenant=tenant, session=session, ttl=ttl, policy=policy)
+    expires_at = timezone.now() + (ttl if ttl is not None else timedelta(days=policy.task_ttl_days))
     value = pii_redact_value(value)[0]  # scratch is derived from the user's words too
     for _attempt in range(2):  # a concurrent first write of the same key: the second attempt updates it
         try:
@@ -109,7 +103,14 @@ _MISSING = object()
 
 
 def scratch_get_or_compute(
-    *, tenant, session, call: str, args: Any, compute: Callable[[], Any], ttl: timedelta | None = None, policy=None
+    *,
+    tenant,
+    session,
+    call: str,
+    args: Any,
+    compute: Callable[[], Any],
+    policy: MemoryPolicy,
+    ttl: timedelta | None = None,
 ) -> Any:
     """The cached result of `call(args)` in this session, or `compute()` stored under that key (JSON values)."""
     key = scratch_key(call=call, args=args)

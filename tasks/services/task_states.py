@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 
 from core.exceptions import Conflict, InvalidInput
 from core.i18n import user_language
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy
 from memory.services.identifiers.pii import pii_redact_value
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (
@@ -47,9 +47,9 @@ def now_iso() -> str:
     return timezone.now().isoformat()
 
 
-def task_state_ttl(*, tenant, assistant, policy=None) -> timedelta:
-    """task_ttl_days of `policy` (the turn's), else of `assistant`'s policy."""
-    return timedelta(days=(policy or memory_policy_for(tenant=tenant, assistant=assistant)).task_ttl_days)
+def task_state_ttl(*, policy: MemoryPolicy) -> timedelta:
+    """How long an open task lives: task_ttl_days of `policy`, the turn's."""
+    return timedelta(days=policy.task_ttl_days)
 
 
 def task_state_save(*, tenant, task: TaskState, steps: list[dict], **changes) -> TaskState:
@@ -96,7 +96,7 @@ def task_webhook_content(tenant_id: int, task_id: int) -> tuple[dict, int] | Non
     return {"collected": collected}, task.end_user_id
 
 
-def task_state_start(*, tenant, session, task_type: TaskType, message, policy=None) -> TaskState:
+def task_state_start(*, tenant, session, task_type: TaskType, message, policy: MemoryPolicy) -> TaskState:
     """A new task of `task_type` for the session's user, collecting its required fields."""
     if task_type.tenant_id != tenant.pk or session.tenant_id != tenant.pk:
         raise InvalidInput("The task type belongs to another tenant.")
@@ -112,11 +112,11 @@ def task_state_start(*, tenant, session, task_type: TaskType, message, policy=No
         collected={},
         pending_fields=[f["name"] for f in fields],
         step_history=[{"action": "start", "message_id": message.pk if message else None, "at": now_iso()}],
-        expires_at=timezone.now() + task_state_ttl(tenant=tenant, assistant=session.assistant, policy=policy),
+        expires_at=timezone.now() + task_state_ttl(policy=policy),
     )
 
 
-def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
+def _draft(*, tenant, session, state: TaskState, policy: MemoryPolicy) -> str:
     """The finished task's result (offline: the structured plan); cached in session scratch per collected values."""
     values = {
         f["name"]: state.collected[f["name"]]["value"] for f in state.required_fields if f["name"] in state.collected
@@ -144,7 +144,7 @@ def _draft(*, tenant, session, state: TaskState, policy=None) -> str:
 
 
 def task_state_fill(
-    *, tenant, state: TaskState, values: dict[str, Extracted], message, session=None, policy=None
+    *, tenant, state: TaskState, values: dict[str, Extracted], message, policy: MemoryPolicy, session=None
 ) -> TaskState:
     """Record field values (each with the message it came from). When nothing is pending any more the task moves
     through planning to waiting_confirm with its drafted result."""
@@ -156,9 +156,7 @@ def task_state_fill(
     pending = [f["name"] for f in state.required_fields if f["name"] not in collected]
     changes: dict[str, Any] = {"collected": collected, "pending_fields": pending}
     if session is not None and state.state in OPEN_STATES:
-        changes["expires_at"] = timezone.now() + task_state_ttl(
-            tenant=tenant, assistant=session.assistant, policy=policy
-        )
+        changes["expires_at"] = timezone.now() + task_state_ttl(policy=policy)
     if pending:
         if state.state != TaskState.State.COLLECTING_INFO:
             changes["state"] = TaskState.State.COLLECTING_INFO

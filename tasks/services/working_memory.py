@@ -20,7 +20,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy
 from tasks.models import TaskState, TaskType
 from tasks.selectors import (
     OPEN_STATES,
@@ -103,7 +103,7 @@ def task_route_prepare(*, tenant, session, text: str, policy) -> PreparedRoute |
 _NOT_PREPARED = object()
 
 
-def task_route_message(*, tenant, session, message, policy=None, prepared=_NOT_PREPARED) -> dict | None:
+def task_route_message(*, tenant, session, message, policy: MemoryPolicy, prepared=_NOT_PREPARED) -> dict | None:
     """A pre-turn hook (assistants.services.hooks): route one user message (continue the task / side question /
     new task), update the task state, and return {"section": "task", "data": <state for context section 4>,
     "reply_hint": ...}, or None when no task is active.
@@ -112,7 +112,6 @@ def task_route_message(*, tenant, session, message, policy=None, prepared=_NOT_P
     task_route_prepare asked before the turn locked anything) and it is used if the tasks are still as the model
     saw them; otherwise (another turn changed them meanwhile, or the model was not asked) the offline rules
     decide. Called on its own, without `prepared`, it asks the model first and then locks."""
-    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
     if prepared is _NOT_PREPARED:
         prepared = task_route_prepare(tenant=tenant, session=session, text=message.content or "", policy=policy)
     # The turn runs hooks in a savepoint each (assistants.services.hooks); a second one here would only add round
@@ -351,12 +350,12 @@ def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: boo
 
 
 def _resume(
-    *, tenant, session, message, state: TaskState, route: Route, zh: bool, prefix: str = "", policy=None
+    *, tenant, session, message, state: TaskState, route: Route, zh: bool, policy: MemoryPolicy, prefix: str = ""
 ) -> dict:
     steps = [{"action": "resume", "message_id": message.pk, "session_id": session.pk, "at": now_iso()}]
     changes = {
         "session": session,
-        "expires_at": timezone.now() + task_state_ttl(tenant=tenant, assistant=session.assistant, policy=policy),
+        "expires_at": timezone.now() + task_state_ttl(policy=policy),
     }
     if state.state == TaskState.State.PAUSED:
         changes["state"] = state_after_resume(state)

@@ -4,6 +4,7 @@ redact policy); session titles made from a first message carry no identifier; th
 
 import pytest
 
+from core.policy import memory_policy_for
 from memory.models import AuditLog, MemoryNote
 from tenancy.models import ChatSession
 from tests.api.conftest import error_of
@@ -99,6 +100,7 @@ def test_a_structured_value_with_an_identifier_is_refused_by_the_service(acme):
             key="plate",
             content="The user drives a blue car.",
             value={"plate": "京A12345"},
+            policy=memory_policy_for(tenant=acme.tenant),
         )
     note.refresh_from_db()
     assert note.value != {"contact": {"phone": "07700 900123"}}

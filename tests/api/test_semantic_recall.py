@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.conf import settings
 
+from core.policy import memory_policy_for
 from memory.models import MemoryNote, MessageVector
 from memory.services.recall.recall import memory_recall
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts
@@ -92,10 +93,22 @@ def test_explicit_recall_returns_exactly_k_ranked_and_the_floor_applies_only_to_
     acme.tenant.recall_all_below = 0
     acme.tenant.save()
     in_context = memory_recall(
-        tenant=acme.tenant, end_user=mei, query="What is the capital of Peru?", for_context=True, touch=False
+        tenant=acme.tenant,
+        end_user=mei,
+        query="What is the capital of Peru?",
+        for_context=True,
+        touch=False,
+        policy=memory_policy_for(tenant=acme.tenant),
     )
     assert len(in_context) < 3, [i.content for i in in_context]
-    relevant = memory_recall(tenant=acme.tenant, end_user=mei, query="我的狗叫什么名字", for_context=True, touch=False)
+    relevant = memory_recall(
+        tenant=acme.tenant,
+        end_user=mei,
+        query="我的狗叫什么名字",
+        for_context=True,
+        touch=False,
+        policy=memory_policy_for(tenant=acme.tenant),
+    )
     assert any("豆豆" in i.content for i in relevant)
 
 
@@ -199,7 +212,12 @@ def test_a_chat_turn_embeds_the_message_and_forgetting_removes_it(acme, celery_w
 
     ravi = EndUser.objects.for_tenant(acme.tenant).get(external_id="ravi")
     in_session = memory_recall(
-        tenant=acme.tenant, end_user=ravi, query="plumbing repair", exclude_session_id=first["session"], touch=False
+        tenant=acme.tenant,
+        end_user=ravi,
+        query="plumbing repair",
+        exclude_session_id=first["session"],
+        touch=False,
+        policy=memory_policy_for(tenant=acme.tenant),
     )
     assert not any(i.type == "message" and "tap" in i.content for i in in_session)
 

@@ -12,6 +12,7 @@ from assistants.services.alternatives import chat_reply_regenerate_stream, chat_
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.compaction import session_compact
 from assistants.services.privacy import user_erase, user_erase_request
+from core.policy import memory_policy_for
 from memory.models import Experience, ExperienceContribution, MessageVector
 from memory.services.recall.recall import memory_recall
 from memory.services.writing.extraction import memory_extract_for_message
@@ -48,7 +49,12 @@ def _edit(tenant, session, message, text):
 
 def _recalled(tenant, end_user, session) -> str:
     items = memory_recall(
-        tenant=tenant, end_user=end_user, query=QUESTION, exclude_session_id=session.pk, for_context=True
+        tenant=tenant,
+        end_user=end_user,
+        query=QUESTION,
+        exclude_session_id=session.pk,
+        for_context=True,
+        policy=memory_policy_for(tenant=tenant),
     )
     return "\n".join(item.content for item in items)  # notes and earlier messages
 

@@ -12,6 +12,7 @@ from assistants.llm import ModelError, get_chat_model
 from assistants.services.chat import chat_turn_stream
 from assistants.services.compaction import session_compact
 from core.models import JobRecord
+from core.policy import memory_policy_for
 from tenancy.models import ChatSession, Message
 from tests.chat.helpers import add_turns, all_messages, make_session, say
 from tests.conftest import wait_for
@@ -193,12 +194,17 @@ def test_a_compaction_job_that_meets_a_model_fault_retries_later_and_succeeds(sc
 @pytest.mark.django_db
 def test_offline_is_the_default_and_a_missing_endpoint_falls_back_to_it(settings):
     session = make_session()
-    assert get_chat_model(tenant=session.tenant, assistant=session.assistant).offline
+
+    def model():
+        policy = memory_policy_for(tenant=session.tenant, assistant=session.assistant)
+        return get_chat_model(policy=policy, assistant=session.assistant)
+
+    assert model().offline
     settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = "", ""
     session.assistant.chat_model = "qwen-max"
-    assert get_chat_model(tenant=session.tenant, assistant=session.assistant).offline
+    assert model().offline
     settings.OPENAI_BASE_URL, settings.OPENAI_API_KEY = "http://127.0.0.1:9/v1", "k"
-    assert get_chat_model(tenant=session.tenant, assistant=session.assistant).name == "qwen-max"
+    assert model().name == "qwen-max"
 
 
 @pytest.mark.django_db

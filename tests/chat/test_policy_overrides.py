@@ -21,7 +21,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_get_or_create, tenant_create
 from core.dispatch import DISPATCH_KIND
 from core.models import JobRecord
-from core.policy import MemoryPolicy
+from core.policy import MemoryPolicy, memory_policy_for
 from memory.models import Experience, ExperienceContribution, MemoryNote
 from memory.services.forgetting.forgetting import memory_decay_notes, memory_reembed_notes
 from memory.services.notes.notes import memory_note_create
@@ -83,6 +83,7 @@ def _note(pair: Pair, content: str, kind: str = "preference", session=None, **ex
         end_user=pair.user,
         kind=kind,
         content=content,
+        policy=memory_policy_for(tenant=pair.tenant),
         session=session,
         source="user_stated",
         **extra,

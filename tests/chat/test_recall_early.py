@@ -7,6 +7,7 @@ import pytest
 from assistants.services import recall_early
 from assistants.services.chat import chat_session_start, chat_turn
 from core.db import connection_pooled
+from core.policy import memory_policy_for
 from memory.services.recall.recall import memory_recall
 from memory.services.writing.remember import memory_fact_remember
 from tests.factories import AssistantFactory, EndUserFactory, TenantFactory
@@ -67,6 +68,7 @@ def test_the_early_recall_gives_the_context_what_recalling_inline_gives_and_only
             exclude_session_id=session.pk,
             touch=False,
             for_context=True,
+            policy=memory_policy_for(tenant=tenant),
         )
         assert shown and shown == [(m.type, m.id) for m in inline][: len(shown)], question
         contents = " ".join(m.content for m in result.context.memories)

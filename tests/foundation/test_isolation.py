@@ -2,6 +2,7 @@
 
 import pytest
 
+from core.policy import memory_policy_for
 from memory.models import MemoryNote, MessageVector
 from tasks.models import TaskState
 from tenancy.models import ChatSession, EndUser, Message
@@ -60,8 +61,20 @@ def test_message_vectors_stay_with_their_tenant_and_user(two_tenants):
     assert not MessageVector.objects.for_tenant(a).exists()
     neighbour = EndUserFactory(tenant=b, external_id="neighbour")
     for tenant, user in ((a, user_a), (b, neighbour)):
-        assert memory_recall(tenant=tenant, end_user=user, query="我的预算是 40 万", k=10, touch=False) == []
-    found = memory_recall(tenant=b, end_user=user_b, query="我的预算是多少", k=10, touch=False)
+        assert (
+            memory_recall(
+                tenant=tenant,
+                end_user=user,
+                query="我的预算是 40 万",
+                k=10,
+                touch=False,
+                policy=memory_policy_for(tenant=tenant),
+            )
+            == []
+        )
+    found = memory_recall(
+        tenant=b, end_user=user_b, query="我的预算是多少", k=10, touch=False, policy=memory_policy_for(tenant=b)
+    )
     assert message_b.pk in [i.id for i in found if i.type == "message"]
 
 
@@ -89,11 +102,27 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
     foreign = MessageFactory(session=session_b, end_user=intruder, content="Lisbon, the secret of someone else")
     own = MessageFactory(session=session_b, content="Lisbon with my sister, in May")
     weights = replace(WEIGHTS, neighbour=0.5)
-    found = memory_recall(tenant=b, end_user=user_b, query="我的预算是多少", k=10, touch=False, weights=weights)
+    found = memory_recall(
+        tenant=b,
+        end_user=user_b,
+        query="我的预算是多少",
+        k=10,
+        touch=False,
+        weights=weights,
+        policy=memory_policy_for(tenant=b),
+    )
     ids = [i.id for i in found if i.type == "message"]
     assert matching.pk in ids and own.pk in ids and foreign.pk not in ids
     for tenant, user in ((a, user_a), (b, intruder)):
-        found = memory_recall(tenant=tenant, end_user=user, query="我的预算是多少", k=10, touch=False, weights=weights)
+        found = memory_recall(
+            tenant=tenant,
+            end_user=user,
+            query="我的预算是多少",
+            k=10,
+            touch=False,
+            weights=weights,
+            policy=memory_policy_for(tenant=tenant),
+        )
         assert matching.pk not in [i.id for i in found]
 
 

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from assistants.services.staff import tenant_staff_add
+from core.policy import memory_policy_for
 from webhooks.models import WebhookDelivery, WebhookEndpoint
 from webhooks.services import webhook_endpoint_create
 
@@ -122,9 +123,21 @@ def test_a_rolled_back_write_records_no_event(tenant_a, hooks):
     user = end_user_get_or_create(tenant=tenant_a.tenant, external_id="undo")
     before = WebhookDelivery.objects.for_tenant(tenant_a.tenant).count()
     with pytest.raises(RuntimeError), transaction.atomic():
-        memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
+        memory_note_create(
+            tenant=tenant_a.tenant,
+            end_user=user,
+            kind="profile",
+            content="The user is a chef.",
+            policy=memory_policy_for(tenant=tenant_a.tenant),
+        )
         assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1  # written in the write's
         raise RuntimeError("the write fails after the note")  # transaction ...
     assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before  # ... and gone with it
-    memory_note_create(tenant=tenant_a.tenant, end_user=user, kind="profile", content="The user is a chef.")
+    memory_note_create(
+        tenant=tenant_a.tenant,
+        end_user=user,
+        kind="profile",
+        content="The user is a chef.",
+        policy=memory_policy_for(tenant=tenant_a.tenant),
+    )
     assert WebhookDelivery.objects.for_tenant(tenant_a.tenant).count() == before + 1

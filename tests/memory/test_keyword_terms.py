@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 from django.db import connection
 
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.recall.recall import WEIGHTS, memory_recall
 from memory.services.vectors.embeddings import search_terms
@@ -44,6 +45,7 @@ def test_keyword_recall_matches_another_form_of_the_word(make_person, said, ques
         exclude_session_id=person.session.pk,
         touch=False,
         weights=KEYWORDS_ONLY,
+        policy=memory_policy_for(tenant=person.tenant),
     )
     assert items and items[0].score > 0, [(i.content, i.score) for i in items]
     assert answer_word in items[0].content, [(i.content, i.score) for i in items]

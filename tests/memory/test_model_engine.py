@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create
 from memory.services.writing.extraction import memory_extract_for_message
@@ -23,6 +24,7 @@ def _note(person, content, key=""):
         source="user_stated",
         confidence=0.85,
         actor="test",
+        policy=memory_policy_for(tenant=person.tenant),
     )
 
 

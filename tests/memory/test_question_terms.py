@@ -4,6 +4,7 @@ words are found as before, for this user only."""
 
 import pytest
 
+from core.policy import memory_policy_for
 from memory.services.notes.notes import memory_note_create
 from memory.services.recall.query_terms import query_terms, question_terms
 from memory.services.recall.recall import memory_recall
@@ -49,9 +50,21 @@ def test_notes_sharing_only_a_questions_framing_are_not_keyword_matches(make_per
         "我之前说要早点睡觉",
     ]
     for content in framing + ["用户在公司年会上表演了魔术"]:
-        memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile", content=content)
+        memory_note_create(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            kind="profile",
+            content=content,
+            policy=memory_policy_for(tenant=person.tenant),
+        )
     other = EndUserFactory(tenant=person.tenant)  # a second user of the same tenant, with the same words
-    memory_note_create(tenant=person.tenant, end_user=other, kind="profile", content="用户的魔术表演很受欢迎")
+    memory_note_create(
+        tenant=person.tenant,
+        end_user=other,
+        kind="profile",
+        content="用户的魔术表演很受欢迎",
+        policy=memory_policy_for(tenant=person.tenant),
+    )
 
     items = memory_recall(
         tenant=person.tenant,
@@ -60,6 +73,7 @@ def test_notes_sharing_only_a_questions_framing_are_not_keyword_matches(make_per
         k=5,
         touch=False,
         weights=KEYWORDS_ONLY,
+        policy=memory_policy_for(tenant=person.tenant),
     )
 
     shown = [(i.content, i.score) for i in items]

@@ -5,6 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.policy import memory_policy_for
 from memory.services.recall import recall
 from memory.services.recall.recall import memory_recall
 from tests.factories import MemoryNoteFactory
@@ -46,6 +47,7 @@ def test_the_rare_word_outweighs_the_common_ones_in_past_messages(make_person, l
             query=question,
             exclude_session_id=person.session.pk,
             touch=False,
+            policy=memory_policy_for(tenant=person.tenant),
         )
         if i.type == "message"
     ]
@@ -74,6 +76,7 @@ def test_recall_is_a_fixed_number_of_statements_however_many_notes_and_messages(
                 exclude_session_id=person.session.pk,
                 touch=False,
                 for_context=for_context,
+                policy=memory_policy_for(tenant=person.tenant),
             )
         count = len(queries.captured_queries)
         assert count == statements if for_context else 3 <= count <= statements, [
@@ -90,7 +93,13 @@ def test_a_user_above_the_exact_scan_size_still_gets_the_nearest_notes(make_pers
     assert recall.active_note_count(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk) > 2
     items = [
         i
-        for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我对什么过敏", touch=False)
+        for i in memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="我对什么过敏",
+            touch=False,
+            policy=memory_policy_for(tenant=person.tenant),
+        )
         if i.type == "note"
     ]
     assert items and "花生" in items[0].content
@@ -187,14 +196,19 @@ def test_the_half_precision_scan_finds_the_exact_nearest_notes_and_only_the_user
         )
         assert set(found) <= own
         assert list(found) == _exact_full_precision(person, recall.vector_literal(vector), model), question
-        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query=question, touch=False)
+        items = memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query=question,
+            touch=False,
+            policy=memory_policy_for(tenant=person.tenant),
+        )
         assert items and {i.id for i in items if i.type == "note"} <= own
 
 
 def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_user(make_person):
     """A fact said twice is one note with two source messages; `message_ids` shows first the one that answers the
     question (by meaning), whichever was said first. Another user's identical messages are never among them."""
-    from core.policy import memory_policy_for
     from memory.services.recall.episodes import message_vectors_write
     from tenancy.models import Message
 
@@ -216,10 +230,22 @@ def test_a_notes_sources_come_nearest_to_the_query_first_and_only_from_its_own_u
         .values_list("pk", flat=True)
     )
     assert sorted(note.source_messages.values_list("pk", flat=True)) == own  # the restatement confirmed the note
-    items = memory_recall(tenant=first.tenant, end_user=first.end_user, query="the yellow tram by the river", k=5)
+    items = memory_recall(
+        tenant=first.tenant,
+        end_user=first.end_user,
+        query="the yellow tram by the river",
+        k=5,
+        policy=memory_policy_for(tenant=first.tenant),
+    )
     [item] = [i for i in items if i.type == "note" and i.id == note.pk]
     assert item.message_ids == [own[1], own[0]]
-    items = memory_recall(tenant=first.tenant, end_user=first.end_user, query="where do I live?", k=5)
+    items = memory_recall(
+        tenant=first.tenant,
+        end_user=first.end_user,
+        query="where do I live?",
+        k=5,
+        policy=memory_policy_for(tenant=first.tenant),
+    )
     [item] = [i for i in items if i.type == "note" and i.id == note.pk]
     assert set(item.message_ids) == set(own)
 
@@ -237,11 +263,23 @@ def test_a_recalled_notes_times_are_its_own_to_the_microsecond_and_decay_reads_w
 
     person = make_person(recall_all_below=0)
     note = memory_note_create(
-        tenant=person.tenant, end_user=person.end_user, kind="profile", key="pet", content="用户养了一只橘猫。"
+        tenant=person.tenant,
+        end_user=person.end_user,
+        kind="profile",
+        key="pet",
+        content="用户养了一只橘猫。",
+        policy=memory_policy_for(tenant=person.tenant),
     )
 
     def recalled():
-        items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我养了什么猫", k=1, touch=False)
+        items = memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="我养了什么猫",
+            k=1,
+            touch=False,
+            policy=memory_policy_for(tenant=person.tenant),
+        )
         assert [i.id for i in items] == [note.pk]
         return items[0]
 
@@ -259,7 +297,6 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     """recall_feedback's second ranking moves the vector, not the terms: it passes the first ranking's keyword
     matches instead of matching the terms again, and its candidates are exactly those of a full second match. Ids
     of another user's notes passed that way never come back: the final select filters by tenant and user."""
-    from core.policy import memory_policy_for
     from memory.models import MemoryNote
     from memory.services.notes.notes import memory_note_create
     from memory.services.recall.recall_sql import tsquery_of
@@ -271,7 +308,14 @@ def test_a_second_ranking_reads_the_first_ones_keyword_matches_and_gets_what_mat
     facts += [f"用户的火锅店第{i}家分店在筹备中。" for i in range(2, 8)]
     for who in (person, other, neighbour):
         for n, text in enumerate(facts):
-            memory_note_create(tenant=who.tenant, end_user=who.end_user, kind="profile", key=f"k{n}", content=text)
+            memory_note_create(
+                tenant=who.tenant,
+                end_user=who.end_user,
+                kind="profile",
+                key=f"k{n}",
+                content=text,
+                policy=memory_policy_for(tenant=who.tenant),
+            )
     question = "我的火锅店开在哪里"
     query, moved = embed_texts(texts=[question, "用户喜欢喝什么咖啡"])[1]
     shared = dict(
@@ -350,9 +394,17 @@ def test_one_sentence_of_a_remark_is_found_by_what_it_says_and_only_for_its_user
         query=question,
         exclude_session_id=person.session.pk,
         touch=False,
+        policy=memory_policy_for(tenant=person.tenant),
     )
     assert found and answer_word in found[0].content, [i.content for i in found]
-    theirs = memory_recall(tenant=person.tenant, end_user=neighbour.end_user, query=question, k=50, touch=False)
+    theirs = memory_recall(
+        tenant=person.tenant,
+        end_user=neighbour.end_user,
+        query=question,
+        k=50,
+        touch=False,
+        policy=memory_policy_for(tenant=person.tenant),
+    )
     assert theirs and not any(answer_word in i.content for i in theirs)
 
     # forgetting what was learnt from the remark takes every row of it, the sentences' too, out of recall

@@ -3,6 +3,7 @@ other words -> a change supersedes -> forgetting removes; plus PII, whims and is
 
 import pytest
 
+from core.policy import memory_policy_for
 from memory.models import MemoryNote, PiiRejection
 from memory.services.recall.recall import memory_recall
 
@@ -12,6 +13,7 @@ def recall(person, query, **kw):
         tenant=person.tenant,
         end_user=person.end_user,
         query=query,
+        policy=memory_policy_for(tenant=person.tenant),
         exclude_session_id=person.session.pk if person.session else None,
         **kw,
     )
@@ -114,4 +116,9 @@ def test_users_never_see_each_others_notes(make_person):
             items = recall(other, "我平时上下班都是坐地铁，预算多少")
             assert items and not ({i.id for i in items if i.type == "note"} & alice_ids)
             assert not ({i.id for i in items if i.type == "message"} & {alice.last.user_message.pk})
-    assert memory_recall(tenant=eve.tenant, end_user=alice.end_user, query="地铁") == []
+    assert (
+        memory_recall(
+            tenant=eve.tenant, end_user=alice.end_user, query="地铁", policy=memory_policy_for(tenant=eve.tenant)
+        )
+        == []
+    )

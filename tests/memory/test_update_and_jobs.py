@@ -9,6 +9,7 @@ from django_celery_beat.models import PeriodicTask
 
 from core.exceptions import InvalidInput
 from core.models import JobRecord
+from core.policy import memory_policy_for
 from memory import jobs
 from memory.models import AuditLog, MemoryNote
 from memory.services.notes.notes import (
@@ -55,7 +56,12 @@ def test_hedge_is_kept_and_unclear_change_is_asked_then_settled(make_person):
     assert turn.context.hints and "10 万" in turn.context.hints[0] and "15 万" in turn.context.hints[0]
     pending = person.notes(status=MemoryNote.Status.PENDING_REVIEW)
     assert [n.value["amount"] for n in pending] == [150000]
-    ids = [i.id for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="预算")]
+    ids = [
+        i.id
+        for i in memory_recall(
+            tenant=person.tenant, end_user=person.end_user, query="预算", policy=memory_policy_for(tenant=person.tenant)
+        )
+    ]
     assert pending[0].pk not in ids and old.pk in ids  # not recalled while unsettled
     answer = person.say("是的")
     assert "15 万" in answer.context.hints[0]
@@ -98,6 +104,7 @@ def test_cross_session_recall_of_yesterdays_facts(make_person):
             end_user=person.end_user,
             query="我又来了，上次说的外卖的事帮我细说说",
             exclude_session_id=person.session.pk,
+            policy=memory_policy_for(tenant=person.tenant),
         )
         text = " ".join(i.content for i in items)
         assert "外卖" in text
@@ -268,10 +275,14 @@ def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):
         key="drink",
         content="用户每天喝美式咖啡。",
         actor="admin:alice",
+        policy=memory_policy_for(tenant=person.tenant),
     )
     memory_note_update(tenant=person.tenant, note=note, actor="api:key1", content="用户每天喝拿铁。")
     assert "拿铁" in " ".join(
-        i.content for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="咖啡")
+        i.content
+        for i in memory_recall(
+            tenant=person.tenant, end_user=person.end_user, query="咖啡", policy=memory_policy_for(tenant=person.tenant)
+        )
     )
     forgotten = memory_forget_matching(
         tenant=person.tenant, end_user=person.end_user, query="forget my coffee", actor="user:me"
@@ -281,7 +292,13 @@ def test_actor_changes_are_audited_and_forgetting_keeps_no_copy(make_person):
     assert [(a, b) for a, b, _ in log] == [("admin:alice", "create"), ("api:key1", "update"), ("user:me", "forget")]
     assert "拿铁" not in str(log[-1][2])
     with pytest.raises(InvalidInput, match="personal identifier"):
-        memory_note_create(tenant=person.tenant, end_user=person.end_user, kind="profile", content="电话 13800138000")
+        memory_note_create(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            kind="profile",
+            content="电话 13800138000",
+            policy=memory_policy_for(tenant=person.tenant),
+        )
 
 
 def test_episodic_recall_finds_what_extraction_missed(make_person):
@@ -292,7 +309,11 @@ def test_episodic_recall_finds_what_extraction_missed(make_person):
     other.say("上周供应商老刘报价，牛肉每斤 38 块")
     person.new_session()
     items = memory_recall(
-        tenant=person.tenant, end_user=person.end_user, query="牛肉报价是多少来着", exclude_session_id=person.session.pk
+        tenant=person.tenant,
+        end_user=person.end_user,
+        query="牛肉报价是多少来着",
+        exclude_session_id=person.session.pk,
+        policy=memory_policy_for(tenant=person.tenant),
     )
     [item] = items
     assert (item.type, item.id, item.session_id) == ("message", said.user_message.pk, said.session.pk)
@@ -300,7 +321,11 @@ def test_episodic_recall_finds_what_extraction_missed(make_person):
     # the current session's messages are in the window already: not recalled twice
     assert (
         memory_recall(
-            tenant=person.tenant, end_user=person.end_user, query="牛肉报价", exclude_session_id=said.session.pk
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="牛肉报价",
+            exclude_session_id=said.session.pk,
+            policy=memory_policy_for(tenant=person.tenant),
         )
         == []
     )
@@ -310,10 +335,31 @@ def test_recall_respects_budget_top_k_and_counts_recalls(make_person):
     person = make_person(recall_all_below=0)
     for text in ["我平时上下班都是坐地铁", "我每天都喝美式", "预算 40 万", "我在深圳南山开了家面馆", "我对花生过敏"]:
         person.say(text)
-    items = memory_recall(tenant=person.tenant, end_user=person.end_user, query="我的预算和通勤", k=2)
+    items = memory_recall(
+        tenant=person.tenant,
+        end_user=person.end_user,
+        query="我的预算和通勤",
+        k=2,
+        policy=memory_policy_for(tenant=person.tenant),
+    )
     assert 1 <= len([i for i in items if i.type == "note"]) <= 2
-    assert memory_recall(tenant=person.tenant, end_user=person.end_user, query="预算", budget_tokens=5) == []
-    hit = [i for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="预算") if i.type == "note"]
+    assert (
+        memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="预算",
+            budget_tokens=5,
+            policy=memory_policy_for(tenant=person.tenant),
+        )
+        == []
+    )
+    hit = [
+        i
+        for i in memory_recall(
+            tenant=person.tenant, end_user=person.end_user, query="预算", policy=memory_policy_for(tenant=person.tenant)
+        )
+        if i.type == "note"
+    ]
     note = MemoryNote.objects.for_tenant(person.tenant).get(pk=hit[0].id)
     assert note.key == "budget" and note.recall_count >= 1 and note.last_recalled_at is not None
 
@@ -329,7 +375,15 @@ def test_older_facts_rank_lower_by_decay(make_person):
         n.save()
     MemoryNote.objects.unscoped().filter(pk=old.pk).update(observed_at=timezone.now() - timedelta(days=60))
     MemoryNote.objects.unscoped().filter(pk=fresh.pk).update(observed_at=timezone.now())
-    items = [i.id for i in memory_recall(tenant=person.tenant, end_user=person.end_user, query="我喜欢看科幻")]
+    items = [
+        i.id
+        for i in memory_recall(
+            tenant=person.tenant,
+            end_user=person.end_user,
+            query="我喜欢看科幻",
+            policy=memory_policy_for(tenant=person.tenant),
+        )
+    ]
     assert items.index(fresh.pk) < items.index(old.pk)
 
 

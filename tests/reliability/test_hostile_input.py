@@ -14,6 +14,7 @@ from django.test import Client
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import api_key_create, end_user_get_or_create
 from core.exceptions import InvalidInput
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create
 from memory.services.writing.extraction import memory_extract_for_message
@@ -59,6 +60,7 @@ def victim(tenant):
         content=f"预算大概40万，店名{VICTIM_SECRET}",
         source="admin",
         confidence=0.95,
+        policy=memory_policy_for(tenant=tenant),
     )
     return user
 
@@ -195,7 +197,14 @@ def test_injection_is_rendered_escaped_in_the_admin(tenant, text, admin_client):
     user = end_user_get_or_create(tenant=tenant, external_id="injector")
     session = chat_session_start(tenant=tenant, end_user=user)
     turn = chat_turn(tenant=tenant, session=session, text=text)
-    memory_note_create(tenant=tenant, end_user=user, kind="preference", content=text, source="admin")
+    memory_note_create(
+        tenant=tenant,
+        end_user=user,
+        kind="preference",
+        content=text,
+        source="admin",
+        policy=memory_policy_for(tenant=tenant),
+    )
     for url in (
         f"/admin/tenancy/message/{turn.user_message.pk}/change/",
         "/admin/tenancy/message/",

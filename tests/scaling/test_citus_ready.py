@@ -24,6 +24,7 @@ from core.citus import (
     prepare_statements,
     problems,
 )
+from core.policy import memory_policy_for
 from memory.services.recall.recall import memory_recall
 from tenancy.models import EndUser, Message
 
@@ -92,7 +93,12 @@ def test_the_platform_works_on_the_prepared_schema(make_person):
         who.say("我想开一家面馆，预算 40 万")
         who.new_session()
         items = memory_recall(
-            tenant=who.tenant, end_user=who.end_user, query="预算多少", exclude_session_id=who.session.pk, touch=True
+            tenant=who.tenant,
+            end_user=who.end_user,
+            query="预算多少",
+            exclude_session_id=who.session.pk,
+            touch=True,
+            policy=memory_policy_for(tenant=who.tenant),
         )
         assert any("40" in i.content for i in items)
     user_erase(tenant_id=person.tenant.pk, end_user_id=person.end_user.pk, requested_by="admin:test")
@@ -128,6 +134,7 @@ def test_recall_the_chat_turn_and_erasure_name_the_tenant_in_every_statement(mak
             query="预算多少",
             exclude_session_id=person.session.pk,
             touch=True,
+            policy=memory_policy_for(tenant=person.tenant),
         )
         person.say("我的预算是多少", extract=False)
     assert _without_tenant(queries.captured_queries, person.tenant.pk) == []

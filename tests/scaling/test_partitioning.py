@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from assistants.services.privacy import user_erase
 from core.partitioning import partition_by_tenant, partitions_of, unpartition
+from core.policy import memory_policy_for
 from memory.models import MemoryNote, MessageVector
 from memory.services.recall import recall, recall_messages
 from memory.services.recall.episodes import message_vectors_write
@@ -124,6 +125,7 @@ def test_recall_reads_one_partition_of_notes_messages_and_vectors(make_person, m
                 query="预算多少 metro",
                 exclude_session_id=person.session.pk,
                 touch=True,
+                policy=memory_policy_for(tenant=person.tenant),
             )
         assert items
         touching = statements_touching_partitioned(queries.captured_queries)

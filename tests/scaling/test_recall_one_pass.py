@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from core.policy import memory_policy_for
 from memory.services.recall import recall
 from memory.services.recall.recall_messages import MESSAGE_EXACT_SCAN_MAX, MESSAGE_PREPARED_MAX, message_candidates
 from memory.services.recall.recall_messages_sql import episodes_sql
@@ -315,6 +316,7 @@ def test_a_user_known_only_through_notes_is_recalled_in_one_statement_and_a_past
                 k=5,
                 touch=False,
                 exclude_session_id=exclude_session_id,
+                policy=memory_policy_for(tenant=person.tenant),
             )
         return seen.captured_queries, items
 

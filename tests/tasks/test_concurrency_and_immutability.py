@@ -7,6 +7,7 @@ import pytest
 from django.db import connection, transaction
 
 from core.exceptions import Conflict
+from core.policy import memory_policy_for
 from tasks.models import TaskState
 from tasks.services.field_extraction import Extracted
 from tasks.services.working_memory import task_route_message, task_state_fill
@@ -31,7 +32,12 @@ def test_two_messages_at_once_lose_no_field(tenant, session):
     def tab(name, message, hold):
         try:
             with transaction.atomic():
-                results[name] = task_route_message(tenant=tenant, session=session, message=message)
+                results[name] = task_route_message(
+                    tenant=tenant,
+                    session=session,
+                    message=message,
+                    policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
+                )
                 if hold:
                     first_written.set()
                     time.sleep(1.0)  # keep the first tab's transaction open while the second one arrives
@@ -64,7 +70,13 @@ def test_a_completed_task_is_immutable(tenant, session):
     frozen = (state.collected, state.version, state.result)
 
     with pytest.raises(Conflict, match="completed"):
-        task_state_fill(tenant=tenant, state=state, values={"预算": Extracted("80万")}, message=r.user_message)
+        task_state_fill(
+            tenant=tenant,
+            state=state,
+            values={"预算": Extracted("80万")},
+            message=r.user_message,
+            policy=memory_policy_for(tenant=tenant),
+        )
     # A later message that names a field does not reach the completed task either.
     r = say(tenant, session, "预算改成80万")
     state.refresh_from_db()
@@ -79,6 +91,12 @@ def test_a_stale_writer_is_refused_not_merged(tenant, session):
     stale = TaskState.objects.for_tenant(tenant).get(pk=r.context.task["id"])
     say(tenant, session, "项目名称是潮汐")
     with pytest.raises(Conflict):
-        task_state_fill(tenant=tenant, state=stale, values={"预算": Extracted("5万")}, message=r.user_message)
+        task_state_fill(
+            tenant=tenant,
+            state=stale,
+            values={"预算": Extracted("5万")},
+            message=r.user_message,
+            policy=memory_policy_for(tenant=tenant),
+        )
     fresh = TaskState.objects.for_tenant(tenant).get(pk=stale.pk)
     assert {k: v["value"] for k, v in fresh.collected.items()} == {"项目名称": "潮汐"}

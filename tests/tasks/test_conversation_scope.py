@@ -7,6 +7,7 @@ import pytest
 
 from assistants.services.chat import chat_session_start
 from assistants.services.tenants import end_user_get_or_create
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.writing.extraction import memory_extract_for_message
 from tasks.models import TaskState
@@ -140,9 +141,27 @@ def test_forget_removes_scratch_entries_of_that_user_only(tenant, user, session)
 
     bob = end_user_get_or_create(tenant=tenant, external_id="bob")
     bob_session = chat_session_start(tenant=tenant, end_user=bob)
-    scratch_put(tenant=tenant, session=session, key="draft:1", value={"text": "Plan without caffeine drinks"})
-    scratch_put(tenant=tenant, session=session, key="draft:2", value={"text": "Opening hours 7 to 3"})
-    scratch_put(tenant=tenant, session=bob_session, key="draft:1", value={"text": "Plan without caffeine drinks"})
+    scratch_put(
+        tenant=tenant,
+        session=session,
+        key="draft:1",
+        value={"text": "Plan without caffeine drinks"},
+        policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
+    )
+    scratch_put(
+        tenant=tenant,
+        session=session,
+        key="draft:2",
+        value={"text": "Opening hours 7 to 3"},
+        policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
+    )
+    scratch_put(
+        tenant=tenant,
+        session=bob_session,
+        key="draft:1",
+        value={"text": "Plan without caffeine drinks"},
+        policy=memory_policy_for(tenant=tenant, assistant=bob_session.assistant),
+    )
     r = say(tenant, session, "Please forget that I don't drink caffeine")
     assert "session scratch" in r.reply
     assert list(SessionScratch.objects.for_tenant(tenant).filter(end_user=user).values_list("key", flat=True)) == [

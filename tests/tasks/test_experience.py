@@ -9,6 +9,7 @@ from assistants.services.chat import chat_session_start
 from assistants.services.feedback import feedback_record
 from assistants.services.tenants import end_user_get_or_create
 from core.models import JobRecord
+from core.policy import memory_policy_for
 from memory.models import Experience, ExperienceContribution, PiiRejection
 from memory.services.notes.moderation import experience_approve
 from tasks.services.experience import (
@@ -53,6 +54,12 @@ def _learning_enqueued(callbacks) -> bool:
         return any(getattr(c, "name", "").endswith("experience_learn") for c in cells)
 
     return sum(publishes_learning(cb) for cb in callbacks) == 1
+
+
+def _recall(*, tenant, assistant, **kwargs) -> list[dict]:
+    """experience_recall under the policy a turn of `assistant` resolves."""
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    return experience_recall(tenant=tenant, assistant=assistant, policy=policy, **kwargs)
 
 
 def _thumbs_up(tenant, user, reply, capture):
@@ -226,21 +233,21 @@ def test_recall_never_crosses_tenants_or_assistants(
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     query = "我这有 3000 条用户评论，想分成几类"
-    assert [
-        e["task_summary"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=user, text=query)
-    ] == ["大批量文本分类任务"]
+    assert [e["task_summary"] for e in _recall(tenant=tenant, assistant=assistant, end_user=user, text=query)] == [
+        "大批量文本分类任务"
+    ]
     # unrelated questions recall nothing
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=user, text="你们公司周末上班吗?") == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=user, text="你们公司周末上班吗?") == []
 
     other_assistant = Assistant.objects.for_tenant(tenant).create(tenant=tenant, name="Second", system_prompt="x")
     task_types_install_examples(tenant=tenant, assistant=other_assistant)
-    assert experience_recall(tenant=tenant, assistant=other_assistant, text=query) == []
+    assert _recall(tenant=tenant, assistant=other_assistant, text=query) == []
     r = say(tenant, chat_session_start(tenant=tenant, end_user=user, assistant=other_assistant), query)
     assert "参考以往" not in r.reply
 
     other_tenant = make_tenant("other-co")
     other_assistant_t = Assistant.objects.for_tenant(other_tenant).get()
-    assert experience_recall(tenant=other_tenant, assistant=other_assistant_t, text=query) == []
+    assert _recall(tenant=other_tenant, assistant=other_assistant_t, text=query) == []
     stranger = end_user_get_or_create(tenant=other_tenant, external_id="alice")
     r = say(other_tenant, chat_session_start(tenant=other_tenant, end_user=stranger), query)
     assert "参考以往" not in r.reply and "大批量" not in r.reply
@@ -248,7 +255,7 @@ def test_recall_never_crosses_tenants_or_assistants(
     # the same tenant and assistant, another user: not offered one user's experience until staff approve it
     bob = end_user_get_or_create(tenant=tenant, external_id="bob")
     bob_session = chat_session_start(tenant=tenant, end_user=bob)
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
     r = say(tenant, bob_session, query)
     assert "参考以往" not in r.reply
     experience_approve(tenant=tenant, experience=Experience.objects.for_tenant(tenant).get(), actor="admin:staff")
@@ -266,7 +273,7 @@ def test_vectors_of_another_embedding_model_are_not_compared(
     reply = _exchange(tenant, session, TASK_ZH, SOLUTION_ZH)
     _thumbs_up(tenant, user, reply, django_capture_on_commit_callbacks)
     Experience.objects.for_tenant(tenant).update(embedding_model="some-other-model")
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=user, text="1000 条客服对话分类") == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=user, text="1000 条客服对话分类") == []
 
 
 @pytest.mark.django_db

@@ -14,6 +14,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.feedback import feedback_record
 from assistants.services.privacy import user_erase, user_export
 from assistants.services.tenants import end_user_get_or_create, tenant_create
+from core.policy import memory_policy_for
 from memory.models import Experience, ExperienceContribution, MemoryNote
 from tasks.services.experience import experience_learn, experience_recall
 from tenancy.models import Message
@@ -52,6 +53,12 @@ def _tenant(**policy):
 def _user(tenant, name):
     user = end_user_get_or_create(tenant=tenant, external_id=name)
     return user, chat_session_start(tenant=tenant, end_user=user)
+
+
+def _recall(*, tenant, assistant, **kwargs) -> list[dict]:
+    """experience_recall under the policy a turn of `assistant` resolves."""
+    policy = memory_policy_for(tenant=tenant, assistant=assistant)
+    return experience_recall(tenant=tenant, assistant=assistant, policy=policy, **kwargs)
 
 
 def _everything_of(tenant, user, results) -> str:
@@ -155,17 +162,17 @@ def test_an_experience_is_shared_only_after_enough_distinct_users_confirm_it():
     bob, _ = _user(tenant, "bob")
     first = _like(tenant, alice, _exchange(tenant, alice_session, "帮我把 600 条客服对话分类", SOLUTION_ZH))
     query = "我有 2000 条用户评论要分类"
-    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)] == [
+    assert [e["id"] for e in _recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)] == [
         first["experience_id"]
     ]
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
     # the same user liking it again is not a second confirmation
     again = _like(tenant, alice, _exchange(tenant, alice_session, "再帮我把 900 条客服对话分类", SOLUTION_ZH))
     assert again["confirmed_by_users"] == 1 and again["shared"] is False
     carol, carol_session = _user(tenant, "carol")
     confirmed = _like(tenant, carol, _exchange(tenant, carol_session, "帮我把 3000 条工单分类", SOLUTION_ZH))
     assert confirmed["experience_id"] == first["experience_id"] and confirmed["shared"] is True
-    assert [e["id"] for e in experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query)] == [
+    assert [e["id"] for e in _recall(tenant=tenant, assistant=assistant, end_user=bob, text=query)] == [
         first["experience_id"]
     ]
 
@@ -183,8 +190,8 @@ def test_sharing_turned_off_keeps_experiences_to_the_users_they_came_from():
 
     experience_approve(tenant=tenant, experience=experience, actor="admin:staff")
     query = "我有 2000 条用户评论要分类"
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)
+    assert _recall(tenant=tenant, assistant=assistant, end_user=bob, text=query) == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=alice, text=query)
 
 
 def tenant_assistant(tenant):
@@ -217,7 +224,7 @@ def test_erasure_removes_experiences_only_from_the_user_and_their_confirmations_
     )
     assert own["experience_id"] != shared["experience_id"]
     query = "我有 2000 条用户评论要分类"
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=dave, text=query)
+    assert _recall(tenant=tenant, assistant=assistant, end_user=dave, text=query)
 
     receipt = user_erase(tenant_id=tenant.pk, end_user_id=alice.pk, requested_by="test")
     assert receipt["memory.Experience"] == 1  # the one only Alice liked
@@ -226,8 +233,8 @@ def test_erasure_removes_experiences_only_from_the_user_and_their_confirmations_
     assert remaining.pk == shared["experience_id"] and remaining.contributed_by_id is None
     assert list(ExperienceContribution.objects.for_tenant(tenant).values_list("end_user", flat=True)) == [carol.pk]
     # one confirmation left: below the threshold again, so Dave is no longer offered it; Carol still is
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=dave, text=query) == []
-    assert experience_recall(tenant=tenant, assistant=assistant, end_user=carol, text=query)
+    assert _recall(tenant=tenant, assistant=assistant, end_user=dave, text=query) == []
+    assert _recall(tenant=tenant, assistant=assistant, end_user=carol, text=query)
 
 
 # --- property: a marker said by one user never reaches another ---------------------------------------------------

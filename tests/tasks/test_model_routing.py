@@ -3,6 +3,7 @@ OpenAI-compatible server, structured output, and the offline rules when the mode
 
 import pytest
 
+from core.policy import memory_policy_for
 from tasks.models import TaskState
 from tasks.services.working_memory import task_route_message
 from tenancy.models import Message
@@ -26,7 +27,12 @@ def route(tenant, session, text):
     message = Message.objects.for_tenant(tenant).create(
         tenant=tenant, session=session, end_user=session.end_user, role=Message.Role.USER, content=text
     )
-    return task_route_message(tenant=tenant, session=session, message=message)
+    return task_route_message(
+        tenant=tenant,
+        session=session,
+        message=message,
+        policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
+    )
 
 
 @pytest.mark.django_db

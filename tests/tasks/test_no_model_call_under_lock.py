@@ -17,6 +17,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.privacy import user_erase, user_erase_request
 from assistants.services.tenants import end_user_get_or_create
 from core.exceptions import Conflict, NotFound
+from core.policy import memory_policy_for
 from tasks.models import TaskState
 from tasks.services.routing import PreparedRoute, Route
 from tasks.services.working_memory import task_route_message
@@ -98,7 +99,13 @@ def test_a_route_prepared_for_other_task_states_is_not_used(make_tenant, scripte
     message = Message.objects.for_tenant(tenant).create(
         tenant=tenant, session=session, end_user=user, role=Message.Role.USER, content="帮我做一个项目计划"
     )
-    result = task_route_message(tenant=tenant, session=session, message=message, prepared=stale)
+    result = task_route_message(
+        tenant=tenant,
+        session=session,
+        message=message,
+        prepared=stale,
+        policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
+    )
     assert result["data"]["route"] == "new_task"  # the rules' decision, not the stale "cancel"
     assert scripted_llm.chat_requests() == []
 
@@ -109,7 +116,6 @@ def test_with_the_offline_model_nothing_is_read_before_the_locks_and_the_rules_s
     the rules under the locks start the task as before, and another user's open task does not become this one's."""
     from django.test.utils import CaptureQueriesContext
 
-    from core.policy import memory_policy_for
     from tasks.services.working_memory import task_route_prepare
 
     tenant = make_tenant("offlineco")
@@ -124,6 +130,12 @@ def test_with_the_offline_model_nothing_is_read_before_the_locks_and_the_rules_s
     message = Message.objects.for_tenant(tenant).create(
         tenant=tenant, session=session, end_user=user, role=Message.Role.USER, content="帮我做一个项目计划"
     )
-    result = task_route_message(tenant=tenant, session=session, message=message, prepared=prepared)
+    result = task_route_message(
+        tenant=tenant,
+        session=session,
+        message=message,
+        prepared=prepared,
+        policy=policy,
+    )
     assert result["data"]["route"] == "new_task" and result["data"]["collected"] == {}
     assert TaskState.objects.for_tenant(tenant).filter(end_user_id=other.pk).count() == 1

@@ -3,6 +3,7 @@ session scratch never hold an identifier, whatever the user typed into them; ord
 
 import pytest
 
+from core.policy import memory_policy_for
 from tasks.models import SessionScratch, TaskState
 from tasks.services.scratch import scratch_get, scratch_put
 from tests.tasks.conftest import say
@@ -29,6 +30,7 @@ def test_scratch_holds_no_identifier(tenant, session):
         session=session,
         key="tool:lookup",
         value={"result": "customer 221B Baker Street, phone +44 7700 900123", "rows": 3},
+        policy=memory_policy_for(tenant=tenant, assistant=session.assistant),
     )
     value = scratch_get(tenant=tenant, session=session, key="tool:lookup")
     assert "900123" not in str(value) and "Baker Street" not in str(value) and value["rows"] == 3

@@ -7,6 +7,7 @@ import pytest
 from django.utils import timezone
 
 from assistants.services.chat import chat_session_start
+from core.policy import memory_policy_for
 from tasks.models import SessionScratch
 from tasks.services.scratch import scratch_expire, scratch_get, scratch_get_or_compute, scratch_put
 from tasks.services.working_memory import task_states_expire
@@ -20,32 +21,36 @@ def test_a_call_is_computed_once_per_session_and_reused(tenant, user, session):
         calls.append(1)
         return {"rows": 1000, "categories": ["退款", "物流"]}
 
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+
+    def classify(session, args):
+        return scratch_get_or_compute(
+            tenant=tenant, session=session, call="classify_sample", args=args, compute=lookup, policy=policy
+        )
+
     args = {"file": "tickets.csv", "sample": 50}
-    first = scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample", args=args, compute=lookup)
-    again = scratch_get_or_compute(
-        tenant=tenant,
-        session=session,
-        call="classify_sample",
-        args={"sample": 50, "file": "tickets.csv"},
-        compute=lookup,
-    )
+    first = classify(session, args)
+    again = classify(session, {"sample": 50, "file": "tickets.csv"})
     assert first == again == {"rows": 1000, "categories": ["退款", "物流"]} and len(calls) == 1
     # other arguments are another call
-    scratch_get_or_compute(tenant=tenant, session=session, call="classify_sample", args={"sample": 60}, compute=lookup)
+    classify(session, {"sample": 60})
     assert len(calls) == 2
     # another session of the same user computes its own
     other = chat_session_start(tenant=tenant, end_user=user)
-    scratch_get_or_compute(tenant=tenant, session=other, call="classify_sample", args=args, compute=lookup)
+    classify(other, args)
     assert len(calls) == 3
 
 
 @pytest.mark.django_db
 def test_scratch_expires_with_its_ttl(tenant, session):
-    scratch_put(tenant=tenant, session=session, key="k", value=[1, 2], ttl=timedelta(hours=1))
+    policy = memory_policy_for(tenant=tenant, assistant=session.assistant)
+    scratch_put(tenant=tenant, session=session, key="k", value=[1, 2], ttl=timedelta(hours=1), policy=policy)
     assert scratch_get(tenant=tenant, session=session, key="k") == [1, 2]
     SessionScratch.objects.for_tenant(tenant).filter(key="k").update(expires_at=timezone.now() - timedelta(seconds=1))
     assert scratch_get(tenant=tenant, session=session, key="k", default="gone") == "gone"
-    scratch_put(tenant=tenant, session=session, key="kept", value=1)  # default TTL: the tenant's task_ttl_days
+    scratch_put(
+        tenant=tenant, session=session, key="kept", value=1, policy=policy
+    )  # default TTL: the tenant's task_ttl_days
     assert task_states_expire()["expired_scratch"] == 1
     assert list(SessionScratch.objects.for_tenant(tenant).values_list("key", flat=True)) == ["kept"]
     assert scratch_expire(now=timezone.now() + timedelta(days=tenant.task_ttl_days, minutes=1)) == 1

@@ -8,6 +8,7 @@ import pytest
 
 from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.tenants import end_user_create_with_login, tenant_create
+from core.policy import memory_policy_for
 from memory.services.notes.notes import memory_note_create
 from tests.web.browser import needs_chromium, shot
 from tests.web.conftest import PASSWORD
@@ -48,7 +49,13 @@ def test_no_serious_or_critical_accessibility_issues(site, new_page, locale, sch
         else ["The user lives in Hangzhou.", "The user prefers oolong tea."]
     ):
         memory_note_create(
-            tenant=tenant, end_user=end_user, kind="profile", content=text, quote=text, source="user_stated"
+            tenant=tenant,
+            end_user=end_user,
+            kind="profile",
+            content=text,
+            quote=text,
+            source="user_stated",
+            policy=memory_policy_for(tenant=tenant),
         )
     session = chat_session_start(tenant=tenant, end_user=end_user, title="计划" if zh else "Plans")
     chat_turn(tenant=tenant, session=session, text="我住在哪里？预算 30 万。" if zh else "Where do I live? Budget 30k.")

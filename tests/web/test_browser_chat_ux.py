@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from assistants.services.tenants import end_user_create_with_login, tenant_create
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_update
 from tenancy.models import ChatSession, EndUser, Message
@@ -158,7 +159,9 @@ def test_forget_everything_count_404_and_offline_reply(site, new_page):
     end_user = person("ux-forget", "fern")
     tenant = end_user.tenant
     notes = [
-        memory_note_create(tenant=tenant, end_user=end_user, kind="preference", content=text)
+        memory_note_create(
+            tenant=tenant, end_user=end_user, kind="preference", content=text, policy=memory_policy_for(tenant=tenant)
+        )
         for text in (
             "The user likes jasmine tea.",
             "用户喜欢爬山。",
@@ -173,6 +176,7 @@ def test_forget_everything_count_404_and_offline_reply(site, new_page):
         kind="profile",
         content="Pending one.",
         status=MemoryNote.Status.PENDING_REVIEW,
+        policy=memory_policy_for(tenant=tenant),
     )
     page = new_page()
     log_in(page, site.url, "fern", PASSWORD)
@@ -201,7 +205,13 @@ def test_forget_everything_count_404_and_offline_reply(site, new_page):
 
 def test_temporary_chat_memory_switch_search_and_dark_mode(site, new_page):
     end_user = person("ux-temp", "tara")
-    memory_note_create(tenant=end_user.tenant, end_user=end_user, kind="profile", content="用户住在杭州。")
+    memory_note_create(
+        tenant=end_user.tenant,
+        end_user=end_user,
+        kind="profile",
+        content="用户住在杭州。",
+        policy=memory_policy_for(tenant=end_user.tenant),
+    )
     page = new_page(locale="zh-CN")
     log_in(page, site.url, "tara", PASSWORD)
     page.click("#new-temporary-chat")

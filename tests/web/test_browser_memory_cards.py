@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from assistants.services.tenants import end_user_create_with_login, tenant_create
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create
 from tests.conftest import wait_for
@@ -31,11 +32,21 @@ def test_forget_on_a_card_has_undo_and_is_sent_when_the_window_ends(site, new_pa
         for name in ("gail", "hugo")
     }
     tea, cat, shifts = (
-        memory_note_create(tenant=tenant, end_user=people["gail"], kind="preference", content=text)
+        memory_note_create(
+            tenant=tenant,
+            end_user=people["gail"],
+            kind="preference",
+            content=text,
+            policy=memory_policy_for(tenant=tenant),
+        )
         for text in ("The user likes jasmine tea.", "用户养了一只猫。", "The user works night shifts.")
     )
     hugos = memory_note_create(
-        tenant=tenant, end_user=people["hugo"], kind="preference", content="The user likes jasmine tea."
+        tenant=tenant,
+        end_user=people["hugo"],
+        kind="preference",
+        content="The user likes jasmine tea.",
+        policy=memory_policy_for(tenant=tenant),
     )
 
     page = new_page()

@@ -12,6 +12,7 @@ from assistants.llm import sections
 from assistants.llm.offline import offline_reply
 from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream
 from core.management.commands.runplatform import process_environment
+from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_update
 from tenancy.models import Message
@@ -88,7 +89,14 @@ def test_forget_everything_counts_the_notes_that_were_shown(make_person):
     bob, _ = make_person(tenant=alice.tenant, username="bob_forget")
     tenant = alice.tenant
     shown = [
-        memory_note_create(tenant=tenant, end_user=alice, kind="profile", content=f"Fact number {i}.") for i in range(3)
+        memory_note_create(
+            tenant=tenant,
+            end_user=alice,
+            kind="profile",
+            content=f"Fact number {i}.",
+            policy=memory_policy_for(tenant=tenant),
+        )
+        for i in range(3)
     ]
     memory_note_update(tenant=tenant, note=shown[0], content="Fact number zero, corrected.")  # history
     memory_note_create(
@@ -97,8 +105,11 @@ def test_forget_everything_counts_the_notes_that_were_shown(make_person):
         kind="profile",
         content="Waiting for review.",
         status=MemoryNote.Status.PENDING_REVIEW,
+        policy=memory_policy_for(tenant=tenant),
     )
-    memory_note_create(tenant=tenant, end_user=bob, kind="profile", content="Bob's fact.")
+    memory_note_create(
+        tenant=tenant, end_user=bob, kind="profile", content="Bob's fact.", policy=memory_policy_for(tenant=tenant)
+    )
     active = MemoryNote.objects.for_tenant(tenant).filter(end_user=alice, status="active").count()
     page = client.get(reverse("web:memory")).content.decode()
     assert page.count('class="note card"') == active == 3

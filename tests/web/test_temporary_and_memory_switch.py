@@ -15,6 +15,7 @@ from assistants.services.chat import chat_session_start, chat_turn
 from assistants.services.feedback import feedback_record
 from assistants.services.sessions import sessions_temporary_purge
 from assistants.services.tenants import api_key_create
+from core.policy import memory_policy_for
 from memory.models import AuditLog, MemoryNote
 from memory.services.notes.notes import memory_note_create
 from tenancy.models import ChatSession, EndUser, Message
@@ -24,7 +25,12 @@ from tests.conftest import wait_for
 
 def remember(end_user, content, kind="profile"):
     return memory_note_create(
-        tenant=end_user.tenant, end_user=end_user, kind=kind, content=content, source="user_stated"
+        tenant=end_user.tenant,
+        end_user=end_user,
+        kind=kind,
+        content=content,
+        source="user_stated",
+        policy=memory_policy_for(tenant=end_user.tenant),
     )
 
 

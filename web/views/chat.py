@@ -67,6 +67,13 @@ def _chat_context(request, session, *, draft: str = "", error: str = ""):
     }
 
 
+def _chat_page(request, session, *, draft: str = "", error: str = "", status: int = 200, autosend: bool = False):
+    """The chat page of `session` (None: the home page), with what the person typed back in the composer and the
+    sentence that says what went wrong, if anything did."""
+    context = {**_chat_context(request, session, draft=draft, error=error), "autosend": autosend}
+    return render(request, "web/chat.html", context, status=status)
+
+
 @require_GET
 @end_user_required
 def chat_home(request):
@@ -74,7 +81,7 @@ def chat_home(request):
     session = sessions_of(request).first()
     if session is not None:
         return redirect("web:chat", session_id=session.pk)
-    return render(request, "web/chat.html", _chat_context(request, None))
+    return _chat_page(request, None)
 
 
 @require_POST
@@ -94,7 +101,7 @@ def chat_new(request):
     except NotFound as exc:  # no such assistant in this tenant
         raise Http404("No such assistant.") from exc
     except ApplicationError as exc:
-        return render(request, "web/chat.html", {**_chat_context(request, None), "error": exc.message}, status=400)
+        return _chat_page(request, None, error=exc.message, status=400)
     request.session[ASSISTANT_KEY] = session.assistant_id
     text = request.POST.get("text", "")
     if text.strip():  # typed on the home page: the new conversation's page sends it (static/web/app.js)
@@ -108,10 +115,9 @@ def chat_page(request, session_id: int):
     session = session_for(request, session_id)
     first = request.session.get(FIRST_MESSAGE_KEY) or {}
     if first.get("session") != session.pk:
-        return render(request, "web/chat.html", _chat_context(request, session))
+        return _chat_page(request, session)
     del request.session[FIRST_MESSAGE_KEY]  # once: a reload does not send it again
-    context = _chat_context(request, session, draft=first.get("text", ""))
-    return render(request, "web/chat.html", {**context, "autosend": True})
+    return _chat_page(request, session, draft=first.get("text", ""), autosend=True)
 
 
 @require_POST
@@ -125,7 +131,7 @@ def chat_rename(request, session_id: int):
     except NotFound as exc:
         raise Http404(exc.message) from exc
     except ApplicationError as exc:
-        return render(request, "web/chat.html", _chat_context(request, session, error=exc.message), status=400)
+        return _chat_page(request, session, error=exc.message, status=400)
     return redirect("web:chat", session_id=session.pk)
 
 
@@ -149,20 +155,16 @@ def chat_send(request, session_id: int):
     try:
         result = chat_turn(tenant=request.tenant, session=session, text=text)
     except ApplicationError as exc:
-        return render(
-            request, "web/chat.html", _chat_context(request, session, draft=text, error=exc.message), status=400
-        )
+        return _chat_page(request, session, draft=text, error=exc.message, status=400)
     except Exception:  # a person gets a sentence, never a stack trace
         logger.exception("chat turn failed")
-        return render(
-            request, "web/chat.html", _chat_context(request, session, draft=text, error=generic_failure()), status=502
-        )
+        return _chat_page(request, session, draft=text, error=generic_failure(), status=502)
     session_auto_title(tenant=request.tenant, session=session, text=text)
     if result is None or result.error or result.reply_message is None:
         # The model failed. The user's message is stored (and any fallback reply); the text goes back in the box.
         error = (result.error if result else "") or generic_failure()
         status = 200 if result is not None and result.reply_message is not None else 502
-        return render(request, "web/chat.html", _chat_context(request, session, draft=text, error=error), status=status)
+        return _chat_page(request, session, draft=text, error=error, status=status)
     return redirect(reverse("web:chat", kwargs={"session_id": session.pk}) + "#composer")
 
 
@@ -206,9 +208,7 @@ def memory_undo(request, message_id: int, note_id: int):
         )
         session_pinned_after_undo(tenant=request.tenant, end_user=request.end_user, event=event)
     except ApplicationError as exc:
-        return render(
-            request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
-        )
+        return _chat_page(request, message.session, error=exc.message, status=exc.status)
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
 
@@ -222,9 +222,7 @@ def message_feedback(request, message_id: int):
     except ApplicationError as exc:
         if request.headers.get("Accept", "").startswith("application/json"):
             return JsonResponse({"error": exc.message}, status=exc.status)
-        return render(
-            request, "web/chat.html", _chat_context(request, message.session, error=exc.message), status=exc.status
-        )
+        return _chat_page(request, message.session, error=exc.message, status=exc.status)
     if request.headers.get("Accept", "").startswith("application/json"):
         return JsonResponse({"rating": rating, "message": _("Thanks for the feedback.")})
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")

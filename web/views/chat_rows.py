@@ -13,6 +13,7 @@ from assistants.services.alternatives import (
     ALTERNATIVE_OF_KEY,
     EDIT_OF_KEY,
 )
+from core.policy import memory_policy_for
 from tenancy.models import MESSAGE_REPLACED_KEY, Message
 from web.presenters import reply_context
 from web.selectors import memory_events_as_said
@@ -26,7 +27,8 @@ def generic_failure() -> str:
 
 def model_is_offline(request, assistant) -> bool:
     try:
-        return bool(getattr(get_chat_model(tenant=request.tenant, assistant=assistant), "offline", False))
+        policy = memory_policy_for(tenant=request.tenant, assistant=assistant)
+        return bool(getattr(get_chat_model(policy=policy, assistant=assistant), "offline", False))
     except Exception:  # a misconfigured model is reported when a turn runs
         logger.exception("could not resolve the chat model")
         return False

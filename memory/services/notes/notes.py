@@ -92,6 +92,7 @@ def memory_note_create(
     end_user,
     kind: str,
     content: str,
+    policy: MemoryPolicy,
     key: str = "",
     source: str = "admin",
     confidence: float = 0.9,
@@ -103,13 +104,10 @@ def memory_note_create(
     message=None,
     supersedes: MemoryNote | None = None,
     review_reason: str = "",
-    assistant=None,
-    policy: MemoryPolicy | None = None,
 ) -> MemoryNote:
-    """Create one note (TTL by kind from the policy, embedded, keyword-indexed). A note that supersedes another
+    """Create one note (TTL by kind from `policy`, the caller's effective policy; embedded, keyword-indexed). A note that supersedes another
     marks the other `superseded` when it is active itself."""
     content = note_request_check(tenant=tenant, end_user=end_user, kind=kind, content=content, confidence=confidence)
-    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
     content, quote, key, value = note_fields_clean(
         tenant=tenant,
         end_user=end_user,

@@ -40,7 +40,7 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
-from core.policy import MemoryPolicy, memory_policy_for
+from core.policy import MemoryPolicy
 from core.text import CJK as _CJK
 from memory.models import MemoryNote
 from memory.services.identifiers.pii import pii_redact
@@ -139,16 +139,15 @@ def memory_recall(
     tenant,
     end_user,
     query: str,
+    policy: MemoryPolicy,
     k: int | None = None,
     budget_tokens: int | None = None,
     include_messages: bool = True,
     exclude_session_id: int | None = None,
     touch: bool = True,
-    assistant=None,
     for_context: bool = False,
     query_embedding: list[float] | None = None,
     weights: RecallWeights | None = None,
-    policy: MemoryPolicy | None = None,
 ) -> list[RecalledItem]:
     """The user's notes (and past messages) most relevant to `query`, best first.
 
@@ -161,10 +160,8 @@ def memory_recall(
     `exclude_session_id` leaves out messages of the current session (they are in the window already).
     `query_embedding` (optional) is the query already embedded with the policy's model (benchmarks, batch use);
     `weights` overrides the measured WEIGHTS (the ablation in bench/). `policy`: the effective policy the caller
-    already resolved (the chat turn's, tenant + assistant); without it, the policy of `assistant` (or the
-    tenant's) is resolved here. Its embedding model is the one the assistant's extraction writes with, so the
-    notes it wrote are the ones the vector search compares against."""
-    policy = policy or memory_policy_for(tenant=tenant, assistant=assistant)
+    resolved once (the chat turn's, tenant + assistant; the API's or a job's). Its embedding model is the one the
+    assistant's extraction writes with, so the notes it wrote are the ones the vector search compares against."""
     if for_context and budget_tokens is None:
         budget_tokens = policy.budget_memories_tokens
     now = timezone.now()

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from core.i18n import user_language
-from core.policy import memory_policy_for
+from core.policy import MemoryPolicy
 from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.reading import message_read, user_notes_targeted
@@ -143,9 +143,8 @@ def _ask(*, tenant, session, message, policy) -> dict | None:
     return None
 
 
-def memory_turn_hook(*, tenant, session, message, policy=None) -> dict | None:
-    """See assistants.services.hooks for the contract. `policy`: the turn's (else the session assistant's)."""
-    policy = policy or memory_policy_for(tenant=tenant, assistant=session.assistant)
+def memory_turn_hook(*, tenant, session, message, policy: MemoryPolicy) -> dict | None:
+    """See assistants.services.hooks for the contract. `policy`: the turn's."""
     if (message.metadata or {}).get("memory_command") == "forget":
         return None  # applied everywhere by assistants.services.forgetting, which runs first in a turn
     target = forget_target(message.content)

@@ -321,7 +321,6 @@ def _note_write(
         message=message,
         supersedes=old,
         review_reason=reason,
-        assistant=message.session.assistant if message is not None else None,
         policy=policy,
     )
     outcome = "pending_review" if status != MemoryNote.Status.ACTIVE else "superseded" if old is not None else "written"
