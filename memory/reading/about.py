@@ -80,7 +80,7 @@ _SIDES = TwoSides(SELF, OTHERS)
 
 
 KIN_WORDS = (
-    r"wife|husband|spouse|partner|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|child(?:ren)?|baby|mum|mom|"
+    r"wife|husband|spouse|partner|missus|wifey|hubby|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|child(?:ren)?|baby|mum|mom|"
     r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|"
     r"niece|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇|男朋友|女朋友|对象|儿子|女儿|孩子|娃|宝宝|闺女|妈妈?|爸爸?|母亲|父亲|"
     r"父母|爸妈|哥哥?|姐姐?|弟弟?|妹妹?|奶奶|爷爷|外婆|姥姥|外公|姥爷|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|阿姨|叔叔|"

@@ -32,11 +32,13 @@ CHANGE = re.compile(
     r"cancell?ed|stopped|started|became|pushed|postponed|brought forward|overtaken|replaced|up to|down to|"
     r"hiked|raised|cut|increased|decreased|reduced|lowered|bumped|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
     r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced)|relocat(?:ed|ing)|separated|split up|"
-    r"broke up|sold|traded in|ended up|passed away|died|adopted|put (?:down|to sleep)|"
+    r"broke up|sold|traded (?:\w+ ){0,3}?in|ended up|passed away|died|adopted|put (?:down|to sleep)|finally|"
+    r"renamed|taken up|took up|hung up|gave up|(?:went|gone|going) (?:to )?(?:part|full)[- ]time|"
     r"push(?:ed|ing)? (?:\w+ ){0,3}back)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
-    r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到",
+    r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到|终于|"
+    r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫",
     re.IGNORECASE,
 )
 # a plan, a wish or a hypothetical is not yet a change of what is so
@@ -61,6 +63,9 @@ class Change:
     measured: bool = False  # said by a new amount of what the note measures ("瘦到58公斤了哈哈哈": no passing whim)
 
 
+_ON_THE_SCALES = re.compile(r"秤|称了|体重|减肥|减了|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I)
+
+
 def _same_thing(sentence: str, note_text: str) -> bool:
     """A new amount said without a change word is about the note's thing: a word in common ("瘦到58公斤" / "体重65
     公斤" share the unit; "7点起床" / "11点睡觉" share nothing), or an age said bare after the note's age."""
@@ -69,6 +74,8 @@ def _same_thing(sentence: str, note_text: str) -> bool:
 
     if fact_terms(sentence) & fact_terms(note_text):
         return True
+    if "weight" in measures(sentence) and "weight" in measures(note_text) and _ON_THE_SCALES.search(sentence):
+        return True  # "今早上秤68kg" after "用户体重75公斤": the user's weight, not 2 kg of apples
     return bool(bare_numbers(sentence)) and "age" in measures(note_text) and not measures(sentence)
 
 
@@ -123,7 +130,29 @@ def renamed(text: str, notes: list) -> Change | None:
             if len(holding) == 1:
                 note = holding[0]
                 return Change(note, sentence.strip(), 1.0, rewritten=word.sub(m.group("new"), note.content))
-    return _respelt(text, notes) if _PUT_RIGHT.search(text) else None
+    return _respelt(text, notes) if _PUT_RIGHT.search(text) else _given_new_name(text, notes)
+
+
+# a new name given on purpose: "we renamed the parrot Mango", "狗子改名了 现在叫可乐", "she goes by Sasha now"
+_NEW_NAME = re.compile(
+    r"\brenamed (?:\w+ ){0,3}?(?P<en>[A-Z][\w'-]+)|\b(?:now called|goes by|new name is) (?P<en2>[A-Z][\w'-]+)|"
+    r"(?:改名|改叫|改成)了?[，,\s]*(?:现在)?叫?(?P<zh>[\u4e00-\u9fff]{2,3}?)(?=[，。,.!！\s哈啦了]|$)|"
+    r"改名了?[，,\s]*现在叫(?P<zh2>[\u4e00-\u9fff]{2,3}?)(?=[，。,.!！\s哈啦了]|$)"
+)
+
+
+def _given_new_name(text: str, notes: list) -> Change | None:
+    """A note's name replaced by the new one a message gives, when exactly one note holds a name the message
+    also says (the old one: "he never answered to Kiwi anyway", "旺财太土了")."""
+    m = _NEW_NAME.search(text)
+    new = m and next((g for g in m.groups() if g), None)
+    if not new:
+        return None
+    old = [(n, name) for n in notes for name in names_in(n.content) if name != new and name in text]
+    if len({id(n) for n, _ in old}) != 1:
+        return None
+    note, name = old[0]
+    return Change(note, text.strip(), 1.0, rewritten=note.content.replace(name, new))
 
 
 def _respelt(text: str, notes: list) -> Change | None:
@@ -198,12 +227,17 @@ _WITH_ME = re.compile(
 def _named_subject(sentence: str, notes: list) -> str | None:
     """The person a sentence opens on by a name one of the user's notes gives ("用户的闺蜜叫阿琳" -> "阿琳搬去成都了",
     "Tom moved to Leeds" after "My friend Tom lives in York")."""
-    head = re.sub(r"^[\W_]+", "", sentence)
-    known = {name for n in notes for name in names_in(getattr(n, "content", "")) if len(name) >= 2}
-    name = next((name for name in known if head.startswith(name)), None)
-    if name and _WITH_ME.match(head[len(name) :]):
+    name = _opening_name(sentence, notes)
+    if name and _WITH_ME.match(re.sub(r"^[\W_]+", "", sentence)[len(name) :]):
         return None  # "Priya and I got engaged": the user too
     return name
+
+
+def _opening_name(sentence: str, notes: list) -> str | None:
+    """The name of the user's notes the sentence opens on, if any."""
+    head = re.sub(r"^[\W_]+", "", sentence)
+    known = {name for n in notes for name in names_in(getattr(n, "content", "")) if len(name) >= 2}
+    return next((name for name in known if head.startswith(name)), None)
 
 
 _THEM = re.compile(r"\b(?:she|he|her|him|his|they|them|their)\b|[他她它]", re.IGNORECASE)
@@ -265,7 +299,9 @@ def _sentence_change(sentence: str, notes: list) -> Change | None:
     pinned = remeasured or replaced
     if not worded and not pinned:
         return None
-    facets = facet_weights(sentence, notes)
+    # the kind of note a job change or a move is about, when it is the user's own ("Raj got promoted" is not)
+    someone = _opening_name(sentence, notes) or SUBJECT_KIN.search(sentence) or _THEM.search(sentence)
+    facets = {} if someone else facet_weights(sentence, notes)
     # a new amount of a measure a note holds changes that note, whatever else the sentence mentions
     scored = [
         (note, score + (MEASURE_WEIGHT if pinned else 0.0) + facets.get(id(note), 0.0))

@@ -30,7 +30,7 @@ _NEW_JOB = re.compile(
     r"\bstarted (?:working )?(?:at|with|for)\b|\bquit (?:my )?(?:job|work)\b|\blaid off\b|\bmade redundant\b|"
     r"\blost my job\b|\bretired\b|\b(?:I'm|I am|I've been) (?:now |currently )?(?:at|with) [A-Z]|"
     r"\bwork(?:ing)? (?:at|for) .{1,40}\b(?:now|these days|nowadays)\b|"
-    r"跳槽|换(?:了)?(?:份|个)?工作|换(?:了)?(?:家|个)?公司|新工作|新公司|新单位|入职|辞职|离职|被裁|裁员|失业|退休|"
+    r"\b(?:part|full)[- ]time\b|跳槽|跳(?:去|到)了?|不在.{1,8}(?:上班|干)?了|兼职|全职|换(?:了)?(?:份|个)?工作|换(?:了)?(?:家|个)?公司|新工作|新公司|新单位|入职|辞职|离职|被裁|裁员|失业|退休|"
     r"(?:去|到|进)了?(?:一家)?.{1,10}?(?:上班|工作|实习)|现在在.{1,10}?(?:上班|工作|实习|做)",
     re.IGNORECASE,
 )
@@ -38,7 +38,7 @@ _NEW_JOB = re.compile(
 _MOVED = re.compile(
     r"\b(?:I|we)(?:'ve| have| had)?\s+(?:\w+\s+){0,2}?(?:moved|relocated|emigrated|settled)\b(?!\s+(?:her|him|them|it|the|my|our|his)\b)|"
     r"\bmov(?:ed|ing) (?:house|out|abroad|back home|in with)\b|\brelocat(?:ed|ing)\b|\bemigrat(?:ed|ing)\b|"
-    r"\b(?:based|living|live) in\b|搬家|搬(?:到|去|来|回|出|进)|住(?:到|进)|定居|落户|回国|租房|买了房",
+    r"\b(?:based|living|live) in\b|搬家|搬(?:到|去|来|回|出|进)|换(?:了)?(?:房子|住处)|住(?:到|进)|定居|落户|回国|租房|买了房",
     re.IGNORECASE,
 )
 # the user's employer ("works at Barclays", "用户在招商银行上班", "用户在美团做运营", "用户在一家游戏公司")
@@ -49,7 +49,7 @@ _EMPLOYER = re.compile(
 )
 # the user's trade or title ("works as a graphic designer", "The user is a junior developer", "用户是普通程序员")
 _TITLE = re.compile(
-    r"\bworks? as\b|\bjob\b|\bcareer\b|\bthe user is an? (?!\w+ (?:of|with)\b)|职业|职位|岗位|"
+    r"\bworks? as\b|\bworks? (?:full|part)[- ]time\b|\bjob\b|\bcareer\b|\bthe user is an? (?!\w+ (?:of|with)\b)|职业|职位|岗位|"
     r"^用户(?:是|当)(?:一名|一个|名|个)?",
     re.IGNORECASE,
 )
@@ -67,7 +67,8 @@ _JOB_WORD = re.compile(
 )
 # a note whose subject is one of the user's people ("用户的哥哥在北京", "The user's brother lives in Ottawa")
 _OTHERS_NOTE = re.compile(
-    rf"^\W*(?:the user's|用户的|用户)\s*(?:[\w-]+\s+){{0,2}}?(?:{KIN_WORDS})(?![A-Za-z])|^\W*用户(?:家)?(?:{KIN_WORDS})",
+    rf"^\W*(?:the user's|用户的|用户)\s*(?:[\w-]+\s+){{0,2}}?(?:{KIN_WORDS})(?![A-Za-z])|^\W*用户(?:家)?(?:{KIN_WORDS})|"
+    r"^\W*用户的?[老亲]?(?:爸|妈|爹|娘)",
     re.IGNORECASE,
 )
 _PLACE_SAID = re.compile(
@@ -121,7 +122,7 @@ def _work_note(content: str) -> str | None:
         return None
     if _EMPLOYER.search(content):
         return "employer"
-    if re.search(r"\bworks? as\b|职业|职位|岗位", content, re.IGNORECASE):
+    if re.search(r"\bworks? as\b|\bworks? (?:full|part)[- ]time\b|职业|职位|岗位", content, re.IGNORECASE):
         return "title"
     return "title" if _TITLE.search(content) and (_JOB_WORD.search(content) or _about_work(content)) else None
 
@@ -145,9 +146,11 @@ def facet_weights(sentence: str, notes: list) -> dict[int, float]:
         return {id(n): FACET_WEIGHT for n in notes if _residence_note(n.content)}
     if facet is None:
         return {}
-    first, second = ("title", "employer") if facet == "promotion" else ("employer", "title")
-    weights = {first: FACET_WEIGHT, second: FACET_WEIGHT / 2}
-    return {id(n): weights[kind] for n in notes if (kind := _work_note(n.content))}
+    kinds = {id(n): kind for n in notes if (kind := _work_note(n.content))}
+    first = "title" if facet == "promotion" else "employer"
+    if first not in kinds.values():  # "Changed jobs!" and only a title is known: that is the note
+        first = "employer" if first == "title" else "title"
+    return {key: FACET_WEIGHT if kind == first else FACET_WEIGHT / 2 for key, kind in kinds.items()}
 
 
 def _value(rx: re.Pattern, text: str) -> str:

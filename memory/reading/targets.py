@@ -78,7 +78,7 @@ def _lexical(phrase: str, note) -> float:
 
 # Relatives and other people, each group with the words that name it in either language
 _KIN = {
-    "spouse": r"wife|husband|spouse|partner|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
+    "spouse": r"wife|husband|spouse|partner|missus|missis|wifey|hubby|other half|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
     "date": r"girlfriend|boyfriend|dating|男朋友|女朋友|对象",
     "child": r"son|daughter|kids?|child(?:ren)?|(?<!\ba )baby|儿子|女儿|孩子|娃|宝宝|闺女",  # "trying for a baby": no one yet
     "parent": r"mum|mom|mother|dad|father|parents?|folks|妈|爸|母亲|父亲|父母",

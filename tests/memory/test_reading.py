@@ -716,3 +716,39 @@ def test_a_statement_that_leaves_out_its_subject_is_the_users(make_person, text,
     kept = " ".join(n.content for n in alice.notes())
     assert all(w in kept for w in words), kept
     assert not any(w in " ".join(n.content for n in bob.notes()) for w in words)
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "old", "new"),
+    [
+        (
+            ["My rabbit is called Clover."],
+            "we renamed the rabbit Bramble, Clover never suited her",
+            "Clover",
+            "Bramble",
+        ),
+        (["我家猫叫咪咪。"], "猫改名了 现在叫年糕，咪咪太普通了", "咪咪", "年糕"),
+        (["我体重80公斤。"], "这周称了一下72kg！", "80", "72"),
+        (["I work full time."], "went part-time after the twins arrived", "full", "part-time"),
+        (["我开一辆丰田卡罗拉。"], "卡罗拉卖了，换了辆理想L6", "丰田", "理想"),
+    ],
+)
+def test_a_new_name_weight_hours_or_car_replaces_the_old_one(make_person, facts, change, old, new):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    alice.say(change)
+    active = " ".join(n.content for n in alice.notes())
+    assert new in active and old not in active, active
+    assert old in " ".join(n.content for n in bob.notes())
+
+
+def test_a_colleagues_promotion_is_not_the_users(make_person):
+    alice = make_person()
+    alice.say("My colleague is called Dev.")
+    alice.say("I'm a junior designer.")
+    alice.say("Dev got promoted to team lead last week")
+    active = " ".join(n.content for n in alice.notes())
+    assert "junior designer" in active, active

@@ -37,7 +37,7 @@ _DIGITS = re.compile(r"\d+")
 # a relative or animal, with the rank that tells two of a kind apart ("大姐" / "二姐", "older brother" / "younger
 # brother")
 _RELATION = re.compile(
-    r"\b(?:(?:older|younger|big|little|elder|eldest|youngest|twin) )?(?:wife|husband|spouse|partner|son|daughter|"
+    r"\b(?:(?:older|younger|big|little|elder|eldest|youngest|twin) )?(?:wife|husband|spouse|partner|missus|missis|wifey|hubby|son|daughter|"
     r"kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|brother|sister|grand(?:ma|mother|pa|father)|cousin|"
     r"aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|puppy|kitten|rabbit|hamster|parrot)s?\b|"
     r"老婆|老公|妻子|丈夫|爱人|媳妇|太太|儿子|女儿|闺女|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
@@ -48,8 +48,8 @@ _RELATION = re.compile(
 
 # one name for each relative however it is said ("老婆", "媳妇", "wife"): "孟佳是我媳妇儿" and "用户的老婆叫孟佳" name one
 _SAME_RELATIVE = (
-    ("wife", re.compile(r"wife|老婆|妻子|媳妇|太太|爱人", re.I)),
-    ("husband", re.compile(r"husband|老公|丈夫", re.I)),
+    ("wife", re.compile(r"wife|missus|missis|wifey|老婆|妻子|媳妇|太太|爱人", re.I)),
+    ("husband", re.compile(r"husband|hubby|老公|丈夫", re.I)),
     ("mother", re.compile(r"mum|mom|mother|妈妈|母亲", re.I)),
     ("father", re.compile(r"dad|father|爸爸|父亲", re.I)),
     ("son", re.compile(r"^sons?$|儿子", re.I)),
