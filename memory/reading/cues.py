@@ -23,7 +23,8 @@ FORGET = re.compile(
     r"忘|删|清除|清掉|清空|抹掉|抹去|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
     r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
-    r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b",
+    r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
+    r"\btake (?=(?:everything|anything|the (?:bits?|parts?|notes?|stuff|info)|what you)\b[\w' ]{0,40}? out\b)",
     re.IGNORECASE,
 )
 # "I'd rather you didn't keep …", "I don't want my … on record", "you don't need to remember …": a wish about what

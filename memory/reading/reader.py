@@ -203,6 +203,16 @@ def message_read(text: str) -> Reading:
         intent = _intent_of(core, sentence, sentences)
         if intent.label == "forget":
             phrase = forget_phrase(core)
+            told = sentences[i - 1] if i > 0 else ""
+            if (
+                not phrase.strip()
+                and _POINTS_AT.search(core)
+                and 0 < len(told) <= _SHORT * 2
+                and not cues.cues_in(told)
+            ):
+                # "Med school didn't work out. Forget all of that.": what "that" is was said just before
+                phrase = forget_phrase(told) or told
+                dropped.add(i - 1)
             reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":

@@ -57,11 +57,22 @@ def _head_missing(phrase: str, note) -> bool:
     from memory.services.vectors.embeddings import search_terms
 
     terms = search_terms(phrase)
+    words = phrase.split()
+    if terms and words and not has_chinese(phrase) and _only_in_a_name(words[-1], note.content):
+        return True  # "my cat" / "listens to Cat Stevens": the word is part of a name there, not the thing
     if has_chinese(phrase) or len(terms) < 2 or terms[-1] in _ABSTRACT_HEADS or _VERB_FORM.search(phrase):
         # Chinese bigrams are no heads ("近视度数" / "近视600度"); "us trying for a baby": what is done, not a thing
         return False
     held = set(search_terms(note.content))  # its own words: a slot's topic terms ("address") are no thing it holds
     return terms[-1] not in held and any(t in held for t in terms[:-1])
+
+
+def _only_in_a_name(word: str, content: str) -> bool:
+    """Whether `word` stands in `content` only capitalised inside a sentence, as part of a name."""
+    if not word.islower():
+        return False
+    found = list(re.finditer(rf"\b{re.escape(word)}\b", content, re.IGNORECASE))
+    return bool(found) and all(m.start() > 0 and m.group()[0].isupper() for m in found)
 
 
 def _lexical(phrase: str, note) -> float:

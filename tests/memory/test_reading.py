@@ -752,3 +752,39 @@ def test_a_colleagues_promotion_is_not_the_users(make_person):
     alice.say("Dev got promoted to team lead last week")
     active = " ".join(n.content for n in alice.notes())
     assert "junior designer" in active, active
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["I have two boys, Finn and Rory.", "I live in Galway."],
+            "take everything about my boys out",
+            "boys",
+            "Galway",
+        ),
+        (
+            ["I'm training for the Dublin marathon.", "I keep chickens."],
+            "The marathon isn't happening, my knee's gone. Forget all of that.",
+            "marathon",
+            "chickens",
+        ),
+    ],
+)
+def test_a_forget_that_points_back_or_wraps_its_object_takes_that_note(make_person, facts, request_text, gone, kept):
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    alice.say(request_text)
+    left = " ".join(n.content for n in alice.notes())
+    assert gone not in left and kept in left, left
+    assert gone in " ".join(n.content for n in bob.notes())
+
+
+def test_a_word_that_is_part_of_a_name_in_a_note_is_not_the_thing_named(make_person):
+    alice = make_person()
+    alice.say("I listen to Cat Power a lot.")
+    alice.say("erase the bit about my cat")
+    assert any("Cat Power" in n.content for n in alice.notes()), [n.content for n in alice.notes()]

@@ -40,11 +40,17 @@ def test_an_import_larger_than_a_step_is_processed_in_steps_each_its_own_job(cel
     assert job.status == "succeeded", job.error
     assert job.progress == {"stage": "done", "done": users, "total": users}
     assert job.result["user_messages"] == users and job.result["message_vectors"] == users
-    steps = [
-        r
-        for r in JobRecord.objects.filter(kind="dispatch")
-        if r.progress.get("job") == "assistants.jobs.session_import"
-    ]
+
+    def steps_settled():
+        found = [
+            r
+            for r in JobRecord.objects.filter(kind="dispatch")
+            if r.progress.get("job") == "assistants.jobs.session_import"
+        ]
+        return found if all(r.status not in ("queued", "running") for r in found) else None
+
+    # the last step marks the import done before its own dispatch row is closed: wait for that row too
+    steps = wait_for(steps_settled, timeout=30, message="the import's steps to settle")
     assert len(steps) >= 3  # two extraction steps (a step holds IMPORT_STEP_MESSAGES) and compaction
     assert all(r.status == "succeeded" and r.progress["args"] == [tenant.pk, session.pk, job.pk] for r in steps)
     user_ids = set(Message.objects.for_tenant(tenant).filter(session=session, role="user").values_list("id", flat=True))

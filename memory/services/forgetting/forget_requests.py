@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from memory.reading import message_read
+from memory.reading.phrases import forget_phrase
 
 _ZH_SAID = r"(?:(?:我)?(?:之前|以前|刚才|上次|曾经)?(?:说的|说过的|提到的|提过的|讲的|告诉你的))"
 FORGET_PATTERNS = [
@@ -54,6 +55,8 @@ def forget_target(text: str) -> str | None:
     if act is None:
         return None
     direct = _direct_target(act.sentence)
+    if direct and act.phrase and not forget_phrase(direct):
+        direct = None  # "Forget all of that.": "that" is the reader's phrase, what was said before it
     if direct and act.phrase and act.phrase in direct:
         return act.phrase  # "forget the thing about my brother": the reader's phrase is the tighter cut
     return direct or act.phrase or act.sentence  # "forget that": the whole request
