@@ -788,3 +788,27 @@ def test_a_word_that_is_part_of_a_name_in_a_note_is_not_the_thing_named(make_per
     alice.say("I listen to Cat Power a lot.")
     alice.say("erase the bit about my cat")
     assert any("Cat Power" in n.content for n in alice.notes()), [n.content for n in alice.notes()]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "not_kept"),
+    [
+        ("I'm an early bird", "early bird", None),
+        ("I'm a bit knackered", None, "knackered"),
+        ("We adopted a kitten! A tabby called Miso.", "Miso", None),
+        ("养了只猫！英短，叫团团", "团团", None),
+    ],
+)
+def test_a_kind_of_person_or_a_pets_name_in_the_next_sentence_is_kept(make_person, text, kept, not_kept):
+    """ "I'm a X" said alone is what kind of person the user is ("a bit" is how they are now); a sentence that only
+    names what the one before told of joins its note."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    bob.say("I like tea.")
+    alice.say(text)
+    notes = " ".join(n.content for n in alice.notes())
+    if kept:
+        assert kept in notes, notes
+        assert kept not in " ".join(n.content for n in bob.notes())
+    if not_kept:
+        assert not_kept not in notes, notes

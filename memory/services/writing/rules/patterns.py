@@ -214,10 +214,11 @@ SUBJECTLESS_PLAN = re.compile(
 # a clause about the user that leaves its subject out, as chat does: "老家贵州遵义的", "现在在东莞打工", "在学法语",
 # "originally from Belfast", "living in Edinburgh these days", "never learned to drive"
 SUBJECTLESS_SELF = re.compile(
-    r"^(?:老家|家乡)|^(?:现在|目前|如今|这阵子|这段时间|最近|平时|一直)?都?(?:正在|还在|在)"
+    r"^(?:老家|家乡)|^(?:现在|目前|如今|这阵子|这段时间|最近|平时|一直|每天|每周|周末|晚上|早上){0,2}都?(?:正在|还在|在)"
     r"(?:学|读|念|上学|.{1,10}?(?:打工|上班|工作|实习))|"
     r"^(?:每天|每周|每晚|每个?月|每年)都?要?(?:学|练|跑|游|去|上)|"
     r"^(?:originally )?from [A-Z]|^(?:born|raised|brought up) (?:in|and)\b|"
-    r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b",
+    r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b|"
+    r"^(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved) (?:a |an |my |to |from )?[\w-]",
 )
 PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)

@@ -105,6 +105,7 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 if STANDING.search(c) and not OTHER_PEOPLE.search(c) and not c.rstrip().endswith(("?", "？"))
             ],
         )
+        before = len(out)
         for clause in _statements(s):
             _sort_clause(s, clause, previous_reply)
         if s.whim and len(s.generic) > 1:  # one passing idea, said in several clauses
@@ -115,6 +116,8 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 out.append(candidate)
         out.extend(_limit_candidates(s))
         out.extend(_generic_candidates(s))
+        if len(out) == before and out and _NAMED_THING.match(sentence.strip()):
+            out[-1] = _apposed(out[-1], sentence.strip(), chinese)
     if MULLING.search(text) and ASKS_OPINION.search(text):
         out = [c for c in out if not MULLING.search(c.quote or c.content)]  # "转行做产品，你觉得靠谱吗": not yet a plan
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
@@ -122,6 +125,24 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
     for c in out:
         first.setdefault(c.content, c)
     return list(first.values())
+
+
+# a sentence that only names what the one before it told of: "We got a puppy! A beagle called Scout."
+_NAMED_THING = re.compile(
+    r"^(?:an?|the|my)\s+(?:[\w-]+\s+){0,3}?(?:called|named)\s+[A-Z][\w'-]+[.!~]*$|"
+    r"^(?:一[只条个头])?[\u4e00-\u9fff]{1,6}?[，,]?\s*(?:叫|名叫|名字叫)[\u4e00-\u9fff]{1,4}[。！!~]*$",
+    re.IGNORECASE,
+)
+
+
+def _apposed(candidate: Candidate, sentence: str, chinese: bool) -> Candidate:
+    """The candidate of the sentence before, with the name the next sentence gives to its thing."""
+    from dataclasses import replace
+
+    said = sentence.rstrip("。.!！~ ")
+    content = candidate.content.rstrip("。.!！ ")
+    content = f"{content}，{said}。" if chinese else f"{content}, {said[0].lower()}{said[1:]}."
+    return replace(candidate, content=content)
 
 
 def _statements(s: _Sentence) -> list[str]:
@@ -211,7 +232,16 @@ def _lasting(s: _Sentence, clause: str) -> bool:
 
     if s.chinese or len(content_terms(clause)) > 3 or not SUBJECT_EN.search(clause) or s.whim:
         return False
-    return is_lasting(clause)
+    # said alone; beside another clause ("I'm a night owl, I do my best work after midnight") the other says it
+    return bool(len(s.clauses) == 1 and _A_KIND_OF_PERSON.search(clause)) or is_lasting(clause)
+
+
+# "I'm a night owl", "I'm a morning person": what kind of person one is, not how one is right now ("I'm a bit tired")
+_A_KIND_OF_PERSON = re.compile(
+    r"^\W*(?:i'm|i am)\s+an?\s+(?!(?:bit|little|lot|tad|mess|wreck|sec|minute|moment)\b)[a-z-]+"
+    r"(?!.*\b(?:today|tonight|right now|at the moment|this week)\b)",
+    re.IGNORECASE,
+)
 
 
 def _sort_plain(s: _Sentence, clause: str) -> None:
