@@ -10,15 +10,14 @@ every other by a clear margin. A sentence that only mentions a topic ("climbing 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from difflib import SequenceMatcher
-from typing import Any
 
 from core.text import split_sentences
 from memory.reading.about import SUBJECT_KIN
 from memory.reading.facets import facet_weights, others_note, states_value, value_replaced
+from memory.reading.kinship import kin
 from memory.reading.measures import measure_changed
-from memory.reading.targets import kin, names_in, notes_scored
+from memory.reading.renames import PUT_RIGHT, RENAMED, Change, renamed
+from memory.reading.targets import names_in, notes_scored
 
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
@@ -52,17 +51,6 @@ NOT_YET = re.compile(
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
 
 
-@dataclass(frozen=True)
-class Change:
-    """`sentence` (the user's words) says that `note` no longer holds."""
-
-    note: Any  # a MemoryNote
-    sentence: str
-    score: float
-    rewritten: str = ""  # the note with a name put right ("Jon" -> "John"), when that is all the change says
-    measured: bool = False  # said by a new amount of what the note measures ("瘦到58公斤了哈哈哈": no passing whim)
-
-
 _ON_THE_SCALES = re.compile(r"秤|称了|体重|减肥|减了|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I)
 
 
@@ -88,113 +76,6 @@ def _may_change(sentence: str) -> bool:
     return _stated(sentence) and bool(CHANGE.search(sentence))
 
 
-# "it's Kaitlyn, not Caitlin", "John with an h, not Jon", "Mocha not Mochi", "是旺崽，不是旺仔", "不是旺仔，是旺崽"
-_RENAMED = (
-    re.compile(
-        r"\b(?P<new>[A-Z][\w'-]+)\b(?:\s+(?:[a-z][a-z']*|\d+|[A-Z]s)(?=[\s,])){0,4}?,?\s+(?:not|rather than|instead of)\s+"
-        r"(?P<old>[A-Z][\w'-]+)\b"
-    ),
-    re.compile(r"\bnot\s+(?P<old>[A-Z][\w'-]+)\s*[,;]?\s*(?:it'?s|but|rather)\s+(?P<new>[A-Z][\w'-]+)\b"),
-    re.compile(
-        r"(?:叫|是)(?P<new>[\u4e00-\u9fff]{2,3}?)[，,\s]*(?:不是|而不是)(?P<old>[\u4e00-\u9fff]{2,3}?)(?=[。！!，,\s]|$)"
-    ),
-    re.compile(
-        r"不是(?:叫)?(?P<old>[\u4e00-\u9fff]{2,3}?)[，,\s]*(?:是|而是|叫)(?P<new>[\u4e00-\u9fff]{2,3}?)(?=[。！!，,\s]|$)"
-    ),
-)
-
-
-_PUT_RIGHT = re.compile(
-    r"\b(?:wrong|typo|typed|autocorrect|spell(?:ed|t|ing)?|misspel\w*|with an? [a-z]\b|i meant|correction)\b|"
-    r"写错|打错|记错|错了|字旁|的那个|更正",
-    re.IGNORECASE,
-)
-
-
-def _spelt_alike(a: str, b: str) -> bool:
-    return SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.5
-
-
-def renamed(text: str, notes: list) -> Change | None:
-    """A name put right: the old name is in exactly one note, which is rewritten with the new one."""
-    for sentence in split_sentences(text):
-        for rx in _RENAMED:
-            m = rx.search(sentence)
-            if not m or m.group("new") == m.group("old"):
-                continue
-            old = m.group("old")
-            if not (_spelt_alike(old, m.group("new")) or _PUT_RIGHT.search(text)):
-                continue  # "I prefer Paris, not London": another choice, not a name put right
-            word = re.compile(rf"(?<![\w]){re.escape(old)}(?![\w])" if old.isascii() else re.escape(old))
-            holding = [n for n in notes if word.search(n.content)]
-            if len(holding) == 1:
-                note = holding[0]
-                return Change(note, sentence.strip(), 1.0, rewritten=word.sub(m.group("new"), note.content))
-    return _respelt(text, notes) if _PUT_RIGHT.search(text) else _given_new_name(text, notes)
-
-
-# a new name given on purpose: "we renamed the parrot Mango", "狗子改名了 现在叫可乐", "she goes by Sasha now"
-_NEW_NAME = re.compile(
-    r"\brenamed (?:\w+ ){0,3}?(?P<en>[A-Z][\w'-]+)|\b(?:now called|goes by|new name is) (?P<en2>[A-Z][\w'-]+)|"
-    r"(?:改名|改叫|改成)了?[，,\s]*(?:现在)?叫?(?P<zh>[\u4e00-\u9fff]{2,3}?)(?=[，。,.!！\s哈啦了]|$)|"
-    r"改名了?[，,\s]*现在叫(?P<zh2>[\u4e00-\u9fff]{2,3}?)(?=[，。,.!！\s哈啦了]|$)"
-)
-
-
-def _given_new_name(text: str, notes: list) -> Change | None:
-    """A note's name replaced by the new one a message gives, when exactly one note holds a name the message
-    also says (the old one: "he never answered to Kiwi anyway", "旺财太土了")."""
-    m = _NEW_NAME.search(text)
-    new = m and next((g for g in m.groups() if g), None)
-    if not new:
-        return None
-    old = [(n, name) for n in notes for name in names_in(n.content) if name != new and name in text]
-    if len({id(n) for n, _ in old}) != 1:
-        return None
-    note, name = old[0]
-    return Change(note, text.strip(), 1.0, rewritten=note.content.replace(name, new))
-
-
-def _respelt(text: str, notes: list) -> Change | None:
-    """ "I typed it wrong, my dog is 旺崽" / "you've got her name wrong, it's Kaitlyn": a name said after a word that
-    puts something right, spelt like the name one note holds (and no other)."""
-    from memory.reading.targets import names_in
-
-    said = names_in(text) | set(re.findall(r"\b[A-Z][a-z]{2,}\b", text))
-    for new in said:
-        alike = [(n, old) for n in notes for old in names_in(n.content) if old != new and _spelt_alike(old, new)]
-        if len({id(n) for n, _ in alike}) == 1:
-            note, old = alike[0]
-            return Change(note, text.strip(), 1.0, rewritten=note.content.replace(old, new))
-    return _one_character_put_right(text, notes)
-
-
-def _one_character_put_right(text: str, notes: list) -> Change | None:
-    """ "是刘昕怡，日字旁那个昕" after "用户的女儿叫刘欣怡": a Chinese name of a note said with one character
-    changed (the first such run of the message), held by that note only."""
-    from memory.reading.targets import names_in
-
-    found = []
-    for note in notes:
-        for old in (o for o in names_in(note.content) if re.fullmatch(r"[\u4e00-\u9fff]{2,4}", o)):
-            width = len(old)
-            runs = (text[i : i + width] for i in range(len(text) - width + 1))
-            new = next(
-                (
-                    r
-                    for r in runs
-                    if re.fullmatch(r"[\u4e00-\u9fff]+", r) and sum(a != b for a, b in zip(r, old, strict=True)) == 1
-                ),
-                None,
-            )
-            if new:
-                found.append((note, old, new))
-    if len({id(n) for n, _, _ in found}) != 1:
-        return None
-    note, old, new = found[0]
-    return Change(note, text.strip(), 1.0, rewritten=note.content.replace(old, new))
-
-
 def says_change(text: str) -> bool:
     """Whether a sentence of `text` could state a change (the user's notes are read only then): a change word, a
     name put right, a new form of address, a number with what it measures, or where the user works or lives."""
@@ -202,8 +83,8 @@ def says_change(text: str) -> bool:
 
     return (
         any(_may_change(s) for s in split_sentences(text))
-        or any(rx.search(text) for rx in _RENAMED)
-        or bool(_PUT_RIGHT.search(text))
+        or any(rx.search(text) for rx in RENAMED)
+        or bool(PUT_RIGHT.search(text))
         or bool(_CALL_ME.search(text))
         or says_measure(text)
         or states_value(text)
@@ -292,7 +173,7 @@ def _units(text: str) -> list[str]:
 
 def _sentence_change(sentence: str, notes: list) -> Change | None:
     """The note one sentence changes, when one is clearly closest."""
-    worded = bool(CHANGE.search(sentence) or _PUT_RIGHT.search(sentence))
+    worded = bool(CHANGE.search(sentence) or PUT_RIGHT.search(sentence))
     remeasured = {id(n) for n in notes if measure_changed(sentence, n.content, worded=worded)}
     # a new employer or home said with no change word replaces the one note that holds the old one
     replaced = set() if remeasured else value_replaced(sentence, notes)
@@ -354,7 +235,7 @@ _LEAD_IN = re.compile(r"^[^:：]{0,40}[:：]\s*")
 def _said(sentence: str) -> str:
     """The sentence without a lead-in that only puts right ("Oops, I told you wrong: Mum's birthday is …")."""
     lead = _LEAD_IN.match(sentence)
-    return sentence[lead.end() :] if lead and _PUT_RIGHT.search(lead.group()) and sentence[lead.end() :] else sentence
+    return sentence[lead.end() :] if lead and PUT_RIGHT.search(lead.group()) and sentence[lead.end() :] else sentence
 
 
 def change_candidates(candidates: list, change: Change, *, chinese: bool) -> list:

@@ -812,3 +812,21 @@ def test_a_kind_of_person_or_a_pets_name_in_the_next_sentence_is_kept(make_perso
         assert kept not in " ".join(n.content for n in bob.notes())
     if not_kept:
         assert not_kept not in notes, notes
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "junk"),
+    [
+        ("barista at a little café in Shoreditch, that's my job", "barista at a little café", "that's"),
+        ("弹古筝，那是我的爱好", "古筝", "那是"),
+    ],
+)
+def test_a_clause_that_points_at_the_one_before_is_read_with_it(make_person, text, kept, junk):
+    """ "X, that's my job": the job is X; neither clause is a note alone."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    bob.say("I like tea.")
+    alice.say(text)
+    notes = " ".join(n.content for n in alice.notes())
+    assert kept in notes and junk not in notes, notes
+    assert kept not in " ".join(n.content for n in bob.notes())

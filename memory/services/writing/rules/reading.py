@@ -15,6 +15,7 @@ from memory.services.writing.quantities import quantities, slot_amount
 from memory.services.writing.rules.candidate import Candidate
 from memory.services.writing.rules.clauses import content_terms, is_question, span, split_clauses, strip_ask_tail
 from memory.services.writing.rules.injection import injection_kind, is_request
+from memory.services.writing.rules.neighbours import NAMED_THING, apposed, lasting, pointed_at, short_state
 from memory.services.writing.rules.numbers import share_limit
 from memory.services.writing.rules.patterns import (
     ASKS_OPINION,
@@ -73,6 +74,7 @@ class _Sentence:
     corrections_only: set[str] = field(default_factory=set)
     from_reply: set[str] = field(default_factory=set)  # slots answered by a bare amount after the assistant asked
     limits: list[tuple[str, float, str]] = field(default_factory=list)
+    quotes: dict[str, str] = field(default_factory=dict)  # a clause read as other words -> the user's own
 
     @property
     def comma(self) -> str:
@@ -116,8 +118,8 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
                 out.append(candidate)
         out.extend(_limit_candidates(s))
         out.extend(_generic_candidates(s))
-        if len(out) == before and out and _NAMED_THING.match(sentence.strip()):
-            out[-1] = _apposed(out[-1], sentence.strip(), chinese)
+        if len(out) == before and out and NAMED_THING.match(sentence.strip()):
+            out[-1] = apposed(out[-1], sentence.strip(), chinese)
     if MULLING.search(text) and ASKS_OPINION.search(text):
         out = [c for c in out if not MULLING.search(c.quote or c.content)]  # "转行做产品，你觉得靠谱吗": not yet a plan
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
@@ -127,24 +129,6 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
     return list(first.values())
 
 
-# a sentence that only names what the one before it told of: "We got a puppy! A beagle called Scout."
-_NAMED_THING = re.compile(
-    r"^(?:an?|the|my)\s+(?:[\w-]+\s+){0,3}?(?:called|named)\s+[A-Z][\w'-]+[.!~]*$|"
-    r"^(?:一[只条个头])?[\u4e00-\u9fff]{1,6}?[，,]?\s*(?:叫|名叫|名字叫)[\u4e00-\u9fff]{1,4}[。！!~]*$",
-    re.IGNORECASE,
-)
-
-
-def _apposed(candidate: Candidate, sentence: str, chinese: bool) -> Candidate:
-    """The candidate of the sentence before, with the name the next sentence gives to its thing."""
-    from dataclasses import replace
-
-    said = sentence.rstrip("。.!！~ ")
-    content = candidate.content.rstrip("。.!！ ")
-    content = f"{content}，{said}。" if chinese else f"{content}, {said[0].lower()}{said[1:]}."
-    return replace(candidate, content=content)
-
-
 def _statements(s: _Sentence) -> list[str]:
     """The clauses that state something: no questions or requests (a tag question is cut off), standing
     instructions kept, clauses that are only a hedge taken out (they set `s.hedged`)."""
@@ -152,7 +136,8 @@ def _statements(s: _Sentence) -> list[str]:
     statements += [c for c in s.standing if c not in statements]
     hedge_only = [c for c in statements if HEDGE.search(c) and len(content_terms(HEDGE.sub(" ", c))) == 0]
     s.hedged = bool(hedge_only)
-    return [c for c in statements if c not in hedge_only]
+    kept = [c for c in statements if c not in hedge_only]
+    return pointed_at(kept, sentence=s.text, chinese=s.chinese, quotes=s.quotes)
 
 
 def _sort_clause(s: _Sentence, clause: str, previous_reply: str) -> None:
@@ -202,46 +187,12 @@ def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[T
 
 # "I'm …", "I have …" with little after it: a trade or a condition ("I'm a carpenter", "I have asthma"), or how the
 # user is right now ("I'm knackered", "I have a quick question")
-_SHORT_STATE = re.compile(r"^(?:I'm|I am|I have|I've got|I've)\b", re.IGNORECASE)
-
-
 def _about_others(clause: str) -> bool:
     """ "我同事的表哥据说在迪拜买了套房", "I think young people have it hard": about someone else or the world
     (memory.reading.about: cue words let the encoder be asked)."""
     from memory.reading.about import about_others, relative_news
 
     return about_others(clause) or relative_news(clause)
-
-
-def _short_state(clause: str) -> bool:
-    """ "I'm knackered", "I have a quick question": "I'm / I have" and at most two words more, no number, no place
-    and no plan ("I'm moving to Berlin in September" is a plan, "I'm around 5'10"" a height)."""
-    return bool(
-        _SHORT_STATE.match(clause)
-        and len(content_terms(clause)) <= 2
-        and not re.search(r"\d", clause)
-        and not place_in(clause)
-        and kind_of(clause) in (None, "profile")
-    )
-
-
-def _lasting(s: _Sentence, clause: str) -> bool:
-    """Whether a short "I'm / I have" statement is a lasting fact about the user: the rules cannot tell a trade
-    from a mood by one or two words, the encoder can (memory.reading.durable)."""
-    from memory.reading.durable import is_lasting
-
-    if s.chinese or len(content_terms(clause)) > 3 or not SUBJECT_EN.search(clause) or s.whim:
-        return False
-    # said alone; beside another clause ("I'm a night owl, I do my best work after midnight") the other says it
-    return bool(len(s.clauses) == 1 and _A_KIND_OF_PERSON.search(clause)) or is_lasting(clause)
-
-
-# "I'm a night owl", "I'm a morning person": what kind of person one is, not how one is right now ("I'm a bit tired")
-_A_KIND_OF_PERSON = re.compile(
-    r"^\W*(?:i'm|i am)\s+an?\s+(?!(?:bit|little|lot|tad|mess|wreck|sec|minute|moment)\b)[a-z-]+"
-    r"(?!.*\b(?:today|tonight|right now|at the moment|this week)\b)",
-    re.IGNORECASE,
-)
 
 
 def _sort_plain(s: _Sentence, clause: str) -> None:
@@ -254,8 +205,11 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
         or (TO_THE_LISTENER.search(clause) and clause not in s.standing)
         or REASON.search(clause)
         or OTHER_PEOPLE.search(clause)
-        or (len(content_terms(clause)) < (1 if s.chinese else 2) and not _lasting(s, clause))
-        or (_short_state(clause) and not _lasting(s, clause))
+        or (
+            len(content_terms(clause)) < (1 if s.chinese else 2)
+            and not lasting(clause, chinese=s.chinese, alone=len(s.clauses) == 1, whim=s.whim)
+        )
+        or (short_state(clause) and not lasting(clause, chinese=s.chinese, alone=len(s.clauses) == 1, whim=s.whim))
     ):
         return
     elif clause in s.standing:
@@ -283,7 +237,7 @@ def _slot_candidate(s: _Sentence, slot: str, slot_clauses: list[str]) -> Candida
     """The candidate for one slot of the sentence, or None when its clauses do not give it after all."""
     topic = TOPIC_BY_SLOT[slot]
     joined = s.comma.join(REASON.sub("", c) if REASON.search(c) and len(slot_clauses) == 1 else c for c in slot_clauses)
-    quote = span(s.text, slot_clauses) or joined
+    quote = span(s.text, slot_clauses) or s.quotes.get(joined) or joined
     cm = CHANGE.search(joined)
     value = slot_value(
         topic,
@@ -395,7 +349,7 @@ def _limit_candidates(s: _Sentence) -> list[Candidate]:
                 content=third_person(clause, s.chinese),
                 value={"share": share},
                 confidence=0.6 if hedged else 0.85,
-                quote=clause,
+                quote=s.quotes.get(clause, clause),
                 hedged=hedged,
                 change=bool(s.change),
                 whim=s.whim,
@@ -415,7 +369,7 @@ def _generic_candidates(s: _Sentence) -> list[Candidate]:
                 content=third_person(clause, s.chinese),
                 value=None,
                 confidence=0.6 if hedged else 0.75,
-                quote=clause,
+                quote=s.quotes.get(clause, clause),
                 hedged=hedged,
                 change=bool(s.change),
                 whim=s.whim,
