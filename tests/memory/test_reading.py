@@ -654,6 +654,16 @@ def test_a_workplace_or_a_hometown_never_replaces_where_the_user_lives(make_pers
     assert "杭州" in left and "四川" in left and "游戏公司上班" in left, left
 
 
+def _two_people_who_said(make_person, facts: list[str]):
+    """Two users of one tenant who said the same facts: what one of them asks next must not touch the other."""
+    alice = make_person()
+    bob = make_person(tenant=alice.tenant)
+    for person in (alice, bob):
+        for fact in facts:
+            person.say(fact)
+    return alice, bob
+
+
 @pytest.mark.parametrize(
     ("facts", "change", "old", "new", "kept"),
     [
@@ -688,11 +698,7 @@ def test_a_new_job_title_or_home_replaces_that_note_and_no_other(make_person, fa
     """A job change, a promotion or a move names the user's employer, title or home, with few words in common;
     a new employer or home said with no change word replaces the one note holding the old one; a relative's note
     is not the user's."""
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
+    alice, bob = _two_people_who_said(make_person, facts)
     alice.say(change)
     active = " ".join(n.content for n in alice.notes())
     assert new in active and old not in active and kept in active, active
@@ -734,11 +740,7 @@ def test_a_statement_that_leaves_out_its_subject_is_the_users(make_person, text,
     ],
 )
 def test_a_new_name_weight_hours_or_car_replaces_the_old_one(make_person, facts, change, old, new):
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
+    alice, bob = _two_people_who_said(make_person, facts)
     alice.say(change)
     active = " ".join(n.content for n in alice.notes())
     assert new in active and old not in active, active
@@ -772,11 +774,7 @@ def test_a_colleagues_promotion_is_not_the_users(make_person):
     ],
 )
 def test_a_forget_that_points_back_or_wraps_its_object_takes_that_note(make_person, facts, request_text, gone, kept):
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
+    alice, bob = _two_people_who_said(make_person, facts)
     alice.say(request_text)
     left = " ".join(n.content for n in alice.notes())
     assert gone not in left and kept in left, left
