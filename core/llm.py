@@ -14,12 +14,14 @@ decides what a failure means for it (a ModelError for the turn, a retry for a jo
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import threading
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import openai
@@ -73,29 +75,50 @@ def _prompt_texts(messages: list[dict]) -> list[str]:
     return [str(m.get("content") or "") for m in messages]
 
 
+@dataclass
+class _Call:
+    """What the block of `_metered` learnt of its call: the provider's token counts (None: not reported) and the
+    answer's text."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    answer: str = ""
+
+
+@contextlib.contextmanager
+def _metered(*, kind: str, model: str, prompts: list[str], completion_tokens: int | None = None) -> Iterator[_Call]:
+    """Meter the one model call made in the block (core.metering), a failed one too: a block left by an exception
+    is a call that failed. Counts the provider did not report are counted from `prompts` and the answer;
+    `completion_tokens` fixes the completion count of a call that has no completion (embeddings)."""
+    started, call, ok = time.perf_counter(), _Call(completion_tokens=completion_tokens), False
+    try:
+        yield call
+        ok = True
+    finally:
+        model_call_record(
+            kind=kind,
+            model=model,
+            started=started,
+            ok=ok,
+            prompt_tokens=call.prompt_tokens,
+            completion_tokens=call.completion_tokens,
+            counted_from=(prompts, call.answer),
+        )
+
+
 def chat_text(
     *, model: str, messages: list[dict], temperature: float, max_retries: int | None = None, **kwargs: Any
 ) -> str:
     """One chat completion; its text ("" when the answer has no choices or no content). Metered (core.metering):
     the provider's token counts, or counted ones when it reports none."""
-    started, text, usage, ok = time.perf_counter(), "", None, False
-    try:
+    with _metered(kind="chat", model=model, prompts=_prompt_texts(messages)) as call:
         response = model_client(max_retries=max_retries).chat.completions.create(
             model=model, messages=_messages(messages), temperature=temperature, **kwargs
         )
-        usage, ok = response.usage, True
-        text = (response.choices[0].message.content or "") if response.choices else ""
-        return text
-    finally:
-        model_call_record(
-            kind="chat",
-            model=model,
-            started=started,
-            ok=ok,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=getattr(usage, "completion_tokens", None),
-            counted_from=(_prompt_texts(messages), text),
-        )
+        call.prompt_tokens = getattr(response.usage, "prompt_tokens", None)
+        call.completion_tokens = getattr(response.usage, "completion_tokens", None)
+        call.answer = (response.choices[0].message.content or "") if response.choices else ""
+        return call.answer
 
 
 def chat_stream(
@@ -104,27 +127,25 @@ def chat_stream(
     """One streamed chat completion: its text deltas as they arrive (empty deltas skipped). With `usage`, the
     provider's token counts (asked for with `stream_options`, LLM_STREAM_USAGE) are written there and the caller
     meters the call; without it the call is metered here. A round that offers no tools (chat_stream_round)."""
-    started, parts = time.perf_counter(), []
     measured = usage if usage is not None else CallUsage()
+    parts: list[str] = []
     round_ = chat_stream_round(
         model=model, messages=messages, temperature=temperature, tools=[], tool_choice="none", calls=[], usage=measured
     )
-    try:
-        for delta in round_:
-            parts.append(delta)
-            yield delta
-    finally:
-        round_.close()  # its own `finally` fills `measured` now, also when the reader stopped early
-        if usage is None:
-            model_call_record(
-                kind="chat",
-                model=model,
-                started=started,
-                ok=measured.ok,
-                prompt_tokens=measured.prompt_tokens,
-                completion_tokens=measured.completion_tokens,
-                counted_from=(_prompt_texts(messages), "".join(parts)),
-            )
+    meter = (
+        contextlib.nullcontext(_Call())
+        if usage is not None
+        else _metered(kind="chat", model=model, prompts=_prompt_texts(messages))
+    )
+    with meter as call:
+        try:
+            for delta in round_:
+                parts.append(delta)
+                yield delta
+        finally:
+            round_.close()  # its own `finally` fills `measured` now, also when the reader stopped early
+            call.prompt_tokens, call.completion_tokens = measured.prompt_tokens, measured.completion_tokens
+            call.answer = "".join(parts)
 
 
 def chat_stream_round(
@@ -213,18 +234,7 @@ def chat_json(
 
 def embed(*, model: str, texts: list[str], dimensions: int) -> list[list[float]]:
     """Embeddings of `texts` (in order), each asked for with exactly `dimensions` dimensions."""
-    started, usage, ok = time.perf_counter(), None, False
-    try:
+    with _metered(kind="embedding", model=model, prompts=texts, completion_tokens=0) as call:
         response = model_client().embeddings.create(model=model, input=texts, dimensions=dimensions)
-        usage, ok = response.usage, True
+        call.prompt_tokens = getattr(response.usage, "prompt_tokens", None)
         return [list(item.embedding) for item in response.data]
-    finally:
-        model_call_record(
-            kind="embedding",
-            model=model,
-            started=started,
-            ok=ok,
-            prompt_tokens=getattr(usage, "prompt_tokens", None),
-            completion_tokens=0,
-            counted_from=(texts, ""),
-        )
