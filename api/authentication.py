@@ -88,35 +88,46 @@ class LimitExceeded(exceptions.Throttled):
         self.sentence = sentence
 
 
-class ApiKeyRateThrottle(SimpleRateThrottle):
-    """API_THROTTLE_RATE requests per API key (read per request, so a settings change applies at once)."""
+class _ApiKeyLimit(SimpleRateThrottle):
+    """A limit on the requests sent with a valid API key. Its rate is the setting named `rate_setting`, read per
+    request so that a settings change applies at once; `cache_key` says whose requests share one count."""
 
-    scope = "api_key"
-    sentence = "Too many requests for this API key"
+    rate_setting: str
+    sentence: str
 
     def get_rate(self):
-        return settings.API_THROTTLE_RATE
+        return getattr(settings, self.rate_setting)
 
     def get_cache_key(self, request, view):
         if not isinstance(request.auth, ApiKey):
             return None
-        return f"api-throttle:{request.auth.pk}"
+        return self.cache_key(request.auth)
+
+    def cache_key(self, key: ApiKey) -> str:
+        raise NotImplementedError
 
 
-class TenantRateThrottle(SimpleRateThrottle):
+class ApiKeyRateThrottle(_ApiKeyLimit):
+    """API_THROTTLE_RATE requests per API key."""
+
+    scope = "api_key"
+    rate_setting = "API_THROTTLE_RATE"
+    sentence = "Too many requests for this API key"
+
+    def cache_key(self, key: ApiKey) -> str:
+        return f"api-throttle:{key.pk}"
+
+
+class TenantRateThrottle(_ApiKeyLimit):
     """API_TENANT_THROTTLE_RATE requests per tenant, whichever of its keys sends them: a tenant does not raise its
     limit by creating keys."""
 
     scope = "api_tenant"
+    rate_setting = "API_TENANT_THROTTLE_RATE"
     sentence = "Too many requests for this tenant across all its API keys"
 
-    def get_rate(self):
-        return settings.API_TENANT_THROTTLE_RATE
-
-    def get_cache_key(self, request, view):
-        if not isinstance(request.auth, ApiKey):
-            return None
-        return f"api-throttle-tenant:{request.auth.tenant_id}"
+    def cache_key(self, key: ApiKey) -> str:
+        return f"api-throttle-tenant:{key.tenant_id}"
 
 
 API_LIMITS = (ApiKeyRateThrottle, TenantRateThrottle)
