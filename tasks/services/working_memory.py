@@ -17,6 +17,9 @@ every write is a compare-and-set on `version`, so two tabs sending at once never
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -123,6 +126,18 @@ def task_route_message(*, tenant, session, message, policy: MemoryPolicy, prepar
 task_route_message.prepare = task_route_prepare  # type: ignore[attr-defined]
 
 
+@dataclass(frozen=True)
+class _Turn:
+    """The message being routed, with what every step of applying its route needs: whose conversation it is, the
+    user's language (zh) for the hints, and the turn's policy."""
+
+    tenant: Any
+    session: Any
+    message: Any
+    zh: bool
+    policy: MemoryPolicy
+
+
 def _route_message(*, tenant, session, message, policy, prepared: PreparedRoute | None) -> dict | None:
     """Route one user message against the session's task states, under the row locks routing_inputs takes, and
     apply the route (start, fill, pause, resume, cancel, confirm, offer). The route is the one `prepared` before
@@ -147,110 +162,71 @@ def _route_message(*, tenant, session, message, policy, prepared: PreparedRoute 
     if route.kind == "resume" and wants_another and route.task_type is not None:
         route = Route("new_task", route.task_type, route.values, route.source)  # "a new plan", not the old one
 
+    turn = _Turn(tenant=tenant, session=session, message=message, zh=zh, policy=policy)
     if route.kind == "cancel":
-        return _cancel(
-            tenant=tenant, session=session, message=message, route=route, current=current, earlier=seen.earlier, zh=zh
-        )
+        return _cancel(turn, route, current=current, earlier=seen.earlier)
     if route.kind == "new_task" and route.task_type is not None:
-        return _route_new_task(
-            tenant=tenant,
-            session=session,
-            message=message,
-            route=route,
-            task_type=route.task_type,
-            seen=seen,
-            zh=zh,
-            wants_another=wants_another,
-            policy=policy,
-        )
+        return _route_new_task(turn, route, task_type=route.task_type, seen=seen, wants_another=wants_another)
     if route.kind == "resume":
-        return _route_resume(
-            tenant=tenant, session=session, message=message, route=route, seen=seen, zh=zh, policy=policy
-        )
-    return _route_in_task(tenant=tenant, session=session, message=message, route=route, seen=seen, zh=zh, policy=policy)
+        return _route_resume(turn, route, seen=seen)
+    return _route_in_task(turn, route, seen=seen)
 
 
 def _route_new_task(
-    *,
-    tenant,
-    session,
-    message,
-    route: Route,
-    task_type: TaskType,
-    seen: RoutingInputs,
-    zh: bool,
-    wants_another: bool,
-    policy,
+    turn: _Turn, route: Route, *, task_type: TaskType, seen: RoutingInputs, wants_another: bool
 ) -> dict | None:
     """A message that starts a task of `task_type`. An earlier, unfinished task of the same type is resumed
     rather than started twice when it is this conversation's; from another conversation it is offered as a
     question; "another/a new plan" starts anew. The task in progress here, and one in progress in another
     conversation, are paused (one task in progress per user)."""
     current, earlier, offered_id = seen.current, seen.earlier, seen.offered_id
+    session = turn.session
     paused_note = ""
-    existing = (
-        None
-        if wants_another
-        else task_state_resumable(
-            tenant=tenant,
-            end_user=session.end_user,
-            assistant=session.assistant,
-            task_type=task_type,
-            lock=True,
-        )
-    )
+    existing = None if wants_another else _resumable(turn, task_type)
     if existing is not None and existing.session_id != session.pk and existing.pk != offered_id:
-        scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=existing.pk, policy=policy)
-        return _result(existing, "offer", hint_offer(existing, zh, or_new=True))
+        scratch_put(tenant=turn.tenant, session=session, key=OFFER_KEY, value=existing.pk, policy=turn.policy)
+        return _result(existing, "offer", hint_offer(existing, turn.zh, or_new=True))
     if current is not None and (existing is None or existing.pk != current.pk):
-        paused_note = _pause(tenant=tenant, state=current, message=message, reason=f"new task: {task_type.name}", zh=zh)
+        paused_note = _pause(turn, current, reason=f"new task: {task_type.name}")
     if earlier is not None and earlier.state in OPEN_STATES and earlier.pk != getattr(existing, "pk", None):
         # one task in progress per user: the other conversation's is kept, paused, and can be resumed
-        note = _pause(tenant=tenant, state=earlier, message=message, reason=f"new task: {task_type.name}", zh=zh)
+        note = _pause(turn, earlier, reason=f"new task: {task_type.name}")
         paused_note = paused_note or note
     if existing is not None and existing.session_id == session.pk:
-        return _resume(
-            tenant=tenant,
-            session=session,
-            message=message,
-            state=existing,
-            route=route,
-            zh=zh,
-            prefix=paused_note,
-            policy=policy,
-        )
-    return _start_and_fill(
-        task_type=task_type,
-        tenant=tenant,
-        session=session,
-        message=message,
-        route=route,
-        zh=zh,
-        policy=policy,
-        prefix=paused_note,
-    )
+        return _resume(turn, existing, route, prefix=paused_note)
+    return _start_and_fill(turn, route, task_type=task_type, prefix=paused_note)
 
 
-def _pause(*, tenant, state: TaskState, message, reason: str, zh: bool) -> str:
+def _pause(turn: _Turn, state: TaskState, *, reason: str) -> str:
     """Pause `state` (kept, resumable: one task in progress per user) and return the hint that says so."""
     paused = task_state_transition(
-        tenant=tenant, state=state, to=TaskState.State.PAUSED, message=message, reason=reason
+        tenant=turn.tenant, state=state, to=TaskState.State.PAUSED, message=turn.message, reason=reason
     )
-    return hint_paused(paused, zh)
+    return hint_paused(paused, turn.zh)
 
 
-def _start_and_fill(
-    *, tenant, session, message, route: Route, task_type: TaskType, zh: bool, policy, prefix: str = ""
-) -> dict:
+def _fill(turn: _Turn, state: TaskState, route: Route) -> TaskState:
+    """`state` with the values the route read from the message."""
+    return task_state_fill(
+        tenant=turn.tenant,
+        state=state,
+        values=route.values,
+        message=turn.message,
+        session=turn.session,
+        policy=turn.policy,
+    )
+
+
+def _start_and_fill(turn: _Turn, route: Route, *, task_type: TaskType, prefix: str = "") -> dict:
     """Start a task of `task_type` (the route's) in this session, filled with the values the message already gave."""
-    state = task_state_start(tenant=tenant, session=session, task_type=task_type, message=message, policy=policy)
-    state = task_state_fill(
-        tenant=tenant, state=state, values=route.values, message=message, session=session, policy=policy
+    state = task_state_start(
+        tenant=turn.tenant, session=turn.session, task_type=task_type, message=turn.message, policy=turn.policy
     )
-    return _result(state, "new_task", prefix + hint_start(state, zh, list(route.values)))
+    state = _fill(turn, state, route)
+    return _result(state, "new_task", prefix + hint_start(state, turn.zh, list(route.values)))
 
 
-def _route_resume(*, tenant, session, message, route: Route, seen: RoutingInputs, zh: bool, policy) -> dict | None:
+def _route_resume(turn: _Turn, route: Route, *, seen: RoutingInputs) -> dict | None:
     """A message that resumes a task: this session's current one when it matches, else the user's resumable one
     of that type (started afresh when there is none and the type is known). A different current task is paused."""
     current = seen.current
@@ -260,48 +236,38 @@ def _route_resume(*, tenant, session, message, route: Route, seen: RoutingInputs
         else None
     )
     if target is None:
-        target = task_state_resumable(
-            tenant=tenant, end_user=session.end_user, assistant=session.assistant, task_type=route.task_type, lock=True
-        )
+        target = _resumable(turn, route.task_type)
     if target is None:
         if route.task_type is None:
             return None
-        return _start_and_fill(
-            task_type=route.task_type,
-            tenant=tenant,
-            session=session,
-            message=message,
-            route=route,
-            zh=zh,
-            policy=policy,
-        )
+        return _start_and_fill(turn, route, task_type=route.task_type)
     prefix = ""
     if current is not None and current.pk != target.pk:
-        prefix = _pause(tenant=tenant, state=current, message=message, reason=f"resumed: {target.task_name}", zh=zh)
-    return _resume(
-        tenant=tenant,
-        session=session,
-        message=message,
-        state=target,
-        route=route,
-        zh=zh,
-        prefix=prefix,
-        policy=policy,
+        prefix = _pause(turn, current, reason=f"resumed: {target.task_name}")
+    return _resume(turn, target, route, prefix=prefix)
+
+
+def _resumable(turn: _Turn, task_type: TaskType | None) -> TaskState | None:
+    """The user's unfinished task of `task_type` with this assistant, in any conversation, locked."""
+    session = turn.session
+    return task_state_resumable(
+        tenant=turn.tenant, end_user=session.end_user, assistant=session.assistant, task_type=task_type, lock=True
     )
 
 
-def _route_in_task(*, tenant, session, message, route: Route, seen: RoutingInputs, zh: bool, policy) -> dict | None:
+def _route_in_task(turn: _Turn, route: Route, *, seen: RoutingInputs) -> dict | None:
     """Any other message: a confirmation or the next values of the current task, or a side question. Without a
     current task, an unfinished one from another conversation is offered, once."""
     current, earlier, offered_id = seen.current, seen.earlier, seen.offered_id
+    tenant, session, zh = turn.tenant, turn.session, turn.zh
     if current is None:
         if earlier is not None and offered_id != earlier.pk:
-            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=policy)
+            scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=turn.policy)
             return _result(earlier, "offer", hint_offer(earlier, zh))
         return None
 
     if route.kind == "confirm" and current.state == TaskState.State.WAITING_CONFIRM:
-        state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.COMPLETED, message=message)
+        state = task_state_transition(tenant=tenant, state=current, to=TaskState.State.COMPLETED, message=turn.message)
         return _result(state, "confirm", hint_confirmed(state, zh))
 
     if route.kind == "continue":
@@ -312,20 +278,18 @@ def _route_in_task(*, tenant, session, message, route: Route, seen: RoutingInput
                 steps=[{"action": "moved_to_session", "session_id": session.pk, "at": now_iso()}],
                 session=session,
             )
-        state = task_state_fill(
-            tenant=tenant, state=current, values=route.values, message=message, session=session, policy=policy
-        )
+        state = _fill(turn, current, route)
         return _result(state, "continue", hint_progress(state, zh, list(route.values)))
 
     # A side question: the task is not written at all; it stays in context so the reply knows about it. In a new
     # session the first message also offers to continue it, once.
     if earlier is not None and offered_id != earlier.pk:
-        scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=policy)
+        scratch_put(tenant=tenant, session=session, key=OFFER_KEY, value=earlier.pk, policy=turn.policy)
         return _result(current, "offer", hint_offer(current, zh))
     return _result(current, "side_question", None)
 
 
-def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: bool) -> dict | None:
+def _cancel(turn: _Turn, route: Route, *, current, earlier) -> dict | None:
     """ "Cancel the project plan" / "取消" / "stop the plan": the named (or current, or offered) task is cancelled,
     whichever conversation it was started in."""
 
@@ -334,39 +298,33 @@ def _cancel(*, tenant, session, message, route: Route, current, earlier, zh: boo
 
     target = current if fits(current) else earlier if fits(earlier) else None
     if target is None and route.task_type is not None:
-        target = task_state_resumable(
-            tenant=tenant, end_user=session.end_user, assistant=session.assistant, task_type=route.task_type, lock=True
-        )
+        target = _resumable(turn, route.task_type)
     if target is None:
         if route.task_type is None:
             return None
         return {
             "section": "task",
             "data": None,
-            "reply_hint": hint_nothing_to_cancel(route.task_type.name, zh),
+            "reply_hint": hint_nothing_to_cancel(route.task_type.name, turn.zh),
         }
-    state = task_state_transition(tenant=tenant, state=target, to=TaskState.State.CANCELLED, message=message)
-    return _result(state, "cancel", hint_cancelled(state, zh))
+    state = task_state_transition(tenant=turn.tenant, state=target, to=TaskState.State.CANCELLED, message=turn.message)
+    return _result(state, "cancel", hint_cancelled(state, turn.zh))
 
 
-def _resume(
-    *, tenant, session, message, state: TaskState, route: Route, zh: bool, policy: MemoryPolicy, prefix: str = ""
-) -> dict:
-    steps = [{"action": "resume", "message_id": message.pk, "session_id": session.pk, "at": now_iso()}]
+def _resume(turn: _Turn, state: TaskState, route: Route, *, prefix: str = "") -> dict:
+    steps = [{"action": "resume", "message_id": turn.message.pk, "session_id": turn.session.pk, "at": now_iso()}]
     changes = {
-        "session": session,
-        "expires_at": timezone.now() + task_state_ttl(policy=policy),
+        "session": turn.session,
+        "expires_at": timezone.now() + task_state_ttl(policy=turn.policy),
     }
     if state.state == TaskState.State.PAUSED:
         changes["state"] = state_after_resume(state)
-    state = task_state_save(tenant=tenant, task=state, steps=steps, **changes)
+    state = task_state_save(tenant=turn.tenant, task=state, steps=steps, **changes)
     filled = list(route.values)
-    state = task_state_fill(
-        tenant=tenant, state=state, values=route.values, message=message, session=session, policy=policy
-    )
-    hint = hint_progress(state, zh, filled) if filled else hint_resume(state, zh, filled)
+    state = _fill(turn, state, route)
+    hint = hint_progress(state, turn.zh, filled) if filled else hint_resume(state, turn.zh, filled)
     if filled and state.collected and state.state != TaskState.State.WAITING_CONFIRM:
         earlier = [n for n in state.collected if n not in filled]
         if earlier:
-            hint = hint_continue_told(state, zh, earlier) + hint
+            hint = hint_continue_told(state, turn.zh, earlier) + hint
     return _result(state, "resume", prefix + hint)
