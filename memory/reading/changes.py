@@ -13,11 +13,12 @@ import re
 
 from core.text import split_sentences
 from memory.reading.about import SUBJECT_KIN
-from memory.reading.facets import facet_weights, others_note, states_value, value_replaced
-from memory.reading.kinship import kin
+from memory.reading.facets import facet_weights, life_change, others_note, partner_notes, states_value, value_replaced
+from memory.reading.kinship import kin, kin_shared
 from memory.reading.measures import measure_changed
+from memory.reading.mentions import names_in
 from memory.reading.renames import PUT_RIGHT, RENAMED, Change, renamed
-from memory.reading.targets import names_in, notes_scored
+from memory.reading.targets import notes_scored
 
 FLOOR = 0.2  # the note a change is about scores at least this (cosine + words + slot, memory.reading.targets)
 MARGIN = 0.1  # … and this much more than the next note
@@ -33,11 +34,14 @@ CHANGE = re.compile(
     r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced)|relocat(?:ed|ing)|separated|split up|"
     r"broke up|sold|traded (?:\w+ ){0,3}?in|ended up|passed away|died|adopted|put (?:down|to sleep)|finally|"
     r"renamed|taken up|took up|hung up|gave up|(?:went|gone|going) (?:to )?(?:part|full)[- ]time|"
-    r"push(?:ed|ing)? (?:\w+ ){0,3}back)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
+    r"push(?:ed|ing)? (?:\w+ ){0,3}back|called it quits|finali[sz]ed|upped|bumped (?:it )?up|ramped up|"
+    r"cut (?:back|down)|lately|recently|from now on|since)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到|终于|"
-    r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫",
+    r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫|这阵子|这段时间|这些天|近来|"
+    r"放弃|迷上|爱上|喜欢上|入坑|改玩|[不没](?:怎么|再)?[\u4e00-\u9fff]{1,2}[了啦]|(?:考|答辩|面试)(?:也)?过[了啦]|"
+    r"考上|[多少]了|自(?:从|打)",
     re.IGNORECASE,
 )
 # a plan, a wish or a hypothetical is not yet a change of what is so
@@ -45,7 +49,7 @@ NOT_YET = re.compile(
     r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|maybe|perhaps|considering|going to|gonna|want to|"
     r"would like|would love|wish|dream(?:ing)? (?:of|about)|someday|one day|hope|hoping|if|should i)\b|"
     r"(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备|好想|真想|"
-    r"多想|希望|要是能|但愿",
+    r"多想|希望|要是能|但愿|想(?:去|搬|换|买|学|要|让)|有机会|将来",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
@@ -67,13 +71,27 @@ def _same_thing(sentence: str, note_text: str) -> bool:
     return bool(bare_numbers(sentence)) and "age" in measures(note_text) and not measures(sentence)
 
 
+# between a change and a plan: the plan is of what comes after ("教资考过啦 现在在准备考公", "rota's changed, … so
+# band's gonna be a problem")
+_CLAUSE_BREAK = re.compile(r"[，,;；。.!！…]|\s(?:so|and|but|then)\s|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", re.I)
+
+
+def _not_yet(sentence: str) -> bool:
+    """A plan, a wish or a hypothetical governs the sentence: not one that only follows a change said before it."""
+    plan = NOT_YET.search(sentence)
+    if plan is None:
+        return False
+    change = CHANGE.search(sentence)
+    return not (change and change.end() <= plan.start() and _CLAUSE_BREAK.search(sentence, change.end(), plan.start()))
+
+
 def _stated(sentence: str) -> bool:
     """Said as what is so: not a question, a plan or a wish, and short enough to be one fact."""
-    return len(sentence) <= MAX_SENTENCE and not NOT_YET.search(sentence) and not _QUESTION.search(sentence)
+    return len(sentence) <= MAX_SENTENCE and not _not_yet(sentence) and not _QUESTION.search(sentence)
 
 
 def _may_change(sentence: str) -> bool:
-    return _stated(sentence) and bool(CHANGE.search(sentence))
+    return _stated(sentence) and bool(CHANGE.search(sentence) or life_change(sentence))
 
 
 def says_change(text: str) -> bool:
@@ -127,7 +145,9 @@ _THEM = re.compile(r"\b(?:she|he|her|him|his|they|them|their)\b|[他她它]", re
 def _names_them(sentence: str, content: str) -> bool:
     """Whether a sentence speaks of the person a note is about: by the relative's word, the name the note gives
     ("我和陈宇已经分手了" / "用户的男朋友叫陈宇"), or a pronoun."""
-    return bool(kin(sentence) & kin(content) or any(n in sentence for n in names_in(content)) or _THEM.search(sentence))
+    return bool(
+        kin_shared(sentence, content) or any(n in sentence for n in names_in(content)) or _THEM.search(sentence)
+    )
 
 
 def _about_another(sentence: str, note, notes: tuple = ()) -> bool:
@@ -142,7 +162,7 @@ def _about_another(sentence: str, note, notes: tuple = ()) -> bool:
     if m is None:  # the user speaks of themselves: a note about one of their people is not theirs to change
         return others_note(note.content) and not _names_them(sentence, note.content)
     who = _OWNER.sub("", m.group()).strip().lower()
-    return not (kin(m.group()) & kin(note.content)) and not (who and who in note.content.lower())
+    return not kin_shared(m.group(), note.content) and not (who and who in note.content.lower())
 
 
 def change_read(text: str, notes: list) -> Change | None:
@@ -173,7 +193,7 @@ def _units(text: str) -> list[str]:
 
 def _sentence_change(sentence: str, notes: list) -> Change | None:
     """The note one sentence changes, when one is clearly closest."""
-    worded = bool(CHANGE.search(sentence) or PUT_RIGHT.search(sentence))
+    worded = bool(CHANGE.search(sentence) or PUT_RIGHT.search(sentence) or life_change(sentence))
     remeasured = {id(n) for n in notes if measure_changed(sentence, n.content, worded=worded)}
     # a new employer or home said with no change word replaces the one note that holds the old one
     replaced = set() if remeasured else value_replaced(sentence, notes)
@@ -182,12 +202,13 @@ def _sentence_change(sentence: str, notes: list) -> Change | None:
         return None
     # the kind of note a job change or a move is about, when it is the user's own ("Raj got promoted" is not)
     someone = _opening_name(sentence, notes) or SUBJECT_KIN.search(sentence) or _THEM.search(sentence)
-    facets = {} if someone else facet_weights(sentence, notes)
+    facets = facet_weights(sentence, notes, someone=bool(someone))
+    partners = partner_notes(sentence, notes)  # a break-up or a new partner changes the note of who they are with
     # a new amount of a measure a note holds changes that note, whatever else the sentence mentions
     scored = [
         (note, score + (MEASURE_WEIGHT if pinned else 0.0) + facets.get(id(note), 0.0))
         for note, score in notes_scored(sentence, notes)
-        if not _about_another(sentence, note, tuple(notes))
+        if (id(note) in partners or not _about_another(sentence, note, tuple(notes)))
         and (not pinned or id(note) in pinned)
         and (worded or replaced or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
     ]

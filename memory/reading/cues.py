@@ -10,17 +10,17 @@ from __future__ import annotations
 import re
 
 FORGET = re.compile(
-    r"\bforget(?:ting)?\b|\bunlearn\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
-    r"\bdrop(?!\s+(?:off|by|in|out|round)\b)(?!\s+(?:[\w']+\s+){1,3}(?:off|at|by)\b)|"
+    r"\bforget(?:ting)?\b|\bunlearn\b|\bun-?remember\b|\bpretend (?:i|you) never (?:told|said|mentioned|heard)\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
+    r"\bdrop(?!(?:ped|ping|s)?\s+(?:off|by|in|out|round|down|to|back)\b)(?!\s+(?:[\w']+\s+){1,3}(?:off|at|by)\b)|"
     r"\b(?:delete|erase|remove|wipe|clear|purge|scrub|scrap|discard|get rid of|throw away|take out|toss|"
     r"bin|ditch|lose|nuke|zap|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
     r"\b(?:wasn'?t|weren'?t|not) (?:in there|on file|on record|in your notes)\b|"
     r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
     r"(?:saved|stored|kept|remembered|noted))\b|\bnever want\b.{0,40}\b(?:coming up|brought up|mentioned|again)\b|"
     r"\b(?:don'?t|do not|never|not|didn'?t|no need to|needn'?t|don'?t need to|doesn'?t need to) "
-    r"(?:remember|keep|store|save|hold on to|record|retain|track|log|note)\b|\bno longer (?:remember|keep|store)\b|"
+    r"(?:remember|keep|store|save|hold on to|hang on to|record|retain|track|log|note)\b|\bno longer (?:remember|keep|store)\b|"
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
-    r"忘|删|清除|清掉|清空|抹掉|抹去|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
+    r"忘|删|清除|清掉|清空|抹掉|抹去|抹了|给我抹|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
     r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
     r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
@@ -33,7 +33,8 @@ FORGET_WISH = re.compile(
     r"\b(?:i'?d (?:rather|prefer)|i would (?:rather|prefer)|i (?:don'?t|do not) want|i'?m not comfortable with|"
     r"i (?:don'?t|do not) like|please don'?t|you (?:don'?t|do not) need to|no need (?:for you )?to|there'?s no need (?:for you )?to|"
     r"would you mind|could you|can you|you can|you should|you may)\b.{0,60}\b(?:forget(?:ting)?|remember(?:ing)?|"
-    r"keep(?:ing)?|kept|stor(?:e|ing|ed)|sav(?:e|ing|ed)|record(?:ed|ing)?|on record|on file|delete|remove|erase)\b|"
+    r"keep(?:ing)?|kept|(?:hang|hold)(?:ing)? on to|stor(?:e|ing|ed)|sav(?:e|ing|ed)|record(?:ed|ing)?|on record|on file|"
+    r"delete|remove|erase)\b|"
     r"(?:不需要|不用|不必|没必要|甭|别|不要|不(?:太|是很|怎么)?想让?你)(?:你)?(?:再|一直|老是|总是)?"
     r"(?:记|存|留|保存|记录|记住|记得|知道)",
     re.IGNORECASE,
@@ -148,7 +149,8 @@ STYLE = re.compile(
     r"\b(?:shorter|briefer|more concise|more detail(?:ed)?|more examples?|fewer|less jargon)\b|"
     r"\b(?:under|within|in|at most|no more than) \d+ (?:words|sentences|lines|paragraphs|bullet points)\b|"
     r"简短|简洁|简单点|啰嗦|长篇大论|举(?:点|些|个)?例子|讲东西的时候|说话的时候|回复(?:我)?|字以内|说人话|通俗|"
-    r"\b(?:use|give me|show me|put|start with|lead with)\b.{0,30}\b(?:first|units|format|tables?|examples?|summary)\b|"
+    r"\b(?:use|give me|show me|put|start with|lead with)\b.{0,30}\b(?:first|units|format|tables?|examples?|summary|"
+    r"spelling|english|dates?|metric|imperial)\b|"
     r"\b(?:never|don'?t|do not) (?:use|give|show|send)\b.{0,20}\b(?:miles|pounds|emojis?|jargon|slang)\b|\brefer to me as\b|\baddress me as\b|\bmy name is\b|\b(?:answer|reply|respond|talk|write|speak)"
     r"(?: to me)? (?:in|with|using)\b|\b(?:always|from now on|in future|going forward)\b|\bkeep (?:it|answers|"
     r"replies) (?:short|brief|simple)\b|\bbullet points?\b|\bno emojis?\b|\bbe (?:brief|concise|formal|casual)\b|"

@@ -38,13 +38,13 @@ _NEW_JOB = re.compile(
 _MOVED = re.compile(
     r"\b(?:I|we)(?:'ve| have| had)?\s+(?:\w+\s+){0,2}?(?:moved|relocated|emigrated|settled)\b(?!\s+(?:her|him|them|it|the|my|our|his)\b)|"
     r"\bmov(?:ed|ing) (?:house|out|abroad|back home|in with)\b|\brelocat(?:ed|ing)\b|\bemigrat(?:ed|ing)\b|"
-    r"\b(?:based|living|live) in\b|搬家|搬(?:到|去|来|回|出|进)|换(?:了)?(?:房子|住处)|住(?:到|进)|定居|落户|回国|租房|买了房",
+    r"\b(?:based|living|live) in\b|\b(?:the|our|my) (?:big )?move (?:to|out)\b|自(?:从|打)(?:我们?)?(?:搬|去|来|到)了?|搬家|搬(?:到|去|来|回|出|进)|换(?:了)?(?:房子|住处)|住(?:到|进)|定居|落户|回国|租房|买了房",
     re.IGNORECASE,
 )
 # the user's employer ("works at Barclays", "用户在招商银行上班", "用户在美团做运营", "用户在一家游戏公司")
 _EMPLOYER = re.compile(
     r"\bworks? (?:at|for|in)\b|\bemployed\b|\bjob at\b|"
-    r"(?<![现正实存])在.{1,14}?(?:上班|工作|实习|做|任职|打工)|在一家|(?:公司|单位|集团|银行|医院|学校)(?:上班|工作)?[。.]?$",
+    r"(?<![现正实存])在.{1,14}?(?:上班|工作|实习|做|任职|打工|当)|在一家|(?:公司|单位|集团|银行|医院|学校)(?:上班|工作)?[。.]?$",
     re.IGNORECASE,
 )
 # the user's trade or title ("works as a graphic designer", "The user is a junior developer", "用户是普通程序员")
@@ -110,8 +110,25 @@ def others_note(content: str) -> bool:
     return bool(_OTHERS_NOTE.search(content or ""))
 
 
+_FIRST_PERSON = re.compile(r"\b(?:my|me|i|mine)\b|我", re.IGNORECASE)
+
+
+def others_unnamed(phrase: str, content: str) -> bool:
+    """The note is about one of the user's people and the phrase speaks of neither them nor any relative ("my hockey
+    injury" / "The user's daughter plays hockey", "我跆拳道受伤那个" / "用户的儿子在学跆拳道")."""
+    from memory.reading.kinship import kin
+    from memory.reading.mentions import names_in
+
+    found = _OTHERS_NOTE.search(content or "")
+    if not found or kin(phrase) or not _FIRST_PERSON.search(phrase):
+        return False
+    who = re.search(KIN_WORDS, found.group(), re.IGNORECASE)
+    named = {n.lower() for n in names_in(content)} | ({who.group().lower()} if who else set())
+    return not any(n in phrase.lower() for n in named)
+
+
 def _residence_note(content: str) -> bool:
-    from memory.reading.targets import residence
+    from memory.reading.mentions import residence
 
     return bool(residence(content)) and not others_note(content)
 
@@ -139,18 +156,91 @@ def _about_work(content: str) -> bool:
     return list(AREAS)[int(shares.argmax())] == "work"
 
 
-def facet_weights(sentence: str, notes: list) -> dict[int, float]:
-    """id(note) -> the weight the note gets as the kind of note the sentence's change is about."""
+def facet_weights(sentence: str, notes: list, *, someone: bool = False) -> dict[int, float]:
+    """id(note) -> the weight the note gets as the kind of note the sentence's change is about. A sentence that
+    opens on someone else (`someone`) weighs only the notes of a partnership, which always has two people in it."""
+    life = _life_facets(sentence, notes)
+    if someone:
+        return life.get("partner", {})
+    weights: dict[int, float] = {}
+    for found in life.values():
+        for key, weight in found.items():
+            weights[key] = max(weights.get(key, 0.0), weight)
     facet = change_facet(sentence)
     if facet == "move":
-        return {id(n): FACET_WEIGHT for n in notes if _residence_note(n.content)}
+        return {**weights, **{id(n): FACET_WEIGHT for n in notes if _residence_note(n.content)}}
     if facet is None:
-        return {}
+        return weights
     kinds = {id(n): kind for n in notes if (kind := _work_note(n.content))}
     first = "title" if facet == "promotion" else "employer"
     if first not in kinds.values():  # "Changed jobs!" and only a title is known: that is the note
         first = "employer" if first == "title" else "title"
-    return {key: FACET_WEIGHT if kind == first else FACET_WEIGHT / 2 for key, kind in kinds.items()}
+    return {**weights, **{key: FACET_WEIGHT if kind == first else FACET_WEIGHT / 2 for key, kind in kinds.items()}}
+
+
+# Other changes of a life and the notes they change: a break-up or a new partner changes who the user is with
+# (the one note of it, whoever else shares the partner's name), a degree finished or an exam passed what they study,
+# a new rota their working hours. (sentence, note, whether the sentence says a change by itself)
+_LIFE = {
+    "partner": (
+        re.compile(
+            r"\b(?:broke up|split (?:up|with)|called it quits|divorc\w*|separated|dumped|seeing someone|"
+            r"new (?:girlfriend|boyfriend|partner|fianc[ée]e?)|got (?:married|engaged|hitched)|tied the knot)\b|"
+            r"分手|分了|离婚|离了|新(?:男|女)?(?:朋友|对象)|现在的对象|脱单|结婚|订婚|领证|在一起了",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:wife|husband|spouse|partner|girlfriend|boyfriend|fianc[ée]e?|married|engaged|single)\b|"
+            r"老婆|妻子|老公|丈夫|男朋友|女朋友|对象|单身|已婚|结婚|订婚",
+            re.IGNORECASE,
+        ),
+        True,
+    ),
+    "study": (
+        re.compile(
+            r"\bgraduat\w*|\bdone with (?:uni|university|college|school)\b|\bfinished (?:my )?(?:degree|uni|"
+            r"university|studies|course|phd|masters?)\b|\bpassed (?:my |the )?\w*\s?(?:exams?|boards|bar)\b|"
+            r"\bdropped out\b|毕业|答辩(?:也)?过|(?:考|考试|面试)(?:也)?过[了啦]|考上|上岸|退学|肄业",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:student|studying|studies|degree|uni|university|college|course|exams?|phd|masters?)\b|"
+            r"在读|读研|读博|研[一二三]|博[一二三四五]|备考|考研|专业|学生|复习|资格证",
+            re.IGNORECASE,
+        ),
+        True,
+    ),
+    "schedule": (
+        _SCHEDULE := re.compile(
+            r"\b(?:rota|shifts?|nights|(?:\d|four|three)[- ]day (?:work ?)?week|days? off|hours|9 to 5|"
+            r"nine to five|monday to friday)\b|双休|单休|大小周|排班|倒班|夜班|白班|早班|晚班|作息|"
+            r"\d+点(?:前|后|以后|以前)?(?:就|才)?(?:睡|起)",
+            re.IGNORECASE,
+        ),
+        _SCHEDULE,
+        False,
+    ),
+}
+
+
+def _life_facets(sentence: str, notes: list) -> dict[str, dict[int, float]]:
+    """{facet: {id(note): weight}} for the life facets the sentence speaks of (_LIFE)."""
+    found: dict[str, dict[int, float]] = {}
+    for name, (said, held, _) in _LIFE.items():
+        if said.search(sentence):
+            mine = [n for n in notes if held.search(n.content) and (name == "partner" or not others_note(n.content))]
+            found[name] = {id(n): FACET_WEIGHT for n in mine}
+    return found
+
+
+def partner_notes(sentence: str, notes: list) -> set[int]:
+    """{id(note)} of the notes of who the user is with, when the sentence speaks of a break-up or a new partner."""
+    return set(_life_facets(sentence, notes).get("partner", {}))
+
+
+def life_change(sentence: str) -> bool:
+    """Whether the sentence states a change of the user's life by itself: a job, a move, a partner, a degree."""
+    return change_facet(sentence) is not None or any(said.search(sentence) for said, _, c in _LIFE.values() if c)
 
 
 def _value(rx: re.Pattern, text: str) -> str:
@@ -160,7 +250,7 @@ def _value(rx: re.Pattern, text: str) -> str:
 
 def states_value(text: str) -> bool:
     """Whether `text` says where the user works or lives (the notes are then read for the one it may replace)."""
-    from memory.reading.targets import residence
+    from memory.reading.mentions import residence
 
     return bool(_WORK_NEWS.search(text) or residence(text))
 
@@ -168,7 +258,7 @@ def states_value(text: str) -> bool:
 def value_replaced(sentence: str, notes: list) -> set[int]:
     """{id(note)} when the sentence says where the user now works or lives and exactly one of their notes holds
     another employer or home; empty otherwise."""
-    from memory.reading.targets import residence
+    from memory.reading.mentions import residence
 
     if _BEFORE.search(sentence):
         return set()

@@ -21,11 +21,33 @@ _KIN = {
 _KIN_RX = {k: re.compile(rf"(?:{v})", re.I) for k, v in _KIN.items()}
 
 
+# Within a group, the one who is a man and the one who is a woman are two people: "闺女转学了" is not about
+# "用户的儿子在实验中学", "my sister" not about "the user's brother".
+_HE = re.compile(
+    r"\b(?:son|boy|brother|dad|father|husband|boyfriend|uncle|nephew|grandpa|grandfather)\b|儿子|哥|弟|爸|父|老公|丈夫|男朋友|叔|舅|爷|外公|姥爷|侄子|外甥(?!女)",
+    re.I,
+)
+_SHE = re.compile(
+    r"\b(?:daughter|girl|sister|mum|mom|mother|wife|girlfriend|aunt|niece|grandma|grandmother|nan|granny)\b|女儿|闺女|姐|妹|妈|母|老婆|妻子|女朋友|姑|姨|奶奶|外婆|姥姥|侄女|外甥女",
+    re.I,
+)
+
+
 def kin(text: str) -> set[str]:
     return {k for k, rx in _KIN_RX.items() if rx.search(text or "")}
 
 
+def _sexes(text: str) -> set[str]:
+    return {sex for sex, rx in (("he", _HE), ("she", _SHE)) if rx.search(text or "")}
+
+
+def kin_shared(a: str, b: str) -> set[str]:
+    """The groups of people both texts name, unless one names only a man and the other only a woman."""
+    shared = kin(a) & kin(b)
+    one, other = _sexes(a), _sexes(b)
+    return set() if len(one) == 1 and len(other) == 1 and one != other else shared
+
+
 def kin_mismatch(phrase: str, content: str) -> bool:
     """The phrase names a relative and the note speaks of other relatives only ("my wife" / "the user's sister")."""
-    mine, theirs = kin(phrase), kin(content)
-    return bool(mine and theirs and not mine & theirs)
+    return bool(kin(phrase) and kin(content) and not kin_shared(phrase, content))

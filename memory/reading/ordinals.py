@@ -8,6 +8,7 @@ import re
 _EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8}
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _LAST = 0  # the position of "the last one"
+_MIDDLE = -100  # … and of "the middle one", which a list of an odd length has
 
 # What may stand beside the ordinal: the item's name ("one", "条", "point"), "the", "那", "把" ...
 _FILLER = re.compile(
@@ -17,11 +18,11 @@ _FILLER = re.compile(
     re.IGNORECASE,
 )
 _EN = re.compile(
-    r"(?<![A-Za-z0-9])(first|second|third|fourth|fifth|sixth|seventh|eighth|last|(\d)(?:st|nd|rd|th)?)(?![A-Za-z0-9])",
+    r"(?<![A-Za-z0-9])(first|second|third|fourth|fifth|sixth|seventh|eighth|last|middle|(\d)(?:st|nd|rd|th)?)(?![A-Za-z0-9])",
     re.I,
 )
 _NUMBERED = re.compile(r"\b(?:number|no\.?|#)\s*(\d)\b", re.IGNORECASE)
-_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|([①-⑩])")
+_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|中间|([①-⑩])")
 # a run of items at either end of the list: "the last two bullets", "first 3", "最后两条", "前两条"
 _RUN = re.compile(
     r"\b(?:the\s+)?(first|top|last|bottom)\s+(two|three|four|2|3|4)\b|(前|后|最后|倒数)([两二三四]|\d)(?:条|项|个|点)?",
@@ -42,15 +43,15 @@ def ordinal_of(phrase: str) -> int | None:
     if m.re is _NUMBERED:
         return int(m.group(1))
     if m.re is _ZH:
-        if m.group(0) == "最后":
-            return _LAST
+        if m.group(0) in ("最后", "中间"):
+            return _LAST if m.group(0) == "最后" else _MIDDLE
         if m.group(3):
             return ord(m.group(3)) - ord("①") + 1
         n = int(m.group(2)) if m.group(2).isdigit() else _ZH_DIGITS[m.group(2)]
         return -n if m.group(1) else n
     word = m.group(1).lower()
-    if word == "last":
-        return _LAST
+    if word in ("last", "middle"):
+        return _LAST if word == "last" else _MIDDLE
     return int(m.group(2)) if m.group(2) else _EN_ORDINALS[word]
 
 
@@ -88,8 +89,10 @@ def _positions(phrase: str, size: int) -> list[int] | None:
     indexes = []
     for part in [p for p in _PARTS.split(phrase or "") if p.strip()]:
         position = ordinal_of(part)
-        if position is None:
+        if position is None or (position == _MIDDLE and size % 2 == 0):
             return None
+        if position == _MIDDLE:
+            position = size // 2 + 1
         indexes.append(size - 1 if position == _LAST else position - 1 if position > 0 else size + position)
     return indexes or None
 
@@ -107,7 +110,7 @@ def listed_item(phrase: str, reply: str) -> str | None:
 # a word that drops an item: "the last one can go", "1和3都不要了", "把最后一个去掉"
 _DROP = re.compile(
     r"不要了?|去掉|删(?:掉|了|除)?|划掉|拿掉|不用(?:记)?了|没用了|不需要了|"
-    r"\b(?:can go|drop|remove|delete|scrap|ditch|lose|bin|cut|strike|get rid of|(?:don'?t|do not) need)\b",
+    r"\b(?:can go|drop|remove|delete|scrap|scratch|ditch|lose|bin|cut|strike|get rid of|(?:don'?t|do not) need)\b",
     re.IGNORECASE,
 )
 
@@ -119,4 +122,4 @@ def position_request(sentence: str) -> str | None:
     if m is None:
         return None
     phrase = f"{sentence[: m.start()]} {sentence[m.end() :]}".strip(" ,，。.!！~～?？")
-    return phrase if phrase and _positions(phrase, 10) else None
+    return phrase if phrase and _positions(phrase, 9) else None  # an odd length: "the middle one" too

@@ -23,7 +23,7 @@ from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading,
 from memory.reading.intents import Intent, sentence_intent
 from memory.reading.ordinals import position_request
 from memory.reading.phrases import forget_phrase
-from memory.reading.secrets import mentions_secret, secret_spans
+from memory.reading.secrets import mentions_secret, secret_free_parts, secret_spans
 from memory.reading.sparing import spare_clauses
 
 _MARKER_ONLY = 12  # a marker sentence with fewer content characters than this points at a neighbour
@@ -50,9 +50,13 @@ _POINTS_BACK = re.compile(
 def _without_secrets(sentence: str) -> str:
     """The sentence without the clauses that carry a secret's label or value ("My wifi password is …, and I work
     from home on Fridays" -> "and I work from home on Fridays")."""
-    kept = [c for c in _CLAUSE.split(sentence) if c.strip() and not (secret_spans(c) or mentions_secret(c))]
-    text = " ".join(c.strip() for c in kept).strip(" ,，;；")
-    end = "。" if re.search(r"[\u4e00-\u9fff]", text) else "."
+    chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
+    parts = [
+        " ".join(c.strip() for c in _CLAUSE.split(p) if c.strip() and not (secret_spans(c) or mentions_secret(c)))
+        for p in secret_free_parts(sentence)
+    ]
+    text = ("，" if chinese else ", ").join(p.strip(" ,，;；") for p in parts if p.strip(" ,，;；"))
+    end = "。" if chinese else "."
     return text + (end if text and not re.search(r"[.!?。！？]$", text) else "")  # a sentence of its own
 
 

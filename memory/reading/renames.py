@@ -10,7 +10,7 @@ from difflib import SequenceMatcher
 from typing import Any
 
 from core.text import split_sentences
-from memory.reading.targets import names_in
+from memory.reading.mentions import names_in
 
 
 @dataclass(frozen=True)

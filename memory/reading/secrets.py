@@ -23,7 +23,7 @@ SECRET_LABEL = re.compile(
     r"门禁码|开门密码)",
     re.IGNORECASE,
 )
-_MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+)"
+_MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+|(?=\d))"
 _VALUE = r"[\"'“‘「]?(?P<v>[^\s\"'”’」，,。；;！？、()（）]{2,80})"
 _ASIDE = (
     r"(?:\s*[(（][^)）]{0,60}[)）])?"  # "the answer to my security question (name of first pet) is …"
@@ -79,3 +79,40 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
 def mentions_secret(text: str) -> bool:
     """True when `text` names a kind of secret (a password, a PIN, an API key ...), with or without its value."""
     return bool(SECRET_LABEL.search(text or ""))
+
+
+# what may open the rest of a sentence after a secret's value: a break, then a word that only joins ("…is Wobbles
+# (first pet) - oh and we got a new hamster", "密保答案是红旗小学 顺便说下我女儿今年上初一了")
+_AFTER_VALUE = re.compile(
+    r"^(?:\s*[(（][^)）]{0,60}[)）])?(?:\s*[,，;；。.!！…~-]+\s*|\s+[-–—]+\s*|\s+(?=[\u4e00-\u9fff])|"
+    r"\s+(?=(?:and|but|oh|also|plus|btw|by the way|anyway)\b))",
+    re.IGNORECASE,
+)
+_JOINING = re.compile(
+    r"^(?:\s*(?:(?:and|but|oh|also|plus|btw|by the way|anyway|so)\b|对了|顺便(?:说下|说一下|提一下|一提|讲下)?|另外|还有|"
+    r"然后|哦|噢)[\s,，:：]*)+",
+    re.IGNORECASE,
+)
+_BEFORE_LABEL = re.compile(
+    r"[,，;；。.!！…]\s*(?:(?:and|but|also|oh|btw|my|our|the)\s+)*[^,，;；。.!！…]*$", re.IGNORECASE
+)
+
+
+def secret_free_parts(sentence: str) -> list[str]:
+    """What a sentence with a secret's value says besides it: the clause before the secret's label when a break
+    ends it, and what follows the value when a break and a joining word open it. Words right after the value with
+    no break ("my passphrase is correct horse battery staple") may be more of the secret and are left out."""
+    found = [m for m in _SECRET_VALUE.finditer(sentence or "") if secret_spans(m.group())]
+    if not found:
+        return [sentence]
+    parts = []
+    head = sentence[: found[0].start()]
+    cut = _BEFORE_LABEL.search(head)
+    if cut is not None:
+        parts.append(head[: cut.start()])
+    for m, following in zip(found, found[1:] + [None], strict=True):
+        rest = sentence[m.end() : following.start() if following else len(sentence)]
+        opening = _AFTER_VALUE.match(rest)
+        if opening is not None:
+            parts.append(_JOINING.sub("", rest[opening.end() :]))
+    return [p.strip(" ,，;；-–—") for p in parts if p.strip(" ,，;；-–—") and not mentions_secret(p)]

@@ -18,16 +18,21 @@ def _asks_something_else(said: str) -> bool:
     return len(clauses) > 1 and last.endswith(("?", "？")) and not STYLE.search(last)
 
 
-def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> list:
-    """Preference candidates for the style instructions of `reading` no candidate already rests on."""
+def with_style(reading: Reading, candidates: list, *, chinese: bool) -> list:
+    """The candidates with a preference for each style instruction of `reading` no fact already rests on; a plan
+    the rules read from an instruction ("以后叫我老板就行" is no plan of the user's) gives way to it."""
     from memory.models import MemoryNote
     from memory.services.writing.rules import Candidate
 
     out = []
     for act in reading.of(Instruction):
         said = act.span.strip()
-        if act.kind != "style" or any(c.quote and (c.quote in said or said in c.quote) for c in candidates):
+        if act.kind != "style":
             continue
+        resting = [c for c in candidates if c.quote and (c.quote in said or said in c.quote)]
+        if any(c.kind != MemoryNote.Kind.PLAN for c in resting):
+            continue
+        candidates = [c for c in candidates if not any(c is r for r in resting)]
         if _asks_something_else(said):
             continue  # "简单点说，这个怎么弄？": how to answer this question, not a standing preference
         words = said.rstrip("。.!！~～ ")
@@ -41,6 +46,7 @@ def style_candidates(reading: Reading, candidates: list, *, chinese: bool) -> li
                 confidence=0.85,
                 source=MemoryNote.Source.USER_STATED,
                 quote=said,
+                extra={"style": True},
             )
         )
-    return out
+    return candidates + out

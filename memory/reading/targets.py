@@ -16,8 +16,10 @@ import numpy as np
 from core.text import has_chinese
 from memory.reading import cues
 from memory.reading.domains import AREAS, area_named, area_shares, first_person
+from memory.reading.facets import others_unnamed
 from memory.reading.intents import encode
 from memory.reading.kinship import kin_mismatch
+from memory.reading.mentions import NAMED, residence
 from memory.reading.phrases import forget_gist
 
 THRESHOLD = 0.45  # a note this close is what the request names
@@ -96,22 +98,11 @@ def _slots(note) -> set[str]:
     return ({key} if key else set()) | {t.slot for t in topics_in(note.content)} | residence(note.content)
 
 
-# where one comes from is no place one lives ("grew up in Cork", "老家在湖南")
-_ORIGIN = re.compile(r"\b(?:grew up|born|raised|originally|from)\b|老家|出生|长大|来自", re.IGNORECASE)
-
-
-def residence(text: str) -> set[str]:
-    """{"location"} when the text says where the user lives now ("lives in Manchester", "we've relocated to
-    Sheffield"), not where they come from."""
-    from memory.services.writing.rules.slots import place_in
-
-    return {"location"} if place_in(text) and not _ORIGIN.search(text) else set()
-
-
 def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool = False) -> list[tuple[object, float]]:
     """(note, score) for each note, best first: cosine of the phrase and the note, plus the features: the area of
     life both are about (memory.reading.domains: for a request that may name an area, `areas`), shared words, the
-    slot the phrase names, a relative it does not, and (for a phrase that names a thing, `named`: a forget, not a
+    slot the phrase names, a relative it does not (or a note about one of the user's people, when the phrase speaks
+    of the user alone), and (for a phrase that names a thing, `named`: a forget, not a
     statement of a new value) a head the note lacks."""
     if not notes:
         return []
@@ -130,23 +121,12 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool =
             + LEXICAL_WEIGHT * _lexical(phrase, note)
             + (SLOT_WEIGHT if _slots(note) & slots else 0.0)
             - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0)
-            - (HEAD_MISSING if named and _head_missing(phrase, note) else 0.0),
+            - (HEAD_MISSING if named and _head_missing(phrase, note) else 0.0)
+            - (KIN_MISMATCH if others_unnamed(phrase, note.content) else 0.0),
         )
         for note, sim, area in zip(notes, np.asarray(sims).tolist(), same_area.tolist(), strict=True)
     ]
     return sorted(scored, key=lambda pair: pair[1], reverse=True)
-
-
-# a name given to a pet, a person or a thing ("a corgi called Doudou", "养了一只狗叫黑豹", "my brother Sam")
-_NAMED = re.compile(
-    r"(?:\b(?:named|called)\s+|叫(?:做)?|名叫|名字(?:是|叫))([A-Z][\w'-]+|[\u4e00-\u9fff]{2,3}?)(?=的|[哦啊呀哈呢吧了啦]|[，。,.!！~～\s]|$)"
-)
-_CAPITAL = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]{2,}\b")
-
-
-def names_in(text: str) -> set[str]:
-    """The names a note gives ("Doudou", "豆豆"): what ties its other notes to it."""
-    return set(_NAMED.findall(text or "")) | (set(_CAPITAL.findall(text or "")) - {"The", "User"})
 
 
 def _whole_topic(phrase: str, scored: list) -> list:
@@ -155,7 +135,7 @@ def _whole_topic(phrase: str, scored: list) -> list:
     walks go with the dog)."""
     best = scored[0][1]
     named = [(n, s) for n, s in scored if s >= LOW and (s >= best - TOPIC_KEEP or _lexical(phrase, n) >= 0.99)]
-    names = set().union(*(set(_NAMED.findall(n.content)) for n, _ in named)) if named else set()
+    names = set().union(*(set(NAMED.findall(n.content)) for n, _ in named)) if named else set()
     kept = {id(n) for n, _ in named}
     named += [(n, s) for n, s in scored if id(n) not in kept and any(name in n.content for name in names)]
     return named
@@ -245,7 +225,11 @@ def _targeted_all(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
     found = _decided(phrase, notes_scored(phrase, notes, named=not wide), wide=wide)
     if wide:  # "everything about my dad", "all my health info": each note about that person, or in that area
         held = {id(n) for n, _ in found.named}
-        found.named += [(n, s) for n, s in _same_person(phrase, notes) + _same_area(phrase, notes) if id(n) not in held]
+        found.named += [
+            (n, s)
+            for n, s in _same_person(phrase, notes) + _same_area(phrase, notes)
+            if id(n) not in held and not others_unnamed(phrase, n.content)  # "my health": not the brother's
+        ]
         found.ask = [] if found.named else found.ask
     if found.named or found.ask:
         return found

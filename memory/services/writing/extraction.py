@@ -32,7 +32,7 @@ from memory.reading.model_engine import (  # noqa: F401  (the model's side, re-e
     model_acts_checked,
     nearest_notes,
 )
-from memory.reading.styles import style_candidates
+from memory.reading.styles import with_style
 from memory.services.identifiers.pii import pii_find, pii_redact
 from memory.services.notes.notes import pii_reject
 from memory.services.recall.episodes import message_vectors_write
@@ -132,7 +132,8 @@ def _candidate_check(c: Candidate, *, injection: str | None, message: str, chine
         c.quote, _ = pii_redact(c.quote)
         c.value = None
     # 2. durable only
-    if (c.whim or WHIM.search(c.quote or c.content)) and not _lasting_change(c):
+    # … a style instruction is a standing preference however lightly said ("以后叫我大刘就行 哈哈")
+    if (c.whim or WHIM.search(c.quote or c.content)) and not _lasting_change(c) and not c.extra.get("style"):
         return "whim"
     if c.source == "agent_inferred":
         if policy.inferred_policy != "review":
@@ -258,9 +259,12 @@ def _candidates_read(*, tenant, message, reading, policy) -> tuple[list[Candidat
         )
         candidates, deletes = model_acts_checked(candidates, shown, forget_asked=reading.forget is not None)
     if reading.keep:
-        candidates += style_candidates(reading, candidates, chinese=has_chinese(message.content))
-    change = says_change(reading.keep) and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
-    if change:  # a stated change replaces the note it is about, whatever the rules made of it
+        candidates = with_style(reading, candidates, chinese=has_chinese(message.content))
+    # a stated change replaces the note it is about, whatever the rules made of it; beside a forget request it is
+    # the reason for the forget ("雅思我先不考了…关于雅思的那条也删了吧"), which removes the note instead
+    changing = reading.forget is None and says_change(reading.keep)
+    change = changing and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
+    if change:
         candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
     return candidates, deletes
 

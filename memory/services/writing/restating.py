@@ -72,7 +72,7 @@ def told_apart(a: str, b: str) -> bool:
     """Something says two statements are about different things: the relatives they name, the names they give,
     the numbers they hold."""
     from memory.reading.kinship import kin
-    from memory.reading.targets import names_in
+    from memory.reading.mentions import names_in
 
     if kin(a) != kin(b) or relations_in(a) != relations_in(b):
         return True

@@ -126,7 +126,7 @@ def same_one(note_text: str, candidate_text: str) -> bool:
     """Whether two statements of a people slot are about the same person or animal: the same name when both
     name one ("my brother Tom" / "my brother Sam" are two brothers; "a golden retriever named Max" / "my dog Max"
     are one dog), else the same relation words when both have some ("my wife" / "my son" are two people)."""
-    from memory.reading.targets import names_in
+    from memory.reading.mentions import names_in
     from memory.services.writing.restating import relations_in
 
     names = [(set(_NAME.findall(t)) | names_in(t)) - {"The", "User"} for t in (note_text, candidate_text)]

@@ -169,7 +169,10 @@ BARE_AMOUNT = re.compile(
     re.IGNORECASE,
 )
 # A head count said without the word staff ("Team of 4 people", "团队一共 4 个人", "with three employees").
-FAMILY_CONTEXT = re.compile(r"家|家庭|家里|孩子|family|household|kids|children|siblings|brothers|sisters", re.I)
+# … nor "一个人住", "on my own": the user alone, not a team of one.
+FAMILY_CONTEXT = re.compile(
+    r"家|家庭|家里|孩子|一个人(?:住|生活|过|带|在)|family|household|kids|children|siblings|brothers|sisters", re.I
+)
 
 
 PRICE = re.compile(
@@ -216,7 +219,10 @@ SUBJECTLESS_PLAN = re.compile(
 SUBJECTLESS_SELF = re.compile(
     r"^(?:老家|家乡)|^(?:现在|目前|如今|这阵子|这段时间|最近|平时|一直|每天|每周|周末|晚上|早上){0,2}都?(?:正在|还在|在)"
     r"(?:学|读|念|上学|.{1,10}?(?:打工|上班|工作|实习))|"
-    r"^(?:每天|每周|每晚|每个?月|每年)都?要?(?:学|练|跑|游|去|上)|"
+    r"^(?:每天|每周|每晚|每个?月|每年)都?要?(?:学|练|跑|游|去|上|定投|存|攒|还|交)|"
+    # what the user did before ("之前在远洋货轮上当过三年海员", "used to live on a narrowboat")
+    r"^(?:之前|以前|曾经|早年|年轻时|年轻的时候)(?:在.{1,12}?)?(?:当过|做过|干过|学过|住过|待过|练过)|"
+    r"^used to (?:live|work|be|run|own|have|play|teach|study)\b|"
     r"^(?:originally )?from [A-Z]|^(?:born|raised|brought up) (?:in|and)\b|"
     r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b|"
     r"^(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved) (?:a |an |my |to |from )?[\w-]",

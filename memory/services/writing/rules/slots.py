@@ -21,7 +21,10 @@ _PERIOD = (
 # where the user lives or has their business; "我在杭州上班" / "I work in Leeds" is where they work and "老家在四川" /
 # "I'm from Cork" where they come from, not where they live: those are kept in the user's words and never replace
 # their city
-PLACE_ZH = re.compile(r"(?:住在|(?<!老家)在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有)")
+# "现在一个人住在昆山": 现在, 正在, 实在 are no "在" of a place
+PLACE_ZH = re.compile(
+    r"(?:住在|(?<!老家)(?<![现正实存好])在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有)"
+)
 _WORKS_THERE = re.compile(
     r"\b(?:work|works|working|worked|job|office|study|studying|studies|studied|grew up|born|raised)\b\W*(?:\w+\W+){0,3}$",
     re.I,
