@@ -20,7 +20,7 @@ SECRET_LABEL = re.compile(
     r"\bseed phrase\b|\botp\b|"
     r"\b(?:answer to (?:my|the) security question|security (?:question )?answer|mother'?s maiden name)\b|"
     r"密码|口令|密钥|秘钥|私钥|验证码|校验码|动态码|恢复码|备用码|助记词|(?:PIN|pin)码|安全问题(?:的)?答案|密保(?:问题)?(?:的)?答案|"
-    r"门禁码|开门密码)",
+    r"门禁码|开门密码|令牌|授权码|访问密钥|API\s?Key)",
     re.IGNORECASE,
 )
 _MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+|(?=\d))"
@@ -63,9 +63,16 @@ _NOT_VALUES = {
 }
 
 
+# the shapes of well-known keys and tokens, secret with or without a label
+_KEY_SHAPE = re.compile(
+    r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|sk-(?:proj-|live-|test-)?[A-Za-z0-9_-]{16,}|"
+    r"AKIA[0-9A-Z]{16}|xox[abprs]-[A-Za-z0-9-]{10,}|AIza[0-9A-Za-z_-]{30,}|glpat-[A-Za-z0-9_-]{16,})"
+)
+
+
 def secret_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each secret value in `text` (the value after a secret's label)."""
-    spans = []
+    """(start, end) of each secret value in `text` (the value after a secret's label, or a key of a known shape)."""
+    spans = [m.span() for m in _KEY_SHAPE.finditer(text or "")]
     for m in _SECRET_VALUE.finditer(text or ""):
         value = m.group("v").rstrip(".!")
         if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少")):
@@ -73,7 +80,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
         if not m.group("m").strip() and not re.search(r"[\d_\-!@#$%^&*+=]", value):
             continue  # "I changed my password yesterday": a word after the label, not its value
         spans.append((m.start("v"), m.start("v") + len(value)))
-    return spans
+    return sorted(set(spans))
 
 
 def mentions_secret(text: str) -> bool:
