@@ -23,7 +23,11 @@ _EN_WORD_RX = re.compile(
 )
 
 # Currencies: ISO code <- the ways people write them (before or after the number).
-CURRENCIES = (
+CURRENCIES = (  # the dollars of other countries before the US dollar: "Canadian dollars" is not "dollars"
+    ("CAD", r"c\$|ca\$|canadian dollars?\b|cad\b|加元|加币"),
+    ("AUD", r"a\$|au\$|australian dollars?\b|aud\b|澳元|澳币"),
+    ("SGD", r"s\$|singapore dollars?\b|sgd\b|新币|新加坡元"),
+    ("TWD", r"nt\$|twd\b|新台币|台币"),
     ("EUR", r"€|euros?\b|eur\b|欧元"),
     ("GBP", r"£|pounds?(?: sterling)?\b|gbp\b|英镑"),
     ("USD", r"\$|us\$|usd\b|dollars?\b|bucks\b|美元|美金"),
@@ -231,7 +235,10 @@ def money_text(amount: float, currency: str, chinese: bool, approx: bool = False
     """An amount as the note says it, in the user's currency: "20,000 euros", "$3,000", "2 万欧元", "5 万元"."""
     number = f"{int(amount):,}" if float(amount).is_integer() else f"{amount:,.2f}".rstrip("0").rstrip(".")
     if chinese:
-        names = {"EUR": "欧元", "GBP": "英镑", "USD": "美元", "JPY": "日元", "HKD": "港元", "CNY": "元", "": "元"}
+        names = {
+            **{"EUR": "欧元", "GBP": "英镑", "USD": "美元", "JPY": "日元", "HKD": "港元", "CNY": "元", "": "元"},
+            **{"CAD": "加元", "AUD": "澳元", "SGD": "新加坡元", "TWD": "新台币"},
+        }
         if amount >= 10000 and (amount / 10000) * 10 == int((amount / 10000) * 10):
             value = amount / 10000
             return f"{int(value) if value.is_integer() else value:g} 万{names.get(currency, '元')}"
@@ -248,4 +255,5 @@ def money_text(amount: float, currency: str, chinese: bool, approx: bool = False
         return f"{number} yen"
     if currency == "HKD":
         return f"HK${number}"
-    return number
+    prefixes = {"CAD": "C$", "AUD": "A$", "SGD": "S$", "TWD": "NT$"}
+    return f"{prefixes[currency]}{number}" if currency in prefixes else number

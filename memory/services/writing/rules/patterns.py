@@ -223,6 +223,8 @@ SUBJECTLESS_SELF = re.compile(
     # what the user did before ("之前在远洋货轮上当过三年海员", "used to live on a narrowboat")
     r"^(?:之前|以前|曾经|早年|年轻时|年轻的时候)(?:在.{1,12}?)?(?:当过|做过|干过|学过|住过|待过|练过)|"
     r"^used to (?:live|work|be|run|own|have|play|teach|study)\b|"
+    # what the user earns, pays or weighs, said bare after a clause about them ("我在新加坡上班，月薪6500新币")
+    r"^(?:税前|税后)?(?:月薪|年薪|工资|薪水|底薪|时薪|年终奖|房租|月供|房贷|体重|身高)(?:是|有|大概|差不多|才)?\s*\d|"
     r"^(?:originally )?from [A-Z]|^(?:born|raised|brought up) (?:in|and)\b|"
     r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b|"
     r"^(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved) (?:a |an |my |to |from )?[\w-]",
