@@ -29,6 +29,7 @@ The adversarial set in tests/memory/data/pii_adversarial.jsonl measures it (docs
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 from dataclasses import dataclass
@@ -335,6 +336,13 @@ def pii_safe_title(text: str, limit: int) -> str:
     characters, so an identifier that straddles the cut cannot leave its first digits behind."""
     redacted, _ = pii_redact(" ".join((text or "").split()))
     return redacted if len(redacted) <= limit else redacted[: limit - 1].rstrip() + "…"
+
+
+@functools.lru_cache(maxsize=2048)
+def pii_redacted_text(text: str) -> str:
+    """pii_redact's text alone, kept per text: a returning user's past messages are shown by recall again and again
+    (about 0.5 ms each to read for identifiers), as the reader keeps its reading of a message (memory.reading)."""
+    return pii_redact(text)[0]
 
 
 def pii_redact_value(value):

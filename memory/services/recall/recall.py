@@ -43,7 +43,7 @@ from django.utils import timezone
 from core.policy import MemoryPolicy
 from core.text import CJK as _CJK
 from memory.models import MemoryNote
-from memory.services.identifiers.pii import pii_redact
+from memory.services.identifiers.pii import pii_redact, pii_redacted_text
 from memory.services.recall.query_terms import question_terms
 from memory.services.recall.recall_context import ranked_cut
 from memory.services.recall.recall_feedback import FirstReading, feedback_vector
@@ -367,7 +367,7 @@ def recall_within_budget(ranked: list[RecalledItem], budget_tokens: int | None) 
     chosen, used = [], 0
     for item in ranked:
         if item.type == "message":  # a past message is shown without the identifiers it may hold
-            item.content = pii_redact(item.content)[0]
+            item.content = pii_redacted_text(item.content)
         cost = estimate_tokens(item.content)
         if budget_tokens is not None and used + cost > budget_tokens:
             continue
