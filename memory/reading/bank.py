@@ -58,6 +58,9 @@ BANK: dict[str, list[str]] = {
         "工作相关的都给我清空吧。",
         "房贷那条给我抹了。",
         "就当我没提过我爸生病的事。",
+        "Mark and I are done. No need to keep him around.",
+        "阿杰已经是过去式了，你也没必要存着他了。",
+        "That whole thing with my landlord is over, you don't have to hang on to it.",
     ],
     "not_forget": [
         "I forgot my keys at home again.",

@@ -17,11 +17,11 @@ FORGET = re.compile(
     r"\b(?:wasn'?t|weren'?t|not) (?:in there|on file|on record|in your notes)\b|"
     r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
     r"(?:saved|stored|kept|remembered|noted))\b|\bnever want\b.{0,40}\b(?:coming up|brought up|mentioned|again)\b|"
-    r"\b(?:don'?t|do not|never|not|didn'?t|no need to|needn'?t|don'?t need to|doesn'?t need to) "
+    r"\b(?:don'?t|do not|never|not|didn'?t|no need (?:for you )?to|needn'?t|don'?t need to|doesn'?t need to) "
     r"(?:remember|keep|store|save|hold on to|hang on to|record|retain|track|log|note)\b|\bno longer (?:remember|keep|store)\b|"
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
     r"忘|删|清除|清掉|清空|抹掉|抹去|抹了|给我抹|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
-    r"不要再记|不要留|别留|别存|不要存|不用存|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
+    r"不要再记|不要留|别留|别存|不要存|不用存|(?:没必要|不必|用不着)(?:再)?(?:记着?|记住|存着|留着)|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
     r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
     r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
     r"\btake (?=(?:everything|anything|the (?:bits?|parts?|notes?|stuff|info)|what you)\b[\w' ]{0,40}? out\b)",

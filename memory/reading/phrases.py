@@ -27,13 +27,13 @@ _REQUEST_WORDS = re.compile(
 _WISH_WORDS = re.compile(
     r"\b(?:i'?d (?:rather|prefer)(?: you)?(?: (?:didn'?t|not|to not))?|i would (?:rather|prefer)(?: you)?|"
     r"i (?:don'?t|do not) (?:want|need)(?: you to)?|i'?m not comfortable with(?: you)?(?: keeping)?|would you mind|"
-    r"you (?:don'?t|do not) need to|(?:there'?s )?no need to|not needed|needn'?t|on record|on file|anywhere|"
+    r"you (?:don'?t|do not) need to|(?:there'?s )?no need (?:for you )?to|not needed|needn'?t|on record|on file|anywhere|"
     r"the (?:note|thing|fact|bit|part|info|one|entry|memory)(?: (?:with|about|on|that|where))?|that one|this one|"
     r"stuff|it|them|right now|pls|any ?more|saved|kept|stor(?:ed|ing)|keep(?:ing)?|remember(?:ing)?|honestly|just|"
     r"(?:hang|hold)(?:ing)? on ?to|un-?remember|pretend i never (?:told you|said|mentioned)|"
     r"i told you|i said|i mentioned|you have|you know|you'?ve got|got)\b|"
     r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
-    r"我不想让人知道|(?:我)?不想让?(?:你)?|不需要你|不用你|(?:就)?当我没(?:说|讲)过?|你|"
+    r"我不想让人知道|(?:我)?不想让?(?:你)?|不需要你|不用你|(?:就)?当我没(?:说|讲)过?|你那儿|你那边|你这儿|你|"
     # what points back at the turn before ("刚才那个", "what you just saved"): it names nothing by itself
     r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|"
     r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|"

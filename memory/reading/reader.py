@@ -116,6 +116,18 @@ _TO_THE_ASSISTANT = re.compile(
 )
 _SHORT = 40  # "can you not keep that?": a sentence this short that ends on "that" points at the one before
 _POINTS_AT = re.compile(r"\b(?:that|this|it)\s*[?.!。？！]*\s*$", re.IGNORECASE)
+# "Chloe is ancient history. No need for you to keep her around.": the one a pronoun stands for was named just before
+_PRONOUN_ONLY = re.compile(
+    r"^(?:\W|[那这](?:儿|边)|也|没必要|不必|用不着|[存记留着再])*(?:her|him|them|it|he|she|他|她|它|他们|她们)"
+    r"(?:\s+(?:around|anymore|any more|either|too))?\W*$",
+    re.I,
+)
+
+
+def _clause_before(sentence: str) -> str:
+    """What a sentence said before its last clause ("小凯都是过去式了，你那儿也没必要存着他" -> "小凯都是过去式了")."""
+    clauses = [c for c in re.split(r"[，,;；]", sentence) if c.strip()]
+    return "，".join(clauses[:-1]) if len(clauses) > 1 else ""
 
 
 def _before_premise(sentence: str) -> str | None:
@@ -207,10 +219,10 @@ def message_read(text: str) -> Reading:
         intent = _intent_of(core, sentence, sentences)
         if intent.label == "forget":
             phrase = forget_phrase(core)
-            told = sentences[i - 1] if i > 0 else ""
+            # the sentence before, or for "X都是过去式了，没必要存着他" the clause before the pronoun
+            told = sentences[i - 1] if i > 0 else _clause_before(core) if _PRONOUN_ONLY.match(phrase) else ""
             if (
-                not phrase.strip()
-                and _POINTS_AT.search(core)
+                ((not phrase.strip() and _POINTS_AT.search(core)) or _PRONOUN_ONLY.match(phrase))
                 and 0 < len(told) <= _SHORT * 2
                 and not cues.cues_in(told)
             ):

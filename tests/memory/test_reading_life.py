@@ -176,3 +176,32 @@ def test_dropping_down_to_part_time_is_a_change_not_a_forget(make_person):
     active = " ".join(_active(alice).values())
     assert "part-time" in active and "full-time" not in active and "son" in active, active
     assert "full-time" in " ".join(_active(bob).values())
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["My ex-girlfriend is called Megan.", "I play badminton."],
+            "Megan is old news. No need for you to keep her around.",
+            "Megan",
+            "badminton",
+        ),
+        (["我前男友叫阿伟。", "我喜欢爬山。"], "阿伟早就是过去式了，你也没必要存着他", "阿伟", "爬山"),
+    ],
+)
+def test_a_forget_that_names_someone_by_a_pronoun_takes_the_one_just_named(
+    make_person, facts, request_text, gone, kept
+):
+    alice, bob = _two_people_who_said(make_person, facts)
+    assert any(gone in c for c in _active(alice).values()), _active(alice)
+    alice.say(request_text)
+    left = " ".join(_active(alice).values())
+    assert gone not in left and kept in left, left
+    assert gone in " ".join(_active(bob).values())
+
+
+def test_no_need_to_save_money_is_not_a_forget(make_person):
+    alice, _bob = _two_people_who_said(make_person, ["我在攒钱买房。"])
+    alice.say("其实也没必要存钱吧，开心最重要")
+    assert any("攒钱" in c for c in _active(alice).values()), _active(alice)
