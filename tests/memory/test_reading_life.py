@@ -205,3 +205,20 @@ def test_no_need_to_save_money_is_not_a_forget(make_person):
     alice, _bob = _two_people_who_said(make_person, ["我在攒钱买房。"])
     alice.say("其实也没必要存钱吧，开心最重要")
     assert any("攒钱" in c for c in _active(alice).values()), _active(alice)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("we brought home a new guinea pig last week, called Biscuit", ["guinea pig", "Biscuit"]),
+        ("家里新添了只仓鼠，叫豆豆", ["仓鼠", "豆豆"]),
+    ],
+)
+def test_a_new_pet_of_any_kind_is_kept_with_the_name_given_to_it(make_person, text, words):
+    """Animals other than cats and dogs are pets too, and "…, called Biscuit" names the one just told of."""
+    alice, bob = _two_people_who_said(make_person, ["I like tea."])
+    alice.say(text)
+    active = list(_active(alice).values())
+    assert any(all(w in c for w in words) for c in active), active
+    assert all(words[0] in c for c in active if words[1] in c), active  # no note of the name alone
+    assert not any(words[1] in c for c in _active(bob).values())

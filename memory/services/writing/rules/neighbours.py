@@ -31,6 +31,12 @@ def apposed(candidate: Candidate, sentence: str, chinese: bool) -> Candidate:
     return replace(candidate, content=content)
 
 
+# a clause that only gives a name to what the one before it told of ("…, called Peanut", "…，叫阿呆")
+_NAME_ONLY = re.compile(
+    r"^\W*(?:called|named)\s+[A-Z][\w'-]+\W*$|^\W*(?:叫|名叫|名字叫)[\u4e00-\u9fff]{1,4}\W*$", re.IGNORECASE
+)
+
+
 # a clause that only says what the one before it is: "sommelier at a wine bar, that's my job", "画画，那是我的爱好"
 _POINTER = re.compile(
     r"^\W*(?:that'?s|that is|this is|it'?s)\s+(?:my|our)\s+(?P<en>[a-z][a-z ]{1,20}?)\W*$|"
@@ -44,6 +50,12 @@ def pointed_at(statements: list[str], *, sentence: str, chinese: bool, quotes: d
     bar"), so that neither is read alone; the user's own words stay its quote (written to `quotes`)."""
     out: list[str] = []
     for clause in statements:
+        if _NAME_ONLY.match(clause) and out:  # "we got a hamster, called Peanut": the name of what was just said
+            before = out.pop()
+            joined = f"{before.rstrip(' ,，')}{'，' if chinese else ', '}{clause.strip(' ,，')}"
+            quotes[joined] = span(sentence, [before, clause]) or sentence
+            out.append(joined)
+            continue
         m = _POINTER.match(clause)
         if m and out and (SUBJECT_ZH if chinese else SUBJECT_EN).search(out[-1]):
             continue  # "I teach yoga, that's my main income": the clause before says it with its own subject
