@@ -49,7 +49,7 @@ NOT_YET = re.compile(
     r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|maybe|perhaps|considering|going to|gonna|want to|"
     r"would like|would love|wish|dream(?:ing)? (?:of|about)|someday|one day|hope|hoping|if|should i)\b|"
     r"(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备|好想|真想|"
-    r"多想|希望|要是能|但愿|想(?:去|搬|换|买|学|要|让)|有机会|将来",
+    r"多想|希望|要是|但愿|想(?:去|搬|换|买|学|要|让)|有机会|将来",
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
