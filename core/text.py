@@ -75,6 +75,26 @@ def mostly_chinese(text: str | None, *, latin_per_cjk: float = 2.0) -> bool:
     return cjk > 0 and cjk * latin_per_cjk >= latin
 
 
+# the shorthand of chat ("can u remove", "dont keep", "plz"), in the words the readers know
+_TEXTING = (
+    (re.compile(r"\bu\b", re.I), "you"),
+    (re.compile(r"\bur\b", re.I), "your"),
+    (re.compile(r"\b(?:plz|pls|plez)\b", re.I), "please"),
+    (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|should|could|would)nt\b", re.I), r"\1n't"),
+    (re.compile(r"\bim\b"), "i'm"),
+    (re.compile(r"\bive\b"), "i've"),
+    (re.compile(r"\bwanna\b", re.I), "want to"),
+    (re.compile(r"\bgonna\b", re.I), "going to"),
+)
+
+
+def spelled_out(text: str) -> str:
+    """Chat shorthand spelled out ("can u remove ur note" -> "can you remove your note"); Chinese is left as it is."""
+    for pattern, word in _TEXTING:
+        text = pattern.sub(word, text)
+    return text
+
+
 def split_sentences(text: str | None) -> list[str]:
     """Sentences, cut after Chinese and Latin sentence ends (。！？；and . ! ? ; and line breaks), stripped,
     empty ones left out."""

@@ -80,10 +80,10 @@ _SIDES = TwoSides(SELF, OTHERS)
 
 
 KIN_WORDS = (
-    r"wife|husband|spouse|partner|missus|wifey|hubby|girlfriend|boyfriend|fianc[ée]e?|son|daughter|kids?|child(?:ren)?|baby|mum|mom|"
+    r"wife|husband|spouse|partner|missus|wifey|hubby|girlfriend|boyfriend|fianc[ée]e?|son|daughter|\blads?\b|\blass\b|kids?|child(?:ren)?|baby|mum|mom|"
     r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|"
     r"niece|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇|男朋友|女朋友|对象|儿子|女儿|孩子|娃|宝宝|闺女|妈妈?|爸爸?|母亲|父亲|"
-    r"父母|爸妈|哥哥?|姐姐?|弟弟?|妹妹?|奶奶|爷爷|外婆|姥姥|外公|姥爷|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|阿姨|叔叔|"
+    r"父母|爸妈|婆婆|公公|岳父|岳母|丈母娘|老丈人|in-laws?|(?:mother|father)-in-law|哥哥?|姐姐?|弟弟?|妹妹?|奶奶|爷爷|外婆|姥姥|外公|姥爷|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|阿姨|叔叔|"
     # and the other people of one's life
     r"colleague|co-?worker|friend|mate|buddy|neighbou?r|boss|manager|classmate|room-?mate|flat-?mate|"
     r"同事|朋友|闺蜜|哥们|邻居|老板|领导|上司|同学|室友"

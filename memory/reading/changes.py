@@ -38,7 +38,7 @@ CHANGE = re.compile(
     r"cut (?:back|down)|lately|recently|from now on|since)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
-    r"变成|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长]到|调到|提到|升到|终于|"
+    r"变成|变了|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长掉]到|破戒|开荤|调到|提到|升到|终于|"
     r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫|这阵子|这段时间|这些天|近来|"
     r"放弃|迷上|爱上|喜欢上|入坑|改玩|[不没](?:怎么|再)?[\u4e00-\u9fff]{1,2}[了啦]|(?:考|答辩|面试)(?:也)?过[了啦]|"
     r"考上|[多少]了|自(?:从|打)",
@@ -55,7 +55,7 @@ NOT_YET = re.compile(
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
 
 
-_ON_THE_SCALES = re.compile(r"秤|称了|体重|减肥|减了|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I)
+_ON_THE_SCALES = re.compile(r"秤|称了|体重|减肥|减了|掉|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I)
 
 
 def _same_thing(sentence: str, note_text: str) -> bool:
@@ -174,21 +174,35 @@ def change_read(text: str, notes: list) -> Change | None:
     best: Change | None = renamed(text, notes)
     if best is not None:
         return best
-    for sentence in _units(text):
+    units = _units(text)
+    found_in = {}
+    for sentence in units:
         if not _stated(sentence):
             continue
-        found = _sentence_change(sentence, notes)
+        found = found_in[sentence] = _sentence_change(sentence, notes)
         if found is not None and (best is None or found.score > best.score):
             best = found
+    whole = found_in.get(text.strip()) if len(units) > 1 else None
+    if best is not None and whole is not None and whole.note is best.note:
+        best = whole  # "not with Deloitte anymore fyi. freelancing": the change and its new value, one note
     return best or _new_address(text, notes)
 
 
 def _units(text: str) -> list[str]:
-    """The sentences of `text`, and the whole of a short message of two ("现在双休了！一周就上5天": the change word
+    """The sentences of `text`, and the whole of a short message of more than one ("现在双休了！一周就上5天": the change word
     in one, the new value in the other)."""
-    sentences = split_sentences(text)
-    whole = [text.strip()] if len(sentences) == 2 and len(text.strip()) <= MAX_SENTENCE * 2 // 3 else []
+    sentences = [s for s in split_sentences(text) if re.search(r"\w", s)]  # not the "!" of "I passed!!!"
+    whole = [text.strip()] if len(sentences) >= 2 and len(text.strip()) <= MAX_SENTENCE * 2 // 3 else []
     return sentences + whole
+
+
+# a note that only says who is in the user's life ("The user has a sister.", "用户有两个孩子。"): news of that
+# person ("My sister just got a job at Google") is theirs and leaves it as it is
+_WHO_THEY_ARE = re.compile(
+    r"^the user has (?:a|an|one|two|three|four|\d+) (?:older |younger |big |little |twin )?[\w-]+\.$|"
+    r"^用户有(?:一个|一位|个|两个|三个|\d+个)?[\u4e00-\u9fff]{1,4}。$",
+    re.IGNORECASE,
+)
 
 
 def _sentence_change(sentence: str, notes: list) -> Change | None:
@@ -209,6 +223,7 @@ def _sentence_change(sentence: str, notes: list) -> Change | None:
         (note, score + (MEASURE_WEIGHT if pinned else 0.0) + facets.get(id(note), 0.0))
         for note, score in notes_scored(sentence, notes)
         if (id(note) in partners or not _about_another(sentence, note, tuple(notes)))
+        and not (someone and id(note) not in partners and _WHO_THEY_ARE.match(getattr(note, "content", "")))
         and (not pinned or id(note) in pinned)
         and (worded or replaced or (score >= MEASURE_FLOOR and _same_thing(sentence, getattr(note, "content", ""))))
     ]

@@ -13,7 +13,8 @@ FORGET = re.compile(
     r"\bforget(?:ting)?\b|\bunlearn\b|\bun-?remember\b|\bpretend (?:i|you) never (?:told|said|mentioned|heard)\b|\bstop (?:remembering|storing|keeping|saving|tracking)\b|"
     r"\bdrop(?!(?:ped|ping|s)?\s+(?:off|by|in|out|round|down|to|back)\b)(?!\s+(?:[\w']+\s+){1,3}(?:off|at|by)\b)|"
     r"\b(?:delete|erase|remove|wipe|clear|purge|scrub|scrap|discard|get rid of|throw away|take out|toss|"
-    r"bin|ditch|lose|nuke|zap|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
+    r"bin|ditch|lose(?!\s+(?:it|(?:my|your|his|her|our|their) (?:mind|temper|cool|head|patience|job|way|voice|keys)|weight|track|"
+    r"interest|touch|sleep|hope|money|control|count|faith|sight)\b)|(?:^|can|could|just|please)\s+lose it|nuke|zap|strike|unsave|del|axe|trash|junk|cross (?:out|off)|throw out|can go|let go of)\b|"
     r"\b(?:wasn'?t|weren'?t|not) (?:in there|on file|on record|in your notes)\b|"
     r"\b(?:doesn'?t|does not|don'?t|do not|no need to|needn'?t) (?:need to )?be (?:in there|on (?:file|record)|"
     r"(?:saved|stored|kept|remembered|noted))\b|\bnever want\b.{0,40}\b(?:coming up|brought up|mentioned|again)\b|"
@@ -23,7 +24,7 @@ FORGET = re.compile(
     r"忘|删|清除|清掉|清空|抹掉|抹去|抹了|给我抹|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|(?:没必要|不必|用不着)(?:再)?(?:记着?|记住|存着|留着)|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
     r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
-    r"\bundo\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
+    r"\bundo\b|\bscratch that\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
     r"\btake (?=(?:everything|anything|the (?:bits?|parts?|notes?|stuff|info)|what you)\b[\w' ]{0,40}? out\b)",
     re.IGNORECASE,
 )

@@ -21,14 +21,17 @@ FACET_WEIGHT = 0.35  # a note of the kind the change is about (as much as a shar
 
 _PROMOTED = re.compile(
     r"\bpromot(?:ed|ion)\b|\bmade (?:a |an |the )?(?:senior|lead|head|manager|partner|director|principal)\b|"
-    r"\bstepp?(?:ed|ing)? up (?:to|as)\b|升职|提拔|转正|升(?:了|为|到|任|成)?(?:组长|主管|经理|总监|主任|高级|资深|副|正|总)",
+    r"\bstepp?(?:ed|ing)? up (?:to|as)\b|\b(?:bumped|moved) up to\b|升职|提拔|转正|"
+    r"升(?:了|为|到|任|成)?[\u4e00-\u9fff]{0,3}?(?:组长|主管|经理|总监|主任|店长|高级|资深|副|正|总)",
     re.IGNORECASE,
 )
 _NEW_JOB = re.compile(
     r"\b(?:changed|switched|new|swapped|started (?:a|my) new) (?:jobs?|employers?|companies|company|firms?|roles?)\b|"
     r"\bjob (?:change|switch|hop)|\bjoined\b|\bgot (?:a |the )?job\b|\bgot hired\b|\bhired (?:at|by)\b|"
     r"\bstarted (?:working )?(?:at|with|for)\b|\bquit (?:my )?(?:job|work)\b|\blaid off\b|\bmade redundant\b|"
-    r"\blost my job\b|\bretired\b|\b(?:I'm|I am|I've been) (?:now |currently )?(?:at|with) [A-Z]|"
+    r"\blost my job\b|\bretired\b|\bnot (?:with|at) [\w&' -]{1,30}? any ?more\b|\bno longer (?:with|at|work(?:ing)? (?:at|for))\b|"
+    r"\bfreelanc\w*|\bself-employed\b|\bhanded in my notice\b|\bleft (?:my job|the company|work)\b|"
+    r"\bgot (?:an |the )?(?:job )?offer\b|辞了|裸辞|不干了|离职了|拿了.{1,12}?offer|报到|\b(?:I'm|I am|I've been) (?:now |currently )?(?:at|with) [A-Z]|"
     r"\bwork(?:ing)? (?:at|for) .{1,40}\b(?:now|these days|nowadays)\b|"
     r"\b(?:part|full)[- ]time\b|跳槽|跳(?:去|到)了?|不在.{1,8}(?:上班|干)?了|兼职|全职|换(?:了)?(?:份|个)?工作|换(?:了)?(?:家|个)?公司|新工作|新公司|新单位|入职|辞职|离职|被裁|裁员|失业|退休|"
     r"(?:去|到|进)了?(?:一家)?.{1,10}?(?:上班|工作|实习)|现在在.{1,10}?(?:上班|工作|实习|做)",
@@ -38,7 +41,7 @@ _NEW_JOB = re.compile(
 _MOVED = re.compile(
     r"\b(?:I|we)(?:'ve| have| had)?\s+(?:\w+\s+){0,2}?(?:moved|relocated|emigrated|settled)\b(?!\s+(?:her|him|them|it|the|my|our|his)\b)|"
     r"\bmov(?:ed|ing) (?:house|out|abroad|back home|in with)\b|\brelocat(?:ed|ing)\b|\bemigrat(?:ed|ing)\b|"
-    r"\b(?:based|living|live) in\b|\b(?:the|our|my) (?:big )?move (?:to|out)\b|自(?:从|打)(?:我们?)?(?:搬|去|来|到)了?|搬家|搬(?:到|去|来|回|出|进)|换(?:了)?(?:房子|住处)|住(?:到|进)|定居|落户|回国|租房|买了房",
+    r"\b(?:based|living|live) in\b|\bsettled (?:down )?in\b|\b(?:I'm|I am|we're|we are) (?:now )?(?:up|down|out|over) in\b|\b(?:the|our|my) (?:big )?move (?:to|out)\b|自(?:从|打)(?:我们?)?(?:搬|去|来|到)了?|安顿|安家|落脚|扎根|搬家|搬(?:到|去|来|回|出|进)|换(?:了)?(?:房子|住处)|住(?:到|进)|定居|落户|回国|租房|买了房",
     re.IGNORECASE,
 )
 # the user's employer ("works at Barclays", "用户在招商银行上班", "用户在美团做运营", "用户在一家游戏公司")
@@ -127,6 +130,18 @@ def others_unnamed(phrase: str, content: str) -> bool:
     return not any(n in phrase.lower() for n in named)
 
 
+# the phrase speaks of one of the user's people ("my dad's golf injury", "我表弟学游泳那个")
+_THEIRS = re.compile(rf"\b(?:my|our) (?:{KIN_WORDS})(?:'s|s')|^\W*我(?:的|家)?(?:{KIN_WORDS})", re.IGNORECASE)
+
+
+def someone_elses(phrase: str, content: str) -> bool:
+    """The phrase is about one of the user's people and the note about the user alone ("my dad's golf injury" /
+    "The user plays golf on Saturdays"): the mirror of others_unnamed."""
+    from memory.reading.kinship import kin
+
+    return bool(_THEIRS.search(phrase or "")) and not others_note(content) and not kin(content)
+
+
 def _residence_note(content: str) -> bool:
     from memory.reading.mentions import residence
 
@@ -161,7 +176,7 @@ def facet_weights(sentence: str, notes: list, *, someone: bool = False) -> dict[
     opens on someone else (`someone`) weighs only the notes of a partnership, which always has two people in it."""
     life = _life_facets(sentence, notes)
     if someone:
-        return life.get("partner", {})
+        return {key: w for name in _SHARED for key, w in life.get(name, {}).items()}
     weights: dict[int, float] = {}
     for found in life.values():
         for key, weight in found.items():
@@ -200,7 +215,7 @@ _LIFE = {
         re.compile(
             r"\bgraduat\w*|\bdone with (?:uni|university|college|school)\b|\bfinished (?:my )?(?:degree|uni|"
             r"university|studies|course|phd|masters?)\b|\bpassed (?:my |the )?\w*\s?(?:exams?|boards|bar)\b|"
-            r"\bdropped out\b|毕业|答辩(?:也)?过|(?:考|考试|面试)(?:也)?过[了啦]|考上|上岸|退学|肄业",
+            r"\bdropped out\b|\bI passed\b|\bofficially (?:a|an)\b|\b(?:newly )?qualified (?:as|now)\b|毕业|答辩(?:也)?过|(?:考|考试|面试)(?:也)?过[了啦]|考上|上岸|退学|肄业",
             re.IGNORECASE,
         ),
         re.compile(
@@ -214,7 +229,7 @@ _LIFE = {
         _SCHEDULE := re.compile(
             r"\b(?:rota|shifts?|nights|(?:\d|four|three)[- ]day (?:work ?)?week|days? off|hours|9 to 5|"
             r"nine to five|monday to friday)\b|双休|单休|大小周|排班|倒班|夜班|白班|早班|晚班|作息|"
-            r"\d+点(?:前|后|以后|以前)?(?:就|才)?(?:睡|起)",
+            r"[\d一二三四五六七八九十两]+点(?:半|前|后|以后|以前)?(?:就|才)?(?:睡|起|睁眼|醒)",
             re.IGNORECASE,
         ),
         _SCHEDULE,
@@ -223,12 +238,69 @@ _LIFE = {
 }
 
 
+_LIFE.update(
+    {
+        # a raise or a cut changes what the user earns
+        "pay": (
+            re.compile(
+                r"涨薪|加薪|降薪|涨工资|调薪|\bpay (?:rise|raise|cut)\b|\b(?:got|get) a raise\b|\bappraisal\b", re.I
+            ),
+            re.compile(
+                r"月薪|年薪|工资|薪水|收入|到手|\bsalary\b|\bearns?\b|\bincome\b|\bCTC\b|\bper (?:year|annum)\b", re.I
+            ),
+            True,
+        ),
+        # a new phone replaces the one the user had (not a tablet or a laptop)
+        "phone": (
+            re.compile(
+                r"换了?(?:个|部|台)?(?:新)?手机|新手机|(?:换|买)了.{0,6}(?:华为|小米|苹果|iPhone|OPPO|vivo|三星|荣耀)|"
+                r"\bnew phone\b|\bgot (?:a|an|the) (?:new )?(?:iphone|pixel|galaxy|samsung|phone)\b|"
+                r"\bswitched to (?:an? )?(?:iphone|android|pixel|samsung)\b",
+                re.I,
+            ),
+            re.compile(r"手机|\bphone\b|iPhone|Android|Pixel|Galaxy", re.I),
+            True,
+        ),
+        # a child's new school changes the note of the school that child goes to
+        "school": (
+            re.compile(
+                r"\bstarted (?:at|in) [A-Z]|\bnew school\b|\bmoved schools\b|转学|转校|上(?:小学|初中|高中)了|升(?:初中|高中|初一|高一)",
+                re.I,
+            ),
+            re.compile(
+                r"\bschool\b|\bprimary\b|\bacademy\b|\bgrammar\b|\belementary\b|\bnursery\b|小学|中学|幼儿园|学校|初中|高中",
+                re.I,
+            ),
+            True,
+        ),
+        # a diet given up or taken on changes the note of what the user eats
+        "diet": (
+            re.compile(
+                r"破戒|开荤|不(?:再)?吃素|(?:又|也|开始)(?:吃点?|吃)(?:肉|鸡|鱼|猪|牛|羊)|\b(?:eat(?:ing)?|started eating) "
+                r"(?:meat|fish|chicken)(?: again)?\b|\b(?:no longer|not|stopped being) (?:vegan|vegetarian|veggie)\b|"
+                r"\bwent (?:vegan|vegetarian|veggie|pescatarian)\b|\bgave up (?:meat|being vegan|being vegetarian)\b",
+                re.I,
+            ),
+            re.compile(
+                r"素食者|素食主义|吃素|是素|\b(?:is|am|went|being) (?:a |an |strict )?(?:vegetarian|vegan|pescatarian|veggie)s?\b"
+                r"(?! (?:restaurant|canteen|cafe|café|place|shop|option|menu|food))",
+                re.I,
+            ),
+            True,
+        ),
+    }
+)
+
+
+_SHARED = ("partner", "school")  # facets of the user's people as much as of the user
+
+
 def _life_facets(sentence: str, notes: list) -> dict[str, dict[int, float]]:
     """{facet: {id(note): weight}} for the life facets the sentence speaks of (_LIFE)."""
     found: dict[str, dict[int, float]] = {}
     for name, (said, held, _) in _LIFE.items():
         if said.search(sentence):
-            mine = [n for n in notes if held.search(n.content) and (name == "partner" or not others_note(n.content))]
+            mine = [n for n in notes if held.search(n.content) and (name in _SHARED or not others_note(n.content))]
             found[name] = {id(n): FACET_WEIGHT for n in mine}
     return found
 

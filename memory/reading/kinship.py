@@ -9,8 +9,8 @@ import re
 _KIN = {
     "spouse": r"wife|husband|spouse|partner|missus|missis|wifey|hubby|other half|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
     "date": r"girlfriend|boyfriend|dating|男朋友|女朋友|对象",
-    "child": r"son|daughter|kids?|child(?:ren)?|(?<!\ba )baby|儿子|女儿|孩子|娃|宝宝|闺女",  # "trying for a baby": no one yet
-    "parent": r"mum|mom|mother|dad|father|parents?|folks|妈|爸|母亲|父亲|父母",
+    "child": r"son|daughter|\blads?\b|\blass\b|kids?|child(?:ren)?|(?<!\ba )baby|儿子|女儿|孩子|娃|宝宝|闺女",  # "trying for a baby": no one yet
+    "parent": r"mum|mom|mother|dad|father|parents?|folks|in-laws?|妈|爸|母亲|父亲|父母|婆婆|公公|岳父|岳母|丈母娘|老丈人",
     "sibling": r"brother|sister|sibling|哥|姐|弟|妹",
     "grand": r"grandma|grandmother|nan|granny|grandpa|grandfather|奶奶|爷爷|外婆|姥姥|外公|姥爷",
     "cousin": r"cousin|aunt|uncle|nephew|niece|表|堂|姑|姨|叔|舅|侄|甥",

@@ -110,7 +110,8 @@ def listed_item(phrase: str, reply: str) -> str | None:
 # a word that drops an item: "the last one can go", "1和3都不要了", "把最后一个去掉"
 _DROP = re.compile(
     r"不要了?|去掉|删(?:掉|了|除)?|划掉|拿掉|不用(?:记)?了|没用了|不需要了|"
-    r"\b(?:can go|drop|remove|delete|scrap|scratch|ditch|lose|bin|cut|strike|get rid of|(?:don'?t|do not) need)\b",
+    r"\b(?:can go|drop|remove|delete|scrap|scratch|ditch|lose|bin|cut|strike|get rid of|(?:don'?t|do not) need|"
+    r"take (?:off|out)|cross (?:off|out)|forget|erase|wipe)\b",
     re.IGNORECASE,
 )
 

@@ -58,7 +58,7 @@ def _strip(clause: str) -> str:
 # words that are left around the named thing and name nothing: "what", "don't", "可以", "全部"
 _FILLER = re.compile(
     r"\b(?:what|whatever|don'?t|do|not|note|notes|please|can|could|would|will|all|everything|anything|about|me|"
-    r"one|go)\b|可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全|^[跟和与]|的$",
+    r"one|go|let'?s|let us|yeah|yea|yep|nah|mate|lol|haha|innit|eh|ok|okay|right|cheers|thx|thanks|honestly|wait|hmm)\b|可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全|^[跟和与]|的$",
     re.IGNORECASE,
 )
 
@@ -77,6 +77,24 @@ def _says_something(text: str) -> bool:
     """Two characters of content, or one Chinese character that is a word ("钱的事别记了": 钱)."""
     content = re.sub(r"[\W_]", "", text)
     return len(content) >= 2 or bool(re.fullmatch(r"[\u4e00-\u9fff]", content) and content not in "的了吧呢啊哦这那个")
+
+
+# the request's object is a pronoun ("… about that, yeah?", "hang on to that one mate", "forget it")
+_OBJECT_PRONOUN = re.compile(
+    r"\b(?:that|this|it|them)(?: one)?\b[\W\s]*(?:\b(?:mate|yeah|ok|okay|please|lol|thanks)\b\W*)*$", re.I
+)
+
+
+def points_back(sentence: str) -> bool:
+    """The request's own clause names nothing but a pronoun ("so let's just pretend I never told you about that,
+    yeah?", "no need to hang on to that one mate"): it asks to forget what was said before it."""
+    asking = [
+        c for c in _CLAUSES.split(sentence or "") if c.strip() and (cues.FORGET.search(c) or cues.FORGET_WISH.search(c))
+    ]
+    if not asking or not _OBJECT_PRONOUN.search(asking[0]):
+        return False
+    text = _strip(asking[0])
+    return not _says_something(text) or bool(DEICTIC.match(text))
 
 
 def forget_phrase(sentence: str) -> str:

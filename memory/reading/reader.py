@@ -17,12 +17,12 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
-from core.text import split_sentences
+from core.text import spelled_out, split_sentences
 from memory.reading import cues
 from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading, Secret
 from memory.reading.intents import Intent, sentence_intent
 from memory.reading.ordinals import position_request
-from memory.reading.phrases import forget_phrase
+from memory.reading.phrases import forget_phrase, points_back
 from memory.reading.secrets import mentions_secret, secret_free_parts, secret_spans
 from memory.reading.sparing import spare_clauses
 
@@ -118,15 +118,22 @@ _SHORT = 40  # "can you not keep that?": a sentence this short that ends on "tha
 _POINTS_AT = re.compile(r"\b(?:that|this|it)\s*[?.!。？！]*\s*$", re.IGNORECASE)
 # "Chloe is ancient history. No need for you to keep her around.": the one a pronoun stands for was named just before
 _PRONOUN_ONLY = re.compile(
-    r"^(?:\W|[那这](?:儿|边)|也|没必要|不必|用不着|[存记留着再])*(?:her|him|them|it|he|she|他|她|它|他们|她们)"
+    r"^(?:\W|[那这](?:儿|边)|也|没必要|不必|用不着|[存记留着再])*(?:her|him|them|it|he|she|that|this|他|她|它|他们|她们)"
     r"(?:\s+(?:around|anymore|any more|either|too))?\W*$",
     re.I,
 )
 
 
+_THAT_THING = re.compile(r"\b(?:that|those) (?!one\b|ones\b)[a-z]+\b", re.IGNORECASE)
+
+
+def _says(phrase: str) -> bool:
+    return len(re.sub(r"[\W_]", "", phrase)) >= 2
+
+
 def _clause_before(sentence: str) -> str:
     """What a sentence said before its last clause ("小凯都是过去式了，你那儿也没必要存着他" -> "小凯都是过去式了")."""
-    clauses = [c for c in re.split(r"[，,;；]", sentence) if c.strip()]
+    clauses = [c for c in re.split(r"[，,;；]|\s[-–—]+\s", sentence) if c.strip()]
     return "，".join(clauses[:-1]) if len(clauses) > 1 else ""
 
 
@@ -201,7 +208,8 @@ def message_read(text: str) -> Reading:
     """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
     pinned facts and its extraction read the same message): treat the result as read-only."""
     reading = Reading(text=text)
-    sentences = split_sentences(_QUOTED.sub(" ", text))
+    said = split_sentences(_QUOTED.sub(" ", text))
+    sentences = [spelled_out(s) for s in said]  # read as spelled out ("can u remove …"), kept as said
     dropped: set[int] = set()
     partial: dict[int, str] = {}  # a sentence of which only some clauses may be kept
     spares = [spare_clauses(s) for s in sentences]  # "…, keep the rest", "Jess can stay.": what a forget spares
@@ -219,16 +227,20 @@ def message_read(text: str) -> Reading:
         intent = _intent_of(core, sentence, sentences)
         if intent.label == "forget":
             phrase = forget_phrase(core)
-            # the sentence before, or for "X都是过去式了，没必要存着他" the clause before the pronoun
-            told = sentences[i - 1] if i > 0 else _clause_before(core) if _PRONOUN_ONLY.match(phrase) else ""
-            if (
-                ((not phrase.strip() and _POINTS_AT.search(core)) or _PRONOUN_ONLY.match(phrase))
-                and 0 < len(told) <= _SHORT * 2
-                and not cues.cues_in(told)
-            ):
-                # "Med school didn't work out. Forget all of that.": what "that" is was said just before
-                phrase = forget_phrase(told) or told
-                dropped.add(i - 1)
+            if _PRONOUN_ONLY.match(phrase) or points_back(core) or (not phrase.strip() and _POINTS_AT.search(core)):
+                # "Med school didn't work out. Forget all of that.": what "that" is was said just before, in the
+                # sentence before or, for "X都是过去式了，没必要存着他", the clause before the pronoun
+                told = sentences[i - 1] if i > 0 else _clause_before(core)
+                named = forget_phrase(told) if 0 < len(told) <= _SHORT * 2 and not cues.cues_in(told) else ""
+                phrase = named if _says(named) else ""  # nothing named before it: the turn before
+                if named and i > 0:
+                    dropped.add(i - 1)
+            elif i > 0 and _THAT_THING.search(core) and len(phrase.split()) <= 2:
+                # "Atlassian didn't pan out. Remove everything about that application.": that one, said just before
+                told = sentences[i - 1]
+                if len(told) <= _SHORT * 2 and not cues.cues_in(told) and _says(forget_phrase(told)):
+                    phrase = f"{forget_phrase(told)} {phrase}"
+                    dropped.add(i - 1)
             reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":
@@ -249,6 +261,6 @@ def message_read(text: str) -> Reading:
         spared = tuple(p for _core, found in spares for p in found if p)
         reading.acts = [replace(a, spared=spared) if isinstance(a, Forget) else a for a in reading.acts]
         dropped.update(i for i, (core, found) in enumerate(spares) if found and not core)  # no fact of its own
-    kept = [partial.get(i, s) for i, s in enumerate(sentences) if i not in dropped]
+    kept = [partial.get(i, s) for i, s in enumerate(said) if i not in dropped]
     reading.keep = " ".join(s for s in kept if s)
     return reading

@@ -16,7 +16,7 @@ import numpy as np
 from core.text import has_chinese
 from memory.reading import cues
 from memory.reading.domains import AREAS, area_named, area_shares, first_person
-from memory.reading.facets import others_unnamed
+from memory.reading.facets import others_unnamed, someone_elses
 from memory.reading.intents import encode
 from memory.reading.kinship import kin_mismatch
 from memory.reading.mentions import NAMED, residence
@@ -31,7 +31,9 @@ TOPIC_KEEP = 0.3  # with a topic-wide request, every note within this of the bes
 LEXICAL_WEIGHT = 0.15
 SLOT_WEIGHT = 0.35  # the note's slot is the one the phrase names ("my commute" -> commute)
 AREA_WEIGHT = 0.5  # the phrase and the note are about one area of life ("my health" / "takes amlodipine daily")
-KIN_MISMATCH = 0.35  # the phrase names a relative the note does not ("my wife" against "my sister")
+NAME_WEIGHT = 0.3  # the phrase says a name the note gives ("forget marcus" / "The user's ex is called Marcus")
+KIN_MISMATCH = 0.35  # the phrase speaks of the user and the note of their people, or the other way round
+OTHER_RELATIVE = 1.0  # a forget that names a relative never means a note of others only ("我表弟" / "用户的女儿")
 MAX_NOTES = 400  # a user's most recent forgettable notes that are compared (a forget names a recent fact)
 
 
@@ -90,6 +92,26 @@ def _lexical(phrase: str, note) -> float:
     return len({t for t in terms if t in held or (len(t) == 1 and t in note.content)}) / len(terms)
 
 
+# a name as a note writes it: capitalised words in a row, not the sentence's first ("Cat Stevens", "Marcus")
+_NAME_RUN = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*")
+
+
+def _names_said(phrase: str, notes: list) -> set[str]:
+    """The whole names the user's notes give that the phrase says, in any case ("forget marcus" / "ex is called
+    Marcus"; not "my cat" / "listens to Cat Stevens"): a name picks out its notes better than meaning does."""
+    names = {n.lower() for note in notes for n in _NAME_RUN.findall(note.content)}
+    names |= {n for note in notes for n in NAMED.findall(note.content)}
+    said = phrase.lower()
+    return {n for n in names if (re.search(rf"(?<!\w){re.escape(n)}(?!\w)", said) if n.isascii() else n in said)}
+
+
+def _holds_name(names: set[str], content: str) -> bool:
+    """A Latin name as the note writes it, whole ("Google", not "Google Pixel"); a Chinese one anywhere in it
+    ("乐乐" in "用户的儿子乐乐有自闭症", named by "用户的儿子叫乐乐")."""
+    own = {n.lower() for n in _NAME_RUN.findall(content)}
+    return any(n in own if n.isascii() else n in content for n in names)
+
+
 def _slots(note) -> set[str]:
     """The note's slot and every slot its words are on ("用户的狗叫旺财" is on the pet slot, keyed or not)."""
     from memory.services.writing.topics import topics_in
@@ -113,6 +135,7 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool =
     shares = area_shares(encode([phrase] + [first_person(n.content) for n in notes])) if areas else np.zeros((1, 1))
     same_area = shares[1:] @ shares[0] if areas else np.zeros(len(notes))
     slots = set(query_topics(phrase)) | residence(phrase)
+    names = _names_said(phrase, notes)
     scored = [
         (
             note,
@@ -120,9 +143,11 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool =
             + AREA_WEIGHT * float(area)
             + LEXICAL_WEIGHT * _lexical(phrase, note)
             + (SLOT_WEIGHT if _slots(note) & slots else 0.0)
-            - (KIN_MISMATCH if kin_mismatch(phrase, note.content) else 0.0)
+            + (NAME_WEIGHT if _holds_name(names, note.content) else 0.0)
+            - ((OTHER_RELATIVE if named else KIN_MISMATCH) if kin_mismatch(phrase, note.content) else 0.0)
             - (HEAD_MISSING if named and _head_missing(phrase, note) else 0.0)
-            - (KIN_MISMATCH if others_unnamed(phrase, note.content) else 0.0),
+            - (KIN_MISMATCH if others_unnamed(phrase, note.content) else 0.0)
+            - (OTHER_RELATIVE if named and someone_elses(phrase, note.content) else 0.0),
         )
         for note, sim, area in zip(notes, np.asarray(sims).tolist(), same_area.tolist(), strict=True)
     ]
@@ -270,9 +295,9 @@ def _decided(phrase: str, scored: list, *, wide: bool) -> Targeting:
     second = scored[1][1] if len(scored) > 1 else -1.0
     if wide:
         return Targeting(named=_whole_topic(phrase, scored))
-    if best < THRESHOLD and best - second < GAP:
-        return Targeting()
     both_hold_it = second >= LOW and _lexical(phrase, scored[0][0]) >= 0.99 and _lexical(phrase, scored[1][0]) >= 0.99
+    if best < THRESHOLD and best - second < GAP and not both_hold_it:
+        return Targeting()
     if (second >= ASK_FLOOR and second >= best - MARGIN) or both_hold_it:
         return Targeting(ask=scored[:2])  # two notes it could mean ("my brother": Tom or Sam?)
     return Targeting(named=scored[:1])
@@ -284,7 +309,11 @@ _TWO_THINGS = re.compile(r",\s*and (?:also )?|\band also\b|以及|还有|、", r
 # one note, said so ("收入那条", "the note about my cycle", "that one"): not every note of its area
 _ONE_NOTE = re.compile(r"那条|这条|那一条|这一条|\b(?:the|that|this) (?:note|entry|one|bit|line)\b", re.IGNORECASE)
 # every note the request could mean ("both my kids' names", "两个都删"): no question to ask
-_ALL_OF_THEM = re.compile(r"\b(?:both|all \w+ of|each of)\b|两个都|两条都|都删|全删", re.IGNORECASE)
+_ALL_OF_THEM = re.compile(
+    r"\b(?:both|all \w+ of|each of|(?:those|these|the) (?:two|three|\d) (?:notes|entries|things|ones))\b|两个都|两条都|都删|全删|"
+    r"[那这][两俩几三]条|[那这][两俩几三]个都",
+    re.IGNORECASE,
+)
 
 
 def spared_removed(found: Targeting, spared: tuple[str, ...], notes: list) -> Targeting:

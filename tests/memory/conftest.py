@@ -43,3 +43,18 @@ def make_person(db):
         return Person(tenant, EndUserFactory(tenant=tenant))
 
     return make
+
+
+@pytest.fixture
+def two_people(make_person):
+    """Two users of one tenant who said the same facts: what one of them says next must not touch the other."""
+
+    def make(facts: list[str]):
+        alice = make_person()
+        bob = make_person(tenant=alice.tenant)
+        for person in (alice, bob):
+            for fact in facts:
+                person.say(fact)
+        return alice, bob
+
+    return make

@@ -654,16 +654,6 @@ def test_a_workplace_or_a_hometown_never_replaces_where_the_user_lives(make_pers
     assert "杭州" in left and "四川" in left and "游戏公司上班" in left, left
 
 
-def _two_people_who_said(make_person, facts: list[str]):
-    """Two users of one tenant who said the same facts: what one of them asks next must not touch the other."""
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
-    return alice, bob
-
-
 @pytest.mark.parametrize(
     ("facts", "change", "old", "new", "kept"),
     [
@@ -694,11 +684,11 @@ def _two_people_who_said(make_person, facts: list[str]):
         (["我在招商银行上班。", "我住在深圳。"], "这段时间我在平安银行那边上班", "招商", "平安", "深圳"),
     ],
 )
-def test_a_new_job_title_or_home_replaces_that_note_and_no_other(make_person, facts, change, old, new, kept):
+def test_a_new_job_title_or_home_replaces_that_note_and_no_other(two_people, facts, change, old, new, kept):
     """A job change, a promotion or a move names the user's employer, title or home, with few words in common;
     a new employer or home said with no change word replaces the one note holding the old one; a relative's note
     is not the user's."""
-    alice, bob = _two_people_who_said(make_person, facts)
+    alice, bob = two_people(facts)
     alice.say(change)
     active = " ".join(n.content for n in alice.notes())
     assert new in active and old not in active and kept in active, active
@@ -739,8 +729,8 @@ def test_a_statement_that_leaves_out_its_subject_is_the_users(make_person, text,
         (["我开一辆丰田卡罗拉。"], "卡罗拉卖了，换了辆理想L6", "丰田", "理想"),
     ],
 )
-def test_a_new_name_weight_hours_or_car_replaces_the_old_one(make_person, facts, change, old, new):
-    alice, bob = _two_people_who_said(make_person, facts)
+def test_a_new_name_weight_hours_or_car_replaces_the_old_one(two_people, facts, change, old, new):
+    alice, bob = two_people(facts)
     alice.say(change)
     active = " ".join(n.content for n in alice.notes())
     assert new in active and old not in active, active
@@ -773,8 +763,8 @@ def test_a_colleagues_promotion_is_not_the_users(make_person):
         ),
     ],
 )
-def test_a_forget_that_points_back_or_wraps_its_object_takes_that_note(make_person, facts, request_text, gone, kept):
-    alice, bob = _two_people_who_said(make_person, facts)
+def test_a_forget_that_points_back_or_wraps_its_object_takes_that_note(two_people, facts, request_text, gone, kept):
+    alice, bob = two_people(facts)
     alice.say(request_text)
     left = " ".join(n.content for n in alice.notes())
     assert gone not in left and kept in left, left

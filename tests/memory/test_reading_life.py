@@ -8,15 +8,6 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def _two_people_who_said(make_person, facts: list[str]):
-    alice = make_person()
-    bob = make_person(tenant=alice.tenant)
-    for person in (alice, bob):
-        for fact in facts:
-            person.say(fact)
-    return alice, bob
-
-
 def _active(person) -> dict[int, str]:
     return {n.pk: n.content for n in person.notes()}
 
@@ -61,11 +52,11 @@ def _holding(person, word: str) -> list[int]:
         ),
     ],
 )
-def test_a_change_of_life_replaces_the_note_it_is_about_and_no_other(make_person, facts, change, old, new, kept):
+def test_a_change_of_life_replaces_the_note_it_is_about_and_no_other(two_people, facts, change, old, new, kept):
     """A break-up names who the user is with, a degree finished what they study, a
     new rota their hours, a hobby given up that hobby, a change of a daughter's school the daughter's note; a plan
     said after the change ("现在在准备考公") is the new value, not a reason to keep the old one."""
-    alice, bob = _two_people_who_said(make_person, facts)
+    alice, bob = two_people(facts)
     before = _holding(alice, old)
     assert len(before) == 1, _active(alice)
     alice.say(change)
@@ -83,8 +74,8 @@ def test_a_change_of_life_replaces_the_note_it_is_about_and_no_other(make_person
         ("I live in Leeds.", "if we moved to Bath I reckon we'd be happier"),
     ],
 )
-def test_a_plan_or_a_hypothetical_changes_nothing(make_person, fact, musing):
-    alice, _bob = _two_people_who_said(make_person, [fact])
+def test_a_plan_or_a_hypothetical_changes_nothing(two_people, fact, musing):
+    alice, _bob = two_people([fact])
     before = _active(alice)
     alice.say(musing)
     assert set(before) <= set(_active(alice)), _active(alice)
@@ -108,10 +99,10 @@ def test_a_plan_or_a_hypothetical_changes_nothing(make_person, fact, musing):
         ),
     ],
 )
-def test_a_forget_in_the_users_own_words_spares_their_peoples_notes(make_person, facts, request_text, gone, kept):
+def test_a_forget_in_the_users_own_words_spares_their_peoples_notes(two_people, facts, request_text, gone, kept):
     """A forget that speaks of the user ("my therapy", "我…受伤") does not take a note about one of their people
     that shares its word; "pretend I never told you" is a forget, not a game."""
-    alice, bob = _two_people_who_said(make_person, facts)
+    alice, bob = two_people(facts)
     alice.say(request_text)
     left = " ".join(_active(alice).values())
     assert kept in left, left
@@ -128,10 +119,10 @@ def test_a_forget_in_the_users_own_words_spares_their_peoples_notes(make_person,
         ("my passphrase is purple monkey dishwasher", "monkey", None),
     ],
 )
-def test_what_a_message_says_beside_a_secret_is_kept_and_the_secret_nowhere(make_person, text, secret, kept):
+def test_what_a_message_says_beside_a_secret_is_kept_and_the_secret_nowhere(two_people, text, secret, kept):
     """The clause after a secret's value is kept when a break and a joining word open it; words that follow the
     value with no break may be more of the secret and are dropped with it."""
-    alice, bob = _two_people_who_said(make_person, ["I like tea."])
+    alice, bob = two_people(["I like tea."])
     alice.say(text)
     everything = " ".join(n.content + " " + (n.quote or "") for n in alice.notes(status=None))
     assert secret not in everything, everything
@@ -148,8 +139,8 @@ def test_what_a_message_says_beside_a_secret_is_kept_and_the_secret_nowhere(make
         ("每个月定投500块买基金", ["500", "基金"]),
     ],
 )
-def test_what_the_user_did_before_or_does_every_month_is_kept_without_a_subject(make_person, text, words):
-    alice, bob = _two_people_who_said(make_person, ["I like tea."])
+def test_what_the_user_did_before_or_does_every_month_is_kept_without_a_subject(two_people, text, words):
+    alice, bob = two_people(["I like tea."])
     alice.say(text)
     kept = " ".join(_active(alice).values())
     assert all(w in kept for w in words), kept
@@ -160,9 +151,9 @@ def test_what_the_user_did_before_or_does_every_month_is_kept_without_a_subject(
     ("text", "word"),
     [("Please use metric units with me, kilos and centimetres", "metric"), ("以后叫我大刘就行 哈哈", "大刘")],
 )
-def test_a_style_instruction_is_kept_as_the_users_preference(make_person, text, word):
+def test_a_style_instruction_is_kept_as_the_users_preference(two_people, text, word):
     """How the user wants to be answered or called is theirs to keep, not a plan read from "以后"."""
-    alice, bob = _two_people_who_said(make_person, ["I like tea."])
+    alice, bob = two_people(["I like tea."])
     alice.say(text)
     notes = alice.notes()
     assert any(word in n.content and n.kind == "preference" for n in notes), [(n.kind, n.content) for n in notes]
@@ -170,8 +161,8 @@ def test_a_style_instruction_is_kept_as_the_users_preference(make_person, text, 
     assert not any(word in n.content for n in bob.notes())
 
 
-def test_dropping_down_to_part_time_is_a_change_not_a_forget(make_person):
-    alice, bob = _two_people_who_said(make_person, ["I work full-time as a pharmacist.", "I have a teenage son."])
+def test_dropping_down_to_part_time_is_a_change_not_a_forget(two_people):
+    alice, bob = two_people(["I work full-time as a pharmacist.", "I have a teenage son."])
     alice.say("I've dropped down to part-time, four days a week")
     active = " ".join(_active(alice).values())
     assert "part-time" in active and "full-time" not in active and "son" in active, active
@@ -190,10 +181,8 @@ def test_dropping_down_to_part_time_is_a_change_not_a_forget(make_person):
         (["我前男友叫阿伟。", "我喜欢爬山。"], "阿伟早就是过去式了，你也没必要存着他", "阿伟", "爬山"),
     ],
 )
-def test_a_forget_that_names_someone_by_a_pronoun_takes_the_one_just_named(
-    make_person, facts, request_text, gone, kept
-):
-    alice, bob = _two_people_who_said(make_person, facts)
+def test_a_forget_that_names_someone_by_a_pronoun_takes_the_one_just_named(two_people, facts, request_text, gone, kept):
+    alice, bob = two_people(facts)
     assert any(gone in c for c in _active(alice).values()), _active(alice)
     alice.say(request_text)
     left = " ".join(_active(alice).values())
@@ -201,8 +190,8 @@ def test_a_forget_that_names_someone_by_a_pronoun_takes_the_one_just_named(
     assert gone in " ".join(_active(bob).values())
 
 
-def test_no_need_to_save_money_is_not_a_forget(make_person):
-    alice, _bob = _two_people_who_said(make_person, ["我在攒钱买房。"])
+def test_no_need_to_save_money_is_not_a_forget(two_people):
+    alice, _bob = two_people(["我在攒钱买房。"])
     alice.say("其实也没必要存钱吧，开心最重要")
     assert any("攒钱" in c for c in _active(alice).values()), _active(alice)
 
@@ -214,9 +203,9 @@ def test_no_need_to_save_money_is_not_a_forget(make_person):
         ("家里新添了只仓鼠，叫豆豆", ["仓鼠", "豆豆"]),
     ],
 )
-def test_a_new_pet_of_any_kind_is_kept_with_the_name_given_to_it(make_person, text, words):
+def test_a_new_pet_of_any_kind_is_kept_with_the_name_given_to_it(two_people, text, words):
     """Animals other than cats and dogs are pets too, and "…, called Biscuit" names the one just told of."""
-    alice, bob = _two_people_who_said(make_person, ["I like tea."])
+    alice, bob = two_people(["I like tea."])
     alice.say(text)
     active = list(_active(alice).values())
     assert any(all(w in c for w in words) for c in active), active

@@ -102,10 +102,20 @@ _LASTING_EVENT = re.compile(
 )
 
 
+# a passing state said of the moment ("今天不想喝咖啡", "in the mood for tea tonight"), not a change of what is so
+_PASSING = re.compile(
+    r"今天|今晚|今早|这会儿|突然|好想|晚上想|\btonight\b|\bright now\b|\bin the mood\b|\bfeel(?:ing)? like\b|"
+    r"\bkinda want\b|\bcould go for\b|\bat the moment\b|(?<!\bas of )\btoday\b",
+    re.IGNORECASE,
+)
+
+
 def _lasting_change(c: Candidate) -> bool:
-    """A candidate that replaces a note and says a lasting change: its time word ("today") dates the change."""
+    """A candidate that replaces a note and says a lasting change: its time word ("today") dates the change, and a
+    "lol" or "this week" beside it does not make it a whim; a passing state said of the moment does."""
+    quote = c.quote or ""
     return bool(c.extra.get("replaces")) and (
-        bool(c.extra.get("measured")) or bool(_LASTING_EVENT.search(c.quote or ""))
+        bool(c.extra.get("measured")) or bool(_LASTING_EVENT.search(quote)) or not _PASSING.search(quote)
     )
 
 

@@ -126,9 +126,12 @@ def same_one(note_text: str, candidate_text: str) -> bool:
     """Whether two statements of a people slot are about the same person or animal: the same name when both
     name one ("my brother Tom" / "my brother Sam" are two brothers; "a golden retriever named Max" / "my dog Max"
     are one dog), else the same relation words when both have some ("my wife" / "my son" are two people)."""
+    from memory.reading.kinship import kin, kin_shared
     from memory.reading.mentions import names_in
     from memory.services.writing.restating import relations_in
 
+    if kin(note_text) and kin(candidate_text) and not kin_shared(note_text, candidate_text):
+        return False  # "my son … Oakfield Primary" / "my niece … Oakfield Grammar": a school's name is no person's
     names = [(set(_NAME.findall(t)) | names_in(t)) - {"The", "User"} for t in (note_text, candidate_text)]
     if names[0] and names[1]:
         return bool(names[0] & names[1])

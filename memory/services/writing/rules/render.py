@@ -190,6 +190,9 @@ def template_keeps_meaning(slot: str, kind: str, quote: str) -> bool:
     return True
 
 
+_LIVES = re.compile(r"住|\b(?:live|lives|living|lived|based|home)\b", re.IGNORECASE)
+
+
 def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) -> str:
     """One sentence for the note, in the user's language: templated for structured slots when the template says
     what the user said (template_keeps_meaning), else the user's words in the third person."""
@@ -235,6 +238,8 @@ def render(slot: str, kind: str, value: dict | None, quote: str, chinese: bool) 
             else f"The user is {approx_en}{num_str(amount)} years old."
         )
     if slot == "location" and v.get("place"):
+        if _LIVES.search(quote or ""):  # the user's own verb: where they live, not only where they are
+            return f"用户住在{v['place']}。" if chinese else f"The user lives in {v['place']}."
         return f"用户在{v['place']}。" if chinese else f"The user is in {v['place']}."
     if slot == "business" and v.get("type"):
         place = f"在{v['place']}" if v.get("place") else ""

@@ -1,0 +1,146 @@
+"""How people say a forget or a change in chat: shorthand ("can u delete"), a bare name ("forget priya"), a pronoun
+after the thing was named, "those two", a relative the user's own note is not about; a job left, a promotion, a
+raise, a new phone, a diet given up, a child's new school, a move said as settling in, and a change whose new value
+comes in a second short sentence. Through the real chat turn and extraction; every test has a second user with the
+same words, who must keep everything."""
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def _active(person) -> dict[int, str]:
+    return {n.pk: n.content for n in person.notes()}
+
+
+def _left(person) -> str:
+    return " ".join(_active(person).values())
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["I have a membership at Anytime Fitness.", "I drink oat milk."],
+            "can u delete the gym membership thing",
+            "Anytime",
+            "oat",
+        ),
+        (
+            ["My physio is called Dariusz.", "I go climbing on Sundays."],
+            "forget dariusz, all done with physio",
+            "Dariusz",
+            "climbing",
+        ),
+        (
+            ["I got a parking fine last month.", "I cycle to work."],
+            "that parking fine... honestly let's just pretend I never mentioned it, ok?",
+            "parking",
+            "cycle",
+        ),
+        (
+            ["我在办离婚手续。", "我离婚的律师姓周。", "我喜欢吃火锅。"],
+            "手续都办完了 离婚那两条可以删了",
+            "离婚",
+            "火锅",
+        ),
+    ],
+)
+def test_a_forget_said_in_chat_shorthand_by_name_or_by_pronoun_takes_that_note(
+    two_people, facts, request_text, gone, kept
+):
+    alice, bob = two_people(facts)
+    assert gone in _left(alice)
+    alice.say(request_text)
+    assert gone not in _left(alice) and kept in _left(alice), _active(alice)
+    assert gone in _left(bob) and kept in _left(bob), _active(bob)
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "word"),
+    [
+        (
+            ["I had knee surgery last year.", "I like gardening."],
+            "delete what I said about my brother's knee surgery",
+            "knee",
+        ),
+        (["我女儿在学钢琴。", "我喜欢喝茶。"], "我外甥学钢琴那个删了", "钢琴"),
+    ],
+)
+def test_a_forget_about_a_relative_leaves_the_notes_of_others(two_people, facts, request_text, word):
+    """A forget that names a brother or a nephew does not take the user's own note or their daughter's."""
+    alice, _bob = two_people(facts)
+    before = _active(alice)
+    alice.say(request_text)
+    assert _active(alice) == before and word in _left(alice)
+
+
+def test_two_notes_with_the_name_said_are_asked_about(two_people):
+    alice, bob = two_people(["My cousin Priya lives in Toronto.", "My sister-in-law Priya is on maternity leave."])
+    before = _active(alice)
+    turn = alice.say("forget priya")
+    assert _active(alice) == before  # nothing guessed
+    assert any("Toronto" in h and "maternity" in h for h in turn.context.hints), turn.context.hints
+    assert "Toronto" in _left(bob) and "maternity" in _left(bob), _active(bob)
+
+
+def test_losing_ones_mind_is_no_forget(two_people):
+    alice, _bob = two_people(["I have a cat called Mochi."])
+    alice.say("if Mochi ever got out I'd lose my mind")
+    alice.say("honestly I'd lose it")
+    assert "Mochi" in _left(alice), _active(alice)
+
+
+@pytest.mark.parametrize(
+    ("facts", "change", "old", "new", "kept"),
+    [
+        (["我在字节做产品经理。", "我喜欢打羽毛球。"], "字节那边我已经不干了 先歇一阵", "字节", "不干", "羽毛球"),
+        (
+            ["I'm a junior analyst at Barclays.", "I play the cello."],
+            "moved up to senior analyst last month",
+            "junior",
+            "senior",
+            "cello",
+        ),
+        (["我月薪一万块。", "我每月存两千。"], "加薪了 现在到手13000", "一万", "13000", "两千"),
+        (
+            ["I use an iPhone 11.", "I have an iPad for work."],
+            "old phone died so I got a Pixel 8",
+            "iPhone",
+            "Pixel",
+            "iPad",
+        ),
+        (
+            ["I'm vegan.", "I drink oat milk."],
+            "I'm not vegan anymore, eating fish again",
+            "is vegan.",
+            "not vegan",
+            "oat",
+        ),
+        (
+            ["My son goes to Oakfield Primary.", "My niece goes to Oakfield Grammar."],
+            "my lad started at Riverside Academy this week",
+            "Oakfield Primary",
+            "Riverside",
+            "niece",
+        ),
+        (["我住在福州。", "我老家在莆田。"], "已经在厦门安顿下来了", "福州", "厦门", "莆田"),
+        (
+            ["I work at Acme Logistics.", "I like jazz."],
+            "not at Acme anymore. contracting now",
+            "Acme",
+            "contracting",
+            "jazz",
+        ),
+    ],
+)
+def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_people, facts, change, old, new, kept):
+    alice, bob = two_people(facts)
+    before = [pk for pk, c in _active(alice).items() if old in c]
+    assert len(before) == 1, _active(alice)
+    alice.say(change)
+    active = _active(alice)
+    assert before[0] not in active, active
+    assert any(new in c for c in active.values()), active
+    assert kept in _left(alice), active
+    assert old in _left(bob) and new not in _left(bob), _active(bob)
