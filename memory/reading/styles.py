@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from memory.reading.acts import Instruction, Reading
+from memory.reading.cues import STYLE_HABIT
 
 
 def _asks_something_else(said: str) -> bool:
@@ -16,6 +17,16 @@ def _asks_something_else(said: str) -> bool:
     clauses = [c for c in re.split(r"[,，;；]", said) if c.strip()]
     last = clauses[-1].strip()
     return len(clauses) > 1 and last.endswith(("?", "？")) and not STYLE.search(last)
+
+
+# a task asked for now, with its format ("summarise the plot of Hamlet in 3 sentences", "用表格列一下这三款手机的区别"):
+# how to answer this request, not how to answer the user from now on
+_ONE_OFF = re.compile(
+    r"^(?:(?:please|pls|can you|could you|would you)\s+)*(?:summari[sz]e|explain|list|give me|tell me|show me|describe|"
+    r"outline|compare|write|draft|translate|recommend|suggest|rank|plan)\b|"
+    r"^(?:请|麻烦)?(?:你)?(?:帮我)?(?:总结|概括|解释|列出|列一下|讲讲|介绍|写|翻译|推荐|对比|比较)|一下|这[个几两三]|\bthis (?:one|time)\b",
+    re.IGNORECASE,
+)
 
 
 def with_style(reading: Reading, candidates: list, *, chinese: bool) -> list:
@@ -33,6 +44,8 @@ def with_style(reading: Reading, candidates: list, *, chinese: bool) -> list:
         if any(c.kind != MemoryNote.Kind.PLAN for c in resting):
             continue
         candidates = [c for c in candidates if not any(c is r for r in resting)]
+        if _ONE_OFF.search(said) and not STYLE_HABIT.search(said):
+            continue
         if _asks_something_else(said):
             continue  # "简单点说，这个怎么弄？": how to answer this question, not a standing preference
         words = said.rstrip("。.!！~～ ")

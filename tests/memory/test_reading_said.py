@@ -144,3 +144,28 @@ def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_pe
     assert any(new in c for c in active.values()), active
     assert kept in _left(alice), active
     assert old in _left(bob) and new not in _left(bob), _active(bob)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("gonna sit the CFA level 1 in the spring", ["going to", "CFA"]),
+        ("hoping to cycle from Land's End to John o' Groats next summer", ["hoping", "cycle"]),
+        ("fyi I switched my bank to Starling", ["Starling"]),
+        ("大学的时候在新加坡交换过 待了一个学期", ["新加坡"]),
+        ("每个月房租大概4500 有点肉疼", ["4500"]),
+    ],
+)
+def test_a_subjectless_plan_or_fact_keeps_its_meaning(two_people, text, words):
+    alice, bob = two_people(["I like tea."])
+    alice.say(text)
+    assert any(all(w in c for w in words) for c in _active(alice).values()), _active(alice)
+    assert not any(words[-1] in c for c in _active(bob).values()), _active(bob)
+
+
+@pytest.mark.parametrize("text", ["summarise the plot of Macbeth in 4 bullet points", "用表格对比一下这两款电动车"])
+def test_a_task_with_its_format_is_no_standing_preference(two_people, text):
+    alice, _bob = two_people(["I like tea."])
+    before = _active(alice)
+    alice.say(text)
+    assert _active(alice) == before, _active(alice)

@@ -78,7 +78,8 @@ OTHER_PEOPLE = re.compile(
 )
 # The user as the subject of the clause ("I drive ...", "我会说粤语"), not its object ("text me", "联系我", "给我讲个笑话").
 SUBJECT_EN = re.compile(
-    r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently|btw|oh|well|anyway|plus|ok|okay)\W+){0,2}"
+    r"^(?:(?:now|also|still|actually|so|and|but|really|usually|currently|btw|fyi|oh|well|anyway|plus|ok|okay|"
+    r"heads up|psa|quick update|update|just so you know)\W+){0,2}"
     r"(?:I|I'm|I've|I'd|my|"
     r"we|we're|we've|our)\b",
     re.IGNORECASE,
@@ -127,7 +128,7 @@ KIND_MARKERS = (
         "plan",
         re.compile(
             r"打算|计划|准备|下一步|下个月|明年|将来|想要?[加开做搬换学买]|考虑|\bplan(?:ning)? to\b|"
-            r"\bgoing to\b|\bi will\b|\bi'll\b|\bnext (?:month|year|week)\b|\bintend to\b|"
+            r"\bgoing to\b|\bgonna\b|\bwanna\b|\bi will\b|\bi'll\b|\bnext (?:month|year|week)\b|\bintend to\b|"
             r"\b(?:thinking|thought) (?:of|about)\b|\bconsidering\b|\bhoping to\b|\bi'?d (?:like|love) to\b.{0,40}\bone day\b",
             re.IGNORECASE,
         ),
@@ -211,7 +212,7 @@ ASKS_OPINION = re.compile(
 # a plan said without its subject, as people do of their own plans ("下个月要去云南自驾", "Planning to sell the car")
 SUBJECTLESS_PLAN = re.compile(
     r"^(?:下(?:个|周|星期|个星期|礼拜)|明年|明天|后天|年底|月底|周末|这周末|打算|计划|准备|在?考虑)|"
-    r"^(?:planning|going|gonna|about) to\b|^(?:thinking|thought) (?:of|about)\b|^considering\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
+    r"^(?:(?:planning|going|about|hoping|hope|want|intend(?:ing)?) to|gonna|wanna)\b|^(?:thinking|thought) (?:of|about)\b|^considering\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
     re.IGNORECASE,
 )
 # a clause about the user that leaves its subject out, as chat does: "老家贵州遵义的", "现在在东莞打工", "在学法语",
@@ -221,10 +222,12 @@ SUBJECTLESS_SELF = re.compile(
     r"(?:学|读|念|上学|.{1,10}?(?:打工|上班|工作|实习))|"
     r"^(?:每天|每周|每晚|每个?月|每年)都?要?(?:学|练|跑|游|去|上|定投|存|攒|还|交)|"
     # what the user did before ("之前在远洋货轮上当过三年海员", "used to live on a narrowboat")
-    r"^(?:之前|以前|曾经|早年|年轻时|年轻的时候)(?:在.{1,12}?)?(?:当过|做过|干过|学过|住过|待过|练过)|"
+    r"^(?:之前|以前|曾经|早年|年轻时候?|年轻的时候|小时候|上学的时候|大学的时候)(?:在.{1,12}?)?"
+    r"(?:留过学|上过学|[\u4e00-\u9fff]{1,2}过)|"  # the experiential 过: 当过, 交换过, 工作过
     r"^used to (?:live|work|be|run|own|have|play|teach|study)\b|"
     # what the user earns, pays or weighs, said bare after a clause about them ("我在新加坡上班，月薪6500新币")
-    r"^(?:税前|税后)?(?:月薪|年薪|工资|薪水|底薪|时薪|年终奖|房租|月供|房贷|体重|身高)(?:是|有|大概|差不多|才)?\s*\d|"
+    r"^(?:每个?月|每年)?的?(?:税前|税后)?(?:月薪|年薪|工资|薪水|底薪|时薪|年终奖|房租|月供|房贷|体重|身高|生活费|开销|花销|零花钱)"
+    r"(?:是|有|大概|差不多|才|就)?\s*\d|"
     r"^(?:originally )?from [A-Z]|^(?:born|raised|brought up) (?:in|and)\b|"
     r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b|"
     r"^(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved) (?:a |an |my |to |from )?[\w-]",

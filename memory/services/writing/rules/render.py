@@ -87,7 +87,10 @@ def _agree(m: re.Match) -> str:
 
 
 # what comes before the statement and says nothing ("and btw I just adopted a beagle", "所以说我…")
-_FILLER = re.compile(r"^(?:(?:and|but|so|also|btw|oh|well|anyway|plus|ok|okay)\b\W*)+", re.IGNORECASE)
+_FILLER = re.compile(
+    r"^(?:(?:and|but|so|also|btw|fyi|heads up|psa|quick update|just so you know|oh|well|anyway|plus|ok|okay)\b\W*)+",
+    re.IGNORECASE,
+)
 _SUBJECTLESS = re.compile(r"^(?:planning|going|hoping|trying|learning|working|living|thinking) ", re.IGNORECASE)
 # a clause that leaves its subject out, as people do in chat: "originally from Belfast", "born in Lagos", "never
 # learned to drive", "got promoted to senior": the user is its subject
@@ -101,7 +104,9 @@ _SUBJECTLESS_DID = re.compile(
     re.IGNORECASE,
 )
 
-_DISCOURSE_LEAD = re.compile(r"^(?:(?:so|oh|well|ok|okay|anyway|btw|and|but|also|yeah|yep|haha|lol)\b[\s,]*)+", re.I)
+_DISCOURSE_LEAD = re.compile(
+    r"^(?:(?:so|oh|well|ok|okay|anyway|btw|fyi|heads up|psa|and|but|also|yeah|yep|haha|lol)\b[\s,]*)+", re.I
+)
 _TIME_LEAD = re.compile(
     r"^((?:these days|nowadays|lately|recently|now|currently|at the moment|since (?:\w+ ){0,2}\w+|this year)\s*,?\s*)",
     re.IGNORECASE,
@@ -134,6 +139,8 @@ def third_person(text: str, chinese: bool) -> str:
     out = re.sub(r"\bwe've\b", "the user has", out, flags=re.I)
     out = re.sub(r"\bwe\b", "the user", out, flags=re.I)
     out = re.sub(r"\bme\b", "the user", out, flags=re.I)
+    out = re.sub(r"^gonna\b", "going to", out, flags=re.I)  # "gonna apply for a master's" -> "the user is going to …"
+    out = re.sub(r"^wanna\b", "the user wants to", out, flags=re.I)
 
     out = _AFTER_SUBJECT.sub(_agree, out)
     out = _SUBJECTLESS.sub(lambda m: "the user is " + m.group().lower(), out)  # "Planning to sell the car"
