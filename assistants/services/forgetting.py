@@ -21,8 +21,8 @@ from django.utils.translation import gettext, pgettext_lazy
 from core.i18n import user_language
 from core.text import has_chinese
 from memory.reading import message_read, user_notes_targeted
+from memory.reading.answers import ask_answered
 from memory.reading.ordinals import listed_item
-from memory.reading.targets import ask_answered
 from memory.services.forgetting.forget_requests import forget_target
 from memory.services.notes.events import forget_event, memory_events_record
 from memory.services.notes.notes import memory_forget_matching, memory_notes_forget

@@ -21,6 +21,7 @@ from memory.reading.intents import encode
 from memory.reading.kinship import kin_mismatch
 from memory.reading.mentions import NAMED, residence
 from memory.reading.phrases import forget_gist
+from memory.reading.second import closer_than_the_rest
 
 THRESHOLD = 0.45  # a note this close is what the request names
 LOW = 0.25  # … and one this close, when no other note comes within GAP of it
@@ -34,6 +35,8 @@ AREA_WEIGHT = 0.5  # the phrase and the note are about one area of life ("my hea
 NAME_WEIGHT = 0.3  # the phrase says a name the note gives ("forget marcus" / "The user's ex is called Marcus")
 KIN_MISMATCH = 0.35  # the phrase speaks of the user and the note of their people, or the other way round
 OTHER_RELATIVE = 1.0  # a forget that names a relative never means a note of others only ("我表弟" / "用户的女儿")
+SECOND_WEIGHT = 4.0  # per unit the second encoder finds a note closer than the median of the closest few
+SECOND_TOP = 8
 MAX_NOTES = 400  # a user's most recent forgettable notes that are compared (a forget names a recent fact)
 
 
@@ -247,7 +250,7 @@ def _targeted_all(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
         if asked is not None:
             return asked
     wide = topic_wide or area_named(phrase) not in (None, *_ONE_THING)  # "my car" is one thing, not an area
-    found = _decided(phrase, notes_scored(phrase, notes, named=not wide), wide=wide)
+    found = _decided(phrase, _second_opinion(phrase, notes_scored(phrase, notes, named=not wide), wide), wide=wide)
     if wide:  # "everything about my dad", "all my health info": each note about that person, or in that area
         held = {id(n) for n, _ in found.named}
         found.named += [
@@ -259,6 +262,19 @@ def _targeted_all(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
     if found.named or found.ask:
         return found
     return _decided(phrase, notes_scored(phrase, notes, areas=True, named=not wide), wide=wide)
+
+
+def _second_opinion(phrase: str, scored: list, wide: bool) -> list:
+    """`scored` with the second encoder's word on the closest few (memory.reading.second), for a request that names
+    one thing; a whole topic is the areas' to decide."""
+    if wide or len(scored) < 2 or scored[0][1] < LOW:
+        return scored  # the first encoder found nothing: a second one does not name a note on its own
+    top = scored[:SECOND_TOP]
+    shift = closer_than_the_rest(phrase, [n.content for n, _ in top])
+    rescored = [
+        (n, s + SECOND_WEIGHT * (d if s >= LOW else min(d, 0.0))) for (n, s), d in zip(top, shift, strict=True)
+    ] + scored[SECOND_TOP:]
+    return sorted(rescored, key=lambda pair: pair[1], reverse=True)
 
 
 _ANIMAL = re.compile(r"\b(?:dogs?|cats?|pupp(?:y|ies)|kittens?|rabbits?|horses?)\b|狗|猫|兔|马", re.IGNORECASE)
@@ -372,28 +388,3 @@ def targeted_among(notes: list, *, phrase: str, sentence: str = "", spared: tupl
     if found.ask and _ALL_OF_THEM.search(said):
         found = Targeting(named=found.ask)  # "delete both my kids' names": both, no question
     return spared_removed(found, spared, notes)
-
-
-_BOTH = re.compile(r"\b(?:both|all of them|either|the two)\b|两个都|两条都|都(?:忘|删|不要|别记)|全部|都行|都是", re.I)
-_FIRST = re.compile(r"\b(?:first|former|the 1st|number one|no\.? ?1)\b|第一|前一|前者|上面", re.I)
-_SECOND = re.compile(r"\b(?:second|latter|the 2nd|number two|no\.? ?2)\b|第二|后一|后者|下面", re.I)
-_NEITHER = re.compile(r"\b(?:neither|none|never ?mind|cancel|no)\b|都不|算了|不用了|不是", re.I)
-
-
-def ask_answered(answer: str, asked: list) -> list | None:
-    """The notes an answer to "Do you mean X or Y?" picks from `asked` (the two notes, in the order asked): both,
-    the first, the second, [] for neither, or None when the message is no answer to the question."""
-    text = (answer or "").strip()
-    if not text or len(text) > 120:
-        return None
-    if _BOTH.search(text):
-        return list(asked)
-    first, second = bool(_FIRST.search(text)), bool(_SECOND.search(text))
-    if first != second:
-        return [asked[0]] if first else [asked[1]]
-    scored = notes_scored(text, list(asked))
-    if scored and scored[0][1] >= THRESHOLD and (len(scored) < 2 or scored[0][1] - scored[1][1] >= MARGIN):
-        return [scored[0][0]]
-    if _NEITHER.search(text):
-        return []
-    return None

@@ -169,3 +169,32 @@ def test_a_task_with_its_format_is_no_standing_preference(two_people, text):
     before = _active(alice)
     alice.say(text)
     assert _active(alice) == before, _active(alice)
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (
+            ["I sleepwalk sometimes.", "I drink chamomile tea before bed.", "I'm scared of flying."],
+            "delete the bit about me wandering around the house while asleep",
+            "sleepwalk",
+            "chamomile",
+        ),
+        (["我睡觉磨牙。", "我睡前喝牛奶。", "我有恐飞症。"], "我半夜会咬牙那个删了吧", "磨牙", "牛奶"),
+    ],
+)
+def test_a_paraphrase_the_first_encoder_finds_as_close_as_another_note_is_settled_by_the_second(
+    two_people, facts, request_text, gone, kept
+):
+    """Two notes about equally close to the first encoder: the second (multilingual-e5) says which one is meant."""
+    alice, bob = two_people(facts)
+    alice.say(request_text)
+    assert gone not in _left(alice) and kept in _left(alice), _active(alice)
+    assert gone in _left(bob), _active(bob)
+
+
+def test_the_second_encoder_names_nothing_the_first_did_not_find(two_people):
+    alice, _bob = two_people(["I'm allergic to penicillin.", "I live in Hull.", "I like peanut butter."])
+    before = _active(alice)
+    alice.say("forget my blood type")
+    assert _active(alice) == before, _active(alice)
