@@ -19,14 +19,18 @@ SECRET_LABEL = re.compile(
     r"[\s-]?(?:code|key|phrase|pin|combination|combo)s?\b|\b(?:padlock|lock) (?:code|combination|combo)\b|"
     r"\bseed phrase\b|\botp\b|"
     r"\b(?:answer to (?:my|the) security question|security (?:question )?answer|mother'?s maiden name)\b|"
-    r"密码|口令|密钥|秘钥|私钥|验证码|校验码|动态码|恢复码|备用码|助记词|(?:PIN|pin)码|安全问题(?:的)?答案|密保(?:问题)?(?:的)?答案|"
+    r"密码|口令|密钥|秘钥|私钥|验证码|校验码|动态码|恢复码|备用码|助记词|(?:PIN|pin)码|安全问题(?:的)?答案|密保(?:问题)?(?:的)?答案|密保问题|"
     r"门禁码|开门密码|令牌|授权码|访问密钥|API\s?Key)",
     re.IGNORECASE,
 )
-_MARK = r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->)\s*|\s+|(?=\d))"
+_MARK = (
+    r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->|(?:我)?(?:填|写|答|设|选)的?是)\s*|"
+    r"\s+|(?=\d))"
+)
 _VALUE = r"[\"'“‘「]?(?P<v>[^\s\"'”’」，,。；;！？、()（）]{2,80})"
 _ASIDE = (
     r"(?:\s*[(（][^)）]{0,60}[)）])?"  # "the answer to my security question (name of first pet) is …"
+    r"(?:\s*[\"'“‘「][^\"'”’」]{1,40}[\"'”’」](?=\s*(?:我)?(?:填|写|答|设|选)的?是))?"  # "密保问题'…'我填的是…"
     r"(?:\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[A-Za-z][\w' -]{0,24}?(?=\s+(?:is|was|=|:)))?"
 )  # "the door code for the building is …", "security answer for my bank is …"
 _SECRET_VALUE = re.compile(rf"(?:{SECRET_LABEL.pattern}){_ASIDE}{_MARK}{_VALUE}", re.IGNORECASE)
@@ -91,7 +95,7 @@ def mentions_secret(text: str) -> bool:
 # what may open the rest of a sentence after a secret's value: a break, then a word that only joins ("…is Wobbles
 # (first pet) - oh and we got a new hamster", "密保答案是红旗小学 顺便说下我女儿今年上初一了")
 _AFTER_VALUE = re.compile(
-    r"^(?:\s*[(（][^)）]{0,60}[)）])?(?:\s*[,，;；。.!！…~-]+\s*|\s+[-–—]+\s*|\s+(?=[\u4e00-\u9fff])|"
+    r"^[\"'”’」]?(?:\s*[(（][^)）]{0,60}[)）])?(?:\s*[,，;；。.!！…~-]+\s*|\s+[-–—]+\s*|\s+(?=[\u4e00-\u9fff])|"
     r"\s+(?=(?:and|but|oh|also|plus|btw|by the way|anyway)\b))",
     re.IGNORECASE,
 )

@@ -198,3 +198,12 @@ def test_the_second_encoder_names_nothing_the_first_did_not_find(two_people):
     before = _active(alice)
     alice.say("forget my blood type")
     assert _active(alice) == before, _active(alice)
+
+
+def test_a_security_answer_given_after_its_quoted_question_is_kept_nowhere_and_the_rest_is_kept(two_people):
+    alice, bob = two_people(["I like tea."])
+    alice.say("工行密保问题'小学班主任姓什么'我填的是'欧阳' 对了我现在在一家药企做质检")
+    stored = " ".join(n.content + " " + (n.quote or "") for n in alice.notes(status=None))
+    assert "欧阳" not in stored, stored
+    assert any("质检" in c for c in _active(alice).values()), _active(alice)
+    assert "质检" not in _left(bob)

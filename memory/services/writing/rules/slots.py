@@ -47,7 +47,8 @@ _NOT_A_PLACE = re.compile(
     r"august|september|october|november|december|spring|summer|autumn|fall|winter|q[1-4]|"
     # "reply in French" is a language, not a place
     r"english|french|spanish|german|chinese|mandarin|cantonese|japanese|korean|italian|"
-    r"portuguese|russian|arabic|hindi|dutch|bullet points?)\b",
+    r"portuguese|russian|arabic|hindi|dutch|bullet points?)\b|"
+    r"[一这那](?:家|所|个|间|座)",  # "在一家药企做质检": a workplace, not where the user lives
     re.IGNORECASE,
 )
 
