@@ -97,13 +97,15 @@ SUBJECT_KIN = re.compile(
 # what happened to them or is about to ("just moved", "got an offer", "turns 45 next week", "刚拿到", "下周")
 _NEWS = re.compile(
     r"\b(?:just|got|gets|turns|turned|next (?:week|month|year)|last (?:week|month|night)|yesterday|tomorrow|"
-    r"today|tonight)\b|刚|下周|上周|下个月|上个月|昨天|明天|今天|马上|就要",
+    r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated)\b|刚|下周|上周|下个月|上个月|昨天|明天|"
+    r"今天|马上|就要|今年|去年|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|买了|中了|拿到|住院",
     re.IGNORECASE,
 )
 # … unless it changes the user's own family ("we had another baby", "我妈去世了")
 _OWN_FAMILY = re.compile(
     r"\b(?:had|having|expecting) (?:a|our|another|my) (?:baby|son|daughter|child)|gave birth|pregnant|passed away|"
-    r"\bdied\b|生了|怀孕|去世|走了|过世",
+    r"\bdied\b|生了|怀孕|去世|走了|过世|\bmoved in with (?:me|us)\b|\bliving with (?:me|us)\b|搬来(?:和|跟)(?:我|我们)|"
+    r"(?:和|跟)(?:我|我们)(?:一起)?住",
     re.IGNORECASE,
 )
 

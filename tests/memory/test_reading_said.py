@@ -207,3 +207,13 @@ def test_a_security_answer_given_after_its_quoted_question_is_kept_nowhere_and_t
     assert "欧阳" not in stored, stored
     assert any("质检" in c for c in _active(alice).values()), _active(alice)
     assert "质检" not in _left(bob)
+
+
+@pytest.mark.parametrize(
+    "text", ["我表哥去年考上公务员了 全家都挺高兴", "my brother-in-law quit his job at the bank, wild"]
+)
+def test_a_relatives_news_is_theirs_and_changes_no_note_of_the_user(two_people, text):
+    alice, _bob = two_people(["我在银行上班。", "I like tea."])
+    before = _active(alice)
+    alice.say(text)
+    assert _active(alice) == before, _active(alice)
