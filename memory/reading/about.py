@@ -98,7 +98,7 @@ SUBJECT_KIN = re.compile(
 _NEWS = re.compile(
     r"\b(?:just|got|gets|turns|turned|next (?:week|month|year)|last (?:week|month|night)|yesterday|tomorrow|"
     r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated)\b|刚|下周|上周|下个月|上个月|昨天|明天|"
-    r"今天|马上|就要|今年|去年|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|买了|中了|拿到|住院",
+    r"今天|马上|就要|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|买了|中了|拿到|住院",
     re.IGNORECASE,
 )
 # … unless it changes the user's own family ("we had another baby", "我妈去世了")

@@ -51,8 +51,9 @@ FORGET_UNWANTED = re.compile(
 # a request that names what is already known: "X那个别记了", "这些都别记了", "民族那条删一下", "先别记"
 FORGET_KNOWN = re.compile(
     r"(?:那个|这个|那条|这条|那些|这些|这块|那块|这一块|相关的?|有关的?|的事(?:情|儿)?|这件事|那件事|这事儿?|那事儿?|的那些|的内容)"
-    r"[，,\s]*(?:就|都|也|你|先|其实|全|全部|直接)*[，,\s]*(?:别|不用|不要|不需要|不必|甭|删|忘|清|去掉|抹)|"
-    r"(?:别|不用|不要|不需要)(?:再)?记(?:着|住|录)?了|(?:删|忘)(?:了|掉|一下|除)吧?[。！!~～]*$|\bthat (?:note|memory|entry)\b",
+    r"[，,\s]*(?:就|都|也|你|先|其实|全|全部|直接|那边|这边|那儿|这儿)*[，,\s]*(?:别|不用|不要|不需要|不必|甭|删|忘|清|去掉|抹)|"
+    r"(?:别|不用|不要|不需要)(?:再)?记(?:着|住|录)?了|(?:删|忘)(?:了|掉|一下|除)吧?(?:[。！!~～]*$|(?=\s+[\u4e00-\u9fff]))|"
+    r"\bthat (?:note|memory|entry)\b",
     re.IGNORECASE,
 )
 # what a forget request points at: the assistant's memory of something
@@ -167,7 +168,8 @@ FORGET_IMPERATIVE = re.compile(
     r"nuke|strike|unsave|del|ditch|bin|axe|trash|junk|cross (?:out|off)|take out|throw out)\b|"
     r"^(?:[①-⑩]|第[一二三四五六七八九十\d]+条?|最后(?:那|一)?条?)?(?:请你?|麻烦你?|帮我|你|那你|还是|算了|好吧|嗯|那就|就)*(?:忘掉|忘记|忘了|删掉|删除|删了|清除|清掉|抹掉|别再?记|"
     r"不要再?记|不用再?记|别存|不要存|去掉)|^(?:请|麻烦|帮我|你)*把.{1,40}(?:忘掉|忘了|忘记|删掉|删了|删除|清掉|抹掉|去掉)|"
-    r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)[。.!！~～]*$",
+    r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)"
+    r"(?:[。.!！~～]*$|(?=\s+[\u4e00-\u9fff]))",
     re.IGNORECASE,
 )
 # a forget said as regret or as what should not be there ("I regret mentioning the panic attack. Can that go?",

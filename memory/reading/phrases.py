@@ -42,6 +42,15 @@ _WISH_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CLAUSES = re.compile(r"[，,;；:：—]|\s-\s|\b(?:but|so|and then)\b", re.IGNORECASE)
+_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")  # a space between Chinese words: a comma in chat
+
+
+def _without_after(sentence: str) -> str:
+    """A Chinese request without the spaced clauses after it ("跟我工作沾边的都删了吧 下班了不想看到" -> its first
+    part): what follows the request is the reason, not what it names."""
+    parts = _SPACED.split(sentence)
+    asking = [i for i, p in enumerate(parts) if cues.FORGET.search(p) or cues.FORGET_WISH.search(p)]
+    return " ".join(parts[: asking[-1] + 1]) if asking and asking[-1] < len(parts) - 1 else sentence
 
 
 def _strip(clause: str) -> str:
@@ -58,7 +67,7 @@ def _strip(clause: str) -> str:
 # words that are left around the named thing and name nothing: "what", "don't", "可以", "全部"
 _FILLER = re.compile(
     r"\b(?:what|whatever|don'?t|do|not|note|notes|please|can|could|would|will|all|everything|anything|about|me|"
-    r"one|go|let'?s|let us|yeah|yea|yep|nah|mate|lol|haha|innit|eh|ok|okay|right|cheers|thx|thanks|honestly|wait|hmm)\b|可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|都|全|^[跟和与]|的$",
+    r"one|go|let'?s|let us|yeah|yea|yep|nah|mate|lol|haha|innit|eh|ok|okay|right|cheers|thx|thanks|honestly|wait|hmm)\b|可以|全部|所有|一切|知道就行|知道就好|知道|就行|就好|那些|这些|那边|这边|那儿|这儿|都|全|^[跟和与]|的$",
     re.IGNORECASE,
 )
 
@@ -76,6 +85,8 @@ _REFERS_BACK = re.compile(
 def _says_something(text: str) -> bool:
     """Two characters of content, or one Chinese character that is a word ("钱的事别记了": 钱)."""
     content = re.sub(r"[\W_]", "", text)
+    if re.search(r"[①-⑳]", text):
+        return True  # "③删了吧": the item of the list just given
     return len(content) >= 2 or bool(re.fullmatch(r"[\u4e00-\u9fff]", content) and content not in "的了吧呢啊哦这那个")
 
 
@@ -100,7 +111,7 @@ def points_back(sentence: str) -> bool:
 def forget_phrase(sentence: str) -> str:
     """What a forget request names, with the request's own words taken out ("my peanut thing", "我过敏"): the
     clause that asks, or, when it only asks ("…，删了吧"), the clause before it."""
-    clauses = [c for c in _CLAUSES.split(sentence or "") if c and c.strip()]
+    clauses = [c for c in _CLAUSES.split(_without_after(sentence or "")) if c and c.strip()]
     asking = [i for i, c in enumerate(clauses) if cues.FORGET.search(c) or cues.FORGET_WISH.search(c)]
     order = (
         ([asking[0]] + [i for i in range(asking[0] - 1, -1, -1)] + list(range(asking[0] + 1, len(clauses))))

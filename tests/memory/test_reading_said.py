@@ -217,3 +217,17 @@ def test_a_relatives_news_is_theirs_and_changes_no_note_of_the_user(two_people, 
     before = _active(alice)
     alice.say(text)
     assert _active(alice) == before, _active(alice)
+
+
+@pytest.mark.parametrize(
+    ("facts", "request_text", "gone", "kept"),
+    [
+        (["我血脂有点高。", "我喜欢游泳。"], "血脂这个 你那边就别存着了 我自己清楚", "血脂", "游泳"),
+        (["我在一家券商做研究员。", "我养了一只柯基。"], "跟我工作有关的都删了吧 周末不想看到", "券商", "柯基"),
+    ],
+)
+def test_a_chinese_forget_with_a_clause_after_it_spaced_not_punctuated(two_people, facts, request_text, gone, kept):
+    alice, bob = two_people(facts)
+    alice.say(request_text)
+    assert gone not in _left(alice) and kept in _left(alice), _active(alice)
+    assert gone in _left(bob), _active(bob)
