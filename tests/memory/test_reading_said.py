@@ -154,6 +154,8 @@ def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_pe
         ("fyi I switched my bank to Starling", ["Starling"]),
         ("大学的时候在新加坡交换过 待了一个学期", ["新加坡"]),
         ("每个月房租大概4500 有点肉疼", ["4500"]),
+        ("Born in Accra, been in Leeds for years now", ["born", "Accra"]),
+        ("Used to teach maths in Lisbon", ["used to", "maths"]),
     ],
 )
 def test_a_subjectless_plan_or_fact_keeps_its_meaning(two_people, text, words):

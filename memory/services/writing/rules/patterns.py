@@ -224,12 +224,12 @@ SUBJECTLESS_SELF = re.compile(
     # what the user did before ("之前在远洋货轮上当过三年海员", "used to live on a narrowboat")
     r"^(?:之前|以前|曾经|早年|年轻时候?|年轻的时候|小时候|上学的时候|大学的时候)(?:在.{1,12}?)?"
     r"(?:留过学|上过学|[\u4e00-\u9fff]{1,2}过)|"  # the experiential 过: 当过, 交换过, 工作过
-    r"^used to (?:live|work|be|run|own|have|play|teach|study)\b|"
+    r"^(?i:used to (?:live|work|be|run|own|have|play|teach|study))\b|"
     # what the user earns, pays or weighs, said bare after a clause about them ("我在新加坡上班，月薪6500新币")
     r"^(?:每个?月|每年)?的?(?:税前|税后)?(?:月薪|年薪|工资|薪水|底薪|时薪|年终奖|房租|月供|房贷|体重|身高|生活费|开销|花销|零花钱)"
     r"(?:是|有|大概|差不多|才|就)?\s*\d|"
-    r"^(?:originally )?from [A-Z]|^(?:born|raised|brought up) (?:in|and)\b|"
-    r"^(?:living|based|working|studying) (?:in|at|as|for)\b|^never (?:learned|learnt)\b|"
-    r"^(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved) (?:a |an |my |to |from )?[\w-]",
+    r"^(?:(?i:originally) )?[Ff]rom [A-Z]|^(?i:born|raised|brought up) (?:in|and)\b|"
+    r"^(?i:living|based|working|studying) (?:in|at|as|for)\b|^(?i:never) (?:learned|learnt)\b|"
+    r"^(?i:(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved)) (?:a |an |my |to |from )?[\w-]",
 )
 PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)
