@@ -5,20 +5,36 @@ from __future__ import annotations
 
 import re
 
-# Relatives and other people, each group with the words that name it in either language
+# Relatives and other people, each group with the words that name it: English words whole ("person" names no son,
+# "climate" no mate), Chinese ones as written, 表 and 堂 only before the relative they qualify (手表, 教堂)
 _KIN = {
-    "spouse": r"wife|husband|spouse|partner|missus|missis|wifey|hubby|other half|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
-    "date": r"girlfriend|boyfriend|dating|男朋友|女朋友|对象",
-    "child": r"son|daughter|\blads?\b|\blass\b|kids?|child(?:ren)?|(?<!\ba )baby|儿子|女儿|孩子|娃|宝宝|闺女",  # "trying for a baby": no one yet
-    "parent": r"mum|mom|mother|dad|father|parents?|folks|in-laws?|妈|爸|母亲|父亲|父母|婆婆|公公|岳父|岳母|丈母娘|老丈人",
-    "sibling": r"brother|sister|sibling|哥|姐|弟|妹",
-    "grand": r"grandma|grandmother|nan|granny|grandpa|grandfather|奶奶|爷爷|外婆|姥姥|外公|姥爷",
-    "cousin": r"cousin|aunt|uncle|nephew|niece|表|堂|姑|姨|叔|舅|侄|甥",
-    "friend": r"friend|mate|buddy|朋友|闺蜜|哥们|兄弟",
-    "work": r"boss|colleague|coworker|manager|老板|同事|领导|上司",
-    "ex": r"\bex\b|ex-|前任|前男友|前女友|前妻|前夫",
+    "spouse": (
+        r"wife|husband|spouse|partner|missus|missis|wifey|hubby|other half",
+        r"老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇",
+    ),
+    "date": (r"girlfriend|boyfriend|dating", r"男朋友|女朋友|对象"),
+    "child": (  # "trying for a baby": no one yet
+        r"son|daughter|lads?|lass|kids?|child(?:ren)?|(?<!\ba )baby",
+        r"儿子|女儿|孩子|娃|宝宝|闺女",
+    ),
+    "parent": (
+        r"mum|mom|mother(?! tongue)|dad|father|parents?|folks|in-laws?",
+        r"妈|爸|母亲|父亲|父母|婆婆|公公|岳父|岳母|丈母娘|老丈人",
+    ),
+    "sibling": (r"brother|sister|sibling", r"哥|姐|弟|妹"),
+    "grand": (
+        (
+            r"grandma|grandmother|grandmum|grandmom|nana?|nanna|gran|granny|grandpa|grandfather|grand?dad|gramps|grampa|"
+            r"grandparents?|grand(?:son|daughter|kids?|child(?:ren)?)"
+        ),
+        r"奶奶|爷爷|外婆|姥姥|外公|姥爷",
+    ),
+    "cousin": (r"cousin|aunt|uncle|nephew|niece", r"[表堂](?=[哥姐弟妹兄])|姑|姨|叔|舅|侄|甥"),
+    "friend": (r"friend|mate|buddy", r"朋友|闺蜜|哥们|兄弟"),
+    "work": (r"boss|colleague|coworker|manager", r"老板|同事|领导|上司"),
+    "ex": (r"ex|ex-", r"前任|前男友|前女友|前妻|前夫"),
 }
-_KIN_RX = {k: re.compile(rf"(?:{v})", re.I) for k, v in _KIN.items()}
+_KIN_RX = {k: re.compile(rf"\b(?:step-?|god)?(?:{en})(?:s|es)?\b|{zh}", re.I) for k, (en, zh) in _KIN.items()}
 
 
 # Within a group, the one who is a man and the one who is a woman are two people: "闺女转学了" is not about

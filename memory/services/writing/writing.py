@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 
 from django.db import connection
 
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote
-from memory.services.writing.restating import fact_terms
+from memory.services.writing.restating import adds_to, fact_terms
 from memory.services.writing.rules import Candidate
 
 # Cosine similarity above which two keyless notes of one kind are the same fact, per embedding model: a sentence
@@ -171,9 +173,16 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
             found = keyed.first()
         else:
             found = next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
-        return found or _restated(
-            tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message
+        if found is not None:
+            return found
+        found, sure = _restated(
+            tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message, loosely=True
         )
+        if found is not None and not sure:  # the slot's note takes the place of a free-form one, in both wordings
+            if found.key:
+                return None
+            candidate.content = both_wordings(found, candidate)
+        return found
     found = (
         negated_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
         or similar_note(
@@ -187,20 +196,30 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
         or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
     )
     if found is None and not candidate.change and not candidate.value:
-        found = _restated(tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message)
-        if found is not None:
-            candidate.extra = {**candidate.extra, "restates": found.pk}
+        found, sure = _restated(
+            tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message, loosely=True
+        )
+        if found is not None:  # not sure: perhaps a second fact about the thing, so the note keeps both wordings
+            candidate.extra = {**candidate.extra, "restates": found.pk, **({} if sure else {"also_says": True})}
     return found
 
 
-def _restated(*, tenant, end_user, candidate: Candidate, model: str, message=None) -> MemoryNote | None:
-    """A note of an earlier message that the candidate says again (two clauses of one message are two facts)."""
+def _restated(
+    *, tenant, end_user, candidate: Candidate, model: str, message=None, loosely: bool = False
+) -> tuple[MemoryNote | None, bool]:
+    """A note of an earlier message that the candidate says again (two clauses of one message are two facts), and
+    whether it clearly does (memory.services.writing.restating.restated_note)."""
     from memory.services.writing.restating import restated_note
 
     if candidate.change or candidate.whim:
-        return None
+        return None, False
     return restated_note(
-        tenant=tenant, end_user=end_user, content=candidate.content, embedding_model=model, message=message
+        tenant=tenant,
+        end_user=end_user,
+        content=candidate.content,
+        embedding_model=model,
+        message=message,
+        loosely=loosely,
     )
 
 
@@ -276,11 +295,35 @@ def _review_status(candidate: Candidate, policy) -> tuple[str, str]:
     return MemoryNote.Status.ACTIVE, ""
 
 
+def both_wordings(old: MemoryNote, candidate: Candidate) -> str:
+    """One note that says what `old` said and what the candidate adds in its own words (restating.RESTATED_DIFFERENTLY)."""
+    first = old.content.strip()
+    if not first.endswith(("。", "！", "？", ".", "!", "?")):
+        first += "。" if has_chinese(first) else "."
+    return f"{first}{'' if first.endswith(('。', '！', '？')) else ' '}{candidate.content.strip()}"
+
+
 def _repeat_apply(*, old: MemoryNote, candidate: Candidate, status: str, message, policy, events) -> str:
     """The outcome of a candidate that says the fact of `old` again: a checked repeat refreshes the note (and an
     approximate value said exactly replaces the hedge); an unchecked one adds nothing."""
     if status != MemoryNote.Status.ACTIVE:
         return "unchanged"  # an unchecked (inferred / low-confidence) repeat of a known fact adds nothing
+    adds = candidate.extra.get("also_says") or (
+        not old.key and not candidate.key and adds_to(old.content, candidate.content)
+    )
+    if adds and candidate.content not in old.content:
+        both = replace(candidate, kind=old.kind, key=old.key, value=old.value, content=both_wordings(old, candidate))
+        return _note_write(
+            tenant=old.tenant,
+            end_user=old.end_user,
+            message=message,
+            candidate=both,
+            status=status,
+            reason="",
+            old=old,
+            policy=policy,
+            events=events,
+        )
     if isinstance(old.value, dict) and old.value.get("approx") and not candidate.hedged and candidate.value:
         old.value = candidate.value  # "大概 10 万" confirmed as "10 万": no longer approximate
         old.save(update_fields=["value", "updated_at"])

@@ -105,7 +105,7 @@ TO_THE_LISTENER = re.compile(r"\b(?:you|your|yours|yourself|yourselves|ya|y'all)
 
 RELATIVE_SUBJECT = re.compile(
     r"^(?:my|our) (?:(?:older|younger|big|little|elder|eldest|youngest|twin|step|half)[- ]?)?(?:wife|husband|son|"
-    r"daughter|kids?|children|partner|mother|father|mom|mum|"
+    r"daughter|kids?|children|partner|mother(?! tongue)|father|mom|mum|"
     r"dad|brother|sister|parents?)\b|^(?:her|his) (?:school|class|teacher|grade|job|work|"
     r"company|birthday|age|kindergarten|university|college)\b|^我(?:的|家)?(?:大|二|三|小|老|亲)?(?:老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|爸爸?|"
     r"妈妈?|父亲|母亲|哥哥?|姐姐?|弟弟?|妹妹?)",

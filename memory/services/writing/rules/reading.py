@@ -159,7 +159,7 @@ def _sort_clause(s: _Sentence, clause: str, previous_reply: str) -> None:
 
 
 _FAMILY = re.compile(
-    r"\b(?:wife|husband|son|daughter|kids?|children|partner|mother|father|mom|mum|dad|brother|sister|parents?|cousin|"
+    r"\b(?:wife|husband|son|daughter|kids?|children|partner|mother(?! tongue)|father|mom|mum|dad|brother|sister|parents?|cousin|"
     r"aunt|uncle|nephew|niece|grand\w+|in-laws?|\w+-in-law|lads?|lass)\b|老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|闺女|"
     r"爸|妈|父|母|哥|姐|弟|妹|表|堂|姑|姨|舅|叔|婶|侄|甥|爷|奶|外公|外婆|姥|婆婆|公公|岳",
     re.IGNORECASE,
