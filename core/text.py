@@ -75,17 +75,36 @@ def mostly_chinese(text: str | None, *, latin_per_cjk: float = 2.0) -> bool:
     return cjk > 0 and cjk * latin_per_cjk >= latin
 
 
+# contractions typed without their apostrophe ("dont keep", "im vegan now"): restoring it changes no word a quote
+# is compared on (memory.services.writing.extraction compares quotes without apostrophes)
+_APOSTROPHES = (
+    (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|should|could|would|must)nt\b", re.I), r"\1n't"),
+    (re.compile(r"\b(?:im|Im)\b"), "I'm"),
+    (re.compile(r"\b(?:ive|Ive)\b"), "I've"),
+    (
+        re.compile(
+            r"\b(that|what|there|it|he|she)s\b(?=\s+(?:a|an|the|my|not|been|gone|got|just|so|really|now)\b)", re.I
+        ),
+        r"\1's",
+    ),
+    (re.compile(r"\b(you|they)re\b", re.I), r"\1're"),
+)
 # the shorthand of chat ("can u remove", "dont keep", "plz"), in the words the readers know
 _TEXTING = (
+    *_APOSTROPHES,
     (re.compile(r"\bu\b", re.I), "you"),
     (re.compile(r"\bur\b", re.I), "your"),
     (re.compile(r"\b(?:plz|pls|plez)\b", re.I), "please"),
-    (re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|should|could|would)nt\b", re.I), r"\1n't"),
-    (re.compile(r"\bim\b"), "i'm"),
-    (re.compile(r"\bive\b"), "i've"),
     (re.compile(r"\bwanna\b", re.I), "want to"),
     (re.compile(r"\bgonna\b", re.I), "going to"),
 )
+
+
+def with_apostrophes(text: str) -> str:
+    """`text` with the apostrophes of its contractions put back ("im pescatarian now" -> "I'm pescatarian now")."""
+    for rx, word in _APOSTROPHES:
+        text = rx.sub(word, text)
+    return text
 
 
 def spelled_out(text: str) -> str:

@@ -177,8 +177,8 @@ def change_read(text: str, notes: list) -> Change | None:
     units = _units(text)
     found_in = {}
     for sentence in units:
-        if not _stated(sentence):
-            continue
+        if not _stated(sentence) or (sentence == units[-1] and len(units) > 2 and not all(map(_stated, units[:-1]))):
+            continue  # the whole of a short message is one statement only when each of its sentences is one
         found = found_in[sentence] = _sentence_change(sentence, notes)
         if found is not None and (best is None or found.score > best.score):
             best = found

@@ -22,7 +22,7 @@ from typing import Any
 from django.db import transaction
 
 from core.policy import memory_policy_for
-from core.text import has_chinese
+from core.text import has_chinese, with_apostrophes
 from memory.models import MemoryNote
 from memory.reading import OffRecord, message_read
 from memory.reading.changes import change_candidates, change_read, says_change
@@ -258,10 +258,11 @@ def _candidates_read(*, tenant, message, reading, policy) -> tuple[list[Candidat
         .first()
     )
     previous_reply = previous.content if previous else ""
+    said = with_apostrophes(reading.keep)  # "im pescatarian now" read as "I'm …"; quotes compare without apostrophes
     if not reading.keep:
         candidates = []
     elif policy.chat_model == "offline":
-        candidates = read_message(reading.keep, previous_reply=previous_reply)
+        candidates = read_message(said, previous_reply=previous_reply)
     else:
         shown = nearest_notes(reading.keep, _changeable_notes(tenant=tenant, message=message))
         candidates = extract_with_model(
@@ -272,8 +273,8 @@ def _candidates_read(*, tenant, message, reading, policy) -> tuple[list[Candidat
         candidates = with_style(reading, candidates, chinese=has_chinese(message.content))
     # a stated change replaces the note it is about, whatever the rules made of it; beside a forget request it is
     # the reason for the forget ("雅思我先不考了…关于雅思的那条也删了吧"), which removes the note instead
-    changing = reading.forget is None and says_change(reading.keep)
-    change = changing and change_read(reading.keep, _changeable_notes(tenant=tenant, message=message))
+    changing = reading.forget is None and says_change(said)
+    change = changing and change_read(said, _changeable_notes(tenant=tenant, message=message))
     if change:
         candidates = change_candidates(candidates, change, chinese=has_chinese(message.content))
     return candidates, deletes

@@ -14,7 +14,6 @@ import re
 
 from django.db import connection
 
-from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.notes.notes import note_index_text
 from memory.services.vectors.embeddings import embed_texts, search_terms
@@ -110,13 +109,9 @@ def shares_the_thing(a: str, b: str) -> bool:
 
 
 def adds_to(note_text: str, said: str) -> bool:
-    """Whether a statement of a note's fact says something the note does not: an English word beyond the frame, or
-    a number ("my vinyl collection is mostly 70s jazz" / "The user collects vinyl records"). Chinese is compared by
-    bigrams, which a rewording always changes, so only its numbers count."""
-    new = {t for t in fact_terms(said) - fact_terms(note_text) if not _FRAME.match(t)}
-    if has_chinese(said):
-        return any(t.isdigit() for t in new)
-    return any(len(t) >= 3 or t.isdigit() for t in new)
+    """Whether a statement of a note's fact holds a number the note does not ("my vinyl collection is mostly 70s
+    jazz" / "The user collects vinyl records"). New words alone do not count: a rewording always brings some."""
+    return bool({t for t in fact_terms(said) - fact_terms(note_text) if t.isdigit()})
 
 
 def restated_note(

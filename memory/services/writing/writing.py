@@ -311,6 +311,7 @@ def _repeat_apply(*, old: MemoryNote, candidate: Candidate, status: str, message
     adds = candidate.extra.get("also_says") or (
         not old.key and not candidate.key and adds_to(old.content, candidate.content)
     )
+    adds = adds and candidate.kind == old.kind and not (candidate.hedged or candidate.whim)  # a plan keeps its own
     if adds and candidate.content not in old.content:
         both = replace(candidate, kind=old.kind, key=old.key, value=old.value, content=both_wordings(old, candidate))
         return _note_write(
