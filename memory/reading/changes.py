@@ -35,7 +35,10 @@ CHANGE = re.compile(
     r"broke up|sold|traded (?:\w+ ){0,3}?in|ended up|passed away|died|adopted|put (?:down|to sleep)|finally|"
     r"renamed|taken up|took up|hung up|gave up|(?:went|gone|going) (?:to )?(?:part|full)[- ]time|"
     r"push(?:ed|ing)? (?:\w+ ){0,3}back|called it quits|finali[sz]ed|upped|bumped (?:it )?up|ramped up|"
-    r"cut (?:back|down)|lately|recently|from now on|since)\b|卖了|卖掉|最后(?:买|选|去|定)|去世|过世|离世|领养|收养|"
+    r"cut (?:back|down)|lately|recently|from now on|since|ditched|swapped|packed in|new (?:flat|place|house|apartment|"
+    r"home|pad))\b|卖了|卖掉|出掉|最后(?:买|选|去|定)|去世|过世|离世|"
+    r"领养|收养|领了(?:一)?[只条]|转坑|退坑|出坑|弃坑|提了(?:一)?[台辆部]|放一放|先放放|先搁|搁置|"
+    r"走了(?=.{0,6}(?:😭|😢|难过|难受|伤心|哭))|改(?:在)?(?:周|星期|礼拜)|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|变了|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长掉]到|破戒|开荤|调到|提到|升到|终于|"
@@ -55,7 +58,9 @@ NOT_YET = re.compile(
 _QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
 
 
-_ON_THE_SCALES = re.compile(r"秤|称了|体重|减肥|减了|掉|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I)
+_ON_THE_SCALES = re.compile(
+    r"秤|称了|一称|称重|体重|减肥|减了|掉|瘦|胖|\bweigh|\bscales?\b|\blost\b|\bgained\b|\bdiet", re.I
+)
 
 
 def _same_thing(sentence: str, note_text: str) -> bool:
@@ -175,9 +180,10 @@ def change_read(text: str, notes: list) -> Change | None:
     if best is not None:
         return best
     units = _units(text)
+    whole_text = text.strip() if len(split_sentences(text)) > 1 else None
     found_in = {}
     for sentence in units:
-        if not _stated(sentence) or (sentence == units[-1] and len(units) > 2 and not all(map(_stated, units[:-1]))):
+        if not _stated(sentence) or (sentence == whole_text and not all(map(_stated, split_sentences(text)))):
             continue  # the whole of a short message is one statement only when each of its sentences is one
         found = found_in[sentence] = _sentence_change(sentence, notes)
         if found is not None and (best is None or found.score > best.score):
@@ -185,7 +191,26 @@ def change_read(text: str, notes: list) -> Change | None:
     whole = found_in.get(text.strip()) if len(units) > 1 else None
     if best is not None and whole is not None and whole.note is best.note:
         best = whole  # "not with Deloitte anymore fyi. freelancing": the change and its new value, one note
-    return best or _new_address(text, notes)
+    return best or _clause_change(units, notes) or _new_address(text, notes)
+
+
+def _clause_change(sentences: list[str], notes: list) -> Change | None:
+    """When no sentence says a change clearly, one clause of a sentence may ("fyi I'm pescatarian now, doc wanted
+    me back on fish": the reason after the change dilutes it); not in a sentence about someone else ("my brother
+    just moved to Galway, so I'm the last one left in Dublin")."""
+    best = None
+    for sentence in sentences:
+        clauses = [c.strip() for c in _CLAUSE_CUT.split(sentence) if len(c.strip()) >= 6]
+        if len(clauses) < 2 or SUBJECT_KIN.search(sentence) or _THEM.search(sentence):
+            continue
+        for clause in clauses:
+            found = _sentence_change(clause, notes) if _stated(clause) else None
+            if found is not None and (best is None or found.score > best.score):
+                best = found
+    return best
+
+
+_CLAUSE_CUT = re.compile(r"[,，;；]\s*|\s+-\s+")
 
 
 def _units(text: str) -> list[str]:

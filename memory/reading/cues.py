@@ -23,7 +23,8 @@ FORGET = re.compile(
     r"\b(?:on record|on file|in (?:your|the) (?:memory|notes|records?)|kept|stored|saved|remembered|on your records?)\b|"
     r"忘|删|清除|清掉|清空|抹掉|抹去|抹了|给我抹|去掉|移除|擦掉|丢掉|作废|撤销|别记|不要记|不用记|不必记|不需要(?:你)?记|甭记|别再记|"
     r"不要再记|不要留|别留|别存|不要存|不用存|(?:没必要|不必|用不着)(?:再)?(?:记着?|记住|存着|留着)|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
-    r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|"
+    r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|清一下|清理掉|处理掉|"
+    r"(?:不想|别|不要)(?:再)?在你(?:这儿?|那儿?|这里|那里)(?:看到|出现)|"
     r"\bundo\b|\bscratch that\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
     r"\btake (?=(?:everything|anything|the (?:bits?|parts?|notes?|stuff|info)|what you)\b[\w' ]{0,40}? out\b)",
     re.IGNORECASE,
@@ -168,6 +169,10 @@ FORGET_IMPERATIVE = re.compile(
     r"nuke|strike|unsave|del|ditch|bin|axe|trash|junk|cross (?:out|off)|take out|throw out)\b|"
     r"^(?:[①-⑩]|第[一二三四五六七八九十\d]+条?|最后(?:那|一)?条?)?(?:请你?|麻烦你?|帮我|你|那你|还是|算了|好吧|嗯|那就|就)*(?:忘掉|忘记|忘了|删掉|删除|删了|清除|清掉|抹掉|别再?记|"
     r"不要再?记|不用再?记|别存|不要存|去掉)|^(?:请|麻烦|帮我|你)*把.{1,40}(?:忘掉|忘了|忘记|删掉|删了|删除|清掉|抹掉|去掉)|"
+    r"(?:^|(?<=\s))(?:请你?|麻烦你?|帮我|你|都|就|全|全部|给我|看着)*(?:忘掉|删掉|删除|删了|清除|清掉|抹掉|去掉|处理掉|清理掉|"
+    r"清一下|拿掉|划掉)(?:吧|了|哈|啊|呗)*(?=[\s。.!！~～]|$)|"
+    r"(?:^|[,，]\s*)(?:please\s+|just\s+)?(?:take (?:it|that|them) out|scrub (?:it|that)|bin (?:it|that)|delete (?:it|that)|"
+    r"remove (?:it|that)|wipe (?:it|that)|ditch (?:it|that))\b(?:,?\s*(?:please|pls|thanks))?[.!]*$|"
     r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)"
     r"(?:[。.!！~～]*$|(?=\s+[\u4e00-\u9fff]))",
     re.IGNORECASE,

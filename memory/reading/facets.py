@@ -273,6 +273,28 @@ _LIFE.update(
             ),
             True,
         ),
+        # a hobby dropped or switched changes the note of what the user does for fun ("乐高太烧钱了 转坑手工皮具了")
+        "hobby": (
+            re.compile(
+                r"转坑|退坑|出坑|弃坑|入坑|不玩了|改玩|\b(?:took|taken|picked) up\b|\bgave up\b|\bditched\b|"
+                r"\bswapped (?:\w+ ){1,3}for\b|\bhung up (?:my|the) (?:boots|racket|gloves|skates|bike)\b",
+                re.I,
+            ),
+            re.compile(
+                r"爱好|兴趣|在玩|喜欢玩|在练|在学|\bhobby\b|\bplays?\b|\blearning\b|\bpractis|\bpractic|\binto\b", re.I
+            ),
+            True,
+        ),
+        # a car sold or traded in is replaced by the one the user drives now ("飞度出掉了 提了台比亚迪海豹")
+        "car": (
+            re.compile(
+                r"提了(?:一)?[台辆部]|提车|换车|新车|出掉|(?:车|它)卖了|\btraded (?:\w+ ){0,3}in\b|\bnew car\b|"
+                r"\bsold (?:my|the|our) (?:car|\w+ car)\b|\bpicked up a (?:used |new |secondhand )?[A-Z]",
+                re.I,
+            ),
+            re.compile(r"车|开一?辆|\bdrives?\b|\bcar\b|\bSUV\b|\bhatchback\b", re.I),
+            True,
+        ),
         # a diet given up or taken on changes the note of what the user eats
         "diet": (
             re.compile(

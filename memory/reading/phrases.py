@@ -35,7 +35,8 @@ _WISH_WORDS = re.compile(
     r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
     r"我不想让人知道|(?:我)?不想让?(?:你)?|不需要你|不用你|(?:就)?当我没(?:说|讲)过?|你那儿|你那边|你这儿|你|"
     # what points back at the turn before ("刚才那个", "what you just saved"): it names nothing by itself
-    r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|"
+    r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|清一下|清理掉|处理掉|拿掉|划掉|帮我|看着|(?:再)?在(?:你)?(?:这儿?|那儿?|这里|那里)?(?:看到|出现)|"
+    r"\btake (?:it|that|them|this) out\b|"
     r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|"
     r"\b(?:just now|just|what you (?:just )?(?:saved|noted|stored|wrote down|added)|nah|hmm+|um+|uh+|never ?mind|"
     r"on second thought|undo)\b",

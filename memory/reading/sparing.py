@@ -10,7 +10,7 @@ import re
 _STAYS_AFTER = re.compile(
     r"^(?P<x>.{2,60}?)\s*(?:\b(?:stays?|can stay|is staying|are staying|can remain|remains?|is fine|are fine|is ok(?:ay)?|"
     r"are ok(?:ay)?)\b(?:\s+to\s+(?:keep|stay))?|\b(?:is|are|'s)\s+fine\s+to\s+keep\b|\bcan be kept\b|\bkeep (?:it|that|"
-    r"them)\b)\s*$|^(?P<zx>[^，,。]{1,20}?)(?:就|你|可以|都|先|倒是)*(?:无所谓|(?<![别不甭要用必])(?:留着|保留着?|可以留)|不用删|"
+    r"them)\b)\s*$|^(?P<zx>[^，,。]{1,20}?)(?:就|你|可以|都|先|倒是)*(?:无所谓|(?<![别不甭要用必])(?:留着|保留着?|可以留)(?!也?(?:没|不|白)|干[嘛吗啥]|有[啥什])|不用删|"
     r"别删|不删|(?<![别不])不动|没关系|不用管|照旧|不用动|别动)",
     re.IGNORECASE,
 )
@@ -26,7 +26,8 @@ _THE_REST = re.compile(
     r"其余的?|其他那些|别的那些)$",
     re.IGNORECASE,
 )
-_CLAUSES = re.compile(r"(?<=[，,;；])|(?<=[.!?。！？])\s*")
+# clauses end at a comma or a sentence end, and in Chinese also where a space parts two runs ("③④删掉 前面俩留着")
+_CLAUSES = re.compile(r"(?<=[，,;；])|(?<=[.!?。！？])\s*|(?<=[\u4e00-\u9fff①-⑳])\s+(?=[\u4e00-\u9fff①-⑳])")
 _SOFT = re.compile(
     r"\b(?:obviously|though|tho|please|pls|of course|btw)\b|[。.!！~～😅🙂吧啊哈呀了]+|^(?:but|and|just)\s+", re.I
 )

@@ -44,6 +44,14 @@ def _left(person) -> str:
             "离婚",
             "火锅",
         ),
+        (["我在学书法。", "我每周去游泳。"], "书法那个删掉 游泳那条留着", "书法", "游泳"),
+        (["我在吃维生素D。", "我喜欢爬山。"], "维生素那个 帮我清一下", "维生素", "爬山"),
+        (
+            ["My grandad has dementia.", "I volunteer at a food bank."],
+            "the one about my grandad's dementia, take it out please",
+            "dementia",
+            "food",
+        ),
     ],
 )
 def test_a_forget_said_in_chat_shorthand_by_name_or_by_pronoun_takes_that_note(
@@ -125,6 +133,22 @@ def test_losing_ones_mind_is_no_forget(two_people):
             "niece",
         ),
         (["我住在福州。", "我老家在莆田。"], "已经在厦门安顿下来了", "福州", "厦门", "莆田"),
+        (["我的爱好是玩桌游。", "我喜欢喝乌龙茶。"], "桌游退坑了 最近迷上飞盘", "玩桌游", "飞盘", "乌龙茶"),
+        (["我开一辆白色的卡罗拉。", "我住在苏州。"], "卡罗拉上个月出掉了 提了台理想L6", "白色", "理想", "苏州"),
+        (
+            ["I drive a Honda Jazz.", "I live in Bristol."],
+            "traded the jazz in last week, picked up a Kia Niro",
+            "Honda",
+            "Niro",
+            "Bristol",
+        ),
+        (
+            ["I'm vegetarian.", "I drink oat milk."],
+            "fyi im vegan now, my doctor is fine with it",
+            "vegetarian",
+            "vegan",
+            "oat",
+        ),
         (
             ["I work at Acme Logistics.", "I like jazz."],
             "not at Acme anymore. contracting now",
