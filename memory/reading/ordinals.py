@@ -30,7 +30,7 @@ _RUN = re.compile(
 )
 _COUNTS = {"two": 2, "three": 3, "four": 4, "两": 2, "二": 2, "三": 3, "四": 4}
 # one position beside another: "最后那条和第一条", "the first and the third"
-_PARTS = re.compile(r"\s*(?:和|跟|与|及|以及|还有|、|,|，|\band\b|&)\s*", re.IGNORECASE)
+_PARTS = re.compile(r"\s*(?:和|跟|与|及|以及|还有|、|,|，|\band\b|&)\s*|(?<=[①-⑩])\s*(?=[①-⑩])", re.IGNORECASE)  # "③④"
 
 
 def ordinal_of(phrase: str) -> int | None:

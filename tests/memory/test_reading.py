@@ -609,6 +609,7 @@ def test_a_forget_that_shares_only_a_modifier_with_a_note_removes_nothing(make_p
     ("phrase", "reply", "items"),
     [
         ("②", "我记得：①你在外企做HR ②你周末去露营 ③你有个妹妹", "你周末去露营"),
+        ("①③", "我记得：\n① 你在外企做HR\n② 你周末去露营\n③ 你有个妹妹", "你在外企做HR and 你有个妹妹"),
         (
             "the last two",
             "Saved:\n• You're vegan\n• You run a bakery\n• You play chess",

@@ -257,3 +257,23 @@ def test_a_chinese_forget_with_a_clause_after_it_spaced_not_punctuated(two_peopl
     alice.say(request_text)
     assert gone not in _left(alice) and kept in _left(alice), _active(alice)
     assert gone in _left(bob), _active(bob)
+
+
+@pytest.mark.parametrize(
+    ("text", "stored", "not_stored"),
+    [
+        ("我其实不会滑雪 别老给我推荐雪场了", "不会滑雪", "推荐"),
+        ("在东京这边 月薪40万日元", "40万日元", None),
+        ("小李下个月结婚 新娘是她同事 真替她高兴", None, "结婚"),
+    ],
+)
+def test_a_space_between_chinese_clauses_is_read_as_a_comma(two_people, text, stored, not_stored):
+    """Chat Chinese often parts clauses with a space: a fact said that way is kept, a request beside it is not, and a
+    friend's news (a nickname opens it) is still theirs."""
+    alice, bob = two_people(["我喜欢喝乌龙茶。"])
+    alice.say(text)
+    if stored:
+        assert stored in _left(alice), _active(alice)
+    if not_stored:
+        assert not_stored not in _left(alice), _active(alice)
+    assert _left(bob) == "用户喜欢喝乌龙茶。", _active(bob)

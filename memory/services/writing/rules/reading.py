@@ -92,34 +92,16 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         clauses = split_clauses(sentence)
         if not clauses:
             continue
-        s = _Sentence(
-            text=sentence,
-            clauses=clauses,
-            chinese=chinese,
-            whim=bool(WHIM.search(sentence)),
-            change=CHANGE.search(sentence),
-            reason=" ，".join(c for c in clauses if REASON.search(c)),
-            # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never
-            # suggest pork") is a durable preference about the user, though it is phrased as a request
-            standing=[
-                c
-                for c in clauses
-                if STANDING.search(c) and not OTHER_PEOPLE.search(c) and not c.rstrip().endswith(("?", "？"))
-            ],
-        )
-        before = len(out)
-        for clause in _statements(s):
-            _sort_clause(s, clause, previous_reply)
-        if s.whim and len(s.generic) > 1:  # one passing idea, said in several clauses
-            s.generic = [(s.generic[0][0], s.comma.join(c for _, c in s.generic))]
-        for slot, slot_clauses in s.by_slot.items():
-            candidate = _slot_candidate(s, slot, slot_clauses)
-            if candidate is not None:
-                out.append(candidate)
-        out.extend(_limit_candidates(s))
-        out.extend(_generic_candidates(s))
-        if len(out) == before and out and NAMED_THING.match(sentence.strip()):
+        found = _sentence_read(sentence, clauses, chinese=chinese, previous_reply=previous_reply)
+        if not found and out and NAMED_THING.match(sentence.strip()):
             out[-1] = apposed(out[-1], sentence.strip(), chinese)
+            continue
+        spaced = [part for c in clauses for part in _SPACED.split(c) if part.strip()]
+        if not found and len(spaced) > len(clauses) and not _NICKNAMED.match(sentence):
+            # nothing read from the sentence whole: a space between Chinese runs may stand for a comma not typed
+            # ("户口还在老家兰州 人在宁波住了六年了"), so it is read again clause by clause
+            found = _sentence_read(sentence, spaced, chinese=chinese, previous_reply=previous_reply)
+        out.extend(found)
     if MULLING.search(text) and ASKS_OPINION.search(text):
         out = [c for c in out if not MULLING.search(c.quote or c.content)]  # "转行做产品，你觉得靠谱吗": not yet a plan
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
@@ -127,6 +109,42 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
     for c in out:
         first.setdefault(c.content, c)
     return list(first.values())
+
+
+_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+# a sentence that opens on someone's nickname ("小周下个月结婚 新郎是她大学同学") is their news, clause by clause too
+_NICKNAMED = re.compile(r"^\s*[小老阿](?!时|候|家|公|婆|板|师|姨|乡|是|在|实|早)[\u4e00-\u9fff]")
+
+
+def _sentence_read(sentence: str, clauses: list[str], *, chinese: bool, previous_reply: str) -> list[Candidate]:
+    """The candidates of one sentence read as `clauses`."""
+    s = _Sentence(
+        text=sentence,
+        clauses=clauses,
+        chinese=chinese,
+        whim=bool(WHIM.search(sentence)),
+        change=CHANGE.search(sentence),
+        reason=" ，".join(c for c in clauses if REASON.search(c)),
+        # a standing instruction ("always answer me in bullet points", "以后回答我简短点", "never
+        # suggest pork") is a durable preference about the user, though it is phrased as a request
+        standing=[
+            c
+            for c in clauses
+            if STANDING.search(c) and not OTHER_PEOPLE.search(c) and not c.rstrip().endswith(("?", "？"))
+        ],
+    )
+    out: list[Candidate] = []
+    for clause in _statements(s):
+        _sort_clause(s, clause, previous_reply)
+    if s.whim and len(s.generic) > 1:  # one passing idea, said in several clauses
+        s.generic = [(s.generic[0][0], s.comma.join(c for _, c in s.generic))]
+    for slot, slot_clauses in s.by_slot.items():
+        candidate = _slot_candidate(s, slot, slot_clauses)
+        if candidate is not None:
+            out.append(candidate)
+    out.extend(_limit_candidates(s))
+    out.extend(_generic_candidates(s))
+    return out
 
 
 def _statements(s: _Sentence) -> list[str]:
