@@ -14,6 +14,7 @@ import re
 
 from django.db import connection
 
+from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.notes.notes import note_index_text
 from memory.services.vectors.embeddings import embed_texts, search_terms
@@ -152,3 +153,28 @@ def restated_note(
     if likeness[best] < needed[notes[best].pk]:
         return None, False
     return notes[best], likeness[best] >= min(RESTATED, needed[notes[best].pk])
+
+
+def restatement_of(
+    *, tenant, end_user, candidate, model: str, message=None, loosely: bool = False
+) -> tuple[MemoryNote | None, bool]:
+    """A note of an earlier message that the candidate says again (two clauses of one message are two facts), and
+    whether it clearly does (restated_note)."""
+    if candidate.change or candidate.whim:
+        return None, False
+    return restated_note(
+        tenant=tenant,
+        end_user=end_user,
+        content=candidate.content,
+        embedding_model=model,
+        message=message,
+        loosely=loosely,
+    )
+
+
+def both_wordings(old: MemoryNote, candidate) -> str:
+    """One note that says what `old` said and what the candidate adds in its own words (RESTATED_DIFFERENTLY)."""
+    first = old.content.strip()
+    if not first.endswith(("。", "！", "？", ".", "!", "?")):
+        first += "。" if has_chinese(first) else "."
+    return f"{first}{'' if first.endswith(('。', '！', '？')) else ' '}{candidate.content.strip()}"

@@ -16,11 +16,10 @@ from dataclasses import replace
 
 from django.db import connection
 
-from core.text import has_chinese
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote
-from memory.services.writing.restating import adds_to, fact_terms
+from memory.services.writing.restating import adds_to, both_wordings, fact_terms, restatement_of
 from memory.services.writing.rules import Candidate
 
 # Cosine similarity above which two keyless notes of one kind are the same fact, per embedding model: a sentence
@@ -175,7 +174,7 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
             found = next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
         if found is not None:
             return found
-        found, sure = _restated(
+        found, sure = restatement_of(
             tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message, loosely=True
         )
         if found is not None and not sure:  # the slot's note takes the place of a free-form one, in both wordings
@@ -196,31 +195,12 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
         or overlapping_note(tenant=tenant, end_user=end_user, candidate=candidate, message=message)
     )
     if found is None and not candidate.change and not candidate.value:
-        found, sure = _restated(
+        found, sure = restatement_of(
             tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message, loosely=True
         )
         if found is not None:  # not sure: perhaps a second fact about the thing, so the note keeps both wordings
             candidate.extra = {**candidate.extra, "restates": found.pk, **({} if sure else {"also_says": True})}
     return found
-
-
-def _restated(
-    *, tenant, end_user, candidate: Candidate, model: str, message=None, loosely: bool = False
-) -> tuple[MemoryNote | None, bool]:
-    """A note of an earlier message that the candidate says again (two clauses of one message are two facts), and
-    whether it clearly does (memory.services.writing.restating.restated_note)."""
-    from memory.services.writing.restating import restated_note
-
-    if candidate.change or candidate.whim:
-        return None, False
-    return restated_note(
-        tenant=tenant,
-        end_user=end_user,
-        content=candidate.content,
-        embedding_model=model,
-        message=message,
-        loosely=loosely,
-    )
 
 
 def is_unclear_change(old: MemoryNote, candidate: Candidate, policy) -> bool:
@@ -293,14 +273,6 @@ def _review_status(candidate: Candidate, policy) -> tuple[str, str]:
     if candidate.confidence < policy.review_confidence_threshold:
         return MemoryNote.Status.PENDING_REVIEW, "low_confidence"
     return MemoryNote.Status.ACTIVE, ""
-
-
-def both_wordings(old: MemoryNote, candidate: Candidate) -> str:
-    """One note that says what `old` said and what the candidate adds in its own words (restating.RESTATED_DIFFERENTLY)."""
-    first = old.content.strip()
-    if not first.endswith(("。", "！", "？", ".", "!", "?")):
-        first += "。" if has_chinese(first) else "."
-    return f"{first}{'' if first.endswith(('。', '！', '？')) else ' '}{candidate.content.strip()}"
 
 
 def _repeat_apply(*, old: MemoryNote, candidate: Candidate, status: str, message, policy, events) -> str:

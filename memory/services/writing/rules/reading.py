@@ -31,7 +31,6 @@ from memory.services.writing.rules.patterns import (
     PRICE,
     PUT_OFF,
     REASON,
-    RELATIVE_SUBJECT,
     STANDING,
     SUBJECT_EN,
     SUBJECT_ZH,
@@ -54,6 +53,7 @@ from memory.services.writing.rules.slots import (
     place_in,
     slot_value,
 )
+from memory.services.writing.rules.whose import FAMILY, theirs
 from memory.services.writing.topics import TOPIC_BY_SLOT, Topic, topics_in
 
 
@@ -176,23 +176,6 @@ def _sort_clause(s: _Sentence, clause: str, previous_reply: str) -> None:
             s.by_slot[t.slot].append(clause)
 
 
-_FAMILY = re.compile(
-    r"\b(?:wife|husband|son|daughter|kids?|children|partner|mother(?! tongue)|father|mom|mum|dad|brother|sister|parents?|cousin|"
-    r"aunt|uncle|nephew|niece|grand\w+|in-laws?|\w+-in-law|lads?|lass)\b|老婆|老公|妻子|丈夫|爱人|儿子|女儿|孩子|闺女|"
-    r"爸|妈|父|母|哥|姐|弟|妹|表|堂|姑|姨|舅|叔|婶|侄|甥|爷|奶|外公|外婆|姥|婆婆|公公|岳",
-    re.IGNORECASE,
-)
-_WITH_ME = re.compile(r"\b(?:and|&) (?:I|me)\b|和我|跟我|我们俩|我们两", re.IGNORECASE)
-
-
-def _theirs(clause: str) -> bool:
-    """The clause's subject is one of the user's people ("my cousin Priya …", "我表姐…"), not the user with them
-    ("my partner and I …")."""
-    from memory.reading.about import SUBJECT_KIN
-
-    return bool(RELATIVE_SUBJECT.search(clause) or SUBJECT_KIN.search(clause)) and not _WITH_ME.search(clause)
-
-
 def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[Topic]:
     """The slots a clause speaks of, by their words and by the shape of what it says (a place, a size, a
     business, a head count, a bare amount answering the assistant's question)."""
@@ -200,9 +183,9 @@ def _topics_of(clause: str, previous_reply: str, from_reply: set[str]) -> list[T
         topics = [t for t in topics_in(clause) if t.kind == "constraint"]
     else:
         topics = topics_in(clause)
-        if _theirs(clause) and _FAMILY.search(clause):  # "my wife works as a nurse": her job, not the user's
+        if theirs(clause) and FAMILY.search(clause):  # "my wife works as a nurse": her job, not the user's
             topics = [t for t in topics if t.slot == "family"] or [TOPIC_BY_SLOT["family"]]
-    if place_in(clause) and not _theirs(clause):  # "my cousin Priya lives in Toronto", "my mate Dev …": not the user
+    if place_in(clause) and not theirs(clause):  # "my cousin Priya lives in Toronto", "my mate Dev …": not the user
         topics.append(TOPIC_BY_SLOT["location"])
     if SIZE.search(clause) and TOPIC_BY_SLOT["shop_size"] not in topics:
         topics.append(TOPIC_BY_SLOT["shop_size"])
