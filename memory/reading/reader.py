@@ -118,10 +118,11 @@ _SHORT = 40  # "can you not keep that?": a sentence this short that ends on "tha
 _POINTS_AT = re.compile(r"\b(?:that|this|it)\s*[?.!。？！]*\s*$", re.IGNORECASE)
 # "Chloe is ancient history. No need for you to keep her around.": the one a pronoun stands for was named just before
 _PRONOUN_ONLY = re.compile(
-    r"^(?:\W|[那这](?:儿|边)|也|没必要|不必|用不着|[存记留着再])*(?:her|him|them|it|he|she|that|this|他|她|它|他们|她们)"
-    r"(?:\s+(?:around|anymore|any more|either|too))?\W*$",
+    r"^(?:\W|[那这](?:儿|边)|也|没必要|不必|用不着|[存记留着再跟和与]|关于|\b(?:with|about|involving|of)\b)*"
+    r"(?:her|him|them|it|he|she|that|this|他|她|它|他们|她们)"
+    r"(?:\s+(?:around|anymore|any more|either|too|in(?: it)?|(?:is|are|was|were) in))?(?:有关|相关)?\W*$",
     re.I,
-)
+)  # "anything with her in it", "跟她有关的": who was just named
 
 
 _THAT_THING = re.compile(r"\b(?:that|those) (?!one\b|ones\b)[a-z]+\b", re.IGNORECASE)

@@ -45,6 +45,12 @@ def _left(person) -> str:
             "火锅",
         ),
         (["我在学书法。", "我每周去游泳。"], "书法那个删掉 游泳那条留着", "书法", "游泳"),
+        (
+            ["My girlfriend Marta is a nurse.", "Marta and I go bouldering on Fridays.", "I like hiking."],
+            "Marta and I split up. delete anything with her in it",
+            "Marta",
+            "hiking",
+        ),
         (["我在吃维生素D。", "我喜欢爬山。"], "维生素那个 帮我清一下", "维生素", "爬山"),
         (
             ["My grandad has dementia.", "I volunteer at a food bank."],
