@@ -43,3 +43,21 @@ def test_a_second_fact_about_the_same_thing_is_never_lost(two_people, fact, more
     said = " ".join(n.content for n in alice.notes())
     assert first in said and second in said, said
     assert second not in " ".join(n.content for n in bob.notes())
+
+
+@pytest.mark.parametrize(
+    ("fact", "more", "first", "second"),
+    [
+        ("我每周去两次健身房。", "健身房离我公司很近", "两次", "公司"),
+        ("I'm allergic to peanuts.", "I'm also allergic to shellfish.", "peanut", "shellfish"),
+        ("I speak Spanish.", "I speak some Japanese too.", "Spanish", "Japanese"),
+    ],
+)
+def test_a_second_statement_of_a_slot_that_holds_many_adds_to_it(two_people, fact, more, first, second):
+    """Exercise, allergies, languages hold more than one thing: a second one said with no word of change is added,
+    never put in the place of the first."""
+    alice, bob = two_people([fact])
+    alice.say(more)
+    said = " ".join(n.content for n in alice.notes())
+    assert first in said and second in said, said
+    assert second not in " ".join(n.content for n in bob.notes())

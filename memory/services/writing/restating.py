@@ -178,3 +178,22 @@ def both_wordings(old: MemoryNote, candidate) -> str:
     if not first.endswith(("。", "！", "？", ".", "!", "?")):
         first += "。" if has_chinese(first) else "."
     return f"{first}{'' if first.endswith(('。', '！', '？')) else ' '}{candidate.content.strip()}"
+
+
+def one_of_many(*, tenant, end_user, candidate, model: str, message) -> MemoryNote | None:
+    """The note a slot-of-many candidate says again in other words, if any: one of another slot, or one of its own
+    slot that names something in common beyond the slot's own name ("mother tongue is Welsh" / "Welsh is my first
+    language"), which then keeps both wordings: of one slot's many, a second is never put in the place of the first."""
+    from memory.services.writing.topics import TOPIC_BY_SLOT
+
+    said, _sure = restatement_of(
+        tenant=tenant, end_user=end_user, candidate=candidate, model=model, message=message, loosely=True
+    )
+    if said is None or said.key != candidate.key:
+        return said
+    topic = TOPIC_BY_SLOT.get(candidate.key.split(":")[-1])
+    slot_words = fact_terms(" ".join(topic.topic_words)) if topic else set()  # "exercise", not "yoga"
+    if not (fact_terms(said.content) & fact_terms(candidate.content)) - slot_words - fact_terms("the user 用户"):
+        return None
+    candidate.extra = {**candidate.extra, "restates": said.pk, "also_says": True}  # joined when it is written
+    return said

@@ -19,7 +19,7 @@ from django.db import connection
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote
-from memory.services.writing.restating import adds_to, both_wordings, fact_terms, restatement_of
+from memory.services.writing.restating import adds_to, both_wordings, fact_terms, one_of_many, restatement_of
 from memory.services.writing.rules import Candidate
 
 # Cosine similarity above which two keyless notes of one kind are the same fact, per embedding model: a sentence
@@ -120,6 +120,9 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
 
 # Slots that hold many people or animals: "my wife is a nurse" and "my son is 9" are two notes of one slot
 PEOPLE_SLOTS = {"family", "pet"}
+# Slots that hold several things at once (two allergies, two sports, two languages): a second one said with no word
+# of change is added beside the first; only a stated change replaces it
+MANY_SLOTS = {"allergy", "exercise", "health", "language", "drink", "trip"}
 _NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b")
 
 
@@ -168,10 +171,16 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
     )
     if candidate.key:
         keyed = qs.filter(key=candidate.key).order_by("-updated_at")
-        if candidate.key.split(":")[-1] not in PEOPLE_SLOTS:
-            found = keyed.first()
-        else:
+        slot = candidate.key.split(":")[-1]
+        if slot in PEOPLE_SLOTS:
             found = next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
+        elif slot in MANY_SLOTS and not candidate.change:  # "I'm also allergic to shellfish": one more, not instead
+            found = next((n for n in keyed.defer("embedding")[:50] if same_fact(n, candidate)), None)
+            return found or one_of_many(
+                tenant=tenant, end_user=end_user, candidate=candidate, model=embedding_model, message=message
+            )
+        else:
+            found = keyed.first()
         if found is not None:
             return found
         found, sure = restatement_of(
