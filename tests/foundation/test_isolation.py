@@ -126,57 +126,69 @@ def test_neighbouring_turns_stay_with_their_tenant_and_user(two_tenants):
         assert matching.pk not in [i.id for i in found]
 
 
-def test_relevance_feedback_reads_only_its_own_users_vectors(two_tenants):
-    """The feedback statement (memory.services.recall.recall_feedback) filters tenant and user itself: given another
-    user's message ids, of the same tenant or another, it finds no vector to move the query with."""
-    from memory.services.recall.episodes import message_vectors_write
-    from memory.services.recall.recall_feedback import feedback_vector
-    from memory.services.recall.recall_types import RecalledItem
-    from memory.services.vectors.embeddings import embed_texts
-
-    a, b, user_a, user_b = two_tenants
-    message_b = Message.objects.for_tenant(b).get()
-    model = "usem3-multilingual-v3"
-    message_vectors_write(tenant=b, messages=[message_b], model=model)
-    items = [RecalledItem(type="message", id=message_b.pk, content="", score=1.0)]
-    neighbour = EndUserFactory(tenant=b, external_id="neighbour")
-    query = embed_texts(texts=["预算"], model=model)[1][0]
-    for tenant, user in ((a, user_a), (b, neighbour)):
-        assert (
-            feedback_vector(tenant_id=tenant.pk, end_user_id=user.pk, vector=query, items=items, model=model, share=0.5)
-            is None
-        )
-    moved = feedback_vector(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, items=items, model=model, share=0.5)
-    assert moved is not None and moved != query
-
-
-def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenants):
-    """The second ranking's cosine statement (recall_feedback.FirstReading.remeasured) filters tenant and user
-    itself: handed another user's note and message ids, of the same tenant or another, it measures nothing, so
-    their cosine is None; the owner's own ids get a cosine."""
+def _feedback_reading(user_b, model: str):
+    """A first reading of user_b's: one note and one message (with its vector), as the second ranking gets it."""
     from memory.services.recall.episodes import message_vectors_write
     from memory.services.recall.recall_feedback import FirstReading
     from memory.services.recall.recall_messages import MessageEvidence
     from memory.services.vectors.embeddings import embed_texts
 
-    a, b, user_a, user_b = two_tenants
-    model = "usem3-multilingual-v3"
-    message_b = Message.objects.for_tenant(b).get()
-    message_vectors_write(tenant=b, messages=[message_b], model=model)
+    message_b = Message.objects.for_tenant(user_b.tenant).get(end_user=user_b)
+    message_vectors_write(tenant=user_b.tenant, messages=[message_b], model=model)
     vector = embed_texts(texts=["我的预算是 40 万"], model=model)[1][0]
     note_b = MemoryNoteFactory(end_user=user_b, content="用户的预算是 40 万", embedding=vector, embedding_model=model)
     note_row = (note_b.pk, *[None] * 9, 0.5, [])
     message_row = (message_b.pk, message_b.session_id, message_b.content, None, 0.0, 0.0, 0.5)
-    reading = FirstReading(
+    return message_b, FirstReading(
         count=1, has_messages=True, note_rows=[note_row], messages=MessageEvidence(rows=[message_row], neighbours=[])
     )
+
+
+def test_relevance_feedback_moves_only_by_its_own_users_vectors(two_tenants):
+    """The feedback statement (recall_feedback.FirstReading.moved_towards) filters tenant and user itself: handed
+    another user's best message, of the same tenant or another, it finds no vector to move the query by; the owner's
+    own message moves it, and the owner's candidates get a cosine."""
+    from memory.services.recall.recall_types import RecalledItem
+    from memory.services.vectors.embeddings import embed_texts
+
+    a, b, user_a, user_b = two_tenants
+    model = "usem3-multilingual-v3"
+    message_b, reading = _feedback_reading(user_b, model)
+    best = [RecalledItem(type="message", id=message_b.pk, content="", score=1.0)]
     query = embed_texts(texts=["预算"], model=model)[1][0]
     neighbour = EndUserFactory(tenant=b, external_id="neighbour")
     for tenant, user in ((a, user_a), (b, neighbour)):
-        other = reading.remeasured(tenant_id=tenant.pk, end_user_id=user.pk, vector=query, model=model)
-        assert other.note_rows[0][10] is None and other.messages.rows[0][6] is None
-    own = reading.remeasured(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, model=model)
+        moved = reading.moved_towards(
+            tenant_id=tenant.pk, end_user_id=user.pk, vector=query, best=best, model=model, share=0.5
+        )
+        assert moved is None
+    own = reading.moved_towards(tenant_id=b.pk, end_user_id=user_b.pk, vector=query, best=best, model=model, share=0.5)
+    assert own is not None
     assert 0.0 < own.note_rows[0][10] < 1.0 and 0.0 < own.messages.rows[0][6] < 1.0
+    assert own.note_rows[0][10] != reading.note_rows[0][10]
+
+
+def test_second_ranking_measures_only_its_own_users_notes_and_messages(two_tenants):
+    """The second ranking's cosines (recall_feedback.FirstReading.moved_towards) are filtered by tenant and user in
+    the statement: a user whose own message moves the query, handed another user's note and message ids, of the
+    same tenant, gets no cosine for them (None)."""
+    from memory.services.recall.episodes import message_vectors_write
+    from memory.services.recall.recall_types import RecalledItem
+    from memory.services.vectors.embeddings import embed_texts
+
+    _a, b, _user_a, user_b = two_tenants
+    model = "usem3-multilingual-v3"
+    _message_b, reading = _feedback_reading(user_b, model)
+    neighbour = EndUserFactory(tenant=b, external_id="neighbour")
+    own_message = MessageFactory(session=ChatSessionFactory(end_user=neighbour), content="我的预算是 40 万")
+    message_vectors_write(tenant=b, messages=[own_message], model=model)
+    best = [RecalledItem(type="message", id=own_message.pk, content="", score=1.0)]
+    query = embed_texts(texts=["预算"], model=model)[1][0]
+    other = reading.moved_towards(
+        tenant_id=b.pk, end_user_id=neighbour.pk, vector=query, best=best, model=model, share=0.5
+    )
+    assert other is not None  # moved by the neighbour's own message
+    assert other.note_rows[0][10] is None and other.messages.rows[0][6] is None
 
 
 # Left to the change that owns memory/ (issue 40 changed only import lines there): delete when it is gone.

@@ -46,7 +46,7 @@ from memory.models import MemoryNote
 from memory.services.identifiers.pii import pii_redact, pii_redacted_text
 from memory.services.recall.query_terms import question_terms
 from memory.services.recall.recall_context import ranked_cut
-from memory.services.recall.recall_feedback import FirstReading, feedback_vector
+from memory.services.recall.recall_feedback import FirstReading
 from memory.services.recall.recall_messages import message_candidates_add
 from memory.services.recall.recall_sql import from_epoch_us, notes_rows, stage_limits, tsquery_of, vector_literal
 
@@ -241,18 +241,18 @@ def _ranked_again(
     """The ranking once more with the question's vector moved toward its best items (recall_feedback), from what the
     first ranking read with only the cosines measured again; the first ranking when there is nothing to move by."""
     tenant, end_user, policy, weights = once["tenant"], once["end_user"], once["policy"], once["weights"]
-    moved = feedback_vector(
+    again = reading.moved_towards(
         tenant_id=tenant.pk,
         end_user_id=end_user.pk,
         vector=vector,
-        items=ranked[: weights.feedback_items],
+        best=ranked[: weights.feedback_items],
         model=policy.embedding_model,
         share=weights.feedback,
     )
-    if moved is None:
+    if again is None:
         return ranked
-    again = reading.remeasured(tenant_id=tenant.pk, end_user_id=end_user.pk, vector=moved, model=policy.embedding_model)
-    return _ranking(moved, reading=again, **once)[0]
+    # Every candidate and cosine comes from `again`: the ranking reads nothing with the question's vector.
+    return _ranking(vector, reading=again, **once)[0]
 
 
 def _ranking(

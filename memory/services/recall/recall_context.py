@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from core.db import prepared_rows
-from memory.services.recall.recall_sql import current_version
+from memory.services.recall.recall_sql import current_version, epoch_us, from_epoch_us
 from memory.services.recall.recall_types import Candidate, RecalledItem, RecallWeights
 
 # The messages right before and right after each candidate in its session, when they are user messages too (an
@@ -28,7 +28,7 @@ from memory.services.recall.recall_types import Candidate, RecalledItem, RecallW
 # message of the user for each candidate (166 ms for 20 candidates of a user with 10,000 messages, 0.7 ms now;
 # docs/benchmarks-history.md "Recall, tenth round").
 _NEIGHBOURS_SQL = (
-    "SELECT c.id, nb.id, nb.session_id, nb.content, nb.created_at, "
+    "SELECT c.id, nb.id, nb.session_id, nb.content, " + epoch_us("nb.created_at") + ", "
     "(SELECT 1 - min(v.embedding_half <=> %(vector)s::halfvec) FROM memory_messagevector v "
     "WHERE v.message_id = nb.id AND v.tenant_id = %(tenant)s AND v.end_user_id = %(user)s "
     "AND v.embedding_model = %(model)s) "
@@ -88,7 +88,7 @@ def spread_to_neighbours(
     for cand, nb, session_id, content, created_at, sim in rows:
         if nb not in own:
             own[nb] = vector_weight * max(0.0, float(sim or 0.0))
-            out[nb] = Episode(nb, session_id, content, created_at, own[nb])
+            out[nb] = Episode(nb, session_id, content, from_epoch_us(created_at), own[nb])
         adjacent.setdefault(cand, set()).add(nb)
         adjacent.setdefault(nb, set()).add(cand)
     for mid, near in adjacent.items():

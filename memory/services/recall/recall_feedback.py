@@ -12,7 +12,8 @@ keeps only the few items above its relevance floor, where feedback changes littl
 for a second ranking.
 
 The second ranking scores the candidates the first one read (notes, messages and the turns next to them) with the
-moved vector's cosines, one small statement (FirstReading.remeasured), instead of searching the user's store again:
+moved vector's cosines, one small statement that also moves the vector (FirstReading.moved_towards), instead of
+searching the user's store again:
 the moved vector leans towards the best of them, so its nearest are among them, and a search reads every keyword
 match of the question a second time (a LoCoMo user of 629 turns: 30 ms per ranking, docs/benchmarks-history.md "Long
 histories").
@@ -20,60 +21,35 @@ histories").
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
+from django.conf import settings
 from django.db import connection
 
 from memory.services.recall.recall_messages import MessageEvidence
 from memory.services.recall.recall_sql import vector_literal
 from memory.services.recall.recall_types import RecalledItem
 
-# The vectors of the best messages, tenant and user filtered in the statement: each message's first chunk (embedded
-# with the tail of the turn before it), of the query's model only.
-_FEEDBACK_SQL = (
-    "SELECT embedding::text FROM memory_messagevector WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s "
-    "AND embedding_model = %(model)s AND chunk = 0 AND message_id = ANY(%(messages)s)"
-)
-
-
-def feedback_vector(
-    *, tenant_id: int, end_user_id: int, vector: list[float], items: list[RecalledItem], model: str, share: float
-) -> list[float] | None:
-    """`vector` plus `share` x the mean vector of the messages among `items`, normalised; None when none of them
-    has a vector of `model` (notes are skipped: see the module docstring)."""
-    messages = [i.id for i in items if i.type == "message"]
-    if not messages:
-        return None
-    with connection.cursor() as cur:
-        cur.execute(
-            _FEEDBACK_SQL,
-            {
-                "tenant": tenant_id,
-                "user": end_user_id,
-                "model": model,
-                "messages": messages,
-            },
-        )
-        found = [json.loads(row[0]) for row in cur.fetchall()]
-    if not found:
-        return None
-    moved = np.asarray(vector, dtype=np.float64) + share * np.mean(np.asarray(found, dtype=np.float64), axis=0)
-    norm = float(np.linalg.norm(moved))
-    return (moved / norm).tolist() if norm else None
-
-
-# The cosines of given notes and messages (a message's best row: its chunks and sentences, on their half-precision
-# copies, which are stored in the row where the full vectors are not) with one vector, tenant and user filtered in
-# the statement.
-_COSINES_SQL = (
-    "SELECT 'n', id, 1 - (embedding <=> %(vector)s::vector) FROM memory_memorynote WHERE tenant_id = %(tenant)s "
+# The second ranking's cosines in one statement (one round trip, no vector read back into Python): the query moved
+# towards the mean of the best messages' vectors (each message's first chunk, embedded with the tail of the turn
+# before it; the query's model only), then the candidate notes' and messages' cosines with it (a message's best row:
+# its chunks and sentences, on their half-precision copies, which are stored in the row where the full vectors are
+# not). The query comes divided by the share, so the sum is a plain vector addition: a cosine does not depend on the
+# length of either vector. The last row counts the moved vectors: 0 when none of the best messages has a vector of
+# the model, and there is nothing to move by. Tenant and user are filtered in every part of the statement.
+_MOVED_COSINES_SQL = (
+    "WITH f AS MATERIALIZED (SELECT avg(embedding) AS mean FROM memory_messagevector WHERE tenant_id = %(tenant)s "
+    "AND end_user_id = %(user)s AND embedding_model = %(model)s AND chunk = 0 AND message_id = ANY(%(best)s::bigint[])), "
+    "m AS MATERIALIZED (SELECT moved AS vec, moved::halfvec({dims}) AS half FROM "
+    "(SELECT %(scaled)s::vector + mean AS moved FROM f WHERE mean IS NOT NULL) AS sum) "
+    "SELECT 'n', id, 1 - (embedding <=> (SELECT vec FROM m)) FROM memory_memorynote WHERE tenant_id = %(tenant)s "
     "AND end_user_id = %(user)s AND id = ANY(%(notes)s::bigint[]) AND embedding_model = %(model)s "
-    "AND embedding IS NOT NULL UNION ALL "
-    "SELECT 'm', message_id, 1 - min(embedding_half <=> %(vector)s::halfvec) FROM memory_messagevector "
+    "AND embedding IS NOT NULL AND EXISTS (SELECT 1 FROM m) UNION ALL "
+    "SELECT 'm', message_id, 1 - min(embedding_half <=> (SELECT half FROM m)) FROM memory_messagevector "
     "WHERE tenant_id = %(tenant)s AND end_user_id = %(user)s AND embedding_model = %(model)s "
-    "AND message_id = ANY(%(messages)s::bigint[]) GROUP BY message_id"
+    "AND message_id = ANY(%(messages)s::bigint[]) AND EXISTS (SELECT 1 FROM m) GROUP BY message_id UNION ALL "
+    "SELECT 'f', count(*), NULL FROM m"
 )
 
 
@@ -87,23 +63,43 @@ class FirstReading:
     note_rows: list[tuple]
     messages: MessageEvidence | None = None
 
-    def remeasured(self, *, tenant_id: int, end_user_id: int, vector: list[float], model: str) -> FirstReading:
-        """The same candidates with their cosines to `vector` (None for one without a vector of `model`)."""
-        messages = self.messages.message_ids() if self.messages else []
+    def moved_towards(
+        self,
+        *,
+        tenant_id: int,
+        end_user_id: int,
+        vector: list[float],
+        best: list[RecalledItem],
+        model: str,
+        share: float,
+    ) -> FirstReading | None:
+        """The same candidates with their cosines to `vector` plus `share` x the mean vector of the messages among
+        `best` (None for a candidate without a vector of `model`); None when none of those messages has a vector of
+        `model` (notes are skipped: see the module docstring)."""
+        messages = [i.id for i in best if i.type == "message"]
+        if not messages or share <= 0:
+            return None
+        scaled = (np.asarray(vector, dtype=np.float64) / share).tolist()
         with connection.cursor() as cur:
             cur.execute(
-                _COSINES_SQL,
+                _MOVED_COSINES_SQL.replace("{dims}", str(int(settings.EMBEDDING_DIMENSIONS))),
                 {
                     "tenant": tenant_id,
                     "user": end_user_id,
                     "model": model,
-                    "vector": vector_literal(vector),
+                    "best": messages,
+                    "scaled": vector_literal(scaled),
                     "notes": [row[0] for row in self.note_rows],
-                    "messages": messages,
+                    "messages": self.messages.message_ids() if self.messages else [],
                 },
             )
-            cosines: dict[str, dict[int, float]] = {"n": {}, "m": {}}
-            for kind, item_id, cosine in cur.fetchall():
+            rows = cur.fetchall()
+        moved = rows[-1][1]  # the 'f' row comes last
+        if not moved:
+            return None
+        cosines: dict[str, dict[int, float]] = {"n": {}, "m": {}}
+        for kind, item_id, cosine in rows[:-1]:
+            if cosine is not None:
                 cosines[kind][item_id] = float(cosine)
         return FirstReading(
             count=self.count,

@@ -16,6 +16,7 @@ from memory.services.recall.recall_context import (
 from memory.services.recall.recall_messages_sql import episodes_rows
 from memory.services.recall.recall_sql import (
     RERANK_FACTOR,
+    from_epoch_us,
     tsquery_of,
     tsquery_terms,
     vector_literal,
@@ -96,7 +97,7 @@ def _candidate_row(columns: tuple, n_terms: int) -> tuple:
         mid,
         session_id,
         content,
-        created_at,
+        from_epoch_us(created_at),
         _coverage(matched, size, total, n_matched, n_terms),
         _coverage(prev_matched, size, total, prev_n_matched, n_terms),
         None if sim is None else float(sim),

@@ -7,7 +7,14 @@ from __future__ import annotations
 from django.conf import settings
 
 from core.db import text_rows
-from memory.services.recall.recall_sql import ABOVE_EXACT_KEPT, USER_TERMS, AboveExact, current_version, prepared_first
+from memory.services.recall.recall_sql import (
+    ABOVE_EXACT_KEPT,
+    USER_TERMS,
+    AboveExact,
+    current_version,
+    epoch_us,
+    prepared_first,
+)
 
 _MESSAGES_ABOVE_EXACT = AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors or messages
 _VECTORS_ABOVE_EXACT = AboveExact(ABOVE_EXACT_KEPT)  # by their message vectors alone
@@ -130,7 +137,9 @@ EPISODES_SQL = (
     "FROM evidence e JOIN assistants_message m ON m.id = e.id AND m.tenant_id = %(tenant)s "
     "AND m.end_user_id + 0 = %(user)s AND m.role = 'user' AND m.session_id <> %(session)s "
     "AND " + current_version("m") + ") "
-    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), f.id, f.session_id, f.content, f.created_at, f.matched, "
+    "SELECT (SELECT c FROM vcnt), (SELECT c FROM ucnt), f.id, f.session_id, f.content, "
+    + epoch_us("f.created_at")
+    + ", f.matched, "
     "f.matched_terms, f.prev_matched, f.prev_matched_terms, f.size, f.matched_total, "
     "(SELECT 1 - min(v.embedding_half <=> (SELECT half FROM q)) FROM memory_messagevector v "
     "WHERE v.message_id = f.id AND v.tenant_id = %(tenant)s AND v.embedding_model = %(model)s) "
