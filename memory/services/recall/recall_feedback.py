@@ -63,6 +63,19 @@ class FirstReading:
     note_rows: list[tuple]
     messages: MessageEvidence | None = None
 
+    def only_best(self, candidates: list, n: int) -> FirstReading:
+        """What was read about the `n` best of the ranked `candidates` alone (and the messages their notes cite)."""
+        best = candidates[:n]
+        notes = {c.item.id for c in best if c.item.type == "note"}
+        messages = {c.item.id for c in best if c.item.type == "message"}
+        messages |= {m for c in best if c.item.type == "note" for m in c.item.message_ids}
+        return FirstReading(
+            count=self.count,
+            has_messages=self.has_messages,
+            note_rows=[row for row in self.note_rows if row[0] in notes],
+            messages=self.messages.only(messages) if self.messages else None,
+        )
+
     def moved_towards(
         self,
         *,

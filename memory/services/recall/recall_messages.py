@@ -116,6 +116,14 @@ class MessageEvidence:
     def message_ids(self) -> list[int]:
         return sorted({row[0] for row in self.rows} | {row[1] for row in self.neighbours})
 
+    def only(self, ids: set[int]) -> MessageEvidence:
+        """The evidence about the messages `ids` alone: their rows, and the turns next to them."""
+        ids = ids | {row[0] for row in self.neighbours if row[1] in ids}  # a turn joined as the neighbour of a match
+        return MessageEvidence(
+            rows=[row for row in self.rows if row[0] in ids],
+            neighbours=[row for row in self.neighbours if row[0] in ids],
+        )
+
     def with_cosines(self, cosines: dict[int, float]) -> MessageEvidence:
         """The same evidence with each message's cosine replaced by `cosines` (None where it has no vector)."""
         return MessageEvidence(
