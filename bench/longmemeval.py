@@ -124,14 +124,21 @@ class Census:
         }
 
 
-def evaluable_questions(questions: Iterator[dict], census: Census, per_type: int | None = None) -> Iterator[dict]:
-    """The evaluable questions in file order, the first `per_type` of each type (all when None). Reads to the
-    end of the file either way, so `census` counts all of it once the iterator is exhausted."""
+def evaluable_questions(
+    questions: Iterator[dict], census: Census, per_type: int | None = None, abstention: bool = False
+) -> Iterator[dict]:
+    """The evaluable questions in file order, the first `per_type` of each type (all when None), and with
+    `abstention` the abstention questions too, the first `per_type` of each type (abstention_question tells
+    them). Reads to the end of the file either way, so `census` counts all of it once the iterator is exhausted."""
     taken: Counter = Counter()
     for question in questions:
         census.questions += 1
-        if question["question_id"].endswith("_abs"):
+        if abstention_question(question):
             census.abstention += 1
+            kind = ("abstention", question["question_type"])
+            if abstention and (per_type is None or taken[kind] < per_type):
+                taken[kind] += 1
+                yield question
             continue
         if not evidence(question)[1]:
             census.no_user_evidence += 1
@@ -141,6 +148,11 @@ def evaluable_questions(questions: Iterator[dict], census: Census, per_type: int
         if per_type is None or taken[kind] < per_type:
             taken[kind] += 1
             yield question
+
+
+def abstention_question(question: dict) -> bool:
+    """A question whose answer the haystack does not hold (the right answer is to say so): its id ends in _abs."""
+    return question["question_id"].endswith("_abs")
 
 
 @dataclass
@@ -242,6 +254,7 @@ class Imported:
     turn_of_message: dict[int, Turn]
     session_of_api: dict[int, str]
     bm25: dict
+    abstention: bool = False
 
 
 def _import_haystack(client: ApiClient, tenant, user: str, sessions: list[list[Turn]]) -> tuple[dict, dict, str]:
@@ -295,10 +308,11 @@ def run_longmemeval(
     pending: list[Imported] = []
     n_turns = n_sessions = 0
     started = time.monotonic()
-    for question in evaluable_questions(read_questions(path), census, per_type):
+    for question in evaluable_questions(read_questions(path), census, per_type, abstention=True):
         sessions, skipped = user_turns(question)
         left_out.update(skipped)
         gold_sessions, gold_turns = evidence(question)
+        unanswerable = abstention_question(question)
         user = f"lme-{question['question_id']}"
         turn_of_message, session_of_api, import_path = _import_haystack(client, tenant, user, sessions)
         paths.add(import_path)
@@ -314,7 +328,10 @@ def run_longmemeval(
                 evidence_turns=gold_turns,
                 turn_of_message=turn_of_message,
                 session_of_api=session_of_api,
-                bm25=_bm25_scores(bm25, sessions, question["question"], gold_sessions, gold_turns),
+                bm25={}
+                if unanswerable
+                else _bm25_scores(bm25, sessions, question["question"], gold_sessions, gold_turns),
+                abstention=unanswerable,
             )
         )
         if len(pending) % 10 == 0:
@@ -327,6 +344,7 @@ def run_longmemeval(
     latencies: list[float] = []
     returned: list[tuple[int, int, int]] = []
     foreign, errors = 0, []
+    said: list[dict] = []
     rows: dict[str, dict[str, list[dict]]] = {name: {"session": [], "turn": []} for name in ("platform", bm25.label)}
     for q in pending:
         r0 = time.perf_counter()
@@ -338,6 +356,9 @@ def run_longmemeval(
         if status != 200:
             errors.append(f"recall for {q.user}: HTTP {status} {str(body)[:200]}")
         foreign += sum(1 for item in items if item.get("session") not in q.session_of_api)
+        said.append(_what_recall_said(q, body if status == 200 else {}))
+        if q.abstention:
+            continue
         ranked_turns, ranked_sessions = ranked_turns_and_sessions(items, q.turn_of_message, q.session_of_api)
         returned.append((len(items), len(ranked_turns), len(ranked_sessions)))
         rows["platform"]["session"].append({"type": q.type, **score(ranked_sessions, q.evidence_sessions)})
@@ -346,13 +367,15 @@ def run_longmemeval(
             rows[bm25.label][level].append({"type": q.type, **q.bm25[level]})
     recall_s = time.monotonic() - t0
     client.close()
-    n = len(pending)
+    answerable = [q for q in pending if not q.abstention]
+    n = len(answerable)
     result: dict[str, Any] = {
         "dataset": str(path),
         "census": census.as_dict(),
         "per_type_limit": per_type,
         "questions": n,
-        "question_ids": [q.question_id for q in pending],
+        "question_ids": [q.question_id for q in answerable],
+        "abstention": _abstention_figures(said),
         "sessions": n_sessions,
         "turns": n_turns,
         "left_out": dict(left_out),
@@ -360,7 +383,7 @@ def run_longmemeval(
         "import_seconds": round(import_s, 1),
         "processing_seconds": round(drain_s, 1),
         "recall_seconds": round(recall_s, 1),
-        "seconds_per_question": round((import_s + drain_s + recall_s) / n, 2) if n else None,
+        "seconds_per_question": round((import_s + drain_s + recall_s) / len(pending), 2) if pending else None,
         "recall_k": recall_k,
         "recall_latency_ms": percentiles(latencies),
         "returned": {
@@ -374,3 +397,37 @@ def run_longmemeval(
         "systems": {name: {level: aggregate(r) for level, r in levels.items()} for name, levels in rows.items()},
     }
     return result
+
+
+def _what_recall_said(q: Imported, body: dict) -> dict:
+    """Whether the recall said it found nothing relevant, and, for an answerable question, whether an evidence turn
+    is among the items it called relevant (the ones an integrator keeps in a prompt)."""
+    relevant = [item for item in body.get("results") or [] if item.get("relevant")]
+    turns, _sessions = ranked_turns_and_sessions(relevant, q.turn_of_message, q.session_of_api)
+    return {
+        "abstention": q.abstention,
+        "nothing_relevant": body.get("nothing_relevant"),
+        "evidence_kept": None if q.abstention else bool(set(turns) & q.evidence_turns),
+        "all_evidence_kept": None if q.abstention else q.evidence_turns <= set(turns),
+    }
+
+
+def _abstention_figures(said: list[dict]) -> dict:
+    """What the recall's relevance says, in percent: of the abstention questions, how many got
+    `nothing_relevant`; of the answerable ones, how many kept an evidence turn (all of it) among the items called
+    relevant, and how many got `nothing_relevant` wrongly."""
+
+    def share(rows: list[dict], key: str) -> float | None:
+        known = [r[key] for r in rows if r[key] is not None]
+        return round(100 * sum(map(bool, known)) / len(known), 1) if known else None
+
+    unanswerable = [r for r in said if r["abstention"]]
+    answerable = [r for r in said if not r["abstention"]]
+    return {
+        "abstention_questions": len(unanswerable),
+        "abstention_nothing_relevant": share(unanswerable, "nothing_relevant"),
+        "answerable_questions": len(answerable),
+        "answerable_evidence_kept": share(answerable, "evidence_kept"),
+        "answerable_all_evidence_kept": share(answerable, "all_evidence_kept"),
+        "answerable_nothing_relevant": share(answerable, "nothing_relevant"),
+    }

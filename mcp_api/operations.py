@@ -27,6 +27,7 @@ from core.policy import memory_policy_for
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_forget_matching, memory_note_forget
 from memory.services.recall.recall import memory_recall
+from memory.services.recall.recall_types import nothing_relevant
 from memory.services.writing.remember import memory_fact_remember
 from tasks.models import TaskState
 from tenancy.identifiers import external_id_addressable, external_id_problem
@@ -92,7 +93,8 @@ def mcp_recall(*, tenant, actor: str, user: str, query: str, k: int = 10) -> dic
     end_user = _end_user(tenant=tenant, external_id=user)
     policy = memory_policy_for(tenant=tenant)
     items = memory_recall(tenant=tenant, end_user=end_user, query=query, policy=policy, k=k, touch=False)
-    return {"query": query, "results": [item.as_dict() for item in items][:k]}
+    items = items[:k]
+    return {"query": query, "results": [item.as_dict() for item in items], "nothing_relevant": nothing_relevant(items)}
 
 
 def mcp_list_memories(

@@ -115,8 +115,10 @@ def _register_memory_tools(server: MCPServer, tenant_of: TenantOf) -> None:
         annotations=READ_ONLY,
         description=(
             "Recall what is known about the user that is relevant to a query: notes and past messages, best first, "
-            "each with its score and provenance (session and message ids).\n"
-            "按查询取回与用户相关的记忆：笔记与过去的消息，按相关度排序，附分数与来源（会话与消息 id）。"
+            "each with its score, its relevance (0..1) and provenance (session and message ids); "
+            "`nothing_relevant` is true when nothing bears on the query.\n"
+            "按查询取回与用户相关的记忆：笔记与过去的消息，按相关度排序，附分数、相关概率（0..1）与来源（会话与消息 id）；"
+            "没有相关内容时 `nothing_relevant` 为 true。"
         ),
     )
     async def recall(

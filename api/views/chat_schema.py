@@ -11,6 +11,12 @@ class RecalledItemSerializer(serializers.Serializer):
     kind = serializers.CharField(help_text="The note's kind; empty for messages.")
     content = serializers.CharField(allow_blank=True)
     score = serializers.FloatField(help_text="Recall score: relevance x confidence x freshness.")
+    relevance = serializers.FloatField(
+        allow_null=True,
+        help_text="The chance (0..1) that the item bears on the query, calibrated on labelled recall data "
+        "(docs/memory.md, 'How sure a recall is').",
+    )
+    relevant = serializers.BooleanField(help_text="Relevance at least the platform's floor: worth putting in a prompt.")
     session = serializers.IntegerField(allow_null=True, help_text="Provenance: the session it comes from.")
     message_ids = serializers.ListField(child=serializers.IntegerField(), help_text="Provenance: source messages.")
     created_at = serializers.DateTimeField(allow_null=True)

@@ -24,6 +24,7 @@ from core.models import JobRecord
 from core.policy import memory_policy_for
 from memory.models import Experience
 from memory.services.recall.recall import memory_recall
+from memory.services.recall.recall_types import nothing_relevant
 from tasks.models import TaskState
 from tenancy.models import Assistant, ErasureReceipt, Feedback, Message
 
@@ -41,6 +42,9 @@ class RecallQuery(serializers.Serializer):
 class RecallResponse(serializers.Serializer):
     query = serializers.CharField()
     results = RecalledItemSerializer(many=True, help_text="Best first: notes and past messages with provenance.")
+    nothing_relevant = serializers.BooleanField(
+        help_text="True when no result is `relevant`: the user's memory holds nothing that bears on the query."
+    )
 
 
 class TaskStateSerializer(serializers.ModelSerializer):
@@ -179,11 +183,14 @@ class RecallView(TenantAPIView):
                                     "kind": "plan",
                                     "content": "预算大概 40 万",
                                     "score": 0.71,
+                                    "relevance": 0.42,
+                                    "relevant": True,
                                     "session": 3,
                                     "message_ids": [40],
                                     "created_at": "2026-01-01T09:00:00Z",
                                 }
                             ],
+                            "nothing_relevant": False,
                         },
                     )
                 ],
@@ -197,7 +204,14 @@ class RecallView(TenantAPIView):
         items = memory_recall(
             tenant=self.tenant, end_user=end_user, query=params["q"], policy=policy, k=params["k"], touch=False
         )
-        return Response({"query": params["q"], "results": [item.as_dict() for item in items][: params["k"]]})
+        items = items[: params["k"]]
+        return Response(
+            {
+                "query": params["q"],
+                "results": [item.as_dict() for item in items],
+                "nothing_relevant": nothing_relevant(items),
+            }
+        )
 
 
 class UserTasksView(TenantAPIView):

@@ -10,6 +10,7 @@ from django.conf import settings
 from core.policy import memory_policy_for
 from memory.models import MemoryNote, MessageVector
 from memory.services.recall.recall import memory_recall
+from memory.services.recall.recall_types import RELEVANT_AT
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts
 from tests.conftest import wait_for
 
@@ -110,6 +111,54 @@ def test_explicit_recall_returns_exactly_k_ranked_and_the_floor_applies_only_to_
         policy=memory_policy_for(tenant=acme.tenant),
     )
     assert any("豆豆" in i.content for i in relevant)
+
+
+def _said(kit, user, q, k=5):
+    response = kit.api.get(f"/api/v1/users/{user}/recall/", {"q": q, "k": k})
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+@pytest.mark.parametrize(
+    "question, expected",
+    [
+        ("What kind of dog do I have?", "柯基"),
+        ("我对什么海鲜过敏", "shellfish"),
+        ("Which instrument do I play?", "cello"),
+        ("我打算去哪儿自驾", "云南"),
+    ],
+)
+def test_a_recall_says_how_sure_it_is(acme, question, expected):
+    """Every item carries a relevance (0..1) and whether it is relevant; the fact a question is about is relevant
+    and ranks first, and the response says something relevant was found. Items below it are less relevant."""
+    add_notes(acme, "mei")
+    body = _said(acme, "mei", question)
+    top = body["results"][0]
+    assert expected in top["content"] and top["relevant"] and 0.0 < top["relevance"] <= 1.0
+    assert body["nothing_relevant"] is False
+    relevances = [r["relevance"] for r in body["results"]]
+    assert max(relevances) == top["relevance"]
+    for r in body["results"]:  # relevant means at least the floor (the figure is rounded to 3 places)
+        assert r["relevance"] >= RELEVANT_AT - 5e-4 if r["relevant"] else r["relevance"] < RELEVANT_AT + 5e-4
+
+
+def test_a_recall_says_when_nothing_relevant_was_found(acme, globex):
+    """A question about something the user never mentioned gets the k best items anyway (explicit recall is
+    exactly k), none of them called relevant, and `nothing_relevant`; so does a user with no memory at all, and a
+    user of another tenant whose question the first user's notes would answer."""
+    add_notes(acme, "mei")
+    for question in ("What is the capital of Peru?", "今天上证指数收盘多少点"):
+        body = _said(acme, "mei", question)
+        assert len(body["results"]) == 5
+        assert body["nothing_relevant"] is True, [(r["content"], r["relevance"]) for r in body["results"]]
+        assert not any(r["relevant"] for r in body["results"])
+    add_notes(globex, "mei", [("profile", "The user collects vintage fountain pens.")])
+    theirs = _said(globex, "mei", "What kind of dog do I have?")
+    assert [r["content"] for r in theirs["results"]] == ["The user collects vintage fountain pens."]
+    assert theirs["nothing_relevant"] is True
+    acme.user("bob")  # known, with no memory yet
+    empty = _said(acme, "bob", "What kind of dog do I have?")
+    assert empty["results"] == [] and empty["nothing_relevant"] is True
 
 
 def test_recall_never_crosses_users_or_tenants(acme, globex):

@@ -62,7 +62,9 @@ def test_remember_then_recall_round_trip_stays_with_its_user(live_web, tenant_a,
     assert expect in stored["notes"][0]["content"]
     assert mine["results"] and expect in mine["results"][0]["content"]
     assert mine["results"][0]["id"] == stored["notes"][0]["id"]
+    assert mine["results"][0]["relevant"] and mine["nothing_relevant"] is False
     assert all(expect not in item["content"] for item in other_user["results"])
+    assert other_user["nothing_relevant"] is True  # Gdansk has nothing to do with the question
     assert other_tenant.is_error and tool_json(other_tenant)["error"]["code"] == "user_not_found"
 
 

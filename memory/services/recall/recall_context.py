@@ -9,12 +9,13 @@ to each of them, so without care one remark fills several slots of the list.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from datetime import datetime
 
 from core.db import prepared_rows
 from memory.services.recall.recall_sql import current_version, epoch_us, from_epoch_us
-from memory.services.recall.recall_types import Candidate, RecalledItem, RecallWeights
+from memory.services.recall.recall_types import Candidate, RecalledItem, RecallWeights, calibrated
 
 # The messages right before and right after each candidate in its session, when they are user messages too (an
 # imported transcript of several speakers, a group chat: every turn is a `user` message), with the neighbour's best
@@ -125,6 +126,9 @@ def ranked_cut(
     says: for the context, the relevant ones (every note under recall_all) up to k unless recall_all; otherwise
     k items, different evidence first when weights.distinct."""
     candidates.sort(key=lambda c: (-c.item.score, c.item.type, -c.item.id))
+    best, second = (heapq.nlargest(2, (c.relevance for c in candidates)) + [0.0, 0.0])[:2]
+    for c in candidates:
+        c.item.relevance = calibrated(c.relevance, best, second)
     if for_context:
         ranked = [
             c.item
