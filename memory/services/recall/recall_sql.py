@@ -4,6 +4,7 @@ to them as parameters."""
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections import OrderedDict
@@ -45,7 +46,14 @@ def from_epoch_us(value: int | None) -> datetime | None:
 
 
 def vector_literal(vector: list[float]) -> str:
-    return "[" + ",".join(f"{v:.6f}" for v in vector) + "]"
+    """pgvector's text form of `vector`. One ranking sends the question's vector in three statements: it is written
+    out once (0.25 ms for 512 dimensions), the last few vectors are kept."""
+    return _literal(tuple(vector))
+
+
+@functools.lru_cache(maxsize=8)
+def _literal(values: tuple[float, ...]) -> str:
+    return "[" + ",".join(f"{v:.6f}" for v in values) + "]"
 
 
 # The best BIT_FACTOR x RERANK_FACTOR x candidates by Hamming distance on the binary-quantised vectors are re-ranked on
