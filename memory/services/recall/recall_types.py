@@ -33,7 +33,7 @@ WEIGHTS = RecallWeights()
 # below the best is seldom the answer, however high it scores); and, for the best item, how far it stands above the
 # second, times its own relevance (one item that stands out is the answer more often, when it is relevant at all).
 # Fitted on labelled recall data of two shapes of user, weighted alike: LoCoMo's transcripts (1,536 questions, k = 25,
-# 38,400 items) and the notes sets (bench/data/recall_notes_*.jsonl: 473 questions, k = 10), with questions about
+# 38,400 items) and the notes sets (bench/data/recall_notes_*.jsonl: 523 questions, k = 10), with questions about
 # another person's life as negatives. docs/memory.md ("How sure a recall is") has the reliability tables and what
 # RELEVANT_AT, the floor of a `relevant` item, keeps and drops.
 CALIBRATION = (0.765, 5.564, 7.804, -2.197)  # relevance, relevance - best, (best - second) x relevance, 1
