@@ -394,6 +394,7 @@ def longmemeval_markdown(lme: dict | None) -> list[str]:
                 + " | ".join(_pct(o.get(m)) for m in LONGMEMEVAL_METRICS)
                 + " |"
             )
+    lines += _abstention_lines(lme.get("abstention"))
     for level in ("session", "turn"):
         lines += [
             "",
@@ -413,6 +414,21 @@ def longmemeval_markdown(lme: dict | None) -> list[str]:
                         + " |"
                     )
     return lines + [""]
+
+
+def _abstention_lines(said: dict | None) -> list[str]:
+    """What the recall's `relevant` and `nothing_relevant` said (bench.longmemeval._abstention_figures), when the
+    run holds abstention questions and the recall reported them."""
+    if not said or said.get("abstention_nothing_relevant") is None:
+        return []
+    return [
+        "",
+        f'How sure the recall was (docs/memory.md, "How sure a recall is"): of {said["abstention_questions"]} '
+        f"abstention questions, {_pct(said['abstention_nothing_relevant'])} % answered `nothing_relevant`; of "
+        f"{said['answerable_questions']} answerable ones, {_pct(said['answerable_evidence_kept'])} % kept an "
+        f"evidence turn among the items called relevant ({_pct(said['answerable_all_evidence_kept'])} % all of it) "
+        f"and {_pct(said['answerable_nothing_relevant'])} % answered `nothing_relevant`.",
+    ]
 
 
 def long_history_markdown(hist: dict | None) -> list[str]:

@@ -121,3 +121,47 @@ def test_recalled_items_become_turns_and_sessions_in_order_of_first_appearance()
     turns, sessions = ranked_turns_and_sessions(items, t, {101: "s1", 102: "s2", 103: "s3"})
     assert turns == ["s2#0", "s1#0", "s1#2"]
     assert sessions == ["s2", "s1", "s3"]
+
+
+def test_abstention_questions_are_taken_apart_and_what_the_recall_said_is_counted():
+    """With `abstention`, the _abs questions come too (the first per_type of each type), never as evaluable; the
+    figures count `nothing_relevant` on them, and on answerable ones whether an evidence turn is among the items the
+    recall called relevant."""
+    from bench.longmemeval import Imported, _abstention_figures, _what_recall_said
+
+    answer = [("s1", [_u("I bought a kayak", True)])]
+    questions = [
+        _question("q1", "single-session-user", answer, ["s1"]),
+        _question("q2_abs", "single-session-user", answer, ["s1"]),
+        _question("q3_abs", "single-session-user", answer, ["s1"]),
+    ]
+    census = Census()
+    assert [q["question_id"] for q in evaluable_questions(iter(questions), census, 1)] == ["q1"]
+    census = Census()
+    taken = [q["question_id"] for q in evaluable_questions(iter(questions), census, 1, abstention=True)]
+    assert taken == ["q1", "q2_abs"] and census.abstention == 2 and sum(census.evaluable.values()) == 1
+
+    turn = Turn("s1#0", "s1", "I bought a kayak", parse_date("2023/05/20 (Sat) 07:47"))
+
+    def imported(qid, abstention):
+        gold = set() if abstention else {"s1#0"}
+        return Imported(qid, "single-session-user", "q", "u", {"s1"}, gold, {7: turn}, {3: "s1"}, {}, abstention)
+
+    kept = {"nothing_relevant": False, "results": [{"type": "message", "id": 7, "session": 3, "relevant": True}]}
+    weak = {"nothing_relevant": True, "results": [{"type": "message", "id": 7, "session": 3, "relevant": False}]}
+    said = [
+        _what_recall_said(imported("a1", False), kept),
+        _what_recall_said(imported("a2", False), weak),
+        _what_recall_said(imported("x1", True), weak),
+        _what_recall_said(imported("x2", True), kept),
+        _what_recall_said(imported("x3", True), weak),
+    ]
+    figures = _abstention_figures(said)
+    assert figures["abstention_questions"] == 3 and figures["abstention_nothing_relevant"] == round(100 * 2 / 3, 1)
+    assert figures["answerable_questions"] == 2 and figures["answerable_evidence_kept"] == 50.0
+    assert figures["answerable_nothing_relevant"] == 50.0
+    # a recall that does not say (an older server): no figure, not a zero
+    assert (
+        _abstention_figures([_what_recall_said(imported("x4", True), {"results": []})])["abstention_nothing_relevant"]
+        is None
+    )
