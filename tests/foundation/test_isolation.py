@@ -136,8 +136,10 @@ def _feedback_reading(user_b, model: str):
     message_b = Message.objects.for_tenant(user_b.tenant).get(end_user=user_b)
     message_vectors_write(tenant=user_b.tenant, messages=[message_b], model=model)
     vector = embed_texts(texts=["我的预算是 40 万"], model=model)[1][0]
-    note_b = MemoryNoteFactory(end_user=user_b, content="用户的预算是 40 万", embedding=vector, embedding_model=model)
-    note_row = (note_b.pk, *[None] * 9, 0.5, [])
+    note_b = MemoryNoteFactory.create(
+        end_user=user_b, content="用户的预算是 40 万", embedding=vector, embedding_model=model
+    )
+    note_row: tuple = (note_b.pk, *[None] * 9, 0.5, [])
     message_row = (message_b.pk, message_b.session_id, message_b.content, None, 0.0, 0.0, 0.5)
     return message_b, FirstReading(
         count=1, has_messages=True, note_rows=[note_row], messages=MessageEvidence(rows=[message_row], neighbours=[])
