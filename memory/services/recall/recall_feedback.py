@@ -29,7 +29,7 @@ from django.db import connection
 
 from memory.services.recall.recall_messages import MessageEvidence
 from memory.services.recall.recall_sql import vector_literal
-from memory.services.recall.recall_types import RecalledItem
+from memory.services.recall.recall_types import Candidate, RecalledItem
 
 # The second ranking's cosines in one statement (one round trip, no vector read back into Python): the query moved
 # towards the mean of the best messages' vectors (each message's first chunk, embedded with the tail of the turn
@@ -63,7 +63,7 @@ class FirstReading:
     note_rows: list[tuple]
     messages: MessageEvidence | None = None
 
-    def only_best(self, candidates: list, n: int) -> FirstReading:
+    def only_best(self, candidates: list[Candidate], n: int) -> FirstReading:
         """What was read about the `n` best of the ranked `candidates` alone (and the messages their notes cite)."""
         best = candidates[:n]
         notes = {c.item.id for c in best if c.item.type == "note"}
