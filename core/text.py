@@ -16,7 +16,8 @@ import cn2an
 
 CJK = re.compile(r"[\u3400-\u9fff]")  # CJK unified ideographs, with extension A
 _LATIN = re.compile(r"[A-Za-z]")
-_SENTENCE_SPLIT = re.compile(r"(?<=[。！!？?；;\n])|(?<=\.)\s+")
+# a Latin "!" or "?" inside a word ("Qwer!234") ends no sentence
+_SENTENCE_SPLIT = re.compile(r"(?<=[。！？；\n])|(?<=[!?;])(?![A-Za-z0-9#@$%&*_])|(?<=\.)\s+")
 _CN_NUMERAL_RUN = re.compile(r"(?:\d+(?:\.\d+)?)?[零〇一二三四五六七八九十百千万亿两]+")
 _PLACE_VALUE = re.compile(r"[十百千万亿]")
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")

@@ -24,8 +24,8 @@ SECRET_LABEL = re.compile(
     re.IGNORECASE,
 )
 _MARK = (
-    r"(?P<m>\s*(?:is|was|are|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->|(?:我)?(?:填|写|答|设|选)的?是)\s*|"
-    r"\s+|(?=\d))"
+    r"(?P<m>\s*(?:is|was|are|'s|’s|=|:|：|是|为|改成了?|改为|换成了?|设成了?|设置成了?|就是|->|(?:我)?(?:填|写|答|设|选)的?是)\s*|"
+    r"\s+|(?=\d)|(?<=[\u4e00-\u9fff])(?=[A-Za-z#@!$%^&*_+=]))"  # "密码lulu2023xx": Chinese runs into the value
 )
 _VALUE = r"[\"'“‘「]?(?P<v>[^\s\"'”’」，,。；;！？、()（）]{2,80})"
 _ASIDE = (
@@ -34,6 +34,24 @@ _ASIDE = (
     r"(?:\s+(?:for|of|to|on|at)\s+(?:the\s+|my\s+|our\s+)?[A-Za-z][\w' -]{0,24}?(?=\s+(?:is|was|=|:)))?"
 )  # "the door code for the building is …", "security answer for my bank is …"
 _SECRET_VALUE = re.compile(rf"(?:{SECRET_LABEL.pattern}){_ASIDE}{_MARK}{_VALUE}", re.IGNORECASE)
+# labels that also name harmless things ("my bus pass", "the dress code for the party", "the wifi is slow"): their
+# value is a secret only when it looks like one (a digit or a symbol in it: "greenfrog88", "Kx9!mm", "1966")
+WEAK_LABEL = re.compile(
+    r"\b(?:pass|pw|login|log-?in|wifi|wi-fi|combo|combination|keypad|"
+    r"(?!(?:zip|dress|post|postal|area|country|promo|discount|coupon|qr|bar|source|morse|colou?r|error|status|tax|"
+    r"sort|swift|routing|product|language|genetic|moral|the|a|my|our|this|that|error|exit|cheat|"
+    r"promotional|referral|gift|voucher|access)\b)[a-z]+[\s-]code|code(?=\s+(?:for|to|of|on|at)\s))\b"
+)
+_WEAK_VALUE = re.compile(
+    rf"(?:{WEAK_LABEL.pattern})(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+)?[A-Za-z][\w' -]{{0,24}}?)?"
+    r"(?P<m>\s*(?:is|was|'s|’s|=|:)\s*|\s+(?=\S*\d))" + _VALUE,  # "garage code 5582"
+    re.IGNORECASE,
+)
+# a security question's answer, once the question is named ("密保问题母亲的名字 答案是张桂兰", "first pet question
+# answer: Biscuit")
+_ASKED = re.compile(r"\bquestions?\b|密保|安全问题|验证问题", re.IGNORECASE)
+_ANSWER_VALUE = re.compile(r"(?:\banswer|答案)(?P<m>\s*(?:is|was|'s|=|:|：|是|为|就是)\s*)" + _VALUE, re.IGNORECASE)
+_LOOKS_SECRET = re.compile(r"[\d_\-!@#$%^&*+=]")
 # words that follow a label but are not its value ("my password is long", "密码是什么")
 _NOT_VALUES = {
     "is",
@@ -52,6 +70,11 @@ _NOT_VALUES = {
     "changed",
     "reset",
     "expired",
+    "changing",
+    "new",
+    "different",
+    "wrong",
+    "broken",
     "long",
     "short",
     "strong",
@@ -74,15 +97,28 @@ _KEY_SHAPE = re.compile(
 )
 
 
-def secret_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each secret value in `text` (the value after a secret's label, or a key of a known shape)."""
-    spans = [m.span() for m in _KEY_SHAPE.finditer(text or "")]
-    for m in _SECRET_VALUE.finditer(text or ""):
+def _secret_matches(text: str) -> list[re.Match]:
+    """The matches of a label and its value in `text`, each value checked: a word after a label that says nothing
+    ("my password is long", "密码是什么"), or a harmless word after a weak label, is no value."""
+    found = []
+    for m in _SECRET_VALUE.finditer(text):
         value = m.group("v").rstrip(".!")
         if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少")):
             continue
-        if not m.group("m").strip() and not re.search(r"[\d_\-!@#$%^&*+=]", value):
+        chinese_run = not m.group("m") and not value[:1].isdigit()  # "密码lulu2023xx"
+        if not m.group("m").strip() and not chinese_run and not _LOOKS_SECRET.search(value):
             continue  # "I changed my password yesterday": a word after the label, not its value
+        found.append(m)
+    weak = [m for m in _WEAK_VALUE.finditer(text) if _LOOKS_SECRET.search(m.group("v").rstrip(".!"))]
+    asked = [m for m in _ANSWER_VALUE.finditer(text)] if _ASKED.search(text) else []
+    return sorted(found + weak + asked, key=lambda m: m.start())
+
+
+def secret_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each secret value in `text` (the value after a secret's label, or a key of a known shape)."""
+    spans = [m.span() for m in _KEY_SHAPE.finditer(text or "")]
+    for m in _secret_matches(text or ""):
+        value = m.group("v").rstrip(".!")
         spans.append((m.start("v"), m.start("v") + len(value)))
     return sorted(set(spans))
 
@@ -113,7 +149,8 @@ def secret_free_parts(sentence: str) -> list[str]:
     """What a sentence with a secret's value says besides it: the clause before the secret's label when a break
     ends it, and what follows the value when a break and a joining word open it. Words right after the value with
     no break ("my passphrase is correct horse battery staple") may be more of the secret and are left out."""
-    found = [m for m in _SECRET_VALUE.finditer(sentence or "") if secret_spans(m.group())]
+    found = _secret_matches(sentence or "")
+    found = [m for i, m in enumerate(found) if not any(o.start() <= m.start() < o.end() for o in found[:i])]
     if not found:
         return [sentence]
     parts = []

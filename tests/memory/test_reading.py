@@ -314,6 +314,12 @@ def test_a_text_to_translate_or_a_hypothetical_question_is_no_fact(make_person, 
         ("Just moved to Dundee! The gate code for our block is 4471#.", "4471", "Dundee"),
         ("我刚换了新手机，锁屏的PIN是8093", "8093", None),
         ("I have a shellfish allergy. Also my bike lock combination is 12-40-7.", "12-40-7", "shellfish"),
+        ("家里wifi密码qiqi2024zz 顺便说下我新养了只鹦鹉叫团团", "qiqi2024zz", "团团"),  # the label runs into it
+        ("公司VPN密码Abc!789", "Abc!789", None),  # a "!" inside a password ends no sentence
+        ("the shed keypad code's 6619, and I grow chillies in there", "6619", "chilli"),
+        ("My laptop login is swordfish7 btw", "swordfish7", None),
+        ("密保问题是小学班主任的名字 答案是刘春梅 对了我下个月开始学潜水", "刘春梅", "潜水"),
+        ("first pet question answer: Mochi. Anyway I just adopted a beagle", "Mochi", "beagle"),
     ],
 )
 def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, secret, kept):
@@ -325,6 +331,23 @@ def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, s
     if kept:
         assert any(kept in n.content for n in alice.notes()), [n.content for n in alice.notes()]
     assert secret not in _texts(bob)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the dress code for the party is black tie",
+        "error code 404 again, the site is down",
+        "my bus pass is expired",
+        "our door code is changing next week",
+        "the area code is 415",
+        "密码是什么来着",
+    ],
+)
+def test_a_word_that_only_looks_like_a_secrets_label_hides_nothing(text):
+    from memory.reading.secrets import secret_spans
+
+    assert secret_spans(text) == []
 
 
 @pytest.mark.parametrize(
