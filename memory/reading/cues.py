@@ -25,7 +25,9 @@ FORGET = re.compile(
     r"不要再记|不要留|别留|别存|不要存|不用存|(?:没必要|不必|用不着)(?:再)?(?:记着?|记住|存着|留着)|别保存|不要保存|不要记录|别记录|不用记录|扔掉|撤回|当没听过|当没听见|"
     r"不(?:太|是很|怎么)?想让?你(?:再|一直|老是|总是)?(?:知道|记|存|留)|划掉|拿掉|销毁|清一下|清理掉|处理掉|"
     r"(?:不想|别|不要)(?:再)?在你(?:这儿?|那儿?|这里|那里)(?:看到|出现)|"
-    r"\bundo\b|\bscratch that\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
+    r"\bundo\b|\bscratch that\b|(?<!from )\bscratch (?=the|my|all|every|any)\b(?![^,;]*[,;]\s*(?:my|i|i'm|it'?s)\b[^,;]*\bnow\b)|清干净|清理干净|"
+    r"\btake\b(?=.{1,40}\bout of (?:your|the) (?:memory|memories|notes?|records?|files?)\b)|out of (?:your|the) "
+    r"(?:memory|memories|notes?|records?|files?)\b|\b(?:stick|hang)(?:ing)? around\b|\btake (?:it|that|this|them|my [\w' ]{1,30}) (?:off|out)\b|"
     r"\btake (?=(?:everything|anything|the (?:bits?|parts?|notes?|stuff|info)|what you)\b[\w' ]{0,40}? out\b)",
     re.IGNORECASE,
 )

@@ -13,16 +13,17 @@ _MIDDLE = -100  # … and of "the middle one", which a list of an odd length has
 # What may stand beside the ordinal: the item's name ("one", "条", "point"), "the", "那", "把" ...
 _FILLER = re.compile(
     r"\b(?:i|the|one|ones|item|items|entry|entries|thing|things|point|points|note|notes|memory|bit|bits|line|lines|"
-    r"bullets?|on the list|in the list|from the list|you listed|please|that|those|number|no)\b|"
-    r"[把那这个条项点句的了吧呢啊都也全#.\s]|一(?=[个条项点])|就行|就好|去掉|删掉|删了|可以|\bcan go\b",
+    r"bullets?|on the list|in the list|from the list|you listed|please|pls|plz|thanks|that|those|it|number|no)\b|"
+    r"[把那这个条项点句的了吧呢啊哈嘛呀啦哦噢都也全#.,，~～\s]|一(?=[个条项点])|就行|就好|去掉|删掉|删了|可以|\bcan go\b",
     re.IGNORECASE,
 )
 _EN = re.compile(
-    r"(?<![A-Za-z0-9])(first|second|third|fourth|fifth|sixth|seventh|eighth|last|middle|(\d)(?:st|nd|rd|th)?)(?![A-Za-z0-9])",
+    r"(?<![A-Za-z0-9])(second[- ](?:to[- ])?last|penultimate|first|second|third|fourth|fifth|sixth|seventh|eighth|"
+    r"last|middle|top|bottom|(\d)(?:st|nd|rd|th)?)(?![A-Za-z0-9])",
     re.I,
 )
 _NUMBERED = re.compile(r"\b(?:number|no\.?|#)\s*(\d)\b", re.IGNORECASE)
-_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|中间|([①-⑩])")
+_ZH = re.compile(r"(倒数)?第([一二两三四五六七八九十]|\d)|最后|中间|([①-⑩])|头(?=一?[个条项点])|末(?=一?[个条项点])")
 # a run of items at either end of the list: "the last two bullets", "first 3", "最后两条", "前两条"
 _RUN = re.compile(
     r"\b(?:the\s+)?(first|top|last|bottom)\s+(two|three|four|2|3|4)\b|(前|后|最后|倒数)([两二三四]|\d)(?:条|项|个|点)?",
@@ -43,15 +44,17 @@ def ordinal_of(phrase: str) -> int | None:
     if m.re is _NUMBERED:
         return int(m.group(1))
     if m.re is _ZH:
-        if m.group(0) in ("最后", "中间"):
-            return _LAST if m.group(0) == "最后" else _MIDDLE
+        if m.group(0) in ("最后", "中间", "头", "末"):  # "头一个": the first
+            return {"最后": _LAST, "末": _LAST, "中间": _MIDDLE, "头": 1}[m.group(0)]
         if m.group(3):
             return ord(m.group(3)) - ord("①") + 1
         n = int(m.group(2)) if m.group(2).isdigit() else _ZH_DIGITS[m.group(2)]
         return -n if m.group(1) else n
     word = m.group(1).lower()
-    if word in ("last", "middle"):
-        return _LAST if word == "last" else _MIDDLE
+    if word in ("last", "bottom", "middle", "top"):
+        return {"last": _LAST, "bottom": _LAST, "middle": _MIDDLE, "top": 1}[word]
+    if word.startswith(("second-", "second ", "penultimate")):
+        return -2  # "the second to last", "the penultimate one"
     return int(m.group(2)) if m.group(2) else _EN_ORDINALS[word]
 
 

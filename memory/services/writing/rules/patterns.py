@@ -230,6 +230,10 @@ SUBJECTLESS_SELF = re.compile(
     r"(?:是|有|大概|差不多|才|就)?\s*\d|"
     r"^(?:(?i:originally) )?[Ff]rom [A-Z]|^(?i:born|raised|brought up) (?:in|and)\b|"
     r"^(?i:living|based|working|studying) (?:in|at|as|for)\b|^(?i:never) (?:learned|learnt)\b|"
-    r"^(?i:(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved)) (?:a |an |my |to |from )?[\w-]",
+    r"^(?i:(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved)) (?:a |an |my |to |from )?[\w-]|"
+    # what the user took up, said bare in chat ("started aerial silks this month", "been doing keto since May")
+    r"^(?i:(?:just |finally |recently |also )?(?:started|began|took up|picked up|joined|switched to|signed up for|"
+    r"enrolled in|been (?:doing|learning|going|working|playing|taking|training|living|studying))) "
+    r"(?!(?:raining|snowing|pouring|hailing|getting|to (?:rain|snow|pour|get))\b)\w",  # "started raining": the weather
 )
 PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)

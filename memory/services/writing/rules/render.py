@@ -98,6 +98,7 @@ _SUBJECTLESS_IS = re.compile(
     r"^(?:(?:originally|also|actually) )?(?:from|based|married|divorced|retired|allergic)\b", re.I
 )
 _SUBJECTLESS_WAS = re.compile(r"^(?:born|raised|brought up)\b", re.IGNORECASE)
+_SUBJECTLESS_HAS = re.compile(r"^been\b", re.IGNORECASE)
 _SUBJECTLESS_DID = re.compile(
     r"^(?:never|always|usually|just|finally|recently|still|often|rarely|mostly|got|went|moved|started|stopped|"
     r"quit|left|finished|lost|bought|sold|adopted|took|had|have|can'?t|cannot|don'?t|[a-z]+ed)\b",
@@ -115,7 +116,7 @@ _TIME_LEAD = re.compile(
 
 def _subject_given(text: str) -> str:
     """ "The user …" for a clause that left its subject out, or "" when the clause is not of that shape."""
-    for rx, verb in ((_SUBJECTLESS_IS, "is "), (_SUBJECTLESS_WAS, "was "), (_SUBJECTLESS_DID, "")):
+    for rx, verb in ((_SUBJECTLESS_IS, "is "), (_SUBJECTLESS_WAS, "was "), (_SUBJECTLESS_HAS, "has "), (_SUBJECTLESS_DID, "")):
         if rx.match(text):
             return "The user " + verb + text[0].lower() + text[1:]
     return ""
