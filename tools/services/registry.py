@@ -49,6 +49,17 @@ def tool_name_check(name: str) -> str:
     return name
 
 
+def _timeout_check(timeout_seconds) -> float:
+    """How long a call may take, in seconds, as registered and as changed: more than 0, at most a minute."""
+    if not 0 < float(timeout_seconds) <= 60:
+        raise InvalidInput("timeout_seconds must be more than 0 and at most 60.")
+    return float(timeout_seconds)
+
+
+def _description_clean(description) -> str:
+    return (description or "").strip()[:1000]
+
+
 def _assistants_of(tenant, assistant_ids) -> list:
     from tenancy.models import Assistant
 
@@ -77,15 +88,14 @@ def tool_create(
     name = tool_name_check(name)
     if Tool.objects.for_tenant(tenant).filter(name=name).exists():
         raise InvalidInput(f"A tool named '{name}' exists already.", code="duplicate")
-    if not 0 < float(timeout_seconds) <= 60:
-        raise InvalidInput("timeout_seconds must be more than 0 and at most 60.")
+    timeout_seconds = _timeout_check(timeout_seconds)
     tool = Tool.objects.for_tenant(tenant).create(
         tenant=tenant,
         name=name,
-        description=(description or "").strip()[:1000],
+        description=_description_clean(description),
         parameters=tool_parameters_check(parameters),
         url=webhook_url_check(url),
-        timeout_seconds=float(timeout_seconds),
+        timeout_seconds=timeout_seconds,
         secret="tlsec_" + secrets.token_urlsafe(32),
     )
     tool.assistants.set(_assistants_of(tenant, assistants), through_defaults={"tenant_id": tenant.pk})
@@ -104,11 +114,9 @@ def tool_update(*, tenant, tool: Tool, **changes) -> Tool:
     if "url" in changes:
         changes["url"] = webhook_url_check(changes["url"])
     if "timeout_seconds" in changes:
-        if not 0 < float(changes["timeout_seconds"]) <= 60:
-            raise InvalidInput("timeout_seconds must be more than 0 and at most 60.")
-        changes["timeout_seconds"] = float(changes["timeout_seconds"])
+        changes["timeout_seconds"] = _timeout_check(changes["timeout_seconds"])
     if "description" in changes:
-        changes["description"] = (changes["description"] or "").strip()[:1000]
+        changes["description"] = _description_clean(changes["description"])
     assistants = _assistants_of(tenant, changes.pop("assistants")) if "assistants" in changes else None
     for name, value in changes.items():
         setattr(tool, name, value)

@@ -174,23 +174,12 @@ def chat_stream(request, session_id: int):
     """One turn as server-sent events: context, delta..., then done (rendered reply) or error."""
     session = session_for(request, session_id)
     text = request.POST.get("text", "")
-    language = translation.get_language()
-    try:
-        key = _turn_key(request)
-    except ApplicationError as exc:  # before anything is stored
-        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
-    turn = chat_turn_stream(tenant=request.tenant, session=session, text=text)
-    try:
-        first = next(turn)  # validation and storing the user's message happen here: errors answer plainly
-    except StopIteration:
-        return JsonResponse({"error": generic_failure()}, status=502)
-    except ApplicationError as exc:
-        return JsonResponse({"error": exc.message, "code": exc.code}, status=exc.status)
-    except Exception:
-        logger.exception("chat turn failed before streaming")
-        return JsonResponse({"error": generic_failure()}, status=502)
-    session_auto_title(tenant=request.tenant, session=session, text=text)
-    return sse_response(request, turn_events(request, session, turn, first, language, key))
+    return _stream_turn(
+        request,
+        session,
+        lambda: chat_turn_stream(tenant=request.tenant, session=session, text=text),
+        started=lambda: session_auto_title(tenant=request.tenant, session=session, text=text),
+    )
 
 
 @require_POST
@@ -209,7 +198,7 @@ def memory_undo(request, message_id: int, note_id: int):
         session_pinned_after_undo(tenant=request.tenant, end_user=request.end_user, event=event)
     except ApplicationError as exc:
         return _chat_page(request, message.session, error=exc.message, status=exc.status)
-    return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
+    return _back_to_message(message)
 
 
 @require_POST
@@ -220,11 +209,21 @@ def message_feedback(request, message_id: int):
     try:
         feedback_record(tenant=request.tenant, end_user=request.end_user, message_id=message.pk, rating=rating)
     except ApplicationError as exc:
-        if request.headers.get("Accept", "").startswith("application/json"):
+        if _wants_json(request):
             return JsonResponse({"error": exc.message}, status=exc.status)
         return _chat_page(request, message.session, error=exc.message, status=exc.status)
-    if request.headers.get("Accept", "").startswith("application/json"):
+    if _wants_json(request):
         return JsonResponse({"rating": rating, "message": _("Thanks for the feedback.")})
+    return _back_to_message(message)
+
+
+def _wants_json(request) -> bool:
+    """The page's script asked (static/web/app.js): it answers in place, with no reload."""
+    return request.headers.get("Accept", "").startswith("application/json")
+
+
+def _back_to_message(message):
+    """The conversation of `message`, scrolled to it: where the person was when they acted on it."""
     return redirect(reverse("web:chat", kwargs={"session_id": message.session_id}) + f"#m{message.pk}")
 
 
@@ -271,8 +270,10 @@ def chat_search(request):
     return render(request, "web/search.html", context)
 
 
-def _stream_turn(request, session, start):
-    """Answer a turn started by `start()` (a chat_turn_stream-like generator) as the chat's event stream."""
+def _stream_turn(request, session, start, *, started=None):
+    """Answer a turn started by `start()` (a chat_turn_stream-like generator) as the chat's event stream. Its first
+    event is read here (validation and storing the person's message happen there), so a refusal answers as plain
+    JSON; `started()`, if given, runs once it has been read, before the stream is sent."""
     language = translation.get_language()
     try:
         key = _turn_key(request)
@@ -288,6 +289,8 @@ def _stream_turn(request, session, start):
     except Exception:
         logger.exception("chat turn failed before streaming")
         return JsonResponse({"error": generic_failure()}, status=502)
+    if started is not None:
+        started()
     return sse_response(request, turn_events(request, session, turn, first, language, key))
 
 

@@ -124,7 +124,55 @@ def _check_event(event: ChatEvent) -> ChatEvent:
     return event
 
 
-class SyncTransport:
+def _result(req: Request, body):
+    return req.transform(body) if req.transform else body
+
+
+def _first_page(req: Request) -> Request:
+    return Request(req.method, req.path, params=req.params, headers=req.headers)
+
+
+def _page_items(req: Request, page) -> list:
+    """A page's results, each through `req.transform`."""
+    return [_result(req, item) for item in page.get("results", [])]
+
+
+def _next_page(req: Request, page) -> Request | None:
+    """The request for the page after `page`, or None after the last one."""
+    following = page.get("next")
+    return Request("GET", following, headers=req.headers) if following else None
+
+
+class _Retries:
+    """What the sync and async transports decide alike: the request to send and whether, and how long, to wait
+    before sending it again. Only the I/O (sending, sleeping, closing) differs between them."""
+
+    http: httpx.Client | httpx.AsyncClient
+    max_retries: int
+    backoff_base: float
+
+    def _built(self, req: Request) -> httpx.Request:
+        return self.http.build_request(
+            req.method, req.path, params=_clean(req.params) or None, json=req.json, headers=req.headers
+        )
+
+    def _wait_after_failure(self, req: Request, attempt: int, exc: httpx.TransportError) -> float:
+        """Seconds to wait before sending `req` again after the server could not be reached; ConnectionFailed
+        when it may not be sent again (a change with no Idempotency-Key, or no retries left)."""
+        if not req.idempotent or attempt > self.max_retries:
+            raise ConnectionFailed(f"Could not reach the server: {exc}") from exc
+        return backoff(attempt, self.backoff_base, None)
+
+    def _wait_after(self, response: httpx.Response, attempt: int) -> float | None:
+        """Seconds to wait before sending the request again after `response`, or None to keep `response`."""
+        if retryable(response) and attempt <= self.max_retries:
+            return backoff(attempt, self.backoff_base, retry_after_seconds(response.headers))
+        return None
+
+
+class SyncTransport(_Retries):
+    http: httpx.Client
+
     def __init__(self, client: httpx.Client, max_retries: int, backoff_base: float, sleep=time.sleep):
         self.http, self.max_retries, self.backoff_base, self.sleep = client, max_retries, backoff_base, sleep
 
@@ -133,17 +181,12 @@ class SyncTransport:
         while True:
             attempt += 1
             try:
-                built = self.http.build_request(
-                    req.method, req.path, params=_clean(req.params) or None, json=req.json, headers=req.headers
-                )
-                response = self.http.send(built, stream=stream)
+                response = self.http.send(self._built(req), stream=stream)
             except httpx.TransportError as exc:
-                if not req.idempotent or attempt > self.max_retries:
-                    raise ConnectionFailed(f"Could not reach the server: {exc}") from exc
-                self.sleep(backoff(attempt, self.backoff_base, None))
+                self.sleep(self._wait_after_failure(req, attempt, exc))
                 continue
-            if retryable(response) and attempt <= self.max_retries:
-                wait = backoff(attempt, self.backoff_base, retry_after_seconds(response.headers))
+            wait = self._wait_after(response, attempt)
+            if wait is not None:
                 response.close()
                 self.sleep(wait)
                 continue
@@ -153,18 +196,14 @@ class SyncTransport:
             return response
 
     def call(self, req: Request):
-        body = _body(self._send(req))
-        return req.transform(body) if req.transform else body
+        return _result(req, _body(self._send(req)))
 
     def paginate(self, req: Request):
-        page = self.call(Request(req.method, req.path, params=req.params, headers=req.headers))
-        while True:
-            for item in page.get("results", []):
-                yield req.transform(item) if req.transform else item
-            following = page.get("next")
-            if not following:
-                return
-            page = self.call(Request("GET", following, headers=req.headers))
+        page_request: Request | None = _first_page(req)
+        while page_request is not None:
+            page = self.call(page_request)
+            yield from _page_items(req, page)
+            page_request = _next_page(req, page)
 
     def stream(self, req: Request):
         response = self._send(req, stream=True)
@@ -175,7 +214,9 @@ class SyncTransport:
             response.close()
 
 
-class AsyncTransport:
+class AsyncTransport(_Retries):
+    http: httpx.AsyncClient
+
     def __init__(self, client: httpx.AsyncClient, max_retries: int, backoff_base: float, sleep=None):
         import asyncio
 
@@ -187,17 +228,12 @@ class AsyncTransport:
         while True:
             attempt += 1
             try:
-                built = self.http.build_request(
-                    req.method, req.path, params=_clean(req.params) or None, json=req.json, headers=req.headers
-                )
-                response = await self.http.send(built, stream=stream)
+                response = await self.http.send(self._built(req), stream=stream)
             except httpx.TransportError as exc:
-                if not req.idempotent or attempt > self.max_retries:
-                    raise ConnectionFailed(f"Could not reach the server: {exc}") from exc
-                await self.sleep(backoff(attempt, self.backoff_base, None))
+                await self.sleep(self._wait_after_failure(req, attempt, exc))
                 continue
-            if retryable(response) and attempt <= self.max_retries:
-                wait = backoff(attempt, self.backoff_base, retry_after_seconds(response.headers))
+            wait = self._wait_after(response, attempt)
+            if wait is not None:
                 await response.aclose()
                 await self.sleep(wait)
                 continue
@@ -207,18 +243,15 @@ class AsyncTransport:
             return response
 
     async def call(self, req: Request):
-        body = _body(await self._send(req))
-        return req.transform(body) if req.transform else body
+        return _result(req, _body(await self._send(req)))
 
     async def paginate(self, req: Request):
-        page = await self.call(Request(req.method, req.path, params=req.params, headers=req.headers))
-        while True:
-            for item in page.get("results", []):
-                yield req.transform(item) if req.transform else item
-            following = page.get("next")
-            if not following:
-                return
-            page = await self.call(Request("GET", following, headers=req.headers))
+        page_request: Request | None = _first_page(req)
+        while page_request is not None:
+            page = await self.call(page_request)
+            for item in _page_items(req, page):
+                yield item
+            page_request = _next_page(req, page)
 
     async def stream(self, req: Request):
         response = await self._send(req, stream=True)
