@@ -116,7 +116,12 @@ _TIME_LEAD = re.compile(
 
 def _subject_given(text: str) -> str:
     """ "The user …" for a clause that left its subject out, or "" when the clause is not of that shape."""
-    for rx, verb in ((_SUBJECTLESS_IS, "is "), (_SUBJECTLESS_WAS, "was "), (_SUBJECTLESS_HAS, "has "), (_SUBJECTLESS_DID, "")):
+    for rx, verb in (
+        (_SUBJECTLESS_IS, "is "),
+        (_SUBJECTLESS_WAS, "was "),
+        (_SUBJECTLESS_HAS, "has "),
+        (_SUBJECTLESS_DID, ""),
+    ):
         if rx.match(text):
             return "The user " + verb + text[0].lower() + text[1:]
     return ""
