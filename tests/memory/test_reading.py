@@ -641,6 +641,14 @@ def test_a_forget_that_shares_only_a_modifier_with_a_note_removes_nothing(make_p
         ("最后那条和第一条", "我记着：\n- 你在学日语\n- 你老家是东北的\n- 你喜欢吃辣", "你喜欢吃辣 and 你在学日语"),
         ("the second one", "I remember: (1) you play the cello, (2) you're from Sunderland.", "you're from Sunderland"),
         ("the second dog", "I remember: (1) you play the cello, (2) you're from Sunderland.", None),
+        ("中间那个点 哈", "我这边记着：\n• 你每天游泳\n• 你在备考\n• 你爱看话剧", "你在备考"),
+        (
+            "头一个和倒数第二个",
+            "我记得：①你在学法语 ②你养了只柯基 ③你在还车贷 ④你喜欢五月天",
+            "你在学法语 and 你在还车贷",
+        ),
+        ("the second to last one", "I remember: (1) you surf, (2) you bake, (3) you're from Hull.", "you bake"),
+        ("the top one pls", "I remember: (1) you surf, (2) you bake, (3) you're from Hull.", "you surf"),
     ],
 )
 def test_a_forget_by_position_names_the_items_of_the_list_just_given(phrase, reply, items):

@@ -58,6 +58,19 @@ def _left(person) -> str:
             "dementia",
             "food",
         ),
+        (
+            ["I grew up in Sligo.", "I collect fountain pens."],
+            "Could you take where I grew up out of your memory?",
+            "Sligo",
+            "fountain",
+        ),
+        (
+            ["I have a dentist appointment on Friday.", "I play darts."],
+            "Scratch the dentist, I went already.",
+            "dentist",
+            "darts",
+        ),
+        (["我去年辞职了。", "我养了两只鸭子。"], "辞职那档子事翻篇了 你那边也清干净吧", "辞职", "鸭子"),
     ],
 )
 def test_a_forget_said_in_chat_shorthand_by_name_or_by_pronoun_takes_that_note(
@@ -186,6 +199,8 @@ def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_pe
         ("每个月房租大概4500 有点肉疼", ["4500"]),
         ("Born in Accra, been in Leeds for years now", ["born", "Accra"]),
         ("Used to teach maths in Lisbon", ["used to", "maths"]),
+        ("Anyway, took up aerial hoop this month, it's brutal.", ["aerial hoop"]),
+        ("been doing intermittent fasting since June", ["intermittent fasting"]),
     ],
 )
 def test_a_subjectless_plan_or_fact_keeps_its_meaning(two_people, text, words):
