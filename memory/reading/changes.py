@@ -39,7 +39,7 @@ CHANGE = re.compile(
     r"home|pad))\b|卖了|卖掉|出掉|最后(?:买|选|去|定)|去世|过世|离世|"
     r"领养|收养|领了(?:一)?[只条]|转坑|退坑|出坑|弃坑|提了(?:一)?[台辆部]|放一放|先放放|先搁|搁置|"
     r"走了(?=.{0,6}(?:😭|😢|难过|难受|伤心|哭))|改(?:在)?(?:周|星期|礼拜)|"
-    r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|换(?:了|成|到)?|搬|"
+    r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|改[\u4e00-\u9fff]{1,4}了|换(?:了|成|到)?|搬|"
     r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|变了|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长掉]到|破戒|开荤|调到|提到|升到|终于|"
     r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫|这阵子|这段时间|这些天|近来|"
@@ -52,10 +52,18 @@ NOT_YET = re.compile(
     r"\b(?:plan(?:ning)?|thinking (?:of|about)|might|maybe|perhaps|considering|going to|gonna|want to|"
     r"would like|would love|wish|dream(?:ing)? (?:of|about)|someday|one day|hope|hoping|if|should i)\b|"
     r"(?<!\bin )(?<!\bof )(?<!\bby )\bmay\b|打算|计划|考虑|要不要|也许|可能|或许|如果|假如|想要|准备|好想|真想|"
-    r"多想|希望|要是|但愿|想(?:去|搬|换|买|学|要|让)|有机会|将来",
+    r"多想|希望|要是|但愿|想(?:去|搬|换|买|学|要|让)|有机会|将来|"
+    # a wish said softly, or a decision not yet made ("有点想明年辞职", "还没想好", "still undecided")
+    r"(?:有点|挺|很|还|总|一直)想|想(?:明年|今年|下个月|下半年|过段时间|以后)|没想好|没决定|还在犹豫|"
+    r"\b(?:undecided|not sure yet|haven'?t decided)\b|^\W*(?:say|suppose|imagine) (?:i|we)\b",
     re.IGNORECASE,
 )
-_QUESTION = re.compile(r"[?？]\s*$|吗[。.!！]?\s*$|呢[。.!！]?\s*$")
+# a question, with or without its mark: "杭州跟成都比 哪个更适合年轻人定居啊", "should I move to Leeds"
+_QUESTION = re.compile(
+    r"[?？]\s*$|[吗呢嘛][。.!！]?\s*$|哪个|哪里|哪儿|哪家|什么|为什么|为啥|怎么样|多少钱|是不是|要不要|该不该|好不好|行不行|"
+    r"^\W*(?:should|would|could|can|is|are|do|does|did|which|what(?! an? )|how|why|where|when)\b",
+    re.IGNORECASE,
+)
 
 
 _ON_THE_SCALES = re.compile(
@@ -104,8 +112,11 @@ def says_change(text: str) -> bool:
     name put right, a new form of address, a number with what it measures, or where the user works or lives."""
     from memory.reading.measures import says_measure
 
+    sentences = split_sentences(text)
+    if sentences and all(_QUESTION.search(s) for s in sentences):
+        return False  # a question states no new value, whatever it names
     return (
-        any(_may_change(s) for s in split_sentences(text))
+        any(_may_change(s) for s in sentences)
         or any(rx.search(text) for rx in RENAMED)
         or bool(PUT_RIGHT.search(text))
         or bool(_CALL_ME.search(text))
@@ -210,7 +221,7 @@ def _clause_change(sentences: list[str], notes: list) -> Change | None:
     return best
 
 
-_CLAUSE_CUT = re.compile(r"[,，;；]\s*|\s+-\s+")
+_CLAUSE_CUT = re.compile(r"[,，;；]\s*|\s+-\s+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")  # a space in Chinese: a comma
 
 
 def _units(text: str) -> list[str]:

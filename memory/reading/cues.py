@@ -104,7 +104,7 @@ ERASING = re.compile(
     re.IGNORECASE,
 )
 HYPOTHETICAL = re.compile(
-    r"\bif i (?:were|was|had|could|won|lived|moved|became|got|ever)\b|\bwhat if\b|\bimagine\b|\bsuppose\b|"
+    r"\bif i (?:were|was|had|could|won|lived|moved|became|got|ever)\b|\bwhat if\b|\bimagine\b|\bsuppose\b|^\W*say (?:i|we)\b|"
     r"\bhypothetically\b|\bin theory\b|\bpretend\b|\bwould i\b|\bi wish\b|\bin a parallel\b|"
     r"假如|假设|如果我|要是我|万一|想象一下|设想|幻想|要是有一天|如果有一天|假使|倘若|我要是|但愿|真希望",
     re.IGNORECASE,

@@ -175,6 +175,13 @@ def test_losing_ones_mind_is_no_forget(two_people):
             "contracting",
             "jazz",
         ),
+        (
+            ["我住在南京江宁。", "我喜欢打台球。"],
+            "从江宁搬到鼓楼了 虽然房租贵了点 但上班近多了",
+            "江宁",
+            "鼓楼",
+            "台球",
+        ),
     ],
 )
 def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_people, facts, change, old, new, kept):
@@ -254,6 +261,22 @@ def test_a_security_answer_given_after_its_quoted_question_is_kept_nowhere_and_t
     assert "欧阳" not in stored, stored
     assert any("质检" in c for c in _active(alice).values()), _active(alice)
     assert "质检" not in _left(bob)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "南京跟苏州比 哪个更适合养老啊",  # a question with no question mark
+        "有点想明年辞职去读研 还没想好",  # a soft wish, a decision not made
+        "Say I quit the bank, would I get my pension?",  # a premise said with "say"
+    ],
+)
+def test_a_question_or_a_wish_with_a_change_word_replaces_nothing(two_people, text):
+    alice, bob = two_people(["我在银行上班。", "我住在南京。"])
+    before = _active(alice)
+    alice.say(text)
+    assert _active(alice) == before, _active(alice)
+    assert "银行" in _left(bob) and "南京" in _left(bob), _active(bob)
 
 
 @pytest.mark.parametrize(
