@@ -47,13 +47,30 @@ _POINTS_BACK = re.compile(
 )
 
 
+_MASK = "▇▇"  # a secret's value, taken out before the message is read (no act or kept text carries it)
+
+
+def _secrets_masked(text: str) -> str:
+    """`text` with each secret value (memory.reading.secrets, read over the whole message: "my Spotify password?
+    It's m0ondust_radio") replaced by _MASK."""
+    out, at = [], 0
+    for start, end in secret_spans(text):
+        out += [text[at:start], _MASK]
+        at = end
+    return "".join(out) + text[at:]
+
+
 def _without_secrets(sentence: str) -> str:
     """The sentence without the clauses that carry a secret's label or value ("My wifi password is …, and I work
     from home on Fridays" -> "and I work from home on Fridays")."""
     chinese = bool(re.search(r"[\u4e00-\u9fff]", sentence))
     parts = [
-        " ".join(c.strip() for c in _CLAUSE.split(p) if c.strip() and not (secret_spans(c) or mentions_secret(c)))
-        for p in secret_free_parts(sentence)
+        " ".join(
+            c.strip()
+            for c in _CLAUSE.split(p)
+            if c.strip() and not (_MASK in c or secret_spans(c) or mentions_secret(c))
+        )
+        for p in secret_free_parts(sentence, _MASK)
     ]
     text = ("，" if chinese else ", ").join(p.strip(" ,，;；") for p in parts if p.strip(" ,，;；"))
     end = "。" if chinese else "."
@@ -154,7 +171,7 @@ def _taken_out(i: int, sentences: list[str], *, reading: Reading, dropped: set[i
     back at the value before it, a security question, or a request for a text to be written (what follows a colon
     is that text)."""
     sentence = sentences[i]
-    if secret_spans(sentence):
+    if _MASK in sentence or secret_spans(sentence):
         reading.acts.append(Secret(sentence))
         partial[i] = _without_secrets(sentence)
         return True
@@ -209,7 +226,7 @@ def message_read(text: str) -> Reading:
     """The acts of one user message and the text whose facts may be kept. Kept per text (a turn's hooks, its
     pinned facts and its extraction read the same message): treat the result as read-only."""
     reading = Reading(text=text)
-    said = split_sentences(_QUOTED.sub(" ", text))
+    said = split_sentences(_QUOTED.sub(" ", _secrets_masked(text)))
     sentences = [spelled_out(s) for s in said]  # read as spelled out ("can u remove …"), kept as said
     dropped: set[int] = set()
     partial: dict[int, str] = {}  # a sentence of which only some clauses may be kept

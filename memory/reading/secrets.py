@@ -15,7 +15,8 @@ import re
 SECRET_LABEL = re.compile(
     r"(?:pass\s?(?:word|phrase|code)|\bpwd\b|(?<![A-Za-z])pin(?:\s?(?:code|number))?(?![A-Za-z])|\bpasscode\b|"
     r"\bapi[\s_-]?(?:key|token|secret)\b|\b(?:access|auth|bearer|secret|private)[\s_-]?(?:key|token)\b|\btoken\b|"
-    r"\b(?:recovery|backup|one[\s-]?time|verification|security|2fa|otp|mfa|unlock|door|gate|alarm|safe|locker)"
+    r"\b(?:recovery|backup|one[\s-]?time|verification|security|2fa|otp|mfa|unlock|door|gate|alarm|safe|locker|garage|shed|"
+    r"lockbox|keypad|entry|building|front door|bike lock)"
     r"[\s-]?(?:code|key|phrase|pin|combination|combo)s?\b|\b(?:padlock|lock) (?:code|combination|combo)\b|"
     r"\bseed phrase\b|\botp\b|"
     r"\b(?:answer to (?:my|the) security question|security (?:question )?answer|mother'?s maiden name)\b|"
@@ -103,7 +104,7 @@ def _secret_matches(text: str) -> list[re.Match]:
     found = []
     for m in _SECRET_VALUE.finditer(text):
         value = m.group("v").rstrip(".!")
-        if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少")):
+        if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少", "干嘛", "啥", "怎么", "哪")):
             continue
         chinese_run = not m.group("m") and not value[:1].isdigit()  # "密码lulu2023xx"
         if not m.group("m").strip() and not chinese_run and not _LOOKS_SECRET.search(value):
@@ -115,17 +116,102 @@ def _secret_matches(text: str) -> list[re.Match]:
 
 
 def secret_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each secret value in `text` (the value after a secret's label, or a key of a known shape)."""
+    """(start, end) of each secret value in `text`: the value after a secret's label, a key of a known shape, and
+    in a sentence that names a secret, whatever there looks like one (secret_sentence_spans)."""
     spans = [m.span() for m in _KEY_SHAPE.finditer(text or "")]
     for m in _secret_matches(text or ""):
         value = m.group("v").rstrip(".!")
         spans.append((m.start("v"), m.start("v") + len(value)))
-    return sorted(set(spans))
+    spans += secret_sentence_spans(text or "")
+    return _merged(spans)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(set(spans)):
+        if out and start < out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+# What a sentence says when it is about a secret, beyond the labels above: misspelt labels, what a safe or a lock
+# "opens with", a security question, a maiden name, backup codes, an access key.
+SECRET_TALK = re.compile(
+    rf"{SECRET_LABEL.pattern}|密马|密碼|\bpass?w(?:or)?r?d\b|\bpasswrd\b|access\s?key|secret\s?key|\b(?:backup|recovery|"
+    r"verification|one[\s-]?time|login|2fa) codes?\b|maiden name|security question|\bopens with\b|\block\s?box\b|"
+    r"\b(?:safe|locker|vault|padlock|keypad|combo|combination|admin pw|login)\b|密保|组合|门禁|密码门|密码锁|保险[柜箱]|"
+    r"\bcode (?:for|to|of|on) (?:the |my |our )?(?:[\w-]+ ){0,2}(?:gate|door|garage|lock|safe|alarm|locker|building|shed|"
+    r"lockbox|keypad|box|flat|house|apartment|office)\b|\banswer\s*[=:：]|\banswered\b|\bI put (?=['\"“‘])",
+    re.IGNORECASE,
+)
+# in such a sentence, what looks like a secret: a token with a digit in it ("0922", "Mimi#Cat_77"), digits said
+# apart ("6 6 0 2", "552 901", "27-14-08"), a quoted answer, what was "filled in" for a security question, a run of
+# plain words given as a recovery phrase
+_TOKEN = r"[A-Za-z0-9#@$%^&*_+=!~/.-]"
+_LOOKS = (
+    re.compile(rf"(?<!{_TOKEN})(?={_TOKEN}*\d){_TOKEN}{{3,}}"),
+    re.compile(r"\d(?:[ -]\d){2,}|\d{2,}(?:[ -]\d{2,})+"),
+    re.compile(r"[“\"‘「『](?P<v>[^”\"’」』]{1,40})[”\"’」』]|(?<![A-Za-z])'(?P<w>[^']{1,40})'(?![A-Za-z])"),
+    re.compile(
+        r"(?:填的是|填了|填的|写的是|写的|答的是|瞎填的|设的是|\banswered\b|\bI put\b|\bput down\b|\banswer\s*[=:])"
+        r"\s*[:：]?\s*(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[^\s，,。.!！?？;；\"“”'‘’]{1,30})",
+        re.IGNORECASE,
+    ),
+    re.compile(r"(?:phrase|words|助记词|seed)(?:\s*(?:is|are|:|：|是))+\s*(?P<v>[a-z]+(?:\s+[a-z]+){5,})", re.IGNORECASE),
+    # a name or a word given as the answer at the end of a sentence about a security question or a maiden name
+    re.compile(
+        r"(?:maiden name|security question|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是)\s*"
+        r"(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z\u4e00-\u9fff][^\s，,。.!！?？;；]{0,30})\s*[.。!！]?\s*$",
+        re.IGNORECASE,
+    ),
+)
+# the value said first and the label after it: "Blue-Heron-55. That's the password for the shared drive."
+_POINTS_BACK = re.compile(r"^\W*(?:that'?s|that is|this is|it'?s|这是|那是|这个是|那个是)\b", re.IGNORECASE)
+# a credential said with no label, only what it opens: "it's bluefin77 for the work laptop"
+_FOR_A_LOGIN = re.compile(
+    r"\bit'?s (?P<v>\S*\d\S*) for (?:the |my |both |our )?(?:\w+ ){0,2}(?:laptop|computer|pc|mac|account|email|"
+    r"bank|wifi|router|phone|ipad|portal|login|vault|drive|server|nas)\b",
+    re.IGNORECASE,
+)
+_GIVES_IT = re.compile(r"^\W*(?:it'?s|it is|is|就是|是|[:：])", re.IGNORECASE)
+_ANSWER_AFTER = 40
+_SENTENCE = re.compile(r"[^。！？；\n]+?(?:[。！？；\n]|[.!?](?=\s|$)|$)")
+
+
+def _looks_secret(sentence: str, offset: int) -> list[tuple[int, int]]:
+    spans = []
+    for rx in _LOOKS:
+        for m in rx.finditer(sentence):
+            group = next((g for g in ("v", "w") if g in rx.groupindex and m.group(g)), None)
+            start, end = m.span(group) if group else m.span()
+            value = sentence[start:end].rstrip(".!~")
+            if value and not value.startswith(("干嘛", "什么", "啥", "怎么")):
+                spans.append((offset + start, offset + start + len(value)))
+    return spans
+
+
+def secret_sentence_spans(text: str) -> list[tuple[int, int]]:
+    """What looks like a secret in each sentence of `text` that talks about one (and in the sentence before it,
+    when it points back at it), and a credential given for a login with no label."""
+    spans = [(m.start("v"), m.start("v") + len(m.group("v").rstrip(".!"))) for m in _FOR_A_LOGIN.finditer(text)]
+    sentences = list(_SENTENCE.finditer(text))
+    for i, m in enumerate(sentences):
+        if not SECRET_TALK.search(m.group()):
+            continue
+        spans += _looks_secret(m.group(), m.start())
+        if i > 0 and _POINTS_BACK.search(m.group()):
+            spans += _looks_secret(sentences[i - 1].group(), sentences[i - 1].start())
+        after = sentences[i + 1] if i + 1 < len(sentences) else None
+        if after is not None and len(after.group()) <= _ANSWER_AFTER and _GIVES_IT.search(after.group()):
+            spans += _looks_secret(after.group(), after.start())  # "my Spotify password? It's m0ondust_radio"
+    return spans
 
 
 def mentions_secret(text: str) -> bool:
     """True when `text` names a kind of secret (a password, a PIN, an API key ...), with or without its value."""
-    return bool(SECRET_LABEL.search(text or ""))
+    return bool(SECRET_TALK.search(text or ""))
 
 
 # what may open the rest of a sentence after a secret's value: a break, then a word that only joins ("…is Wobbles
@@ -145,21 +231,24 @@ _BEFORE_LABEL = re.compile(
 )
 
 
-def secret_free_parts(sentence: str) -> list[str]:
+def secret_free_parts(sentence: str, mask: str = "") -> list[str]:
     """What a sentence with a secret's value says besides it: the clause before the secret's label when a break
     ends it, and what follows the value when a break and a joining word open it. Words right after the value with
-    no break ("my passphrase is correct horse battery staple") may be more of the secret and are left out."""
-    found = _secret_matches(sentence or "")
-    found = [m for i, m in enumerate(found) if not any(o.start() <= m.start() < o.end() for o in found[:i])]
+    no break ("my passphrase is correct horse battery staple") may be more of the secret and are left out. A value
+    already replaced by `mask` counts as one, its label with it."""
+    found = [m.span() for m in _secret_matches(sentence or "")]
+    found += [m.span() for m in re.finditer(re.escape(mask), sentence or "")] if mask else []
+    found.sort()
+    found = [f for i, f in enumerate(found) if not any(o[0] <= f[0] < o[1] for o in found[:i])]
     if not found:
         return [sentence]
     parts = []
-    head = sentence[: found[0].start()]
+    head = sentence[: found[0][0]]
     cut = _BEFORE_LABEL.search(head)
     if cut is not None:
         parts.append(head[: cut.start()])
-    for m, following in zip(found, found[1:] + [None], strict=True):
-        rest = sentence[m.end() : following.start() if following else len(sentence)]
+    for (_start, end), following in zip(found, found[1:] + [None], strict=True):
+        rest = sentence[end : following[0] if following else len(sentence)]
         opening = _AFTER_VALUE.match(rest)
         if opening is not None:
             parts.append(_JOINING.sub("", rest[opening.end() :]))
