@@ -354,6 +354,26 @@ def understanding_markdown(dev: dict | None, test: dict | None) -> list[str]:
             + f" | {h['secrets_stored']} | {h['over_forgotten_notes']} | {_fmt(100 * h['duplicate_rate'], '%')} | "
             f"{_fmt(h['reader_ms']['p95'])} ms |"
         )
+    return lines + [""] + _secrets_lines([h.get("secrets") for h in halves])
+
+
+def _secrets_lines(scored: list[dict | None]) -> list[str]:
+    """The secrets set (bench/data/secrets_*.jsonl) beside the understanding halves."""
+    rows = [s for s in scored if s]
+    if not rows:
+        return []
+    lines = [
+        "Secrets set (bench/data/secrets_*.jsonl, written apart: values said the way people say them, beside "
+        "look-alikes):",
+        "",
+        "| half | values | leaked | facts beside kept | look-alikes redacted |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for s in rows:
+        lines.append(
+            f"| {s['half']} | {s['values']} | {s['leaked']} | {s['facts_kept']}/{s['facts_beside']} | "
+            f"{s['lookalikes_redacted']}/{s['lookalikes']} |"
+        )
     return lines + [""]
 
 

@@ -206,6 +206,35 @@ def reader_latency(cases: list[dict]) -> dict:
     return percentiles(samples)
 
 
+def secrets_scored(half: str) -> dict:
+    """The secret guard on bench/data/secrets_<half>.jsonl (written apart from the code; the test half once a
+    round): values that survive the redaction or the reader's kept text, facts beside them kept, look-alikes
+    redacted."""
+    from memory.reading import message_read
+    from memory.reading.secrets import secret_spans
+    from memory.services.identifiers.pii import pii_redacted_text
+
+    rows = [json.loads(line) for line in (DATA / f"secrets_{half}.jsonl").read_text().splitlines() if line.strip()]
+    values = leaked = beside = kept = 0
+    for row in (r for r in rows if r["kind"] == "secret"):
+        redacted, said = pii_redacted_text(row["text"]), message_read(row["text"]).keep or ""
+        values += len(row["secrets"])
+        leaked += sum(1 for v in row["secrets"] if v in redacted or v in said)
+        if row.get("keep"):
+            beside += 1
+            kept += int(row["keep"].lower() in said.lower())
+    lookalikes = [r for r in rows if r["kind"] == "lookalike"]
+    return {
+        "half": half,
+        "values": values,
+        "leaked": leaked,
+        "facts_beside": beside,
+        "facts_kept": kept,
+        "lookalikes": len(lookalikes),
+        "lookalikes_redacted": sum(1 for r in lookalikes if secret_spans(r["text"])),
+    }
+
+
 def run_understanding(ctx: BenchContext, *, half: str = "dev", limit_per_category: int | None = None) -> dict:
     cases = load_cases(half, limit_per_category)
     tenant, _key = bench_tenant(f"bench-understanding-{half}")
@@ -240,4 +269,5 @@ def run_understanding(ctx: BenchContext, *, half: str = "dev", limit_per_categor
         "duplicate_rate": round(duplicates / max(1, restatements), 3),
         "reader_ms": reader_latency(cases),
         "misses": misses,
+        "secrets": secrets_scored("test" if half == "test" else "dev"),
     }

@@ -45,7 +45,7 @@ WEAK_LABEL = re.compile(
 )
 _WEAK_VALUE = re.compile(
     rf"(?:{WEAK_LABEL.pattern})(?:\s+(?:for|to|of|on|at)\s+(?:the\s+|my\s+|our\s+)?[A-Za-z][\w' -]{{0,24}}?)?"
-    r"(?P<m>\s*(?:is|was|'s|’s|=|:)\s*|\s+(?=\S*\d))" + _VALUE,  # "garage code 5582"
+    r"(?P<m>\s*(?:is|was|'s|’s|=|:)(?:\s+(?:now|still|currently))?\s*|\s+(?=\S*\d))" + _VALUE,  # "garage code 5582"
     re.IGNORECASE,
 )
 # a security question's answer, once the question is named ("密保问题母亲的名字 答案是张桂兰", "first pet question
@@ -139,9 +139,15 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 # What a sentence says when it is about a secret, beyond the labels above: misspelt labels, what a safe or a lock
 # "opens with", a security question, a maiden name, backup codes, an access key.
 SECRET_TALK = re.compile(
-    rf"{SECRET_LABEL.pattern}|密马|密碼|\bpass?w(?:or)?r?d\b|\bpasswrd\b|access\s?key|secret\s?key|\b(?:backup|recovery|"
-    r"verification|one[\s-]?time|login|2fa) codes?\b|maiden name|security question|\bopens with\b|\block\s?box\b|"
-    r"\b(?:safe|locker|vault|padlock|keypad|combo|combination|admin pw|login)\b|密保|组合|门禁|密码门|密码锁|保险[柜箱]|"
+    rf"{SECRET_LABEL.pattern}|密马|密碼|蜜码|秘码|\bpas{{1,2}}w(?:or|ro|o|r)?d\b|access[\s_]?(?:key|token)|secret[\s_]?key|"
+    r"client[\s_]secret|api[\s_]key|\b(?:backup|recovery|verification|one[\s-]?time|login|2fa) codes?\b|maiden name|"
+    r"security (?:question|q)\b|\bopens with\b|\block\s?box\b|\b(?:[\w'-]+ )?lock\b|\bwallet (?:words|phrase)\b|"
+    r"\b(?:safe|locker|vault|padlock|keypad|combo|combination|admin pw|login|key|token|secret)\b|"
+    # a code, but not one of the harmless kinds ("error code 404", "the dress code")
+    r"(?<!error )(?<!zip )(?<!area )(?<!post )(?<!postal )(?<!dress )(?<!promo )(?<!discount )(?<!source )(?<!country )"
+    r"(?<!bar )(?<!qr )(?<!morse )(?<!status )(?<!tax )(?<!sort )(?<!product )\bcodes?\b|"
+    r"\bpwd?\b|答案[:：]|[那这]道?题|密保|组合|门禁|密码门|[挂门]锁|组合锁|密码锁|锁屏|保险[柜箱]|种子短语|助记|钱包|填的是|我填的|我设的|设的是|"
+    r"(?<=[\u4e00-\u9fff])(?<![起号价页尺代])码(?![头农数字])|"
     r"\bcode (?:for|to|of|on) (?:the |my |our )?(?:[\w-]+ ){0,2}(?:gate|door|garage|lock|safe|alarm|locker|building|shed|"
     r"lockbox|keypad|box|flat|house|apartment|office)\b|\banswer\s*[=:：]|\banswered\b|\bI put (?=['\"“‘])",
     re.IGNORECASE,
@@ -159,22 +165,35 @@ _LOOKS = (
         r"\s*[:：]?\s*(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[^\s，,。.!！?？;；\"“”'‘’]{1,30})",
         re.IGNORECASE,
     ),
-    re.compile(r"(?:phrase|words|助记词|seed)(?:\s*(?:is|are|:|：|是))+\s*(?P<v>[a-z]+(?:\s+[a-z]+){5,})", re.IGNORECASE),
+    re.compile(
+        r"(?:phrase|words|助记词|seed)(?:\s*(?:is|are|:|：|是))+\s*(?P<v>[a-z]+(?:\s+[a-z]+){5,})", re.IGNORECASE
+    ),
+    re.compile(r"[:：]\s*(?P<v>[a-z]+(?:\s+[a-z]+){7,})"),  # "wallet words, in order: lemon attic purity …"
+    # the numbers of a combination, however few digits each ("组合锁：右 18，左 42，右 7")
+    re.compile(
+        r"(?:组合锁?|combination|combo)\s*(?:is|是|为|[:：])?\s*(?P<v>[^。.!！?？\d]{0,6}\d[^。.!！?？]*)", re.I
+    ),
+    # the value said first, then what it is: "黄陂，这是我填的…密保", "Tulsa - that's my security answer"
+    re.compile(r"^\s*(?P<v>[^，,\s][^，,]{0,11})[，,]\s*(?:这|那)个?是(?!不是|什么|啥)", re.IGNORECASE),
+    re.compile(r"^\s*(?P<v>[^,\s][^,]{0,29}?),?\s+(?:-\s*)?that'?s (?:my|the|what)\b", re.IGNORECASE),
     # a name or a word given as the answer at the end of a sentence about a security question or a maiden name
     re.compile(
-        r"(?:maiden name|security question|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是)\s*"
-        r"(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z\u4e00-\u9fff][^\s，,。.!！?？;；]{0,30})\s*[.。!！]?\s*$",
+        r"(?:maiden name|security (?:question|q)|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是|->)\s*"
+        r"(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z\u4e00-\u9fff][^\s，,。.!！?？;；]{0,30}(?:\s+[A-Z][\w'-]*){0,2})"
+        r"\s*[.。!！]?\s*$",
         re.IGNORECASE,
     ),
 )
 # the value said first and the label after it: "Blue-Heron-55. That's the password for the shared drive."
 _POINTS_BACK = re.compile(r"^\W*(?:that'?s|that is|this is|it'?s|这是|那是|这个是|那个是)\b", re.IGNORECASE)
 # a credential said with no label, only what it opens: "it's bluefin77 for the work laptop"
+_LOGINS = r"(?:laptop|computer|pc|mac|account|email|bank|wifi|router|phone|ipad|portal|login|vault|drive|server|nas)"
 _FOR_A_LOGIN = re.compile(
-    r"\bit'?s (?P<v>\S*\d\S*) for (?:the |my |both |our )?(?:\w+ ){0,2}(?:laptop|computer|pc|mac|account|email|"
-    r"bank|wifi|router|phone|ipad|portal|login|vault|drive|server|nas)\b",
+    rf"\bit'?s (?P<v>\S*\d\S*) for (?:the |my |both |our )?(?:\w+ ){{0,2}}{_LOGINS}\b|"
+    rf"\b{_LOGINS}\s*[:：]\s*(?P<w>\S*[\d#@$%^&*!]\S*)",  # "🔐 laptop: Pumpkin#Spice_8"
     re.IGNORECASE,
 )
+_ALONE = re.compile(r"^\s*(?P<v>[^\s.。!！?？]{2,24}(?: [^\s.。!！?？]{2,24})?)\s*[.。!！]\s*$")
 _GIVES_IT = re.compile(r"^\W*(?:it'?s|it is|is|就是|是|[:：])", re.IGNORECASE)
 _ANSWER_AFTER = 40
 _SENTENCE = re.compile(r"[^。！？；\n]+?(?:[。！？；\n]|[.!?](?=\s|$)|$)")
@@ -187,7 +206,11 @@ def _looks_secret(sentence: str, offset: int) -> list[tuple[int, int]]:
             group = next((g for g in ("v", "w") if g in rx.groupindex and m.group(g)), None)
             start, end = m.span(group) if group else m.span()
             value = sentence[start:end].rstrip(".!~")
-            if value and not value.startswith(("干嘛", "什么", "啥", "怎么")):
+            if (
+                value
+                and not value.startswith(("干嘛", "什么", "啥", "怎么"))
+                and not (group and SECRET_TALK.search(value))
+            ):
                 spans.append((offset + start, offset + start + len(value)))
     return spans
 
@@ -195,14 +218,21 @@ def _looks_secret(sentence: str, offset: int) -> list[tuple[int, int]]:
 def secret_sentence_spans(text: str) -> list[tuple[int, int]]:
     """What looks like a secret in each sentence of `text` that talks about one (and in the sentence before it,
     when it points back at it), and a credential given for a login with no label."""
-    spans = [(m.start("v"), m.start("v") + len(m.group("v").rstrip(".!"))) for m in _FOR_A_LOGIN.finditer(text)]
+    spans = []
+    for m in _FOR_A_LOGIN.finditer(text):
+        group = "v" if m.group("v") else "w"
+        spans.append((m.start(group), m.start(group) + len(m.group(group).rstrip(".!"))))
     sentences = list(_SENTENCE.finditer(text))
     for i, m in enumerate(sentences):
         if not SECRET_TALK.search(m.group()):
             continue
         spans += _looks_secret(m.group(), m.start())
         if i > 0 and _POINTS_BACK.search(m.group()):
-            spans += _looks_secret(sentences[i - 1].group(), sentences[i - 1].start())
+            before = sentences[i - 1]
+            spans += _looks_secret(before.group(), before.start())
+            word = _ALONE.match(before.group())
+            if word:  # a name or a word said alone before it: the answer itself
+                spans.append((before.start() + word.start("v"), before.start() + word.end("v")))
         after = sentences[i + 1] if i + 1 < len(sentences) else None
         if after is not None and len(after.group()) <= _ANSWER_AFTER and _GIVES_IT.search(after.group()):
             spans += _looks_secret(after.group(), after.start())  # "my Spotify password? It's m0ondust_radio"
