@@ -2,14 +2,18 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
+
+from core.asgi_handler import SyncStackASGIHandler
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 # Requests run in threads of their own here: share a bounded connection pool among them (config/settings/database.py).
 os.environ.setdefault("DATABASE_POOL_MAX_SIZE", "8")
-django_application = get_asgi_application()
+django.setup(set_prefix=False)  # what get_asgi_application() does before it builds Django's own handler
+# Django's handler with the middleware run in sync mode, in one trip to the request's thread (core/asgi_handler.py)
+django_application = SyncStackASGIHandler()
 
-from assistants.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by get_asgi_application()
+from assistants.warmup import web_process_warm_up  # noqa: E402 - needs the apps loaded by django.setup()
 from core.request_limits import BodySizeLimit  # noqa: E402 - needs the settings configured above
 from mcp_api.asgi import mcp_mount  # noqa: E402 - the same
 
