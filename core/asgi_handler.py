@@ -3,10 +3,9 @@
 Django's own ASGIHandler runs the middleware in async mode. Each middleware built on MiddlewareMixin (all of
 Django's, csp's, axes', permissions-policy's) then sends its process_request and its process_response through
 sync_to_async, a sync-only one (whitenoise, ours) turns the stack below it back with async_to_sync, and the view,
-the response's render and each process_view cross once more: 21 crossings between the event loop and the
-request's thread for one `GET /api/v1/assistants/`, about 5 of its 8.4 ms when the app is called in-process
-(Django's test client, sync throughout, answers it in 3.6 ms). Every view here is sync (DRF), so the async mode
-buys nothing; Django's docs count each such switch at "around a millisecond" (topics/async, "Performance").
+the response's render and each process_view cross once more: about twenty crossings between the event loop and
+the request's thread for one API request, each costing what Django's docs put at "around a millisecond"
+(topics/async, "Performance"). Every view here is sync (DRF), so the async mode buys nothing.
 
 `SyncStackASGIHandler` loads the same middleware in the same order in sync mode, as WSGI runs them, and calls
 the whole stack with one thread-sensitive sync_to_async, as Django calls a sync view: the request's later sync

@@ -28,7 +28,7 @@ MAX_SENTENCE = 120  # a longer sentence is left to the rules' clauses: one note 
 
 CHANGE = re.compile(
     r"\b(?:now|these days|nowadays|any ?more|no longer|not \w+ any ?more|instead(?: of)?|actually|switched|"
-    r"switching|changed|moved|relocated|dropped|picked up|left|quit|finished|graduated|retired|promoted|joined|"
+    r"switching|changed|moved|relocated|dropped|picked up|left|quit|finished|graduated|retired|promoted|appointed|joined|"
     r"cancell?ed|stopped|started|became|pushed|postponed|brought forward|overtaken|replaced|up to|down to|"
     r"hiked|raised|cut|increased|decreased|reduced|lowered|bumped|went (?:up|down)|turned \d+|miscounted|autocorrect|i meant|not \w+,? (?:but|it'?s)|"
     r"new job|got (?:a |an )?(?:new|promoted|married|engaged|divorced)|relocat(?:ed|ing)|separated|split up|"
@@ -40,7 +40,7 @@ CHANGE = re.compile(
     r"领养|收养|领了(?:一)?[只条]|转坑|退坑|出坑|弃坑|提了(?:一)?[台辆部]|放一放|先放放|先搁|搁置|"
     r"走了(?=.{0,6}(?:😭|😢|难过|难受|伤心|哭))|改(?:在)?(?:周|星期|礼拜)|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|改[\u4e00-\u9fff]{1,4}了|换(?:了|成|到)?|搬|"
-    r"挪|升|涨|降|转(?:岗|行|到|学|了)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
+    r"挪|升|涨|降|转(?:岗|行|到|学|了|去|入|进)|戒|毕业|离职|辞职|跳槽|入职|退休|脱单|结婚|离婚|分手|满\d+岁|满[一二三四五六七八九十]+岁|"
     r"变成|变了|接到|不去了|不学了|不做了|不干了|不吃.{0,6}了|开始|[加减增涨降瘦胖长掉]到|破戒|开荤|调到|提到|升到|终于|"
     r"上(?:[一二三四五六]年级|小学|初中|高中|大学|幼儿园)|不在.{1,8}了|改名|改叫|这阵子|这段时间|这些天|近来|"
     r"放弃|迷上|爱上|喜欢上|入坑|改玩|[不没](?:怎么|再)?[\u4e00-\u9fff]{1,2}[了啦]|(?:考|答辩|面试)(?:也)?过[了啦]|"

@@ -182,6 +182,14 @@ def test_losing_ones_mind_is_no_forget(two_people):
             "鼓楼",
             "台球",
         ),
+        (["我儿子在红星小学上学。", "我喜欢打台球。"], "我儿子这学期转去育才小学了", "红星", "育才", "台球"),
+        (
+            ["I'm a payroll analyst.", "I play the banjo."],
+            "Just to let you know, I have been appointed Head of Payroll.",
+            "analyst",
+            "Head of Payroll",
+            "banjo",
+        ),
     ],
 )
 def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_people, facts, change, old, new, kept):
@@ -208,6 +216,7 @@ def test_a_change_said_in_chat_replaces_the_note_it_is_about_and_no_other(two_pe
         ("Used to teach maths in Lisbon", ["used to", "maths"]),
         ("Anyway, took up aerial hoop this month, it's brutal.", ["aerial hoop"]),
         ("been doing intermittent fasting since June", ["intermittent fasting"]),
+        ("Lived in Porto for six years before the kids came along", ["Porto"]),
     ],
 )
 def test_a_subjectless_plan_or_fact_keeps_its_meaning(two_people, text, words):

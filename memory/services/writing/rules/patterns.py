@@ -234,6 +234,9 @@ SUBJECTLESS_SELF = re.compile(
     # what the user took up, said bare in chat ("started aerial silks this month", "been doing keto since May")
     r"^(?i:(?:just |finally |recently |also )?(?:started|began|took up|picked up|joined|switched to|signed up for|"
     r"enrolled in|been (?:doing|learning|going|working|playing|taking|training|living|studying))) "
-    r"(?!(?:raining|snowing|pouring|hailing|getting|to (?:rain|snow|pour|get))\b)\w",  # "started raining": the weather
+    r"(?!(?:raining|snowing|pouring|hailing|getting|to (?:rain|snow|pour|get))\b)\w|"  # "started raining": the weather
+    # what the user did for a while, said bare ("Smoked for 15 years, quit in 2019", "lived in Oslo as a kid")
+    r"^(?i:smoked|worked|lived|studied|played|taught|trained|served|grew up|quit|gave up|stopped) "
+    r"(?:(?i:for )(?:\d+|(?i:a|two|three|four|five|ten|many|several)) |(?i:in )\d{4}\b|(?i:in |at )[A-Z]|(?i:as an? ))",
 )
 PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)
