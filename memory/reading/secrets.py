@@ -143,25 +143,23 @@ SECRET_TALK = re.compile(
     r"client[\s_]secret|api[\s_]key|\b(?:backup|recovery|verification|one[\s-]?time|login|2fa) codes?\b|maiden name|"
     r"security (?:question|q)\b|\bopens with\b|\block\s?box\b|\b(?:[\w'-]+ )?lock\b|\bwallet (?:words|phrase)\b|"
     r"\b(?:safe|locker|vault|padlock|keypad|combo|combination|admin pw|login|key|token|secret)\b|"
-    # a code, but not one of the harmless kinds ("error code 404", "the dress code")
-    r"(?<!error )(?<!zip )(?<!area )(?<!post )(?<!postal )(?<!dress )(?<!promo )(?<!discount )(?<!source )(?<!country )"
-    r"(?<!bar )(?<!qr )(?<!morse )(?<!status )(?<!tax )(?<!sort )(?<!product )\bcodes?\b|"
-    r"\bpwd?\b|答案[:：]|[那这]道?题|密保|组合|门禁|密码门|[挂门]锁|组合锁|密码锁|锁屏|保险[柜箱]|种子短语|助记|钱包|填的是|我填的|我设的|设的是|"
+    r"\bpwd?\b|答案[:：]|[那这]道?题|密保|组合|门禁|密码门|[挂门]锁|组合锁|密码锁|锁屏|保险[柜箱]|种子短语|助记|钱包|"
     r"(?<=[\u4e00-\u9fff])(?<![起号价页尺代])码(?![头农数字])|"
     r"\bcode (?:for|to|of|on) (?:the |my |our )?(?:[\w-]+ ){0,2}(?:gate|door|garage|lock|safe|alarm|locker|building|shed|"
-    r"lockbox|keypad|box|flat|house|apartment|office)\b|\banswer\s*[=:：]|\banswered\b|\bI put (?=['\"“‘])",
+    r"lockbox|keypad|box|flat|house|apartment|office)\b|\banswer\s*[=:：]|\banswered\b(?! to\b)|\bI put (?=['\"“‘])",
     re.IGNORECASE,
 )
 # in such a sentence, what looks like a secret: a token with a digit in it ("0922", "Mimi#Cat_77"), digits said
 # apart ("6 6 0 2", "552 901", "27-14-08"), a quoted answer, what was "filled in" for a security question, a run of
 # plain words given as a recovery phrase
 _TOKEN = r"[A-Za-z0-9#@$%^&*_+=!~/.-]"
+_TURN = r"[^。.!！?？,，\d]{0,6}\d[^。.!！?？,，]*"  # one number of a combination, with its direction
 _LOOKS = (
     re.compile(rf"(?<!{_TOKEN})(?={_TOKEN}*\d){_TOKEN}{{3,}}"),
     re.compile(r"\d(?:[ -]\d){2,}|\d{2,}(?:[ -]\d{2,})+"),
     re.compile(r"[“\"‘「『](?P<v>[^”\"’」』]{1,40})[”\"’」』]|(?<![A-Za-z])'(?P<w>[^']{1,40})'(?![A-Za-z])"),
     re.compile(
-        r"(?:填的是|填了|填的|写的是|写的|答的是|瞎填的|设的是|\banswered\b|\bI put\b|\bput down\b|\banswer\s*[=:])"
+        r"(?:填的是|填了|填的|写的是|写的|答的是|瞎填的|设的是|\banswered\b(?! to\b)|\bI put\b|\bput down\b|\banswer\s*[=:])"
         r"\s*[:：]?\s*(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[^\s，,。.!！?？;；\"“”'‘’]{1,30})",
         re.IGNORECASE,
     ),
@@ -169,10 +167,8 @@ _LOOKS = (
         r"(?:phrase|words|助记词|seed)(?:\s*(?:is|are|:|：|是))+\s*(?P<v>[a-z]+(?:\s+[a-z]+){5,})", re.IGNORECASE
     ),
     re.compile(r"[:：]\s*(?P<v>[a-z]+(?:\s+[a-z]+){7,})"),  # "wallet words, in order: lemon attic purity …"
-    # the numbers of a combination, however few digits each ("组合锁：右 18，左 42，右 7")
-    re.compile(
-        r"(?:组合锁?|combination|combo)\s*(?:is|是|为|[:：])?\s*(?P<v>[^。.!！?？\d]{0,6}\d[^。.!！?？]*)", re.I
-    ),
+    # the numbers of a combination, however few digits each ("组合锁：右 18，左 42，右 7"), not the clause after them
+    re.compile(rf"(?:组合锁?|combination|combo)\s*(?:is|是|为|[:：])?\s*(?P<v>{_TURN}(?:[,，]\s*{_TURN})*)", re.I),
     # the value said first, then what it is: "黄陂，这是我填的…密保", "Tulsa - that's my security answer"
     re.compile(r"^\s*(?P<v>[^，,\s][^，,]{0,11})[，,]\s*(?:这|那)个?是(?!不是|什么|啥)", re.IGNORECASE),
     re.compile(r"^\s*(?P<v>[^,\s][^,]{0,29}?),?\s+(?:-\s*)?that'?s (?:my|the|what)\b", re.IGNORECASE),
@@ -187,10 +183,18 @@ _LOOKS = (
 # the value said first and the label after it: "Blue-Heron-55. That's the password for the shared drive."
 _POINTS_BACK = re.compile(r"^\W*(?:that'?s|that is|this is|it'?s|这是|那是|这个是|那个是)\b", re.IGNORECASE)
 # a credential said with no label, only what it opens: "it's bluefin77 for the work laptop"
-_LOGINS = r"(?:laptop|computer|pc|mac|account|email|bank|wifi|router|phone|ipad|portal|login|vault|drive|server|nas)"
+_LOGINS = r"(?:laptop|computer|pc|mac|account|email|bank|wifi|router|ipad|portal|login|vault|drive|server|nas)"
 _FOR_A_LOGIN = re.compile(
     rf"\bit'?s (?P<v>\S*\d\S*) for (?:the |my |both |our )?(?:\w+ ){{0,2}}{_LOGINS}\b|"
     rf"\b{_LOGINS}\s*[:：]\s*(?P<w>\S*[\d#@$%^&*!]\S*)",  # "🔐 laptop: Pumpkin#Spice_8"
+    re.IGNORECASE,
+)
+# a code, but not one of the harmless kinds ("error code 404", "the dress code", "I write Python 3.12 code")
+_A_CODE = re.compile(
+    r"^(?!.*\b(?:writ\w*|wrote|program\w*|python|java\w*|html|css|sql|source|github|repo|bug|compil\w*|review|snippet|"
+    r"editor|develop\w*|engineer\w*)\b).*(?<!error )(?<!zip )(?<!area )(?<!post )(?<!postal )(?<!dress )(?<!promo )"
+    r"(?<!discount )(?<!source )(?<!country )(?<!bar )(?<!qr )(?<!morse )(?<!status )(?<!tax )(?<!sort )(?<!product )"
+    r"\bcodes?\b",
     re.IGNORECASE,
 )
 _ALONE = re.compile(r"^\s*(?P<v>[^\s.。!！?？]{2,24}(?: [^\s.。!！?？]{2,24})?)\s*[.。!！]\s*$")
@@ -224,7 +228,7 @@ def secret_sentence_spans(text: str) -> list[tuple[int, int]]:
         spans.append((m.start(group), m.start(group) + len(m.group(group).rstrip(".!"))))
     sentences = list(_SENTENCE.finditer(text))
     for i, m in enumerate(sentences):
-        if not SECRET_TALK.search(m.group()):
+        if not (SECRET_TALK.search(m.group()) or _A_CODE.search(m.group())):
             continue
         spans += _looks_secret(m.group(), m.start())
         if i > 0 and _POINTS_BACK.search(m.group()):
