@@ -221,7 +221,9 @@ def _clause_change(sentences: list[str], notes: list) -> Change | None:
     return best
 
 
-_CLAUSE_CUT = re.compile(r"[,，;；]\s*|\s+-\s+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")  # a space in Chinese: a comma
+_CLAUSE_CUT = re.compile(
+    r"[,，;；]\s*|\s+-\s+|(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])"
+)  # a space in Chinese: a comma
 
 
 def _units(text: str) -> list[str]:

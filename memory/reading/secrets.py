@@ -119,11 +119,23 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each secret value in `text`: the value after a secret's label, a key of a known shape, and
     in a sentence that names a secret, whatever there looks like one (secret_sentence_spans)."""
     spans = [m.span() for m in _KEY_SHAPE.finditer(text or "")]
+    if not _MAY_TALK.search(text or ""):
+        return spans + _for_a_login(text or "")  # most texts name no secret: the labels are not read
     for m in _secret_matches(text or ""):
         value = m.group("v").rstrip(".!")
         spans.append((m.start("v"), m.start("v") + len(value)))
     spans += secret_sentence_spans(text or "")
     return _merged(spans)
+
+
+# a word every label above holds a part of: a text with none of them names no secret (a cheap first look; the
+# labels' own patterns are slow to run over every message a recall shows)
+_MAY_TALK = re.compile(
+    r"\bpas{1,2}w|\bpass(?:code|phrase)?\b|\bpwd?\b|(?<![A-Za-z])pin(?![A-Za-z])|\bkeys?\b|key_|_key|keypad|token|"
+    r"secret|\bcodes?\b|code\b|\block|lock\b|\bsafe\b|vault|combo|combination|log-?in|wi-?fi|answer|maiden|security|"
+    r"phrase|wallet|\botp\b|2fa|mfa|opens with|\bI put\b|密|碼|码|钥|锁|保险|助记|钱包|答案|题|门禁|组合|令牌|口令|短语",
+    re.IGNORECASE,
+)
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -190,13 +202,24 @@ _FOR_A_LOGIN = re.compile(
     re.IGNORECASE,
 )
 # a code, but not one of the harmless kinds ("error code 404", "the dress code", "I write Python 3.12 code")
-_A_CODE = re.compile(
-    r"^(?!.*\b(?:writ\w*|wrote|program\w*|python|java\w*|html|css|sql|source|github|repo|bug|compil\w*|review|snippet|"
-    r"editor|develop\w*|engineer\w*)\b).*(?<!error )(?<!zip )(?<!area )(?<!post )(?<!postal )(?<!dress )(?<!promo )"
-    r"(?<!discount )(?<!source )(?<!country )(?<!bar )(?<!qr )(?<!morse )(?<!status )(?<!tax )(?<!sort )(?<!product )"
-    r"\bcodes?\b",
+_CODE_WORD = re.compile(r"\bcodes?\b", re.IGNORECASE)
+_HARMLESS_CODE = re.compile(
+    r"\b(?:error|zip|area|post|postal|dress|promo|discount|source|country|bar|qr|morse|status|tax|sort|product) codes?\b",
     re.IGNORECASE,
 )
+_PROGRAMMING = re.compile(
+    r"\b(?:writ\w*|wrote|program\w*|python|java\w*|html|css|sql|source|github|repo|bug|compil\w*|review|snippet|"
+    r"editor|develop\w*|engineer\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def _a_code(sentence: str) -> bool:
+    codes = {m.end() for m in _CODE_WORD.finditer(sentence)}
+    harmless = {m.end() for m in _HARMLESS_CODE.finditer(sentence)} if codes else set()
+    return bool(codes - harmless) and not _PROGRAMMING.search(sentence)
+
+
 _ALONE = re.compile(r"^\s*(?P<v>[^\s.。!！?？]{2,24}(?: [^\s.。!！?？]{2,24})?)\s*[.。!！]\s*$")
 _GIVES_IT = re.compile(r"^\W*(?:it'?s|it is|is|就是|是|[:：])", re.IGNORECASE)
 _ANSWER_AFTER = 40
@@ -219,16 +242,23 @@ def _looks_secret(sentence: str, offset: int) -> list[tuple[int, int]]:
     return spans
 
 
-def secret_sentence_spans(text: str) -> list[tuple[int, int]]:
-    """What looks like a secret in each sentence of `text` that talks about one (and in the sentence before it,
-    when it points back at it), and a credential given for a login with no label."""
+def _for_a_login(text: str) -> list[tuple[int, int]]:
     spans = []
     for m in _FOR_A_LOGIN.finditer(text):
         group = "v" if m.group("v") else "w"
         spans.append((m.start(group), m.start(group) + len(m.group(group).rstrip(".!"))))
+    return spans
+
+
+def secret_sentence_spans(text: str) -> list[tuple[int, int]]:
+    """What looks like a secret in each sentence of `text` that talks about one (and in the sentence before it,
+    when it points back at it), and a credential given for a login with no label."""
+    spans = _for_a_login(text)
+    if not (SECRET_TALK.search(text) or _CODE_WORD.search(text)):
+        return spans  # most messages talk of no secret: no sentence to read
     sentences = list(_SENTENCE.finditer(text))
     for i, m in enumerate(sentences):
-        if not (SECRET_TALK.search(m.group()) or _A_CODE.search(m.group())):
+        if not (SECRET_TALK.search(m.group()) or _a_code(m.group())):
             continue
         spans += _looks_secret(m.group(), m.start())
         if i > 0 and _POINTS_BACK.search(m.group()):
