@@ -132,7 +132,7 @@ def secret_spans(text: str) -> list[tuple[int, int]]:
 # labels' own patterns are slow to run over every message a recall shows)
 _MAY_TALK = re.compile(
     r"\bpas{1,2}w|\bpass(?:code|phrase)?\b|\bpwd?\b|(?<![A-Za-z])pin(?![A-Za-z])|\bkeys?\b|key_|_key|keypad|token|"
-    r"secret|\bcodes?\b|code\b|\block|lock\b|\bsafe\b|vault|combo|combination|log-?in|wi-?fi|answer|maiden|security|"
+    r"secret|\bcodes?\b|code\b|\block|lock\b|\bsafe\b|vault|alarm|intercom|gate|door|combo|combination|log-?in|wi-?fi|answer|maiden|security|"
     r"phrase|wallet|\botp\b|2fa|mfa|opens with|\bI put\b|密|碼|码|钥|锁|保险|助记|钱包|答案|题|门禁|组合|令牌|口令|短语",
     re.IGNORECASE,
 )
@@ -155,6 +155,8 @@ SECRET_TALK = re.compile(
     r"client[\s_]secret|api[\s_]key|\b(?:backup|recovery|verification|one[\s-]?time|login|2fa) codes?\b|maiden name|"
     r"security (?:question|q)\b|\bopens with\b|\block\s?box\b|\b(?:[\w'-]+ )?lock\b|\bwallet (?:words|phrase)\b|"
     r"\b(?:safe|locker|vault|padlock|keypad|combo|combination|admin pw|login|key|token|secret)\b|"
+    # a device's code said with the device alone: "the alarm at mum's is 2468" (not "my alarm is at 6:30")
+    r"\b(?:alarm|intercom|gate|door)\b(?=[^.。!?？]{0,30}?(?:\bis|'s|=|:)\s*\d{4,8}\b(?![:.]\d))|"
     r"\bpwd?\b|答案[:：]|[那这]道?题|密保|组合|门禁|密码门|[挂门]锁|组合锁|密码锁|锁屏|保险[柜箱]|种子短语|助记|钱包|"
     r"(?<=[\u4e00-\u9fff])(?<![起号价页尺代])码(?![头农数字])|"
     r"\bcode (?:for|to|of|on) (?:the |my |our )?(?:[\w-]+ ){0,2}(?:gate|door|garage|lock|safe|alarm|locker|building|shed|"
@@ -186,7 +188,7 @@ _LOOKS = (
     re.compile(r"^\s*(?P<v>[^,\s][^,]{0,29}?),?\s+(?:-\s*)?that'?s (?:my|the|what)\b", re.IGNORECASE),
     # a name or a word given as the answer at the end of a sentence about a security question or a maiden name
     re.compile(
-        r"(?:maiden name|security (?:question|q)|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是|->)\s*"
+        r"(?:maiden name|security (?:question|q)|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是|->|\s[—–-]+\s|[—–]+)\s*"
         r"(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z\u4e00-\u9fff][^\s，,。.!！?？;；]{0,30}(?:\s+[A-Z][\w'-]*){0,2})"
         r"\s*[.。!！]?\s*$",
         re.IGNORECASE,

@@ -320,6 +320,8 @@ def test_a_text_to_translate_or_a_hypothetical_question_is_no_fact(make_person, 
         ("My laptop login is swordfish7 btw", "swordfish7", None),
         ("密保问题是小学班主任的名字 答案是刘春梅 对了我下个月开始学潜水", "刘春梅", "潜水"),
         ("first pet question answer: Mochi. Anyway I just adopted a beagle", "Mochi", "beagle"),
+        ("the alarm at my dad's place is 7350. I teach yoga on Tuesdays", "7350", "yoga"),  # the device alone
+        ("密保：第一只宠物的名字 —— 花卷。我在学吉他", "花卷", "吉他"),  # the answer after a dash
     ],
 )
 def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, secret, kept):
@@ -342,6 +344,8 @@ def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, s
         "our door code is changing next week",
         "the area code is 415",
         "密码是什么来着",
+        "my alarm is at 6:30 every morning",
+        "the gate is 4 metres wide",
     ],
 )
 def test_a_word_that_only_looks_like_a_secrets_label_hides_nothing(text):

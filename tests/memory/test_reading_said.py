@@ -330,3 +330,27 @@ def test_a_space_between_chinese_clauses_is_read_as_a_comma(two_people, text, st
     if not_stored:
         assert not_stored not in _left(alice), _active(alice)
     assert _left(bob) == "用户喜欢喝乌龙茶。", _active(bob)
+
+
+@pytest.mark.parametrize(
+    ("fact", "again", "about"),
+    [
+        ("我很怕狗。", "狗我是真怵 路上见了都绕着走", "狗"),  # no word shared but the dog
+        ("我是哈尔滨人。", "哈尔滨是我老家 正宗东北银儿", "哈尔滨"),
+        ("我韩语说得很流利。", "韩语我说得贼溜 追剧都不看字幕", "韩语"),
+        ("I hate coriander.", "Honestly coriander, I hate it, tastes like soap", "coriander"),
+    ],
+)
+def test_a_fact_told_again_as_one_clause_of_a_longer_remark_stays_one_note(two_people, fact, again, about):
+    alice, bob = two_people([fact, "我喜欢喝乌龙茶。"])
+    alice.say(again)
+    about_it = [c for c in _active(alice).values() if about.lower() in c.lower()]
+    assert len(about_it) == 1, _active(alice)
+    assert len([c for c in _active(bob).values() if about.lower() in c.lower()]) == 1, _active(bob)
+
+
+def test_a_second_fact_about_the_same_relative_is_a_second_note(two_people):
+    alice, _bob = two_people(["我女儿在学芭蕾。"])
+    alice.say("我女儿对花生过敏")
+    assert any("芭蕾" in c for c in _active(alice).values()), _active(alice)
+    assert any("花生" in c for c in _active(alice).values()), _active(alice)
