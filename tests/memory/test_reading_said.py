@@ -354,3 +354,19 @@ def test_a_second_fact_about_the_same_relative_is_a_second_note(two_people):
     alice.say("我女儿对花生过敏")
     assert any("芭蕾" in c for c in _active(alice).values()), _active(alice)
     assert any("花生" in c for c in _active(alice).values()), _active(alice)
+
+
+@pytest.mark.parametrize(
+    ("text", "junk"),
+    [
+        ("周末跑去扬州吃早茶 撑死我了 蟹黄汤包绝了", "撑死"),
+        ("My brother's just moved to Dundee for his new job, gonna miss him.", "miss"),
+        ("might get a second cat next year, we'll see", "see"),
+        ("笑死 我家猫会自己开门", "笑死"),
+    ],
+)
+def test_a_feeling_of_the_minute_said_as_an_exclamation_is_no_note(two_people, text, junk):
+    alice, bob = two_people(["我喜欢喝乌龙茶。"])
+    alice.say(text)
+    assert not any(junk in c for c in _active(alice).values()), _active(alice)
+    assert "乌龙茶" in _left(alice) and "乌龙茶" in _left(bob), (_active(alice), _active(bob))

@@ -23,14 +23,14 @@ DISCOURSE = re.compile(
     r"i told you(?: before)?|just to remind you|(?:just a )?reminder|remember|again|by the way|"
     r"you know|to repeat|once more|for the record|"
     r"我(?:之前|前面|刚才|早就|上次)?(?:说过|说了|讲过|提过)的?|(?:之前|前面|上次|早就)(?:说过|说了|讲过|提过)|"
-    r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子|对了|对啦|哦对|话说)"
+    r"(?:再)?提醒(?:你)?一下|顺便说一下|顺便一提|记住|记得|再说一遍|重复一下|还是老样子|对了|对啦|哦对|话说|笑死|哈哈+|绝了|服了)"
     r"(?:\s*[,，:：.。!！]\s*|\s+|$|(?=[\u4e00-\u9fff]))",
     re.IGNORECASE,
 )
 _DISCOURSE_TAIL = re.compile(
     r"\s*[,，]?\s*(?:(?:like|as) i (?:said|mentioned|told you)(?: before| earlier)?|"
     r"as i've said|remember|again|"
-    r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?)\s*[.!。！]?\s*$",
+    r"(?:我)?(?:之前|前面|上次)?(?:说过|讲过|提过)(?:的|了)?|(?<=[\u4e00-\u9fff])\s+(?:活久见|笑死|哈哈+))\s*[.!。！]?\s*$",
     re.IGNORECASE,
 )
 

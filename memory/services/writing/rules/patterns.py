@@ -240,3 +240,12 @@ SUBJECTLESS_SELF = re.compile(
     r"(?:(?i:for )(?:\d+|(?i:a|two|three|four|five|ten|many|several)) |(?i:in )\d{4}\b|(?i:in |at )[A-Z]|(?i:as an? ))",
 )
 PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)
+# how the user feels this minute, said as an exaggeration or an exclamation: no fact ("撑死我了", "笑死", "累坏了",
+# "gonna miss him", "we'll see")
+EXCLAIMED = re.compile(
+    r"(?:撑|累|饿|困|热|冷|冻|气|笑|烦|忙|急|吓|疼|痛|馋|渴|晒|闷|愁|乐|美|爽|困|丑|难受)(?:死|坏|惨|疯)(?:我|人|俺)?了|"
+    r"^(?:笑死|绝了|服了|醉了|麻了|活久见|破防了)|"
+    r"^(?:i'?m |i am |i'?ll |we'?ll )?(?:gonna|going to|will) miss (?:him|her|them|it|you|this|that)\b|"
+    r"^(?:we|i)(?:'ll| will) see\b",
+    re.IGNORECASE,
+)

@@ -23,6 +23,7 @@ from memory.services.writing.rules.patterns import (
     CHANGE,
     DANGLING,
     DATED,
+    EXCLAIMED,
     FIRST_PERSON,
     HEDGE,
     IDENTIFIER_TALK,
@@ -220,6 +221,7 @@ def _sort_plain(s: _Sentence, clause: str) -> None:
         s.generic.append((kind or "plan", clause))
     elif (
         DANGLING.search(clause)
+        or EXCLAIMED.search(clause)
         or (TO_THE_LISTENER.search(clause) and clause not in s.standing)
         or REASON.search(clause)
         or OTHER_PEOPLE.search(clause)
