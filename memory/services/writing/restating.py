@@ -207,3 +207,21 @@ def one_of_many(*, tenant, end_user, candidate, model: str, message) -> MemoryNo
         return None
     candidate.extra = {**candidate.extra, "restates": said.pk, "also_says": True}  # joined when it is written
     return said
+
+
+SAME_ATTRIBUTE = 0.6
+# Two statements about one relative or animal say the same thing of them (an age, a school, a job: one replaces the
+# other) when they are this alike, as the user would say them: "my daughter is 6" / "… is 7" 0.85, "goes to Oakfield
+# Primary" / "started at Hillside Academy" 0.71, "我儿子在实验小学上学" / "转学去了育才小学" 0.76; two facts of one person
+# stay under it: "does ballet" / "is allergic to peanuts" 0.36, "我老公在腾讯上班" / "不吃辣" 0.48, "我妈妈是会计" / "退休了"
+# 0.57.
+
+
+def same_attribute(note_text: str, candidate_text: str) -> bool:
+    """Whether a statement about one of the user's people or animals says again, or anew, what a note said of them
+    (the same thing of them), rather than a second thing about them."""
+    from memory.reading.domains import first_person
+    from memory.reading.intents import encode
+
+    said = encode([first_person(note_text), first_person(candidate_text)])
+    return float(said[0] @ said[1]) >= SAME_ATTRIBUTE

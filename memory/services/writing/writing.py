@@ -19,6 +19,7 @@ from django.db import connection
 from memory.models import MemoryNote
 from memory.services.notes.notes import memory_note_create, memory_note_refresh, note_index_text
 from memory.services.vectors.embeddings import SENTENCE_MODEL, embed_texts, embedding_model_is_remote
+from memory.services.writing import restating
 from memory.services.writing.restating import adds_to, both_wordings, fact_terms, one_of_many, restatement_of
 from memory.services.writing.rules import Candidate
 
@@ -120,8 +121,7 @@ def negated_note(*, tenant, end_user, candidate: Candidate, message=None) -> Mem
 
 # Slots that hold many people or animals: "my wife is a nurse" and "my son is 9" are two notes of one slot
 PEOPLE_SLOTS = {"family", "pet"}
-# Slots that hold several things at once (two allergies, two sports, two languages): a second one said with no word
-# of change is added beside the first; only a stated change replaces it
+# Slots of several things at once (two allergies, two languages): a second one is added, only a change replaces
 MANY_SLOTS = {"allergy", "exercise", "health", "language", "drink", "trip"}
 _NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z]+\b")
 
@@ -141,24 +141,6 @@ def same_one(note_text: str, candidate_text: str) -> bool:
         return bool(names[0] & names[1])
     relations = [relations_in(t) for t in (note_text, candidate_text)]
     return not (relations[0] and relations[1] and relations[0] != relations[1])
-
-
-SAME_ATTRIBUTE = 0.6
-# Two statements about one relative or animal say the same thing of them (an age, a school, a job: one replaces the
-# other) when they are this alike, as the user would say them: "my daughter is 6" / "… is 7" 0.85, "goes to Oakfield
-# Primary" / "started at Hillside Academy" 0.71, "我儿子在实验小学上学" / "转学去了育才小学" 0.76; two facts of one person
-# stay under it: "does ballet" / "is allergic to peanuts" 0.36, "我老公在腾讯上班" / "不吃辣" 0.48, "我妈妈是会计" / "退休了"
-# 0.57.
-
-
-def same_attribute(note_text: str, candidate_text: str) -> bool:
-    """Whether a statement about one of the user's people or animals says again, or anew, what a note said of them
-    (the same thing of them), rather than a second thing about them."""
-    from memory.reading.domains import first_person
-    from memory.reading.intents import encode
-
-    said = encode([first_person(note_text), first_person(candidate_text)])
-    return float(said[0] @ said[1]) >= SAME_ATTRIBUTE
 
 
 def similar_note(
@@ -192,8 +174,7 @@ def existing_note(*, tenant, end_user, candidate: Candidate, embedding_model: st
         slot = candidate.key.split(":")[-1]
         if slot in PEOPLE_SLOTS:
             found = next((n for n in keyed.defer("embedding")[:50] if same_one(n.content, candidate.content)), None)
-            if found is not None and not same_attribute(found.content, candidate.content):
-                found = None  # "my daughter has a peanut allergy" beside "my daughter does ballet": a second fact
+            found = found if found and restating.same_attribute(found.content, candidate.content) else None
         elif slot in MANY_SLOTS and not candidate.change:  # "I'm also allergic to shellfish": one more, not instead
             found = next((n for n in keyed.defer("embedding")[:50] if same_fact(n, candidate)), None)
             return found or one_of_many(
