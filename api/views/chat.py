@@ -20,7 +20,8 @@ from api.idempotency import idempotency_abandon, idempotency_begin, idempotency_
 from api.schema import api_doc
 from api.views.base import TenantAPIView, UnicodeJSONRenderer
 from api.views.chat_schema import CHAT_EXAMPLE, SSE_EXAMPLE, ChatResponse, SseEventSerializer
-from assistants.services.chat import TurnResult, chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
+from assistants.services.chat import chat_session_start, chat_turn, chat_turn_stream, tool_choice_check
+from assistants.services.reply import TurnResult
 from assistants.services.sessions import session_title
 from assistants.services.turn_session import turn_assistant_get, turn_session_check, turn_session_get
 from assistants.services.turn_usage import turn_quota_check

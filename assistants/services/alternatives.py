@@ -8,17 +8,14 @@ would leave later replies answering a message that is no longer there."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 from django.db import transaction
 
-from assistants.services.agent import ReplyState, reply_stream
-from assistants.services.chat import (
-    TurnResult,
-    chat_reply_store,
-    chat_turn_stream,
-    turn_uses_long_term_memory,
-)
+from assistants.services.agent import ReplyState
+from assistants.services.chat import chat_turn_stream, turn_uses_long_term_memory
 from assistants.services.earlier_versions import message_versions_retire
+from assistants.services.reply import chat_reply_store, chat_reply_stream
 from assistants.services.turn_input import turn_session_live_check
 from assistants.services.turn_usage import turn_quota_check
 from core.erasure import end_user_being_erased
@@ -114,39 +111,16 @@ def chat_reply_regenerate_stream(
     yield "context", context
     _mark_replaced(tenant, [reply], "pending")  # out of sight while its successor is written (Stop, reload)
 
-    # The reply stream is the chat turn's (assistants.services.agent), with no tools: the model answers again.
-    state = ReplyState()
-    model_name, error = yield from reply_stream(
+    # The reply is the chat turn's (assistants.services.reply), with no tools: the model answers again.
+    result = yield from chat_reply_stream(
         tenant=tenant,
         session=session,
-        text=user_message.content,
+        user_message=user_message,
         context=context,
         policy=policy,
-        state=state,
-        store_stopped=lambda model_name: _regenerated_store(
-            tenant=tenant,
-            session=session,
-            reply=reply,
-            state=state,
-            context=context,
-            model_name=model_name,
-            stopped=True,
-        ),
+        store=partial(_regenerated_store, tenant=tenant, session=session, reply=reply, context=context),
     )
-    new = _regenerated_store(
-        tenant=tenant, session=session, reply=reply, state=state, context=context, model_name=model_name, error=error
-    )
-    yield (
-        "done",
-        TurnResult(
-            session=session,
-            user_message=user_message,
-            reply_message=new,
-            reply=state.text,
-            context=context,
-            error=error,
-        ),
-    )
+    yield "done", result
 
 
 @transaction.atomic
@@ -191,12 +165,7 @@ def chat_turn_edit_stream(
             old.metadata.pop(MESSAGE_REPLACED_KEY, None)
             Message.objects.for_tenant(tenant).filter(pk=old.pk).update(metadata=old.metadata)
         raise
-    new_message = (
-        Message.objects.for_tenant(tenant)
-        .filter(session=session, role=Message.Role.USER, id__gt=message.pk)
-        .order_by("-id")
-        .first()
-    )
+    new_message = current.filter(role=Message.Role.USER, id__gt=message.pk).order_by("-id").first()
     if new_message is not None:
         _mark_replaced(tenant, replaced, new_message.pk)
         new_message.metadata = {**(new_message.metadata or {}), EDIT_OF_KEY: message.pk}

@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from assistants.services.agent import ReplyState, reply_stream
+from assistants.services.agent import ReplyState
 from assistants.services.hooks import prepare_pre_turn_hooks, run_pre_turn_hooks
 from assistants.services.pinned import session_pinned_update
 from assistants.services.recall_early import recall_early_start
+from assistants.services.reply import TurnResult, chat_reply_store, chat_reply_stream
 from assistants.services.sessions import session_assistant_choose, session_title
 from assistants.services.tokens import token_count
 from assistants.services.turn_context import TurnContext
@@ -33,17 +35,6 @@ if TYPE_CHECKING:
     from tools.services.toolbox import Toolbox
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass
-class TurnResult:
-    session: ChatSession
-    user_message: Message
-    reply_message: Message | None
-    reply: str
-    context: TurnContext
-    error: str | None = None  # a sentence for the person when the model failed; the user message is kept
-    tool_calls: list[dict] = field(default_factory=list)  # the tools the model called (toolbox.ToolOutcome.public)
 
 
 def chat_session_start(
@@ -111,36 +102,6 @@ def _count_recalls(*, tenant, memories: list) -> None:
         logger.exception("counting recalled notes failed")
 
 
-def chat_reply_store(
-    *,
-    tenant: Tenant,
-    session: ChatSession,
-    text: str,
-    context: TurnContext,
-    model_name: str,
-    error: str | None = None,
-    stopped: bool = False,
-    extra: dict | None = None,
-) -> Message:
-    """Store the assistant's reply of a turn (whole, or as far as it got when `stopped`)."""
-    metadata = {**(extra or {}), "context": context.as_dict(), "model": model_name}
-    if error:
-        metadata["error"] = error
-    if stopped:
-        metadata["stopped"] = True
-    reply_message = Message.objects.for_tenant(tenant).create(
-        tenant=tenant,
-        session=session,
-        end_user=session.end_user,
-        role=Message.Role.ASSISTANT,
-        content=text,
-        token_count=token_count(text),
-        metadata=metadata,
-    )
-    ChatSession.objects.for_tenant(tenant).filter(pk=session.pk).update(last_activity_at=timezone.now())
-    return reply_message
-
-
 def _memory_events(*, tenant, message, wait: float) -> dict:
     """The turn's memory events once its extraction job is done, or what is known after `wait` seconds
     (status "pending": the client can ask GET /api/v1/messages/<id>/memory-events/ later). The connection goes
@@ -177,34 +138,23 @@ def chat_turn_stream(
     context, user_message = turn.context, turn.user_message
     yield "context", context
 
-    state = ReplyState()
-    reply_message, error = yield from _reply(
+    turn.toolbox.ctx.user_message = user_message
+    result = yield from chat_reply_stream(
         tenant=tenant,
         session=session,
-        text=text,
+        user_message=user_message,
         context=context,
         policy=turn.policy,
-        user_message=user_message,
+        store=partial(_reply_with_calls_store, tenant=tenant, session=session, context=context),
         toolbox=turn.toolbox,
         tool_choice=turn.tool_choice,
-        state=state,
     )
+    turn.toolbox.log()
     _count_recalls(tenant=tenant, memories=context.memories)
     if _compaction_due(tenant=tenant, session=session, policy=turn.policy, context=context):
         _enqueue("assistants.jobs.session_compact", tenant.pk, session.pk)
     interactive_work_seen()
-    yield (
-        "done",
-        TurnResult(
-            session=session,
-            user_message=user_message,
-            reply_message=reply_message,
-            reply=state.text,
-            context=context,
-            error=error,
-            tool_calls=state.calls,
-        ),
-    )
+    yield "done", result
     if not turn.long_term:  # a temporary chat or memory switched off: no job writes anything for this turn
         yield "memory", {"message_id": user_message.pk, "status": "done", "events": []}
         return
@@ -334,40 +284,18 @@ def _turn_context(
         )
 
 
-def _reply(
-    *, tenant, session, text, context, policy, user_message, toolbox, tool_choice, state: ReplyState
-) -> Generator[tuple[str, object], None, tuple[Message, str | None]]:
-    """The reply's events (assistants.services.agent), then the reply stored with the calls it made; returns
-    (the stored reply, the error sentence or None)."""
-    toolbox.ctx.user_message = user_message
-
-    def store(model_name: str, **outcome) -> Message:
-        """The reply as far as it got (`outcome`: stopped=True, or the error sentence), with the calls it made,
-        both read when the reply ends."""
-        return chat_reply_store(
-            tenant=tenant,
-            session=session,
-            text=state.text,
-            context=context,
-            model_name=model_name,
-            extra={"tool_calls": state.calls} if state.calls else None,
-            **outcome,
-        )
-
-    model_name, error = yield from reply_stream(
+def _reply_with_calls_store(*, tenant, session, context, state: ReplyState, model_name: str, **outcome) -> Message:
+    """A chat turn's reply as far as it got (`outcome`: stopped=True, or the error sentence), with the tool calls
+    it made, both read when the reply ends."""
+    return chat_reply_store(
         tenant=tenant,
         session=session,
-        text=text,
+        text=state.text,
         context=context,
-        policy=policy,
-        toolbox=toolbox,
-        tool_choice=tool_choice,
-        state=state,
-        store_stopped=lambda model_name: store(model_name, stopped=True),
+        model_name=model_name,
+        extra={"tool_calls": state.calls} if state.calls else None,
+        **outcome,
     )
-    reply_message = store(model_name, error=error)
-    toolbox.log()
-    return reply_message, error
 
 
 def tool_choice_check(*, tenant: Tenant, session: ChatSession, tool_choice: str) -> str:
