@@ -137,18 +137,19 @@ class TenantAPIView(APIView):
         end_user_erasure_refuse(user)
         return user
 
-    def optional_user(self, request) -> EndUser | None:
-        """?user=<external_id> on id-addressed endpoints: the object must also belong to that user."""
-        external_id = request.query_params.get("user")
+    def of_optional_user(self, queryset):
+        """`queryset` narrowed to the end user the request names with ?user=<external_id>, if it names one: on
+        id-addressed endpoints the object must then also belong to that user. An unknown user is a 404."""
+        external_id = self.request.query_params.get("user")
         if external_id is None:
-            return None
+            return queryset
         external_id = external_id.strip()
         if not external_id_addressable(external_id):
             raise NotFound(self.not_found_message)
         user = EndUser.objects.for_tenant(self.tenant).filter(external_id=external_id).first()
         if user is None:
             raise NotFound(self.not_found_message)
-        return user
+        return queryset.filter(end_user=user)
 
     def validated(self, serializer_class, data=None, **kwargs) -> dict:
         serializer = serializer_class(data=self.request.data if data is None else data, **kwargs)

@@ -274,12 +274,8 @@ class MemoryDetailView(TenantAPIView):
     model = MemoryNote
     not_found_message = "That note does not exist."
 
-    def _note(self, request, pk):
-        notes = self.get_queryset().select_related("end_user")
-        user = self.optional_user(request)
-        if user is not None:
-            notes = notes.filter(end_user=user)
-        return self.get_object(pk, notes)
+    def _note(self, pk):
+        return self.get_object(pk, self.of_optional_user(self.get_queryset().select_related("end_user")))
 
     def _answer(self, note, status=200) -> Response:
         return Response(NoteSerializer(note).data, status=status, headers={"ETag": etag(note_version(note))})
@@ -291,7 +287,7 @@ class MemoryDetailView(TenantAPIView):
         responses={200: OpenApiResponse(NoteSerializer, examples=[OpenApiExample("note", NOTE_EXAMPLE)])},
     )
     def get(self, request, pk):
-        return self._answer(self._note(request, pk))
+        return self._answer(self._note(pk))
 
     @api_doc(
         summary="Correct a note",
@@ -307,7 +303,7 @@ class MemoryDetailView(TenantAPIView):
     def patch(self, request, pk):
         data = self.validated(NoteUpdateRequest)
         expected = if_match(request)
-        note = self._note(request, pk)
+        note = self._note(pk)
         if note.status == MemoryNote.Status.FORGOTTEN:
             raise Conflict("That note was forgotten; add a new note instead.", code="note_forgotten")
         with transaction.atomic():  # the note and the conversations' pinned facts change together, or neither
@@ -316,7 +312,7 @@ class MemoryDetailView(TenantAPIView):
             )
             # the chat's pinned facts (its "What we have settled" line) follow, as after the web's correction
             session_pinned_follow_notes(tenant=self.tenant, end_user=note.end_user, current=note)
-        return self._answer(self._note(request, note.pk))
+        return self._answer(self._note(note.pk))
 
     @api_doc(
         summary="Forget a note",
@@ -328,7 +324,7 @@ class MemoryDetailView(TenantAPIView):
     )
     def delete(self, request, pk):
         expected = if_match(request)
-        note = self._note(request, pk)
+        note = self._note(pk)
         memory_note_forget_if_version(tenant=self.tenant, note=note, expected=expected, actor=self.actor)
         return Response(status=204)
 
@@ -344,11 +340,7 @@ class MemoryHistoryView(TenantAPIView):
         responses={200: HistoryResponse},
     )
     def get(self, request, pk):
-        notes = self.get_queryset()
-        user = self.optional_user(request)
-        if user is not None:
-            notes = notes.filter(end_user=user)
-        note = self.get_object(pk, notes)
+        note = self.get_object(pk, self.of_optional_user(self.get_queryset()))
         chain = memory_note_history(tenant=self.tenant, note=note)
         chain = [n for n in chain if n.end_user_id == note.end_user_id]
         return Response({"results": NoteSerializer(chain, many=True).data})

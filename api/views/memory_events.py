@@ -85,12 +85,8 @@ class _TurnMessageView(TenantAPIView):
     model = Message
     not_found_message = "That message does not exist."
 
-    def _message(self, request, pk):
-        messages = self.get_queryset()
-        user = self.optional_user(request)
-        if user is not None:
-            messages = messages.filter(end_user=user)
-        return self.get_object(pk, messages.select_related("end_user"))
+    def _message(self, pk):
+        return self.get_object(pk, self.of_optional_user(self.get_queryset()).select_related("end_user"))
 
 
 class MemoryEventsView(_TurnMessageView):
@@ -104,7 +100,7 @@ class MemoryEventsView(_TurnMessageView):
         responses={200: OpenApiResponse(MemoryEventsResponse, examples=[OpenApiExample("changed", EXAMPLE)])},
     )
     def get(self, request, pk):
-        message = self._message(request, pk)
+        message = self._message(pk)
         return Response(memory_events_for_message(tenant=self.tenant, message_id=message.pk, end_user=message.end_user))
 
 
@@ -117,7 +113,7 @@ class MemoryEventUndoView(_TurnMessageView):
         responses={200: MemoryEventSerializer},
     )
     def post(self, request, pk, note_id):
-        message = self._message(request, pk)
+        message = self._message(pk)
         if not isinstance(note_id, int) or note_id < 1:
             raise NotFound("That memory change does not exist in this turn.")
         with transaction.atomic():

@@ -186,12 +186,8 @@ class SessionDetailView(TenantAPIView):
     model = ChatSession
     not_found_message = "That session does not exist."
 
-    def _session(self, request, pk):
-        queryset = _sessions(self)
-        user = self.optional_user(request)
-        if user is not None:
-            queryset = queryset.filter(end_user=user)
-        return self.get_object(pk, queryset)
+    def _session(self, pk):
+        return self.get_object(pk, self.of_optional_user(_sessions(self)))
 
     @api_doc(
         summary="Get a session with its summary and pinned facts",
@@ -199,7 +195,7 @@ class SessionDetailView(TenantAPIView):
         responses={200: SessionDetailSerializer},
     )
     def get(self, request, pk):
-        return Response(SessionDetailSerializer(self._session(request, pk)).data)
+        return Response(SessionDetailSerializer(self._session(pk)).data)
 
     @api_doc(
         summary="Delete a session",
@@ -209,7 +205,7 @@ class SessionDetailView(TenantAPIView):
         responses={204: OpenApiResponse(description="Deleted.")},
     )
     def delete(self, request, pk):
-        session_delete(tenant=self.tenant, session=self._session(request, pk))
+        session_delete(tenant=self.tenant, session=self._session(pk))
         return Response(status=204)
 
 
@@ -223,10 +219,7 @@ class SessionMessagesView(TenantAPIView):
         responses={200: MessageSerializer(many=True)},
     )
     def get(self, request, pk):
-        sessions = ChatSession.objects.for_tenant(self.tenant)
-        user = self.optional_user(request)
-        if user is not None:
-            sessions = sessions.filter(end_user=user)
+        sessions = self.of_optional_user(ChatSession.objects.for_tenant(self.tenant))
         session = self.get_object(pk, sessions, message="That session does not exist.")
         return self.paginated(
             self.get_queryset().filter(session=session).order_by("created_at", "id"), MessageSerializer

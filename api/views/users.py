@@ -282,10 +282,7 @@ class FeedbackView(TenantAPIView):
     def post(self, request, pk):
         data = self.validated(FeedbackRequest)
         messages = self.get_queryset().filter(role=Message.Role.ASSISTANT).select_related("end_user")
-        user = self.optional_user(request)
-        if user is not None:
-            messages = messages.filter(end_user=user)
-        message = self.get_object(pk, messages)
+        message = self.get_object(pk, self.of_optional_user(messages))
         feedback = feedback_record(
             tenant=self.tenant,
             end_user=message.end_user,
