@@ -70,6 +70,21 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+# A PATCH body: every field is optional, but a body that changes nothing is refused. (Comments, not docstrings,
+# on these two: the schema would show a docstring as the description of every serializer built on them.)
+class ChangeRequest(StrictSerializer):
+    def validate(self, attrs):
+        if not attrs:
+            raise serializers.ValidationError("Send at least one field to change.")
+        return attrs
+
+
+# The answer to registering something that signs its requests (a webhook, a tool): it carries the secret, which
+# no other answer shows.
+class SecretShownOnce(serializers.Serializer):
+    secret = serializers.CharField(help_text="Verify X-Signature with it. Shown only in this answer.")
+
+
 class ErrorDetailSerializer(serializers.Serializer):
     code = serializers.CharField(
         help_text="Stable, machine-readable: invalid, malformed_json, not_found, "

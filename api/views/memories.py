@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from api.fields import Bool, Number, StrictSerializer, Text
+from api.fields import Bool, ChangeRequest, Number, StrictSerializer, Text
 from api.preconditions import etag, if_match
 from api.schema import api_doc
 from api.views.base import TenantAPIView
@@ -133,18 +133,13 @@ class NoteCreateRequest(StrictSerializer):
     confidence = Number(required=False, min_value=0.0, max_value=1.0, default=0.9)
 
 
-class NoteUpdateRequest(StrictSerializer):
+class NoteUpdateRequest(ChangeRequest):
     content = Text(required=False, max_length=2000)
     kind = serializers.ChoiceField(choices=MemoryNote.Kind.choices, required=False)
     key = Text(required=False, allow_blank=True, max_length=100)
     confidence = Number(required=False, min_value=0.0, max_value=1.0)
     expires_at = serializers.DateTimeField(required=False, allow_null=True)
     pinned = Bool(required=False, help_text="Pinned notes never decay.")
-
-    def validate(self, attrs):
-        if not attrs:
-            raise serializers.ValidationError("Send at least one field to change.")
-        return attrs
 
 
 class ForgetRequest(StrictSerializer):

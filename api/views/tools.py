@@ -7,7 +7,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from api.fields import Bool, StrictSerializer, Text
+from api.fields import Bool, ChangeRequest, SecretShownOnce, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS
@@ -37,9 +37,7 @@ class ToolSerializer(serializers.ModelSerializer):
         return sorted(a.pk for a in tool.assistants.all())
 
 
-class ToolCreatedSerializer(ToolSerializer):
-    secret = serializers.CharField(help_text="Verify X-Signature with it. Shown only in this answer.")
-
+class ToolCreatedSerializer(SecretShownOnce, ToolSerializer):
     class Meta(ToolSerializer.Meta):
         fields = [*ToolSerializer.Meta.fields, "secret"]
 
@@ -55,7 +53,7 @@ class ToolCreateRequest(StrictSerializer):
     )
 
 
-class ToolUpdateRequest(StrictSerializer):
+class ToolUpdateRequest(ChangeRequest):
     description = Text(required=False, max_length=1000, help_text="What it does, for the model.")
     parameters = serializers.JSONField(required=False, help_text="JSON Schema of the arguments.")
     url = Text(required=False, max_length=500, help_text="http(s) URL receiving the calls.")
@@ -64,11 +62,6 @@ class ToolUpdateRequest(StrictSerializer):
         child=serializers.IntegerField(min_value=1), required=False, help_text="Assistant ids: replaces the list."
     )
     is_active = Bool(required=False, help_text="false: no assistant offers it.")
-
-    def validate(self, attrs):
-        if not attrs:
-            raise serializers.ValidationError("Send at least one field to change.")
-        return attrs
 
 
 class ToolCallSerializer(serializers.ModelSerializer):

@@ -6,7 +6,7 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from api.fields import Bool, StrictSerializer, Text
+from api.fields import Bool, ChangeRequest, SecretShownOnce, StrictSerializer, Text
 from api.schema import api_doc
 from api.views.base import TenantAPIView
 from api.views.sessions import PAGE_PARAMS
@@ -37,9 +37,7 @@ class WebhookSerializer(serializers.ModelSerializer):
         return endpoint.disabled_at is not None
 
 
-class WebhookCreatedSerializer(WebhookSerializer):
-    secret = serializers.CharField(help_text="Verify X-Signature with it. Shown only in this answer.")
-
+class WebhookCreatedSerializer(SecretShownOnce, WebhookSerializer):
     class Meta(WebhookSerializer.Meta):
         fields = [*WebhookSerializer.Meta.fields, "secret"]
 
@@ -57,17 +55,12 @@ class WebhookCreateRequest(StrictSerializer):
     description = Text(required=False, allow_blank=True, max_length=200, default="")
 
 
-class WebhookUpdateRequest(StrictSerializer):
+class WebhookUpdateRequest(ChangeRequest):
     url = Text(required=False, max_length=500)
     events = serializers.ListField(child=serializers.ChoiceField(choices=EVENTS), allow_empty=False, required=False)
     include_content = Bool(required=False)
     description = Text(required=False, allow_blank=True, max_length=200)
     is_active = Bool(required=False, help_text="false: send nothing (events are not kept).")
-
-    def validate(self, attrs):
-        if not attrs:
-            raise serializers.ValidationError("Send at least one field to change.")
-        return attrs
 
 
 class DeliverySerializer(serializers.ModelSerializer):
