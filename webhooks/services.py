@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.changes import changes_checked
 from core.exceptions import InvalidInput, NotFound
 from webhooks.content import webhook_content
 from webhooks.models import EVENTS, WebhookDelivery, WebhookEndpoint
@@ -78,10 +79,7 @@ def webhook_endpoint_create(
 def webhook_endpoint_update(*, tenant, endpoint: WebhookEndpoint, **changes) -> WebhookEndpoint:
     if endpoint.tenant_id != tenant.pk:
         raise NotFound("That webhook does not exist.")
-    if "url" in changes:
-        changes["url"] = webhook_url_check(changes["url"])
-    if "events" in changes:
-        changes["events"] = webhook_events_check(changes["events"])
+    changes = changes_checked(changes, {"url": webhook_url_check, "events": webhook_events_check})
     for name, value in changes.items():
         setattr(endpoint, name, value)
     endpoint.save()

@@ -13,6 +13,7 @@ from django.db import transaction
 from jsonschema import exceptions as schema_errors  # type: ignore[import-untyped]  # types-jsonschema not installed
 from jsonschema.validators import validator_for  # type: ignore[import-untyped]  # as above
 
+from core.changes import changes_checked
 from core.exceptions import InvalidInput, NotFound
 from tools.models import NAME_PATTERN, Tool
 from webhooks.services import webhook_url_check
@@ -109,14 +110,13 @@ def tool_update(*, tenant, tool: Tool, **changes) -> Tool:
     Its name and secret stay."""
     if tool.tenant_id != tenant.pk:
         raise NotFound("That tool does not exist.")
-    if "parameters" in changes:
-        changes["parameters"] = tool_parameters_check(changes["parameters"])
-    if "url" in changes:
-        changes["url"] = webhook_url_check(changes["url"])
-    if "timeout_seconds" in changes:
-        changes["timeout_seconds"] = _timeout_check(changes["timeout_seconds"])
-    if "description" in changes:
-        changes["description"] = _description_clean(changes["description"])
+    checks = {
+        "parameters": tool_parameters_check,
+        "url": webhook_url_check,
+        "timeout_seconds": _timeout_check,
+        "description": _description_clean,
+    }
+    changes = changes_checked(changes, checks)
     assistants = _assistants_of(tenant, changes.pop("assistants")) if "assistants" in changes else None
     for name, value in changes.items():
         setattr(tool, name, value)
