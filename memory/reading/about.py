@@ -81,7 +81,8 @@ _SIDES = TwoSides(SELF, OTHERS)
 
 KIN_WORDS = (
     r"wife|husband|spouse|partner|missus|wifey|hubby|girlfriend|boyfriend|fianc[ée]e?|son|daughter|\blads?\b|\blass\b|kids?|child(?:ren)?|baby|mum|mom|"
-    r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father)|cousin|aunt|uncle|nephew|"
+    r"mother|dad|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father|son|daughter|kids?|child(?:ren)?)|"
+    r"cousin|aunt|uncle|nephew|"
     r"niece|老婆|妻子|太太|爱人|老公|丈夫|先生|媳妇|男朋友|女朋友|对象|儿子|女儿|孩子|娃|宝宝|闺女|妈妈?|爸爸?|母亲|父亲|"
     r"父母|爸妈|婆婆|公公|岳父|岳母|丈母娘|老丈人|in-laws?|(?:mother|father)-in-law|哥哥?|姐姐?|弟弟?|妹妹?|奶奶|爷爷|外婆|姥姥|外公|姥爷|表[哥姐弟妹]|堂[哥姐弟妹]|舅舅|姑姑|阿姨|叔叔|"
     # and the other people of one's life
@@ -91,14 +92,16 @@ KIN_WORDS = (
 # the relative (or friend, colleague) a sentence is about, named as its subject ("My brother just moved…", "我老公下周就45了")
 SUBJECT_KIN = re.compile(
     rf"^\W*(?:(?:so|well|oh|btw|and|also)\W+)*(?:my|our)\s+(?:\w+\s+){{0,2}}?(?:{KIN_WORDS})\b|"
-    rf"^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?(?:{KIN_WORDS})",
+    rf"^\W*(?:我们|我|俺|咱)(?:家|的)?(?:那个|这个)?(?:{KIN_WORDS})|"
+    rf"^\W*(?:{KIN_WORDS})(?:'s|’s)\s",  # "husband's gone full keto": the "my" left out
     re.IGNORECASE,
 )
 # what happened to them or is about to ("just moved", "got an offer", "turns 45 next week", "刚拿到", "下周")
 _NEWS = re.compile(
     r"\b(?:just|got|gets|turns|turned|next (?:week|month|year)|last (?:week|month|night)|yesterday|tomorrow|"
-    r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated)\b|刚|下周|上周|下个月|上个月|昨天|明天|"
-    r"今天|马上|就要|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|买了|中了|拿到|住院",
+    r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated|recently|lately|gone|finally)\b|"
+    r"刚|下周|上周|下个月|上个月|昨天|明天|今天|马上|就要|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|"
+    r"买了|中了|拿到|住院|居然|竟然|开始|调到|[减瘦胖涨长]到|终于|生了|怀孕|结婚|离婚|订婚|\b(?:married|engaged|pregnant)\b",
     re.IGNORECASE,
 )
 # … unless it changes the user's own family ("we had another baby", "我妈去世了")
@@ -110,12 +113,21 @@ _OWN_FAMILY = re.compile(
 )
 
 
+_NOT_FAMILY = re.compile(
+    r"colleague|co-?worker|friend|mate|buddy|neighbou?r|boss|manager|classmate|room-?mate|flat-?mate|"
+    r"同事|朋友|闺蜜|哥们|邻居|老板|领导|上司|同学|室友",
+    re.IGNORECASE,
+)
+
+
 def relative_news(sentence: str) -> bool:
     """News of a relative ("My wife got a job offer from Microsoft!", "我弟刚搬去郑州了"): what happened to them,
     not a lasting fact about the user. A change of a note about that relative is still read as one
     (memory.reading.changes)."""
     m = SUBJECT_KIN.search(sentence or "")
-    return bool(m and _NEWS.search(sentence[m.end() :]) and not _OWN_FAMILY.search(sentence))
+    if not (m and _NEWS.search(sentence[m.end() :])):
+        return False
+    return bool(_NOT_FAMILY.search(m.group())) or not _OWN_FAMILY.search(sentence)  # a colleague's baby is news
 
 
 def about_others(sentence: str) -> bool:

@@ -36,7 +36,9 @@ CHANGE = re.compile(
     r"renamed|taken up|took up|hung up|gave up|(?:went|gone|going) (?:to )?(?:part|full)[- ]time|"
     r"push(?:ed|ing)? (?:\w+ ){0,3}back|called it quits|finali[sz]ed|upped|bumped (?:it )?up|ramped up|"
     r"cut (?:back|down)|lately|recently|from now on|since|ditched|swapped|packed in|new (?:flat|place|house|apartment|"
-    r"home|pad))\b|卖了|卖掉|出掉|最后(?:买|选|去|定)|去世|过世|离世|"
+    r"home|pad)|resign(?:ed|ing)|handed in my notice|joining|flitted|"
+    r"went (?:(?:dairy|gluten|meat|sugar|alcohol|booze|caffeine|nut)[- ]free|vegan|vegetarian|veggie|keto|pescatarian|"
+    r"teetotal|sober|freelance|self[- ]employed|part[- ]time|full[- ]time))\b|新租|新买|新换|新搬|卖了|卖掉|出掉|最后(?:买|选|去|定)|去世|过世|离世|"
     r"领养|收养|领了(?:一)?[只条]|转坑|退坑|出坑|弃坑|提了(?:一)?[台辆部]|放一放|先放放|先搁|搁置|"
     r"走了(?=.{0,6}(?:😭|😢|难过|难受|伤心|哭))|改(?:在)?(?:周|星期|礼拜)|"
     r"现在|如今|目前|已经|不再|不是.{1,12}[，,]?(?:是|而是)|其实|说错|改(?:成|为|去|学|用|到|了)|改[\u4e00-\u9fff]{1,4}了|换(?:了|成|到)?|搬|"
@@ -98,9 +100,29 @@ def _not_yet(sentence: str) -> bool:
     return not (change and change.end() <= plan.start() and _CLAUSE_BREAK.search(sentence, change.end(), plan.start()))
 
 
+# a time gone by, remembered ("想起大学那会儿在福州实习", "back in 2015 I lived in Aberdeen"), unless the sentence also
+# says what is so now ("以前在腾讯，现在在字节")
+_LOOKING_BACK = re.compile(
+    r"\b(?:back (?:in|when|then)|when i was (?:a |at |in |little|younger|\d)|as a (?:kid|child|student|teen)|"
+    r"growing up|years ago|in my (?:twenties|teens|uni|college)|reminds? me of|miss(?:ed)? (?:the days|those))\b|"
+    r"那会儿?|那时候?|那阵子|当年|小时候|上学(?:的)?时候|(?:大学|高中|初中|读书|念书)(?:的)?时候|想起|怀念|回忆",
+    re.IGNORECASE,
+)
+# … or a change made then that holds since ("I moved to Nottingham back in March")
+_NOW = re.compile(
+    r"\b(?:now|these days|nowadays|currently|any ?more|no longer|moved|relocated|joined|switched)\b|现在|如今|目前|眼下|不再|"
+    r"搬(?:到|去|来)了?",
+    re.I,
+)
+
+
 def _stated(sentence: str) -> bool:
-    """Said as what is so: not a question, a plan or a wish, and short enough to be one fact."""
-    return len(sentence) <= MAX_SENTENCE and not _not_yet(sentence) and not _QUESTION.search(sentence)
+    """Said as what is so: not a question, a plan, a wish or a memory of the past, and short enough to be one
+    fact."""
+    looking_back = _LOOKING_BACK.search(sentence) and not _NOW.search(sentence)
+    return (
+        len(sentence) <= MAX_SENTENCE and not looking_back and not _not_yet(sentence) and not _QUESTION.search(sentence)
+    )
 
 
 def _may_change(sentence: str) -> bool:

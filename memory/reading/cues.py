@@ -84,9 +84,10 @@ OFF_RECORD = re.compile(
 )
 # markers that can only mean "keep this between us": no encoder is asked
 OFF_RECORD_CERTAIN = re.compile(
-    r"\boff the record\b|\bbetween (?:you and me|you and i|the two of us|us)\b|\bfor your ears only\b|"
-    r"\bconfidentially\b|\bkeep (?:this|that|it) (?:to yourself|between us)\b|"
-    r"你知我知|咱俩之间|我们之间(?:说|的话)|之间的话|私下(?:说|讲)|别外传|天知地知",
+    r"\boff the record\b|\bbetween (?:you and me|you and i|the two of us|us|ourselves|yourself and myself)\b|"
+    r"\bfor your ears only\b|\bconfidentially\b|\bkeep (?:this|that|it) (?:to yourself|between us)\b|"
+    r"\b(?:don'?t|do not) (?:be )?(?:writing|noting|saving|recording) (?:this|that|it)\b|"
+    r"你知我知|咱俩之间|我们之间(?:说|的话)|之间的话|私下(?:说|讲)|别外传|天知地知|咱俩知道就行|就你知道|别跟别人说",
     re.IGNORECASE,
 )
 # "don't write this down": a request about what is being said now, not about what is already kept (an erase verb,
@@ -117,7 +118,10 @@ ATTACK = re.compile(
     r"\bdeveloper mode\b|\bgod mode\b|\bsystem prompt\b|\byour (?:instructions|rules|guidelines|prompt)\b|"
     r"\b(?:other|all|every|another) (?:users?|customers?|people)'?s?\b.{0,30}\b(?:notes?|data|memor|messages?|"
     r"history|info)|\b(?:disable|turn off|switch off|bypass|override|remove) (?:the |your |my )?(?:privacy|"
-    r"filter|safety|moderation|guard|limit|retention|rules)|\b(?:retention|ttl|settings?|policy|config)\b.{0,30}"
+    r"filter|safety|moderation|guard|limit|retention|rules)|\b(?:disable|turn off|switch off|bypass|remove) (?:the |your )?"
+    r"(?:\w+ ){1,2}(?:limits?|retention|filters?|rules)\b|\bwhat (?:has|did|have) [A-Z]\w+(?: [A-Z]\w+)? "
+    r"(?:told|tell|said|say|shared|share) you\b|(?:保存|保留|留存)(?:期限|时长|期|时间).{0,8}(?:永久|改成|设为|设成|关掉|取消)|"
+    r"我是(?:平台|系统|你们)的?(?:管理员|工程师|开发)|\b(?:retention|ttl|settings?|policy|config)\b.{0,30}"
     r"\b(?:forever|to \d+|off|disable|change|set)\b|\bset (?:my |the )?(?:memory|retention|ttl|policy)\b|"
     r"\badmin (?:access|rights|mode)\b|\bunrestricted\b|\buncensored\b|\banything i (?:say|ask)\b|"
     r"不许拒绝|不准拒绝|不要拒绝|永远不(?:要)?拒绝|没有(?:任何)?限制|不受(?:任何)?限制|解除(?:所有)?限制|无视|忽略(?:你|之前|以上|所有)|"
@@ -139,7 +143,9 @@ ATTACK_CERTAIN = re.compile(
     r"没有(?:任何)?(?:审查|限制)的?(?:AI|助手|机器人)|(?:其他|别的|所有)用户的(?:记忆|笔记|数据|聊天记录|记录)|"
     r"用户\s*(?:ID|id|编号)\s*\d+\s*的(?:聊天记录|记录|记忆|笔记|数据)|把这个设定记(?:到|进)|"
     r"\b(?:new|updated|override) system (?:instructions?|prompt|message|rules?)\b|\bsystem (?:override|instruction)s?:|"
-    r"(?:新的?|最新)系统(?:指令|提示|设定)|系统指令[:：]",
+    r"(?:新的?|最新)系统(?:指令|提示|设定)|系统指令[:：]|"
+    r"\bwhat (?:has|did) \w+(?: \w+)? (?:told|tell|shared|share|said|say) (?:to )?you about (?:him|her|them)sel(?:f|ves)\b|"
+    r"\b(?:he|she)'?s (?:another|a different) user\b",
     re.IGNORECASE,
 )
 # a standing instruction ("always", "from now on", "以后"): a style, when it is about the answers
@@ -150,6 +156,8 @@ STYLE_HABIT = re.compile(
 # a style preference the user may keep: how to be addressed, the language, the form of answers
 STYLE = re.compile(
     r"\bcall me\b|\brefer to me as\b|\bkeep (?:your |the )?(?:answers|replies|responses|it) (?:short|brief|simple)\b|"
+    r"\b(?:keep|make) (?:your |the )?(?:answers|replies|responses) \w+|\b(?:british|american|uk|us) spelling\b|"
+    r"\bno (?:fluff|waffle|jargon|pep talks?|small talk)\b|说话别|说话不用|(?:别|不用)那么客气|跟朋友(?:聊天|说话)(?:一样|那样)|"
     r"\b(?:stop|quit) (?:using|adding|putting|sending)\b|\bwhen you (?:talk|write|reply|answer|explain|respond)\b|"
     r"\b(?:shorter|briefer|more concise|more detail(?:ed)?|more examples?|fewer|less jargon)\b|"
     r"\b(?:under|within|in|at most|no more than) \d+ (?:words|sentences|lines|paragraphs|bullet points)\b|"
@@ -172,7 +180,7 @@ FORGET_IMPERATIVE = re.compile(
     r"^(?:[①-⑩]|第[一二三四五六七八九十\d]+条?|最后(?:那|一)?条?)?(?:请你?|麻烦你?|帮我|你|那你|还是|算了|好吧|嗯|那就|就)*(?:忘掉|忘记|忘了|删掉|删除|删了|清除|清掉|抹掉|别再?记|"
     r"不要再?记|不用再?记|别存|不要存|去掉)|^(?:请|麻烦|帮我|你)*把.{1,40}(?:忘掉|忘了|忘记|删掉|删了|删除|清掉|抹掉|去掉)|"
     r"(?:^|(?<=\s))(?:请你?|麻烦你?|帮我|你|都|就|全|全部|给我|看着)*(?:忘掉|删掉|删除|删了|清除|清掉|抹掉|去掉|处理掉|清理掉|"
-    r"清一下|拿掉|划掉)(?:吧|了|哈|啊|呗)*(?=[\s。.!！~～]|$)|"
+    r"清一下|拿掉|划掉|删脱)(?:吧|了|哈|啊|呗)*(?=[\s。.!！~～]|$)|"
     r"(?:^|[,，]\s*)(?:please\s+|just\s+)?(?:take (?:it|that|them) out|scrub (?:it|that)|bin (?:it|that)|delete (?:it|that)|"
     r"remove (?:it|that)|wipe (?:it|that)|ditch (?:it|that))\b(?:,?\s*(?:please|pls|thanks))?[.!]*$|"
     r"(?:别记了|不要记了|不用记了|删了吧|删掉吧|忘了吧|忘掉吧|别存了|清掉吧|删除吧|就别记|别再记了|不要再记了)"
@@ -186,13 +194,19 @@ FORGET_REGRET = re.compile(
     r"mentioned|shared)\b|\bshouldn'?t (?:be|have been) (?:in there|on (?:file|record)|saved|stored|kept|remembered)\b|"
     r"\bcan (?:that|it|this) (?:go|be gone)\b|\b(?:let|make) (?:it|that|this) go\b|\bhang(?:ing)? on ?to\b|"
     r"\bholding on ?to\b|\bhold on ?to\b|后悔(?:跟你)?(?:说|告诉|讲)|不该(?:跟你)?(?:说|告诉|讲)|当我没说过?|当我没讲过?|"
-    r"别留着|不要留着|别保存着|不要保存着|别惦记",
+    r"别留着|不要留着|别保存着|不要保存着|别惦记|就当没(?:发生|说|讲)过?|回滚一下|\b(?:you|u) never heard (?:it|that|this)\b|"
+    r"\bpretend (?:i|you) never (?:said|told|mentioned|heard)\b|别(?:搁|放|往)心里记|(?:,|，)\s*(?:both |all )?gone,? ?(?:please|pls)|"
+    r"\b(?:that|it|this|thing) never happened\b",
     re.IGNORECASE,
 )
 # the user speaking of their own forgetting ("I forgot my keys", "我老是忘记吃早饭"): a statement, not a request
 FORGET_SELF = re.compile(
     r"^(?:i|we|my \w+|he|she|they)\b.{0,20}\b(?:forgot|forget|forgets|forgetting|deleted|erased|removed|wiped|cleared)\b|"
-    r"^(?:我|我们|他|她)(?:又|老是|总是|经常|常常|一直|有时|差点|刚|刚刚|也)?(?:忘了|忘记|忘带|删了|删掉了|清空了)",
+    # what the user would do, or money cleared ("I reckon I'd clear 70k", "we'll clear the loft")
+    r"\b(?:i|we)(?:'d|'ll| would| will| could| might| can)\s+(?:\w+\s+)?(?:clear|delete|erase|remove|wipe|drop|scrap)\b|"
+    r"\bclear(?:ed|s|ing)?\s+(?:about\s+|over\s+)?[£$€¥]?\d|"
+    r"^(?:我|我们|他|她)(?:又|老是|总是|经常|常常|一直|有时|差点|刚|刚刚|也)?(?:忘了|忘记|忘带|删了|删掉了|清空了)|"
+    r"^我的?(?:(?![事条件那这些个])[\u4e00-\u9fff]){1,6}(?:又|也|都|全)?忘(?:了|光了|记了)(?![吧呗啊哈])",  # "我密码忘了"
     re.IGNORECASE,
 )
 # the opposite of a forget request: "don't forget …", "别忘了 …", "remember that …"

@@ -131,7 +131,11 @@ def others_unnamed(phrase: str, content: str) -> bool:
 
 
 # the phrase speaks of one of the user's people ("my dad's golf injury", "我表弟学游泳那个")
-_THEIRS = re.compile(rf"\b(?:my|our) (?:{KIN_WORDS})(?:'s|s')|^\W*我(?:的|家)?(?:{KIN_WORDS})", re.IGNORECASE)
+_THEIRS = re.compile(
+    rf"\b(?:my|our) (?:{KIN_WORDS})(?:'s|s'|s? (?=(?:goes|go|is|are|was|were|has|had|does|did|plays|works|lives|attends|"
+    rf"started|likes|loves|hates)\b))|^\W*我(?:的|家)?(?:{KIN_WORDS})",  # "which school my kid goes to"
+    re.IGNORECASE,
+)
 
 
 def someone_elses(phrase: str, content: str) -> bool:

@@ -1,4 +1,4 @@
-"""The people of a user's life a text names (a spouse, a child, a friend, a boss), each group by one name in either
+"""The people (and animals) of a user's life a text names (a spouse, a child, a friend, a boss), each group by one name in either
 language: a request or a change that names one relative is not about a note of another."""
 
 from __future__ import annotations
@@ -67,3 +67,20 @@ def kin_shared(a: str, b: str) -> set[str]:
 def kin_mismatch(phrase: str, content: str) -> bool:
     """The phrase names a relative and the note speaks of other relatives only ("my wife" / "the user's sister")."""
     return bool(kin(phrase) and kin(content) and not kin_shared(phrase, content))
+
+
+# kinds of animal: a forget that names one never means a note about another ("狗子的名字" / "用户想再养一只猫")
+_SPECIES = [
+    re.compile(r"\b(?:dogs?|pupp(?:y|ies)|pups?|doggos?|pooch)\b|狗|犬", re.IGNORECASE),
+    re.compile(r"\b(?:cats?|kittens?|kitty|kitties|moggy)\b|猫|喵", re.IGNORECASE),
+    re.compile(r"\b(?:rabbits?|bunn(?:y|ies))\b|兔", re.IGNORECASE),
+    re.compile(r"\b(?:horses?|pon(?:y|ies))\b|马(?!上|拉松|路)", re.IGNORECASE),
+    re.compile(r"\b(?:birds?|parrots?|budgies?|canar(?:y|ies))\b|鸟|鹦鹉", re.IGNORECASE),
+    re.compile(r"\b(?:fish|goldfish)\b|(?<![钓])鱼", re.IGNORECASE),
+]
+
+
+def other_animal(phrase: str, content: str) -> bool:
+    """The phrase names one kind of animal and the note only others."""
+    said = [rx for rx in _SPECIES if rx.search(phrase)]
+    return len(said) == 1 and not said[0].search(content) and any(rx.search(content) for rx in _SPECIES)

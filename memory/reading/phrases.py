@@ -30,14 +30,15 @@ _WISH_WORDS = re.compile(
     r"you (?:don'?t|do not) need to|(?:there'?s )?no need (?:for you )?to|not needed|needn'?t|on record|on file|anywhere|"
     r"the (?:note|thing|fact|bit|part|info|one|entry|memory)(?: (?:with|about|on|that|where))?|that one|this one|"
     r"stuff|it|them|right now|pls|any ?more|saved|kept|stor(?:ed|ing)|keep(?:ing)?|remember(?:ing)?|honestly|just|"
-    r"(?:hang|hold)(?:ing)? on ?to|un-?remember|pretend i never (?:told you|said|mentioned)|"
+    r"(?:hang|hold)(?:ing)? on ?to|un-?remember|pretend i never (?:told you|said|mentioned)|never happened|"
     r"i told you|i said|i mentioned|you have|you know|you'?ve got|got)\b|"
     r"一下|先|以后|着|能不能|可不可以|给我|你知道就行|你知道就好|其实|无所谓|这种事|这块|那块|不想被提醒|不想再看到|"
     r"我不想让人知道|(?:我)?不想让?(?:你)?|不需要你|不用你|(?:就)?当我没(?:说|讲)过?|你那儿|你那边|你这儿|你|"
     # what points back at the turn before ("刚才那个", "what you just saved"): it names nothing by itself
     r"删掉|删除|删了|忘掉|忘了|忘记|清掉|去掉|清一下|清理掉|处理掉|拿掉|划掉|帮我|看着|(?:再)?在(?:你)?(?:这儿?|那儿?|这里|那里)?(?:看到|出现)|"
     r"\btake (?:it|that|them|this) out\b|"
-    r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|"
+    r"刚才|刚刚|刚|上面|上一条|前面|撤回|想了想|呃|嗯|哦|还是|行不行?|好不好|可以吗|行吗|回滚|就?当没(?:发生|说|讲)过?|"
+    r"别(?:搁|放|往)心里记|中不中|删脱|"
     r"\b(?:just now|just|what you (?:just )?(?:saved|noted|stored|wrote down|added)|nah|hmm+|um+|uh+|never ?mind|"
     r"on second thought|undo)\b",
     re.IGNORECASE,
@@ -107,6 +108,18 @@ def points_back(sentence: str) -> bool:
         return False
     text = _strip(asking[0])
     return not _says_something(text) or bool(DEICTIC.match(text))
+
+
+# a quoted note of several words ("'lives on another continent'", "“在考公”那条")
+_QUOTED = re.compile(
+    r"(?<![A-Za-z])['‘“\"「『]([^'’”\"」』]{2,60}?(?:\s[^'’”\"」』]{1,60}?){2,}|[\u4e00-\u9fff][^'’”\"」』]{1,30})['’”\"」』]"
+)
+
+
+def quoted_phrase(text: str) -> str:
+    """The words a forget request quotes ("the whole 'boyfriend lives on another continent' note, bin it"), if any."""
+    quoted = _QUOTED.search(text or "")
+    return quoted.group(1).strip() if quoted else ""
 
 
 def forget_phrase(sentence: str) -> str:

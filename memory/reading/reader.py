@@ -22,7 +22,7 @@ from memory.reading import cues
 from memory.reading.acts import Forget, Instruction, NoFact, OffRecord, Reading, Secret
 from memory.reading.intents import Intent, sentence_intent
 from memory.reading.ordinals import position_request
-from memory.reading.phrases import forget_phrase, points_back
+from memory.reading.phrases import forget_phrase, points_back, quoted_phrase
 from memory.reading.secrets import mentions_secret, secret_free_parts, secret_spans
 from memory.reading.sparing import spare_clauses
 
@@ -259,6 +259,8 @@ def message_read(text: str) -> Reading:
                 if len(told) <= _SHORT * 2 and not cues.cues_in(told) and _says(forget_phrase(told)):
                     phrase = f"{forget_phrase(told)} {phrase}"
                     dropped.add(i - 1)
+            if len(sentences) == 1 and quoted_phrase(text):
+                phrase = quoted_phrase(text)  # the reader left the quoted words out: they are what is named
             reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":

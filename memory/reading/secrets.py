@@ -51,7 +51,11 @@ _WEAK_VALUE = re.compile(
 # a security question's answer, once the question is named ("密保问题母亲的名字 答案是张桂兰", "first pet question
 # answer: Biscuit")
 _ASKED = re.compile(r"\bquestions?\b|密保|安全问题|验证问题", re.IGNORECASE)
-_ANSWER_VALUE = re.compile(r"(?:\banswer|答案)(?P<m>\s*(?:is|was|'s|=|:|：|是|为|就是)\s*)" + _VALUE, re.IGNORECASE)
+_ANSWER_VALUE = re.compile(
+    r"(?:\banswer|答案)(?P<m>\s*(?:is|was|'s|=|:|：|是|为|就是)\s*|(?<=答案)(?=[^\s是为就：:，,。]))"
+    + _VALUE,  # "答案宜宾"
+    re.IGNORECASE,
+)
 _LOOKS_SECRET = re.compile(r"[\d_\-!@#$%^&*+=]")
 # words that follow a label but are not its value ("my password is long", "密码是什么")
 _NOT_VALUES = {
@@ -98,20 +102,25 @@ _KEY_SHAPE = re.compile(
 )
 
 
+def _says_nothing(m: re.Match) -> bool:
+    value = m.group("v").rstrip(".!").lower()
+    return value in _NOT_VALUES or value.startswith(("什么", "多少", "干嘛", "啥", "怎么", "哪", "忘"))
+
+
 def _secret_matches(text: str) -> list[re.Match]:
     """The matches of a label and its value in `text`, each value checked: a word after a label that says nothing
     ("my password is long", "密码是什么"), or a harmless word after a weak label, is no value."""
     found = []
     for m in _SECRET_VALUE.finditer(text):
         value = m.group("v").rstrip(".!")
-        if value.lower() in _NOT_VALUES or value.lower().startswith(("什么", "多少", "干嘛", "啥", "怎么", "哪")):
+        if _says_nothing(m):
             continue
         chinese_run = not m.group("m") and not value[:1].isdigit()  # "密码lulu2023xx"
         if not m.group("m").strip() and not chinese_run and not _LOOKS_SECRET.search(value):
             continue  # "I changed my password yesterday": a word after the label, not its value
         found.append(m)
     weak = [m for m in _WEAK_VALUE.finditer(text) if _LOOKS_SECRET.search(m.group("v").rstrip(".!"))]
-    asked = [m for m in _ANSWER_VALUE.finditer(text)] if _ASKED.search(text) else []
+    asked = [m for m in _ANSWER_VALUE.finditer(text) if not _says_nothing(m)] if _ASKED.search(text) else []
     return sorted(found + weak + asked, key=lambda m: m.start())
 
 
@@ -188,7 +197,7 @@ _LOOKS = (
     re.compile(r"^\s*(?P<v>[^,\s][^,]{0,29}?),?\s+(?:-\s*)?that'?s (?:my|the|what)\b", re.IGNORECASE),
     # a name or a word given as the answer at the end of a sentence about a security question or a maiden name
     re.compile(
-        r"(?:maiden name|security (?:question|q)|密保|答案|answer)\b.{0,60}?(?:\bis|[:：=]|是|->|\s[—–-]+\s|[—–]+)\s*"
+        r"(?:(?:maiden name|security (?:question|q)|answer)\b|密保|答案).{0,60}?(?:\bis|[:：=]|是|->|\s[—–-]+\s|[—–]+)\s*"
         r"(?P<v>(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?[A-Z\u4e00-\u9fff][^\s，,。.!！?？;；]{0,30}(?:\s+[A-Z][\w'-]*){0,2})"
         r"\s*[.。!！]?\s*$",
         re.IGNORECASE,
@@ -283,7 +292,7 @@ def mentions_secret(text: str) -> bool:
 # what may open the rest of a sentence after a secret's value: a break, then a word that only joins ("…is Wobbles
 # (first pet) - oh and we got a new hamster", "密保答案是红旗小学 顺便说下我女儿今年上初一了")
 _AFTER_VALUE = re.compile(
-    r"^[\"'”’」]?(?:\s*[(（][^)）]{0,60}[)）])?(?:\s*[,，;；。.!！…~-]+\s*|\s+[-–—]+\s*|\s+(?=[\u4e00-\u9fff])|"
+    r"^[\"'”’」]?(?:\s*[(（][^)）]{0,60}[)）])?(?:\s*[,，;；。.!！…~、-]+\s*|\s+[-–—]+\s*|\s+(?=[\u4e00-\u9fff])|"
     r"\s+(?=(?:and|but|oh|also|plus|btw|by the way|anyway)\b))",
     re.IGNORECASE,
 )
@@ -293,7 +302,7 @@ _JOINING = re.compile(
     re.IGNORECASE,
 )
 _BEFORE_LABEL = re.compile(
-    r"[,，;；。.!！…]\s*(?:(?:and|but|also|oh|btw|my|our|the)\s+)*[^,，;；。.!！…]*$", re.IGNORECASE
+    r"[,，;；。.!！…、]\s*(?:(?:and|but|also|oh|btw|my|our|the)\s+)*[^,，;；。.!！…、]*$", re.IGNORECASE
 )
 
 

@@ -7,13 +7,11 @@ from __future__ import annotations
 import re
 
 from memory.reading.acts import Instruction, Reading
-from memory.reading.cues import STYLE_HABIT
+from memory.reading.cues import STYLE, STYLE_HABIT
 
 
 def _asks_something_else(said: str) -> bool:
     """The instruction comes with a question of another kind ("简单点说，这个怎么弄？"): it is about this answer."""
-    from memory.reading.cues import STYLE
-
     clauses = [c for c in re.split(r"[,，;；]", said) if c.strip()]
     last = clauses[-1].strip()
     return len(clauses) > 1 and last.endswith(("?", "？")) and not STYLE.search(last)
@@ -40,10 +38,12 @@ def with_style(reading: Reading, candidates: list, *, chinese: bool) -> list:
         said = act.span.strip()
         if act.kind != "style":
             continue
-        resting = [c for c in candidates if c.quote and (c.quote in said or said in c.quote)]
-        if any(c.kind != MemoryNote.Kind.PLAN for c in resting):
+        within = [c for c in candidates if c.quote and (c.quote in said or said in c.quote)]
+        # a fact the rules read from the instruction itself stands; the reason said with it ("…from now on, I
+        # need the practice") is no fact of its own, and the preference holds it
+        if any(c.kind != MemoryNote.Kind.PLAN and STYLE.search(c.quote) for c in within):
             continue
-        candidates = [c for c in candidates if not any(c is r for r in resting)]
+        candidates = [c for c in candidates if not any(c is r for r in within)]
         if _ONE_OFF.search(said) and not STYLE_HABIT.search(said):
             continue
         if _asks_something_else(said):

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from core.text import has_chinese
 from memory.reading import cues
 from memory.reading.domains import AREAS, area_named, area_shares, first_person
 from memory.reading.facets import others_unnamed, someone_elses
+from memory.reading.heads import head_missing
 from memory.reading.intents import encode
-from memory.reading.kinship import kin_mismatch
+from memory.reading.kinship import kin_mismatch, other_animal
 from memory.reading.mentions import NAMED, residence
 from memory.reading.phrases import forget_gist
 from memory.reading.second import closer_than_the_rest
@@ -48,39 +48,7 @@ class Targeting:
     ask: list = field(default_factory=list)
 
 
-# the words that head a phrase without naming a thing ("my shift pattern", "婚姻状况", "the coffee one")
-_ABSTRACT_HEADS = {
-    "pattern", "schedul", "status", "situat", "name", "detail", "info", "stuff", "thing", "one", "bit", "part",
-    "histori", "condit", "plan", "issu", "problem", "note", "record", "entri", "fact", "memori", "life", "situation",
-    "状况", "情况", "名字", "问题", "事情", "东西", "信息", "资料", "记录", "计划", "那条", "这条", "相关", "那事", "这事",
-    "的事", "那个", "这个",
-}  # fmt: skip
-HEAD_MISSING = 0.3
-_VERB_FORM = re.compile(r"\b\w{3,}(?:ing|ed)\b|\b(?:am|is|are|was|were|do|does|did|have|has|go|goes|get|gets)\b", re.I)
-
-
-def _head_missing(phrase: str, note) -> bool:
-    """The phrase's head is not in the note though a word before it is ("my peanut allergy" / "loves peanut butter",
-    "my home address" / "works from home"): the note shares a modifier, not the thing named."""
-    from memory.services.vectors.embeddings import search_terms
-
-    terms = search_terms(phrase)
-    words = phrase.split()
-    if terms and words and not has_chinese(phrase) and _only_in_a_name(words[-1], note.content):
-        return True  # "my cat" / "listens to Cat Stevens": the word is part of a name there, not the thing
-    if has_chinese(phrase) or len(terms) < 2 or terms[-1] in _ABSTRACT_HEADS or _VERB_FORM.search(phrase):
-        # Chinese bigrams are no heads ("近视度数" / "近视600度"); "us trying for a baby": what is done, not a thing
-        return False
-    held = set(search_terms(note.content))  # its own words: a slot's topic terms ("address") are no thing it holds
-    return terms[-1] not in held and any(t in held for t in terms[:-1])
-
-
-def _only_in_a_name(word: str, content: str) -> bool:
-    """Whether `word` stands in `content` only capitalised inside a sentence, as part of a name."""
-    if not word.islower():
-        return False
-    found = list(re.finditer(rf"\b{re.escape(word)}\b", content, re.IGNORECASE))
-    return bool(found) and all(m.start() > 0 and m.group()[0].isupper() for m in found)
+HEAD_MISSING = 0.3  # the note shares a modifier of the phrase, not the thing it names
 
 
 def _lexical(phrase: str, note) -> float:
@@ -148,9 +116,10 @@ def notes_scored(phrase: str, notes: list, *, areas: bool = False, named: bool =
             + (SLOT_WEIGHT if _slots(note) & slots else 0.0)
             + (NAME_WEIGHT if _holds_name(names, note.content) else 0.0)
             - ((OTHER_RELATIVE if named else KIN_MISMATCH) if kin_mismatch(phrase, note.content) else 0.0)
-            - (HEAD_MISSING if named and _head_missing(phrase, note) else 0.0)
+            - (HEAD_MISSING if named and head_missing(phrase, note) else 0.0)
             - (KIN_MISMATCH if others_unnamed(phrase, note.content) else 0.0)
-            - (OTHER_RELATIVE if named and someone_elses(phrase, note.content) else 0.0),
+            - (OTHER_RELATIVE if named and someone_elses(phrase, note.content) else 0.0)
+            - (KIN_MISMATCH if other_animal(phrase, note.content) else 0.0),
         )
         for note, sim, area in zip(notes, np.asarray(sims).tolist(), same_area.tolist(), strict=True)
     ]
@@ -188,6 +157,7 @@ _PERSON = {
     "grandfather": r"\b(?:grandpa|grandfather|grandad)\b|爷爷|外公|姥爷",
 }
 _PERSON_RX = {k: re.compile(v, re.IGNORECASE) for k, v in _PERSON.items()}
+_PARENTS = re.compile(r"\bparents?'?\b|父母|爸妈|二老|双亲", re.IGNORECASE)  # both of them
 AREA_LIST = list(AREAS)
 AREA_SHARE = 0.5
 _ONE_THING = {
@@ -200,6 +170,10 @@ _ONE_THING = {
 def _same_person(phrase: str, notes: list) -> list:
     """The notes about the one person the phrase names ("my dad": his age, his health, where he lives)."""
     people = {k for k, rx in _PERSON_RX.items() if rx.search(phrase)}
+    if _PARENTS.search(phrase) and not people:
+        return [
+            (n, LOW) for n in notes if _PERSON_RX["father"].search(n.content) or _PERSON_RX["mother"].search(n.content)
+        ]
     if len(people) != 1:
         return []
     rx = _PERSON_RX[people.pop()]
@@ -225,8 +199,8 @@ def notes_targeted(phrase: str, notes: list, *, topic_wide: bool, one_note: bool
     if len(parts) > 1:
         named: list = []
         ask: list = []
-        for part in parts:
-            one = _targeted(part, notes, topic_wide=topic_wide, one_note=one_note)
+        found = [_targeted(part, notes, topic_wide=topic_wide, one_note=one_note) for part in parts]
+        for one in found:
             named += [pair for pair in one.named if pair[0] not in [n for n, _ in named]]
             ask = ask or one.ask
         return Targeting(ask=ask) if ask and not named else Targeting(named=named)
@@ -237,18 +211,22 @@ def _targeted(phrase: str, notes: list, *, topic_wide: bool, one_note: bool = Fa
     """The notes themselves first; when none stands out, or the phrase names a whole area of life ("my health
     stuff"), the areas the notes are about decide ("my medication" names "takes metformin for type 2 diabetes").
     A request for one note ("收入那条") gets one, or the question which."""
-    found = _targeted_all(phrase, notes, topic_wide=topic_wide)
+    found = _targeted_all(phrase, notes, topic_wide=topic_wide, one_note=one_note)
     if not one_note or len(found.named) < 2:
         return found
     ranked = sorted(found.named, key=lambda pair: pair[1], reverse=True)
     return Targeting(named=ranked[:1]) if ranked[0][1] - ranked[1][1] >= GAP else Targeting(ask=ranked[:2])
 
 
-def _targeted_all(phrase: str, notes: list, *, topic_wide: bool) -> Targeting:
+def _targeted_all(phrase: str, notes: list, *, topic_wide: bool, one_note: bool = False) -> Targeting:
     if not topic_wide:
         asked = _which_one(phrase, notes)
         if asked is not None:
             return asked
+    if one_note and not topic_wide:  # "收入那条": one note of its area, found among the notes first
+        found = _targeted_all(phrase, notes, topic_wide=False)
+        alone = _decided(phrase, _second_opinion(phrase, notes_scored(phrase, notes, named=True), False), wide=False)
+        return alone if alone.named or alone.ask else found
     wide = topic_wide or area_named(phrase) not in (None, *_ONE_THING)  # "my car" is one thing, not an area
     found = _decided(phrase, _second_opinion(phrase, notes_scored(phrase, notes, named=not wide), wide), wide=wide)
     if wide:  # "everything about my dad", "all my health info": each note about that person, or in that area
@@ -298,7 +276,7 @@ def _which_one(phrase: str, notes: list) -> Targeting | None:
             scored = notes_scored(phrase, such)
             return Targeting(ask=scored[:2])
     if _WHICH.search(phrase):
-        scored = notes_scored(phrase, notes)
+        scored = notes_scored(phrase, notes, named=True)
         if len(scored) > 1 and scored[0][1] - scored[1][1] < WHICH_GAP and scored[1][1] >= LOW:
             return Targeting(ask=scored[:2])
     return None

@@ -322,9 +322,14 @@ def test_a_text_to_translate_or_a_hypothetical_question_is_no_fact(make_person, 
         ("first pet question answer: Mochi. Anyway I just adopted a beagle", "Mochi", "beagle"),
         ("the alarm at my dad's place is 7350. I teach yoga on Tuesdays", "7350", "yoga"),  # the device alone
         ("密保：第一只宠物的名字 —— 花卷。我在学吉他", "花卷", "吉他"),  # the answer after a dash
+        ("密保问题：爸爸的老家 —— 绵阳。我在学游泳", "绵阳", "游泳"),  # the question named, then the answer
+        ("我的密保问题是外婆的名字，答案桂英。我是护士", "桂英", "护士"),  # "答案" with no "是"
     ],
 )
 def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, secret, kept):
+    from memory.services.identifiers.pii import pii_redact
+
+    assert secret not in pii_redact(text)[0]  # what summaries, logs and message recall see
     alice = make_person()
     bob = make_person(tenant=alice.tenant)
     alice.say(text)
@@ -344,6 +349,7 @@ def test_a_code_beside_a_fact_is_never_kept_and_the_fact_is(make_person, text, s
         "our door code is changing next week",
         "the area code is 415",
         "密码是什么来着",
+        "密保答案忘了，怎么找回",
         "my alarm is at 6:30 every morning",
         "the gate is 4 metres wide",
     ],

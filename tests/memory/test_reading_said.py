@@ -363,6 +363,7 @@ def test_a_second_fact_about_the_same_relative_is_a_second_note(two_people):
         ("My brother's just moved to Dundee for his new job, gonna miss him.", "miss"),
         ("might get a second cat next year, we'll see", "see"),
         ("笑死 我家猫会自己开门", "笑死"),
+        ("I'll really miss my old flat in Leeds", "miss"),  # whatever is missed, no plan
     ],
 )
 def test_a_feeling_of_the_minute_said_as_an_exclamation_is_no_note(two_people, text, junk):
@@ -370,3 +371,11 @@ def test_a_feeling_of_the_minute_said_as_an_exclamation_is_no_note(two_people, t
     alice.say(text)
     assert not any(junk in c for c in _active(alice).values()), _active(alice)
     assert "乌龙茶" in _left(alice) and "乌龙茶" in _left(bob), (_active(alice), _active(bob))
+
+
+@pytest.mark.parametrize("text", ["我钥匙又忘了", "我手机忘了，烦死"])
+def test_the_user_saying_they_forgot_something_forgets_no_note(two_people, text):
+    alice, bob = two_people(["我的钥匙扣是小熊。", "我的手机是小米的。"])
+    alice.say(text)
+    assert "小熊" in _left(alice) and "小米" in _left(alice), _active(alice)
+    assert "小熊" in _left(bob) and "小米" in _left(bob), _active(bob)

@@ -53,7 +53,7 @@ _RELATION = re.compile(
     r"kids?|child(?:ren)?|baby|mum|mom|mother|dad|father|parents?|brother|sister|grand(?:ma|mother|pa|father)|cousin|"
     r"aunt|uncle|nephew|niece|girlfriend|boyfriend|dog|cat|puppy|kitten|rabbit|hamster|parrot)s?\b"
     r"(?! tongue| language)|"  # a mother tongue is a language, not a mother
-    r"老婆|老公|妻子|丈夫|爱人|媳妇|太太|儿子|女儿|闺女|孩子|宝宝|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
+    r"老婆|老公|妻子|丈夫|爱人|媳妇|太太|儿子|女儿|闺女|孩子|宝宝|(?<![洋布])娃|爸爸|妈妈|父亲|母亲|父母|爷爷|奶奶|外婆|外公|女朋友|男朋友|"
     r"(?:大|二|三|四|小|亲|表|堂)?(?:哥哥?|姐姐?|弟弟?|妹妹?)|狗|(?<![夜熊])猫|兔子|仓鼠|鹦鹉",  # 夜猫子: a night owl
     re.IGNORECASE,
 )
@@ -67,6 +67,7 @@ _SAME_RELATIVE = (
     ("father", re.compile(r"dad|father|爸爸|父亲", re.I)),
     ("son", re.compile(r"^sons?$|儿子", re.I)),
     ("daughter", re.compile(r"daughters?|女儿|闺女", re.I)),
+    ("child", re.compile(r"^(?:kids?|child(?:ren)?|baby)$|孩子|宝宝|娃", re.I)),
     ("dog", re.compile(r"^(?:dog|puppy)s?$|^狗$", re.I)),
     ("cat", re.compile(r"^(?:cat|kitten)s?$|^猫$", re.I)),
 )

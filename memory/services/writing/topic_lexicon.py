@@ -103,6 +103,7 @@ TOPICS: tuple[Topic, ...] = (
         "business_status",
         ("流水", "营业额", "营收", "收入", "月入", "revenue", "sales", "turnover", "income"),
         ("流水", "营业额", "收入", "生意", "revenue", "sales", "income"),
+        exclude=r"流水(?:线|账|席)",  # an assembly line, a diary, a banquet: no takings
     ),
     Topic("rent", "business_status", ("房租", "租金", "月租", "rent"), ("房租", "租金", "成本", "rent", "costs")),
     Topic(

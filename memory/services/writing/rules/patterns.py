@@ -212,6 +212,7 @@ ASKS_OPINION = re.compile(
 # a plan said without its subject, as people do of their own plans ("下个月要去云南自驾", "Planning to sell the car")
 SUBJECTLESS_PLAN = re.compile(
     r"^(?:下(?:个|周|星期|个星期|礼拜)|明年|明天|后天|年底|月底|周末|这周末|打算|计划|准备|在?考虑)|"
+    r"^(?:寒假|暑假|放假|过年|年后|年前|开春|今年|今年内|毕业后|退休后)(?:就|还)?(?:打算|计划|准备|想|要)|"  # "寒假准备去考个潜水证"
     r"^(?:(?:planning|going|about|hoping|hope|want|intend(?:ing)?) to|gonna|wanna)\b|^(?:thinking|thought) (?:of|about)\b|^considering\b|^(?:next|this coming) (?:week|month|year|spring|summer|autumn|winter)\b",
     re.IGNORECASE,
 )
@@ -227,7 +228,9 @@ SUBJECTLESS_SELF = re.compile(
     r"^(?i:used to (?:live|work|be|run|own|have|play|teach|study))\b|"
     # what the user earns, pays or weighs, said bare after a clause about them ("我在新加坡上班，月薪6500新币")
     r"^(?:每个?月|每年)?的?(?:税前|税后)?(?:月薪|年薪|工资|薪水|底薪|时薪|年终奖|房租|月供|房贷|体重|身高|生活费|开销|花销|零花钱)"
-    r"(?:是|有|大概|差不多|才|就)?\s*\d|"
+    r"(?:现在|目前|已经|如今)?(?:是|有|大概|差不多|才|就)?\s*\d|"
+    # what the user does for a living now, said bare ("现在开网约车", "目前在做销售")
+    r"^(?:现在|目前|如今|这两年|这几年)(?:在|改|转|自己)?(?:开|做|当|干|跑|教|卖|送)(?!了|心|始|什么|啥|嘛|不|得|完|着|过|饭)[\u4e00-\u9fff]{2,}|"
     r"^(?:(?i:originally) )?[Ff]rom [A-Z]|^(?i:born|raised|brought up) (?:in|and)\b|"
     r"^(?i:living|based|working|studying) (?:in|at|as|for)\b|^(?i:never) (?:learned|learnt)\b|"
     r"^(?i:(?:just |finally |recently )?(?:bought|adopted|got married|got engaged|graduated|moved)) (?:a |an |my |to |from )?[\w-]|"
@@ -239,13 +242,24 @@ SUBJECTLESS_SELF = re.compile(
     r"^(?i:smoked|worked|lived|studied|played|taught|trained|served|grew up|quit|gave up|stopped) "
     r"(?:(?i:for )(?:\d+|(?i:a|two|three|four|five|ten|many|several)) |(?i:in )\d{4}\b|(?i:in |at )[A-Z]|(?i:as an? ))",
 )
-PUT_OFF = re.compile(r"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b", re.IGNORECASE)
+# a decision put off or not yet made ("再说吧", "可能跳也可能不跳", "still undecided", "depends how the job hunt goes")
+PUT_OFF = re.compile(
+    r"再说|再看|再聊|再议|看情况|不一定|可能.{0,6}也可能|还没(?:想好|决定|定)|没想好|没决定|还在犹豫|\bwe'?ll see\b|"
+    r"\bsee how it goes\b|\b(?:undecided|haven'?t (?:yet )?decided|not (?:yet )?decided|not sure yet|nothing(?:'s| is) "
+    r"(?:settled|decided|final)|depends (?:on|how|what|whether|if))\b",
+    re.IGNORECASE,
+)
 # how the user feels this minute, said as an exaggeration or an exclamation: no fact ("撑死我了", "笑死", "累坏了",
 # "gonna miss him", "we'll see")
 EXCLAIMED = re.compile(
     r"(?:撑|累|饿|困|热|冷|冻|气|笑|烦|忙|急|吓|疼|痛|馋|渴|晒|闷|愁|乐|美|爽|困|丑|难受)(?:死|坏|惨|疯)(?:我|人|俺)?了|"
     r"^(?:笑死|绝了|服了|醉了|麻了|活久见|破防了)|"
-    r"^(?:i'?m |i am |i'?ll |we'?ll )?(?:gonna|going to|will) miss (?:him|her|them|it|you|this|that)\b|"
+    r"^(?:i'?m |i am |we'?re |we are )?(?:gonna|going to|will) (?:really |so |totally )?miss\b|"
+    r"^(?:i|we)(?:'ll| will) (?:really |so |totally )?miss\b|"  # a feeling of the minute, whatever is missed
     r"^(?:we|i)(?:'ll| will) see\b",
     re.IGNORECASE,
 )
+# a space between Chinese runs, which may stand for a comma not typed ("户口还在老家兰州 人在宁波住了六年了")
+SPACED = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
+# a sentence that opens on someone's nickname ("小周下个月结婚 新郎是她大学同学") is their news, clause by clause too
+NICKNAMED = re.compile(r"^\s*[小老阿](?!时|候|家|公|婆|板|师|姨|乡|是|在|实|早)[\u4e00-\u9fff]")

@@ -28,10 +28,12 @@ from memory.services.writing.rules.patterns import (
     HEDGE,
     IDENTIFIER_TALK,
     MULLING,
+    NICKNAMED,
     OTHER_PEOPLE,
     PRICE,
     PUT_OFF,
     REASON,
+    SPACED,
     STANDING,
     SUBJECT_EN,
     SUBJECT_ZH,
@@ -97,24 +99,23 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
         if not found and out and NAMED_THING.match(sentence.strip()):
             out[-1] = apposed(out[-1], sentence.strip(), chinese)
             continue
-        spaced = [part for c in clauses for part in _SPACED.split(c) if part.strip()]
-        if not found and len(spaced) > len(clauses) and not _NICKNAMED.match(sentence):
+        spaced = [part for c in clauses for part in SPACED.split(c) if part.strip()]
+        if not found and len(spaced) > len(clauses) and not NICKNAMED.match(sentence):
             # nothing read from the sentence whole: a space between Chinese runs may stand for a comma not typed
             # ("户口还在老家兰州 人在宁波住了六年了"), so it is read again clause by clause
             found = _sentence_read(sentence, spaced, chinese=chinese, previous_reply=previous_reply)
         out.extend(found)
-    if MULLING.search(text) and ASKS_OPINION.search(text):
-        out = [c for c in out if not MULLING.search(c.quote or c.content)]  # "转行做产品，你觉得靠谱吗": not yet a plan
+    # "转行做产品，你觉得靠谱吗", "可能跳也可能不跳 看年终奖吧", "haven't decided": not yet a plan
+    undecided = PUT_OFF.search(text) is not None
+    if undecided or (MULLING.search(text) and ASKS_OPINION.search(text)):
+        out = [
+            c
+            for c in out
+            if not (MULLING.search(c.quote or c.content) or PUT_OFF.search(c.quote or c.content))
+            and not (undecided and c.kind == "plan")
+        ]
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
-    first: dict[str, Candidate] = {}
-    for c in out:
-        first.setdefault(c.content, c)
-    return list(first.values())
-
-
-_SPACED = re.compile(r"(?<=[\u4e00-\u9fff])[ \t\u3000]+(?=[\u4e00-\u9fff])")
-# a sentence that opens on someone's nickname ("小周下个月结婚 新郎是她大学同学") is their news, clause by clause too
-_NICKNAMED = re.compile(r"^\s*[小老阿](?!时|候|家|公|婆|板|师|姨|乡|是|在|实|早)[\u4e00-\u9fff]")
+    return [c for i, c in enumerate(out) if all(o.content != c.content for o in out[:i])]
 
 
 def _sentence_read(sentence: str, clauses: list[str], *, chinese: bool, previous_reply: str) -> list[Candidate]:
@@ -161,7 +162,7 @@ def _statements(s: _Sentence) -> list[str]:
 
 def _sort_clause(s: _Sentence, clause: str, previous_reply: str) -> None:
     """Into a share limit, the slots it fills, or a plain fact (or nothing)."""
-    if _about_others(clause):
+    if _about_others(clause) or EXCLAIMED.search(clause):
         return  # "my flatmate's uncle owns three restaurants in Lisbon": not the user's restaurants, nor city
     limit = share_limit(clause) if not s.whim else None
     if limit:
@@ -346,7 +347,7 @@ def _slot_kind_and_value(
         return kind, value
     if slot in NUMERIC_SLOTS and value is None:
         return None
-    if topic.options and value is None and not FIRST_PERSON.search(joined):
+    if topic.options and value is None and not FIRST_PERSON.search(joined) and not SUBJECTLESS_SELF.search(joined):
         return None
     if (
         topic.options

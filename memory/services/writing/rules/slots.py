@@ -23,7 +23,7 @@ _PERIOD = (
 # their city
 # "现在一个人住在昆山": 现在, 正在, 实在 are no "在" of a place
 PLACE_ZH = re.compile(
-    r"(?:住在|(?<!老家)(?<![现正实存好])在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有)"
+    r"(?:住在|(?<!老家)(?<![现正实存好])在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有|新?租|买了?房|安家|定居|落户)"
 )
 _WORKS_THERE = re.compile(
     r"\b(?:work|works|working|worked|job|office|study|studying|studies|studied|grew up|born|raised)\b\W*(?:\w+\W+){0,3}$",
@@ -48,7 +48,8 @@ _NOT_A_PLACE = re.compile(
     # "reply in French" is a language, not a place
     r"english|french|spanish|german|chinese|mandarin|cantonese|japanese|korean|italian|"
     r"portuguese|russian|arabic|hindi|dutch|bullet points?)\b|"
-    r"[一这那](?:家|所|个|间|座)",  # "在一家药企做质检": a workplace, not where the user lives
+    r"[一这那](?:家|所|个|间|座)|"  # "在一家药企做质检": a workplace, not where the user lives
+    r"^(?:公司|单位|厂里?|学校|医院|店里|家里|这边|那边|这里|那里|外面|网上)|.*是$",  # "我在公司是做运维的": a job
     re.IGNORECASE,
 )
 
