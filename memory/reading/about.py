@@ -99,7 +99,8 @@ SUBJECT_KIN = re.compile(
 # what happened to them or is about to ("just moved", "got an offer", "turns 45 next week", "刚拿到", "下周")
 _NEWS = re.compile(
     r"\b(?:just|got|gets|turns|turned|next (?:week|month|year)|last (?:week|month|night)|yesterday|tomorrow|"
-    r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated|recently|lately|gone|finally)\b|"
+    r"today|tonight|moved|started|quit|landed|bought|won|passed|retired|graduated|recently|lately|gone|finally|"
+    r"after \w+ing)\b|"  # "my sister's after moving to Cork": the Irish perfect
     r"刚|下周|上周|下个月|上个月|昨天|明天|今天|马上|就要|前几天|前阵子|跳槽|搬(?:去|到|回|家)|升职|辞职|离职|入职|考上|承包了|"
     r"买了|中了|拿到|住院|居然|竟然|开始|调到|[减瘦胖涨长]到|终于|生了|怀孕|结婚|离婚|订婚|\b(?:married|engaged|pregnant)\b",
     re.IGNORECASE,

@@ -22,7 +22,7 @@ FACET_WEIGHT = 0.35  # a note of the kind the change is about (as much as a shar
 _PROMOTED = re.compile(
     r"\bpromot(?:ed|ion)\b|\bmade (?:a |an |the )?(?:senior|lead|head|manager|partner|director|principal)\b|"
     r"\bstepp?(?:ed|ing)? up (?:to|as)\b|\b(?:bumped|moved) up to\b|升职|提拔|转正|"
-    r"升(?:了|为|到|任|成)?[\u4e00-\u9fff]{0,3}?(?:组长|主管|经理|总监|主任|店长|高级|资深|副|正|总)",
+    r"升(?:了|为|到|任|成)?[\u4e00-\u9fff]{0,5}?(?:组长|主管|经理|总监|主任|店长|领班|高级|资深|副|正|总)",
     re.IGNORECASE,
 )
 _NEW_JOB = re.compile(
@@ -34,7 +34,8 @@ _NEW_JOB = re.compile(
     r"\bgot (?:an |the )?(?:job )?offer\b|辞了|裸辞|不干了|离职了|拿了.{1,12}?offer|报到|\b(?:I'm|I am|I've been) (?:now |currently )?(?:at|with) [A-Z]|"
     r"\bwork(?:ing)? (?:at|for) .{1,40}\b(?:now|these days|nowadays)\b|"
     r"\b(?:part|full)[- ]time\b|跳槽|跳(?:去|到)了?|不在.{1,8}(?:上班|干)?了|兼职|全职|换(?:了)?(?:份|个)?工作|换(?:了)?(?:家|个)?公司|新工作|新公司|新单位|入职|辞职|离职|被裁|裁员|失业|退休|"
-    r"(?:去|到|进)了?(?:一家)?.{1,10}?(?:上班|工作|实习)|现在在.{1,10}?(?:上班|工作|实习|做)",
+    r"(?:去|到|进)了?(?:一家)?.{1,10}?(?:上班|工作|实习)|现在在.{1,10}?(?:上班|工作|实习|做)|"
+    r"转岗|被?(?:转|调)(?:去|到)(?:了)?做|\bresign(?:ed|ing)\b|\bjoining\b",
     re.IGNORECASE,
 )
 # the user moving, not a class or a meeting that moved ("gym's moved to tues/thurs")

@@ -218,3 +218,22 @@ def test_news_of_a_colleague_or_a_grandchild_is_no_note_about_the_user(two_peopl
     alice, bob = two_people([])
     alice.say(text)
     assert _active(alice) == [] and _active(bob) == []
+
+
+@pytest.mark.parametrize(
+    ("facts", "text", "new", "old"),
+    [
+        (["我是超市收银员。"], "老板升我做值班主管啦 以后不用成天守收银台咯", "主管", "收银员"),
+        (
+            ["I work at Infosys."],
+            "Infosys I have resigned, joining Zoho from Monday itself.",
+            "Zoho",
+            "works at Infosys",
+        ),
+    ],
+)
+def test_a_new_job_said_as_a_promotion_or_a_resignation_replaces_the_old_one(two_people, facts, text, new, old):
+    alice, bob = two_people(facts)
+    alice.say(text)
+    assert new in _left(alice) and old not in _left(alice), _active(alice)
+    assert old in _left(bob) and new not in _left(bob), _active(bob)
