@@ -23,7 +23,7 @@ _PERIOD = (
 # their city
 # "现在一个人住在昆山": 现在, 正在, 实在 are no "在" of a place
 PLACE_ZH = re.compile(
-    r"(?:住在|(?<!老家)(?<![现正实存好])在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有|新?租|买了?房|安家|定居|落户)"
+    r"(?:住在|(?<!老家)(?<![现正实存好])在|搬到)([\u4e00-\u9fff]{2,8}?)(?:开了|开|住|生活|做|经营|有|新?租(?:了|的)?(?:个|套|间)?(?:那|这)?(?:房|屋|公寓)|买了?房|安家|定居|落户)"
 )
 _WORKS_THERE = re.compile(
     r"\b(?:work|works|working|worked|job|office|study|studying|studies|studied|grew up|born|raised)\b\W*(?:\w+\W+){0,3}$",
