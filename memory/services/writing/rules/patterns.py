@@ -242,13 +242,14 @@ SUBJECTLESS_SELF = re.compile(
     r"^(?i:smoked|worked|lived|studied|played|taught|trained|served|grew up|quit|gave up|stopped) "
     r"(?:(?i:for )(?:\d+|(?i:a|two|three|four|five|ten|many|several)) |(?i:in )\d{4}\b|(?i:in |at )[A-Z]|(?i:as an? ))",
 )
-# a decision put off or not yet made ("再说吧", "可能跳也可能不跳", "still undecided", "depends how the job hunt goes")
-PUT_OFF = re.compile(
-    r"再说|再看|再聊|再议|看情况|不一定|可能.{0,6}也可能|还没(?:想好|决定|定)|没想好|没决定|还在犹豫|\bwe'?ll see\b|"
-    r"\bsee how it goes\b|\b(?:undecided|haven'?t (?:yet )?decided|not (?:yet )?decided|not sure yet|nothing(?:'s| is) "
-    r"(?:settled|decided|final)|depends (?:on|how|what|whether|if))\b",
+# a decision said to be not yet made ("可能跳也可能不跳", "still undecided", "depends how the job hunt goes"): no plan
+UNDECIDED = re.compile(
+    r"可能.{0,6}也可能|还没(?:想好|决定|定)|没想好|没决定|还在犹豫|\b(?:undecided|haven'?t (?:yet )?decided|"
+    r"not (?:yet )?decided|not sure yet|nothing(?:'s| is) (?:settled|decided|final)|depends (?:on|how|what|whether|if))\b",
     re.IGNORECASE,
 )
+# … or put off ("等搬完家再说"), which leaves a plan the user states kept, but not one said without its subject
+PUT_OFF = re.compile(rf"再说|再看|再聊|再议|看情况|不一定|\bwe'?ll see\b|\bsee how it goes\b|{UNDECIDED.pattern}", re.I)
 # how the user feels this minute, said as an exaggeration or an exclamation: no fact ("撑死我了", "笑死", "累坏了",
 # "gonna miss him", "we'll see")
 EXCLAIMED = re.compile(

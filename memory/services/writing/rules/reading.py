@@ -1,5 +1,5 @@
-"""Reading one message: sentence by sentence, each statement clause is sorted into a structured slot, a share
-limit or a plain fact in the user's words, then each becomes one Candidate.
+"""Reading one message: each statement clause is sorted into a slot, a share limit or a plain fact in the user's
+words, then each becomes one Candidate.
 
 A sentence's reading is shared by its clauses (a change marker, a reason, a hedge said once, a passing whim):
 `_Sentence` carries it, so each step below is a function of one sentence.
@@ -40,6 +40,7 @@ from memory.services.writing.rules.patterns import (
     SUBJECTLESS_PLAN,
     SUBJECTLESS_SELF,
     TO_THE_LISTENER,
+    UNDECIDED,
     WHIM,
     generic_kind,
     kind_of,
@@ -85,8 +86,7 @@ class _Sentence:
 
 
 def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
-    """Candidate facts in one user message (offline rules). Whims are returned marked, so that what is dropped
-    can be counted; questions and requests yield nothing."""
+    """Candidate facts in one user message (offline rules); whims marked, questions and requests none."""
     chinese = has_chinese(text)
     out: list[Candidate] = []
     if injection_kind(text) == "markup":
@@ -106,12 +106,12 @@ def read_message(text: str, previous_reply: str = "") -> list[Candidate]:
             found = _sentence_read(sentence, spaced, chinese=chinese, previous_reply=previous_reply)
         out.extend(found)
     # "转行做产品，你觉得靠谱吗", "可能跳也可能不跳 看年终奖吧", "haven't decided": not yet a plan
-    undecided = PUT_OFF.search(text) is not None
+    undecided = UNDECIDED.search(text) is not None
     if undecided or (MULLING.search(text) and ASKS_OPINION.search(text)):
         out = [
             c
             for c in out
-            if not (MULLING.search(c.quote or c.content) or PUT_OFF.search(c.quote or c.content))
+            if not (MULLING.search(c.quote or c.content) or UNDECIDED.search(c.quote or c.content))
             and not (undecided and c.kind == "plan")
         ]
     # two slots of one clause said in the user's words ("我打算在杭州开一家面馆": business and place) are one note
