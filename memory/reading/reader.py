@@ -246,8 +246,7 @@ def message_read(text: str) -> Reading:
         if intent.label == "forget":
             phrase = forget_phrase(core)
             if _PRONOUN_ONLY.match(phrase) or points_back(core) or (not phrase.strip() and _POINTS_AT.search(core)):
-                # "Med school didn't work out. Forget all of that.": what "that" is was said just before, in the
-                # sentence before or, for "X都是过去式了，没必要存着他", the clause before the pronoun
+                # "Med school didn't work out. Forget all of that.": "that" is the sentence (or clause) before
                 told = sentences[i - 1] if i > 0 else _clause_before(core)
                 named = forget_phrase(told) if 0 < len(told) <= _SHORT * 2 and not cues.cues_in(told) else ""
                 phrase = named if _says(named) else ""  # nothing named before it: the turn before
@@ -259,8 +258,7 @@ def message_read(text: str) -> Reading:
                 if len(told) <= _SHORT * 2 and not cues.cues_in(told) and _says(forget_phrase(told)):
                     phrase = f"{forget_phrase(told)} {phrase}"
                     dropped.add(i - 1)
-            if len(sentences) == 1 and quoted_phrase(text):
-                phrase = quoted_phrase(text)  # the reader left the quoted words out: they are what is named
+            phrase = (len(sentences) == 1 and quoted_phrase(text)) or phrase  # quoted words, left out above, name it
             reading.acts.append(Forget(phrase, core, topic_wide=bool(cues.TOPIC_WIDE.search(core))))
             dropped.add(i)
         elif intent.label == "off_record":
